@@ -1,0 +1,6 @@
+"""simkit: a balance lab for AuZtralia, Revenge of the Old Ones and Project Athena."""
+
+__version__ = "0.1.0"
+
+# Bumped whenever simulated behaviour changes (never for refactors or speed-ups).
+ENGINE_VERSION = 1

@@ -1,0 +1,19 @@
+"""User-facing errors: one clear line, exit code 2, never a traceback."""
+
+
+class UserError(Exception):
+    """A mistake in something the user typed or supplied (flag, data pack, spec)."""
+
+    exit_code = 2
+
+
+class DataPackError(UserError):
+    """A data pack that does not validate; the message names file, row and field."""
+
+    def __init__(self, file: str, message: str, row: int | None = None, field: str | None = None):
+        where = file
+        if row is not None:
+            where += f": row {row}"
+        if field is not None:
+            where += f": field '{field}'"
+        super().__init__(f"data pack {where}: {message}")

@@ -1,0 +1,75 @@
+"""Canonical rulebook names (lower snake case) and the aliases users may type.
+
+The integer ids here are the array indices every kernel uses; they never change
+meaning (changing them is an ENGINE_VERSION bump).
+"""
+
+from __future__ import annotations
+
+import re
+
+from simkit.errors import UserError
+
+# Combat stacks. The first five are the military unit types that appear as hit
+# symbols on Old One cards (bit i of a card's hit mask = unit i). Outposts and
+# Ports fight "as Infantry" (Revenge) and so hit with bit 0.
+UNITS = ("infantry", "armoured_car", "artillery", "armoured_train", "airship")
+STACKS = UNITS + ("outpost", "port")
+INFANTRY, ARMOURED_CAR, ARTILLERY, ARMOURED_TRAIN, AIRSHIP, OUTPOST, PORT = range(7)
+NUM_UNITS = len(UNITS)
+NUM_STACKS = len(STACKS)
+
+OLD_ONES = ("zombie", "mi_go", "shoggoth", "cthulhu", "temple", "loyalist")
+ZOMBIE, MI_GO, SHOGGOTH, CTHULHU, TEMPLE, LOYALIST = range(6)
+NUM_OLD_ONES = len(OLD_ONES)
+
+PERSONALITIES = ("alexander_proust", "boris_krupp", "bombardier_milligan", "corporal_jones")
+
+_EXTRA_ALIASES = {
+    "armored_car": "armoured_car",
+    "car": "armoured_car",
+    "armored_train": "armoured_train",
+    "train": "armoured_train",
+    "migo": "mi_go",
+    "mi-go": "mi_go",
+    "zeppelin": "airship",
+    "proust": "alexander_proust",
+    "krupp": "boris_krupp",
+    "milligan": "bombardier_milligan",
+    "jones": "corporal_jones",
+    "corp_jones": "corporal_jones",
+}
+
+
+def _normalise(token: str) -> str:
+    token = token.strip().lower()
+    token = re.sub(r"[\s\-.]+", "_", token)
+    return token.replace("armored", "armoured")
+
+
+def _lookup(token: str, names: tuple[str, ...], what: str) -> int:
+    key = _normalise(token)
+    candidates = [key, _EXTRA_ALIASES.get(key, key)]
+    if key.endswith("ies"):
+        candidates.append(key[:-3] + "y")
+    if key.endswith("s"):
+        candidates.append(key[:-1])
+    for cand in candidates:
+        cand = _EXTRA_ALIASES.get(cand, cand)
+        if cand in names:
+            return names.index(cand)
+    raise UserError(f"unknown {what} '{token}' (expected one of: {', '.join(names)})")
+
+
+def unit_id(token: str) -> int:
+    """Index of a military unit (or outpost/port) from a user-typed name."""
+    return _lookup(token, STACKS, "unit")
+
+
+def old_one_id(token: str) -> int:
+    """Index of an Old One type from a user-typed name."""
+    return _lookup(token, OLD_ONES, "Old One")
+
+
+def personality_name(token: str) -> str:
+    return PERSONALITIES[_lookup(token, PERSONALITIES, "personality")]
