@@ -1,0 +1,52 @@
+"""The `simkit` command line. Each command group lives in its own module here.
+
+User mistakes raise simkit.errors.UserError anywhere below; :func:`main` turns
+them into one line on stderr and exit code 2 (never a traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from simkit.errors import UserError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="simkit: a balance lab for AuZtralia and Revenge of the Old Ones.")
+
+
+def _register() -> None:
+    # Imported for their side effect of adding commands to `app`.
+    from simkit.cli import combat, data  # noqa: F401
+    for optional in ("board", "athena"):
+        try:
+            __import__(f"simkit.cli.{optional}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"simkit.cli.{optional}":
+                raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    _register()
+    try:
+        app(args=argv, standalone_mode=False)
+    except UserError as exc:
+        print(f"simkit: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except typer.Exit as exc:
+        return exc.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        print("simkit: aborted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # click usage errors carry their own exit code 2
+        import click
+        if isinstance(exc, click.ClickException):
+            print(f"simkit: error: {exc.format_message()}", file=sys.stderr)
+            return exc.exit_code
+        raise
+    return 0
+
+
+def run() -> None:
+    sys.exit(main())

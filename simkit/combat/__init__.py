@@ -1,0 +1,380 @@
+"""Combat odds for one matchup: exact (backward induction) or Monte Carlo.
+
+    >>> from simkit.combat import Combat, exact_odds
+    >>> from simkit.datapack import load_pack
+    >>> data = load_pack()
+    >>> odds = exact_odds(Combat.parse("infantry=2,artillery=1", "shoggoth"), data)
+    >>> round(sum(odds.outcomes.values()), 12)
+    1.0
+
+Both methods share the card-resolution kernels in simkit.kernels.combat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simkit import ENGINE_VERSION
+from simkit.core.classes import group_cards
+from simkit.core.seeds import chunk_generators, chunk_sizes
+from simkit.core.stats import mean_interval, wilson_interval
+from simkit.datapack import AuzData
+from simkit.errors import UserError
+from simkit.kernels import combat_layout as L
+from simkit.kernels.combat import LOST_HIST, simulate_combats, start_combat
+from simkit.kernels.hashtable import new_table
+from simkit.kernels.combat_exact import CARDS, FLIP, GOLD, HIST, LOST, NV, OUT, node_value, terminal
+from simkit.names import (
+    AIRSHIP, ARMOURED_CAR, ARMOURED_TRAIN, NUM_OLD_ONES, NUM_STACKS, OLD_ONES, OUTPOST, PORT,
+    STACKS, UNITS, old_one_id, personality_name, unit_id,
+)
+from strategies.combat import parse_allocation, parse_withdrawal
+from strategies.combat.allocation import Cheapest, OptimalAllocation
+from strategies.combat.withdrawal import Never, OptimalWithdrawal
+
+MC_CHUNK = 1 << 16  # games per seeded chunk: results never depend on --jobs
+MAX_FORCE = 12      # units per stack the exact solver accepts
+STATE_BUDGET = 2_000_000  # exact-solver states before it gives up (memory ~ 300 B per state)
+
+
+@dataclass(frozen=True)
+class Combat:
+    """One fight: a force (units per stack) against the Old Ones in one hex."""
+
+    force: tuple[int, ...]                 # count per stack, simkit.names.STACKS order
+    old_ones: tuple[int, ...]              # Old One type ids, one per tile
+    old_one_damage: tuple[int, ...] = ()   # damage already on each tile
+    old_one_capacity: tuple[int, ...] = () # override the data pack's capacity per tile
+    port_defence: bool = False             # everything fights, no withdrawal
+    port_strength: int = 0                 # Revenge port token in the fight (0: none)
+    personalities: tuple[str, ...] = ()
+    extra_sanity: int = 0
+    max_reshuffles: int = 3
+
+    @classmethod
+    def parse(cls, force: str, vs: str | list[str], old_one_damage: int = 0, **kw) -> Combat:
+        """Build from CLI text: force 'infantry=2,airship=1', vs 'shoggoth' or 'zombie,zombie'."""
+        return cls(force=parse_force(force), old_ones=parse_old_ones(vs),
+                   old_one_damage=(old_one_damage,) if old_one_damage else (), **kw)
+
+    def describe(self) -> str:
+        units = ", ".join(f"{n} {STACKS[s]}" for s, n in enumerate(self.force) if n)
+        if self.port_strength:
+            units += f", port (strength {self.port_strength})"
+        return f"{units or 'nothing'} vs {' + '.join(OLD_ONES[t] for t in self.old_ones)}"
+
+
+def parse_force(text: str) -> tuple[int, ...]:
+    counts = [0] * NUM_STACKS
+    if not text.strip():
+        raise UserError("--force is empty (expected e.g. 'infantry=2,artillery=1')")
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        name, eq, num = part.partition("=")
+        if not eq:
+            name, num = name, "1"
+        s = unit_id(name)
+        if s == PORT:
+            raise UserError("the port is not a unit: use --port-strength N for a Revenge port defence")
+        num = num.strip()
+        if not num.lstrip("-").isdigit():
+            raise UserError(f"count for '{name.strip()}' must be a whole number, got '{num}'")
+        if int(num) < 0:
+            raise UserError(f"count for '{name.strip()}' must not be negative, got {num}")
+        counts[s] += int(num)
+    return tuple(counts)
+
+
+def parse_old_ones(vs: str | list[str]) -> tuple[int, ...]:
+    items = [vs] if isinstance(vs, str) else list(vs)
+    types_ = [old_one_id(tok) for item in items for tok in item.split(",") if tok.strip()]
+    if not types_:
+        raise UserError("--vs names no Old One (expected e.g. 'shoggoth' or 'zombie,zombie')")
+    if len(types_) > L.MAX_OLD_ONES:
+        raise UserError(f"at most {L.MAX_OLD_ONES} Old Ones can share a hex, got {len(types_)}")
+    return tuple(types_)
+
+
+def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lower a Combat to (st0, mx, mx_cost) for the kernels; validates against the pack."""
+    force = list(combat.force) + [0] * (NUM_STACKS - len(combat.force))
+    if combat.port_strength:
+        force[PORT] = 1
+    if sum(force) == 0:
+        raise UserError("the force is empty: name at least one unit (or a port strength)")
+    personalities = {personality_name(p) for p in combat.personalities}
+    for p in personalities:
+        if p not in data.personalities:
+            raise UserError(f"personality '{p}' is not in the data pack ({data.path})")
+    st = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    mx = np.zeros(L.MATCHUP_SIZE, dtype=np.int64)
+    cost = data.unit_cost.astype(np.float64).copy()
+    capacity = data.unit_capacity.copy()
+    for p in personalities:
+        spec = data.personalities[p]
+        if spec["effect"] == "unit_capacity":
+            capacity[spec["unit"]] = spec["amount"]
+    if combat.port_strength:
+        capacity[PORT] = combat.port_strength
+    for s in range(NUM_STACKS):
+        st[L.COUNT + s] = force[s]
+        mx[L.CAPACITY + s] = capacity[s]
+        mx[L.HITBIT + s] = s if s < len(UNITS) else 0  # outposts and ports fight as Infantry
+        mx[L.TAKES_PURPLE + s] = 0 if s == AIRSHIP else 1
+        mx[L.GROUP + s] = (L.GROUP_AIRSHIPS if s == AIRSHIP else
+                           L.GROUP_NONE if s in (OUTPOST, PORT) else L.GROUP_OTHERS)
+    mx[L.PORT_ALONE_ONLY] = 1
+    port_sanity = 0
+    if combat.port_strength:
+        port_sanity = (data.port["sanity_strength_4"] if combat.port_strength >= data.port["strength_normal"]
+                       else data.port["sanity_strength_2"])
+    st[L.SANITY] = data.sanity_per_combat + port_sanity + combat.extra_sanity
+    n_oo = len(combat.old_ones)
+    damage = list(combat.old_one_damage) + [combat.old_one_damage[0] if len(combat.old_one_damage) == 1 else 0] * (n_oo - len(combat.old_one_damage))
+    caps = list(combat.old_one_capacity) or [int(data.old_one_capacity[t]) for t in combat.old_ones]
+    if len(caps) != n_oo or len(damage) != n_oo:
+        raise UserError("give one Old One damage / capacity per Old One, or one for all")
+    for i in range(L.MAX_OLD_ONES):
+        mx[L.OO_TYPE + i] = combat.old_ones[i] if i < n_oo else -1
+        mx[L.OO_CAPACITY + i] = caps[i] if i < n_oo else 0
+        if i < n_oo:
+            if not 0 <= damage[i] < caps[i]:
+                raise UserError(f"--old-one-damage must be 0..{caps[i] - 1} for {OLD_ONES[combat.old_ones[i]]}, got {damage[i]}")
+            st[L.OO_DAMAGE + i] = damage[i]
+    mx[L.CAN_WITHDRAW] = 0 if (combat.port_defence or combat.port_strength) else 1
+    if "bombardier_milligan" in personalities:
+        mx[L.MILLIGAN] = data.personalities["bombardier_milligan"].get("amount", 1)
+    mx[L.JONES] = 1 if "corporal_jones" in personalities else 0
+    mx[L.MAX_RESHUFFLES] = combat.max_reshuffles
+    st[L.OUTCOME] = L.ONGOING
+    return st, mx, cost
+
+
+def _available(data: AuzData, seen: tuple[int, ...]) -> np.ndarray:
+    """Cards still in the deck after the discard pile ``seen`` (card numbers)."""
+    available = np.ones(data.card_ids.size, dtype=bool)
+    for cid in seen:
+        try:
+            i = data.card_index(cid)
+        except KeyError:
+            raise UserError(f"--seen names card {cid}, which is not in the deck "
+                            f"(cards {data.card_ids.min()}..{data.card_ids.max()})") from None
+        if not available[i]:
+            raise UserError(f"--seen names card {cid} twice")
+        available[i] = False
+    return available
+
+
+def parse_seen(text: str | None) -> tuple[int, ...]:
+    if not text:
+        return ()
+    out = []
+    for tok in text.split(","):
+        tok = tok.strip()
+        if not tok:
+            continue
+        if not tok.isdigit():
+            raise UserError(f"--seen takes card numbers separated by commas, got '{tok}'")
+        out.append(int(tok))
+    return tuple(out)
+
+
+@dataclass
+class CombatOdds:
+    """Outcome probabilities and expectations of one matchup under one policy pair."""
+
+    method: str
+    combat: str
+    outcomes: dict[str, float]
+    expected_units_lost: dict[str, float]
+    expected_cards: float
+    expected_gold_lost: float
+    p_units_lost: list[float]
+    p_port_flip: float | None
+    allocate: str
+    withdraw: str
+    seed: int | None
+    data_hash: str
+    games: int | None = None
+    ci95: dict[str, list[float]] | None = None
+    states: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def p_destroy(self) -> float:
+        return self.outcomes["win"] + self.outcomes["win_and_defeat"]
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "method": self.method, "combat": self.combat, "outcomes": self.outcomes,
+            "p_destroy": self.p_destroy, "expected_units_lost": self.expected_units_lost,
+            "expected_cards": self.expected_cards, "expected_gold_lost": self.expected_gold_lost,
+            "p_units_lost": self.p_units_lost, "allocate": self.allocate, "withdraw": self.withdraw,
+            "seed": self.seed, "engine_version": ENGINE_VERSION, "data_hash": self.data_hash,
+        }
+        if self.p_port_flip is not None:
+            out["p_port_flip"] = self.p_port_flip
+        if self.games is not None:
+            out["games"] = self.games
+            out["ci95"] = self.ci95
+        if self.states is not None:
+            out["states"] = self.states
+        out.update(self.extra)
+        return out
+
+
+def _policy_names(allocate, withdraw) -> tuple[str, str]:
+    def name(p):
+        fields = {k: v for k, v in vars(p).items()} if hasattr(p, "__dict__") else {}
+        return p.name + (f"{fields}" if fields else "")
+    return name(allocate), name(withdraw)
+
+
+def _lost_dict(values, force) -> dict[str, float]:
+    return {STACKS[s]: float(values[s]) for s in range(NUM_STACKS) if force[s]}
+
+
+class ExactTooLarge(UserError):
+    """The matchup needs more exact-solver states than the budget allows."""
+
+
+def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
+               seen: tuple[int, ...] = (), objective: str | None = None,
+               state_budget: int = STATE_BUDGET) -> CombatOdds:
+    """Exact outcome probabilities by backward induction over deck compositions.
+
+    ``withdraw`` may be a fixed policy or OptimalWithdrawal (maximise P(destroy),
+    ties to the cheaper line, or ``objective='value'``: destroy_value * P(destroy)
+    minus expected Gold lost). ``allocate`` may be OptimalAllocation.
+    """
+    allocate = allocate or Cheapest()
+    withdraw = withdraw or Never()
+    if isinstance(allocate, str):
+        allocate = parse_allocation(allocate)
+    if isinstance(withdraw, str):
+        withdraw = parse_withdrawal(withdraw)
+    st0, mx, cost = combat_arrays(combat, data)
+    if max(combat.force) > MAX_FORCE:
+        raise UserError(f"the exact method takes at most {MAX_FORCE} units per type; use --method mc")
+    available = _available(data, seen)
+    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[L.COUNT + u] > 0)
+    if st0[L.COUNT + OUTPOST] > 0 or st0[L.COUNT + PORT] > 0:
+        force_mask |= 1  # they fight as Infantry
+    present_types = sorted(set(combat.old_ones))
+    effects = np.concatenate([
+        np.stack([data.card_hits[:, t] & force_mask, data.card_purple[:, t],
+                  data.card_sanity[:, t], data.card_airship[:, t]], axis=1)
+        for t in present_types], axis=1).astype(np.int64)
+    rep, full, avail, place = group_cards(effects, available)
+    if int(np.prod((full + 1).astype(object))) >= 2**62:
+        raise UserError("this deck has too many distinct cards for the exact method; use --method mc")
+    cls_hits = (data.card_hits[rep] & force_mask).astype(np.uint8)
+    alloc_id, alloc_params = allocate.lower()
+    wd_id, wd_params = withdraw.lower()
+    objective = objective or (withdraw.objective if isinstance(withdraw, OptimalWithdrawal) else "p_destroy")
+    destroy_value = getattr(withdraw, "destroy_value", None)
+    if destroy_value is None:
+        destroy_value = float(sum(data.old_one_vp[t] for t in combat.old_ones))
+    ctx_i = np.array([alloc_id, wd_id, 1 if objective == "value" else 0, data.port["flip_threshold"], 0, 0],
+                     dtype=np.int64)
+    ctx_f = np.array([destroy_value], dtype=np.float64)
+    keys, rows = new_table(state_budget)
+    values = np.empty((state_budget, NV))
+    decisions = np.empty(state_budget, dtype=np.int8)
+    st = st0.copy()
+    outcome = start_combat(st, mx)
+    if outcome != L.ONGOING:
+        from simkit.kernels.combat import finish
+        finish(st, mx, outcome)
+        v = terminal(st, st0, cost, ctx_i, ctx_f)
+    else:
+        depth = data.deck_size * (combat.max_reshuffles + 1) + 2
+        sbuf = np.zeros((depth, 3, L.STATE_SIZE), dtype=np.int64)
+        vbuf = np.zeros((depth, 4, NV))
+        ibuf = np.zeros((depth, 2, max(L.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64)
+        row = node_value(st, avail.copy(), full, place, st0, mx, cost, cls_hits,
+                         data.card_purple[rep].copy(), data.card_sanity[rep].copy(),
+                         data.card_airship[rep].copy(), alloc_params, wd_params, ctx_i, ctx_f,
+                         keys, rows, values, decisions, sbuf, vbuf, ibuf)
+        v = values[row].copy() if row >= 0 else None
+        if ctx_i[4] != 0:
+            raise ExactTooLarge(f"the exact method needs more than {state_budget:,} states for "
+                                f"{combat.describe()}; use --method mc")
+    names = _policy_names(allocate, withdraw)
+    extra = {"objective": objective, "destroy_value": destroy_value} if isinstance(withdraw, OptimalWithdrawal) else {}
+    if isinstance(withdraw, OptimalWithdrawal) or isinstance(allocate, OptimalAllocation):
+        extra["decision_nodes_withdrawing"] = int(np.count_nonzero(decisions[:ctx_i[5]] > L.STAY))
+    return CombatOdds(
+        method="exact", combat=combat.describe(),
+        outcomes={name: float(v[OUT + o]) for o, name in enumerate(L.OUTCOME_NAMES)},
+        expected_units_lost=_lost_dict(v[LOST:LOST + NUM_STACKS], st0[L.COUNT:L.COUNT + NUM_STACKS]),
+        expected_cards=float(v[CARDS]), expected_gold_lost=float(v[GOLD]),
+        p_units_lost=[float(x) for x in v[HIST:HIST + LOST_HIST]],
+        p_port_flip=float(v[FLIP]) if combat.port_strength else None,
+        allocate=names[0], withdraw=names[1], seed=None, data_hash=data.hash,
+        states=int(ctx_i[5]), extra=extra,
+    )
+
+
+def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd):
+    outcomes = np.zeros(L.NUM_OUTCOMES, dtype=np.int64)
+    lost = np.zeros(NUM_STACKS, dtype=np.int64)
+    hist = np.zeros(LOST_HIST, dtype=np.int64)
+    cards = np.zeros(3, dtype=np.int64)
+    simulate_combats(rng, n, st0, mx, cost, data.card_hits, data.card_purple, data.card_sanity,
+                     data.card_airship, start_deck, alloc[0], alloc[1], wd[0], wd[1],
+                     data.port["flip_threshold"], outcomes, lost, hist, cards)
+    return outcomes, lost, hist, cards
+
+
+def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, allocate=None,
+                     withdraw=None, seen: tuple[int, ...] = (), jobs: int = 1) -> CombatOdds:
+    """Monte Carlo estimate with Wilson 95% intervals; identical for any ``jobs``."""
+    allocate = allocate or Cheapest()
+    withdraw = withdraw or Never()
+    if isinstance(allocate, str):
+        allocate = parse_allocation(allocate)
+    if isinstance(withdraw, str):
+        withdraw = parse_withdrawal(withdraw)
+    if isinstance(withdraw, OptimalWithdrawal) or isinstance(allocate, OptimalAllocation):
+        raise UserError("optimal policies are computed by --method exact; Monte Carlo plays fixed policies")
+    if games <= 0:
+        raise UserError(f"--games must be positive, got {games}")
+    st0, mx, cost = combat_arrays(combat, data)
+    start_deck = np.flatnonzero(_available(data, seen)).astype(np.int64)
+    sizes = chunk_sizes(games, MC_CHUNK)
+    rngs = chunk_generators(seed, len(sizes))
+    alloc, wd = allocate.lower(), withdraw.lower()
+    if jobs == 1 or len(sizes) == 1:
+        parts = [_mc_chunk(r, n, st0, mx, cost, data, start_deck, alloc, wd) for r, n in zip(rngs, sizes, strict=True)]
+    else:
+        from joblib import Parallel, delayed
+        parts = Parallel(n_jobs=jobs)(delayed(_mc_chunk)(r, n, st0, mx, cost, data, start_deck, alloc, wd)
+                                      for r, n in zip(rngs, sizes, strict=True))
+    outcomes = sum(p[0] for p in parts)
+    lost = sum(p[1] for p in parts)
+    hist = sum(p[2] for p in parts)
+    cards = sum(p[3] for p in parts)
+    names = _policy_names(allocate, withdraw)
+    ci = {name: list(wilson_interval(int(outcomes[o]), games)) for o, name in enumerate(L.OUTCOME_NAMES)}
+    ci["p_destroy"] = list(wilson_interval(int(outcomes[L.WIN] + outcomes[L.WIN_AND_DEFEAT]), games))
+    ci["expected_cards"] = list(mean_interval(float(cards[0]), float(cards[1]), games))
+    return CombatOdds(
+        method="mc", combat=combat.describe(),
+        outcomes={name: outcomes[o] / games for o, name in enumerate(L.OUTCOME_NAMES)},
+        expected_units_lost=_lost_dict(lost / games, st0[L.COUNT:L.COUNT + NUM_STACKS]),
+        expected_cards=cards[0] / games, expected_gold_lost=float(lost @ cost) / games,
+        p_units_lost=[float(x) for x in hist / games],
+        p_port_flip=cards[2] / games if combat.port_strength else None,
+        allocate=names[0], withdraw=names[1], seed=seed, data_hash=data.hash,
+        games=games, ci95=ci,
+    )
+
+
+__all__ = ["Combat", "CombatOdds", "exact_odds", "monte_carlo_odds", "combat_arrays",
+           "parse_force", "parse_old_ones", "parse_seen", "MC_CHUNK", "AIRSHIP", "ARMOURED_CAR",
+           "ARMOURED_TRAIN", "NUM_OLD_ONES"]

@@ -1,0 +1,278 @@
+"""AuZtralia combat resolution ("Resolving Combat", base rules + Revenge ports/outposts).
+
+Resolution is split from chance: :func:`card_effect` reads one drawn card,
+:func:`apply_card` changes the state, :func:`check_end` / :func:`finish` close the
+combat. The Monte Carlo loop here and the exact solver in combat_exact.py call
+exactly these functions. State layout: simkit/kernels/combat_layout.py.
+"""
+
+import numba as nb
+import numpy as np
+
+from simkit.kernels import combat_layout as L
+from simkit.kernels.deck import draw_card, refill_full
+from strategies.combat.allocation import choose_stack
+from strategies.combat.withdrawal import jones_decision, withdraw_decision
+
+NUM_UNIT_BITS = 5
+LOST_HIST = 16  # histogram bins for units lost in one combat (last bin: that many or more)
+
+
+@nb.njit(cache=True)
+def present_mask(st, mx):
+    """Bit mask of the unit types fighting now (the card's hit symbols are matched to it)."""
+    mask = 0
+    others = 0
+    for s in range(L.NUM_STACKS):
+        if s != L.PORT_STACK and st[L.COUNT + s] > 0:
+            others += 1
+            if mx[L.HITBIT + s] >= 0:
+                mask |= 1 << mx[L.HITBIT + s]
+    if st[L.COUNT + L.PORT_STACK] > 0 and mx[L.HITBIT + L.PORT_STACK] >= 0:
+        if others == 0 or mx[L.PORT_ALONE_ONLY] == 0:
+            mask |= 1 << mx[L.HITBIT + L.PORT_STACK]
+    return mask
+
+
+@nb.njit(cache=True)
+def combatants(st):
+    n = 0
+    for s in range(L.NUM_STACKS):
+        n += st[L.COUNT + s]
+    return n
+
+
+@nb.njit(cache=True)
+def absorbable(st, mx, s):
+    """Cubes stack s can still take before its last unit is gone."""
+    return st[L.COUNT + s] * mx[L.CAPACITY + s] - st[L.DAMAGE + s]
+
+
+@nb.njit(cache=True)
+def old_one_alive(st, mx, i):
+    return mx[L.OO_TYPE + i] >= 0 and st[L.OO_DAMAGE + i] < mx[L.OO_CAPACITY + i]
+
+
+@nb.njit(cache=True)
+def place_cubes(st, mx, s, n):
+    """Put n cubes on stack s one at a time; a full stack loses its top unit."""
+    placed = 0
+    while placed < n and st[L.COUNT + s] > 0:
+        st[L.DAMAGE + s] += 1
+        placed += 1
+        if s == L.PORT_STACK:
+            st[L.PORT_HITS] += 1
+        if st[L.DAMAGE + s] >= mx[L.CAPACITY + s]:
+            st[L.COUNT + s] -= 1
+            st[L.LOST + s] += 1
+            st[L.DAMAGE + s] = 0
+    return placed
+
+
+@nb.njit(cache=True)
+def card_effect(st, mx, hits, purple, sanity, airship, dmg_out):
+    """What one card does: damage per Old One (into dmg_out) and (purple, sanity, airship) taken.
+
+    Several Old Ones share the card: each takes the hits of its own row, and what
+    each row inflicts is added once per living Old One (multiplied by their number).
+    """
+    mask = present_mask(st, mx)
+    p = 0
+    s_loss = 0
+    a = 0
+    for i in range(L.MAX_OLD_ONES):
+        dmg_out[i] = 0
+        if not old_one_alive(st, mx, i):
+            continue
+        t = mx[L.OO_TYPE + i]
+        bits = hits[t] & mask
+        for u in range(NUM_UNIT_BITS):
+            dmg_out[i] += (bits >> u) & 1
+        p += purple[t]
+        s_loss += sanity[t]
+        a += airship[t]
+    return p, s_loss, a
+
+
+@nb.njit(cache=True)
+def apply_card(st, mx, dmg, sanity_loss, airship_damage):
+    """Apply everything but the purple cubes; return True if sanity ran short (defeat)."""
+    for i in range(L.MAX_OLD_ONES):
+        st[L.OO_DAMAGE + i] += dmg[i]
+    place_cubes(st, mx, L.AIRSHIP_STACK, airship_damage)
+    short = sanity_loss > st[L.SANITY]
+    st[L.SANITY] = max(st[L.SANITY] - sanity_loss, 0)
+    return short
+
+
+@nb.njit(cache=True)
+def place_purple_by_policy(st, mx, mx_cost, n, alloc_id, alloc_params):
+    for _ in range(n):
+        s = choose_stack(alloc_id, alloc_params, st, mx, mx_cost)
+        if s < 0:
+            return
+        place_cubes(st, mx, s, 1)
+
+
+@nb.njit(cache=True)
+def check_end(st, mx, sanity_short):
+    all_dead = True
+    for i in range(L.MAX_OLD_ONES):
+        if old_one_alive(st, mx, i):
+            all_dead = False
+    defeated = sanity_short or combatants(st) == 0
+    if all_dead:
+        return L.WIN_AND_DEFEAT if defeated else L.WIN
+    return L.DEFEAT if defeated else L.ONGOING
+
+
+@nb.njit(cache=True)
+def finish(st, mx, outcome):
+    """End of Combat Resolution: damaged units die on defeat, otherwise all heal.
+
+    The port is not a unit of the force: it is lost only by being knocked down to
+    nothing or by Old Ones left standing (the caller's business), never by this rule.
+    """
+    defeated = outcome == L.DEFEAT or outcome == L.WIN_AND_DEFEAT
+    for s in range(L.NUM_STACKS):
+        if defeated and s != L.PORT_STACK and st[L.DAMAGE + s] > 0 and st[L.COUNT + s] > 0:
+            st[L.COUNT + s] -= 1
+            st[L.LOST + s] += 1
+        st[L.DAMAGE + s] = 0
+    st[L.OUTCOME] = outcome
+
+
+@nb.njit(cache=True)
+def port_flipped(st, flip_threshold):
+    """Revenge: a port that survives (Old Ones gone) after taking enough damage flips to 2."""
+    won = st[L.OUTCOME] == L.WIN or st[L.OUTCOME] == L.WIN_AND_DEFEAT
+    return won and st[L.COUNT + L.PORT_STACK] > 0 and st[L.PORT_HITS] >= flip_threshold
+
+
+@nb.njit(cache=True)
+def withdraw(st, mx, option):
+    """Take a withdrawal group home undamaged; return True if anything left."""
+    moved = False
+    for s in range(L.NUM_STACKS):
+        g = mx[L.GROUP + s]
+        if g == L.GROUP_NONE or st[L.COUNT + s] == 0:
+            continue
+        if option == L.WITHDRAW_ALL or (option == L.WITHDRAW_AIRSHIPS and g == L.GROUP_AIRSHIPS) \
+                or (option == L.WITHDRAW_OTHERS and g == L.GROUP_OTHERS):
+            st[L.COUNT + s] = 0
+            st[L.DAMAGE + s] = 0
+            moved = True
+    return moved
+
+
+@nb.njit(cache=True)
+def start_combat(st, mx):
+    """Effects before the first card (Bombardier Milligan); returns the outcome so far."""
+    if mx[L.MILLIGAN] > 0 and st[L.COUNT + 2] > 0:  # 2 = artillery
+        first = -1
+        for i in range(L.MAX_OLD_ONES):
+            if old_one_alive(st, mx, i):
+                first = mx[L.OO_TYPE + i]
+                break
+        for i in range(L.MAX_OLD_ONES):
+            if old_one_alive(st, mx, i) and mx[L.OO_TYPE + i] == first:
+                st[L.OO_DAMAGE + i] += mx[L.MILLIGAN]
+    return check_end(st, mx, False)
+
+
+@nb.njit(cache=True)
+def resolve_by_policy(st, mx, mx_cost, hits, purple, sanity, airship, dmg, alloc_id, alloc_params):
+    """Resolve one drawn card with a fixed allocation policy; return the outcome."""
+    p, s_loss, a = card_effect(st, mx, hits, purple, sanity, airship, dmg)
+    place_purple_by_policy(st, mx, mx_cost, p, alloc_id, alloc_params)
+    short = apply_card(st, mx, dmg, s_loss, a)
+    return check_end(st, mx, short)
+
+
+@nb.njit(cache=True)
+def has_withdrawable(st, mx):
+    for s in range(L.NUM_STACKS):
+        if mx[L.GROUP + s] != L.GROUP_NONE and st[L.COUNT + s] > 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def jones_available(st, mx):
+    """Corporal Jones can pull the whole force out (an Outpost or Port never leaves)."""
+    if mx[L.JONES] == 0 or st[L.JONES_USED] != 0 or mx[L.CAN_WITHDRAW] == 0:
+        return False
+    for s in range(L.NUM_STACKS):
+        if mx[L.GROUP + s] == L.GROUP_NONE and st[L.COUNT + s] > 0:
+            return False
+    return has_withdrawable(st, mx)
+
+
+@nb.njit(cache=True)
+def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
+                deck, n_left, alloc_id, alloc_params, wd_id, wd_params, scratch, dmg):
+    """Play one combat to its end on ``st`` drawing from ``deck``; return n_left after it."""
+    outcome = start_combat(st, mx)
+    while outcome == L.ONGOING:
+        if mx[L.CAN_WITHDRAW] != 0:
+            option = withdraw_decision(wd_id, wd_params, st, mx)
+            if option != L.STAY and withdraw(st, mx, option) and combatants(st) == 0:
+                outcome = L.WITHDRAW
+                break
+        if n_left == 0:
+            if st[L.RESHUFFLES] >= mx[L.MAX_RESHUFFLES]:
+                withdraw(st, mx, L.WITHDRAW_ALL)  # stalemate guard: stop, count as withdrawal
+                outcome = L.WITHDRAW
+                break
+            n_left = refill_full(deck)
+            st[L.RESHUFFLES] += 1
+        c, n_left = draw_card(rng, deck, n_left)
+        st[L.CARDS] += 1
+        if jones_available(st, mx):
+            scratch[:] = st
+            peek = resolve_by_policy(scratch, mx, mx_cost, card_hits[c], card_purple[c], card_sanity[c],
+                                     card_airship[c], dmg, alloc_id, alloc_params)
+            if jones_decision(peek):
+                st[L.JONES_USED] = 1
+                withdraw(st, mx, L.WITHDRAW_ALL)
+                outcome = L.WITHDRAW
+                break
+        outcome = resolve_by_policy(st, mx, mx_cost, card_hits[c], card_purple[c], card_sanity[c],
+                                    card_airship[c], dmg, alloc_id, alloc_params)
+    finish(st, mx, outcome)
+    return n_left
+
+
+@nb.njit(cache=True)
+def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
+                     start_deck, alloc_id, alloc_params, wd_id, wd_params, flip_threshold,
+                     out_outcomes, out_lost, out_lost_hist, out_cards):
+    """Monte Carlo: ``n_games`` independent combats from st0, each from a fresh deck.
+
+    Accumulates into out_outcomes[4], out_lost[7] (units lost per stack),
+    out_lost_hist[LOST_HIST] (units lost per combat, port excluded) and
+    out_cards[3] = (sum of cards drawn, sum of squares, port flips).
+    """
+    n_cards = card_hits.shape[0]
+    deck = np.empty(n_cards, dtype=np.int64)
+    st = st0.copy()
+    scratch = st0.copy()
+    dmg = np.zeros(L.MAX_OLD_ONES, dtype=np.int64)
+    n_start = start_deck.size
+    for _ in range(n_games):
+        st[:] = st0
+        deck[:n_start] = start_deck
+        play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
+                    deck, n_start, alloc_id, alloc_params, wd_id, wd_params, scratch, dmg)
+        outcome = st[L.OUTCOME]
+        out_outcomes[outcome] += 1
+        units = 0
+        for s in range(L.NUM_STACKS):
+            out_lost[s] += st[L.LOST + s]
+            if s != L.PORT_STACK:
+                units += st[L.LOST + s]
+        out_lost_hist[min(units, LOST_HIST - 1)] += 1
+        out_cards[0] += st[L.CARDS]
+        out_cards[1] += st[L.CARDS] * st[L.CARDS]
+        if port_flipped(st, flip_threshold):
+            out_cards[2] += 1

@@ -1,0 +1,315 @@
+"""Exact combat odds: backward induction over (deck composition, combat state).
+
+Cards that do the same thing in a matchup are grouped into classes; a node is the
+state before a draw plus how many cards of each class are left. Every node's value
+is a vector of *future* quantities (from that node to the end of combat), so the
+memo never depends on history:
+
+    V[OBJ]            objective the optimal policy maximises
+    V[OUT + o]        probability of each outcome o (win, win_and_defeat, defeat, withdraw)
+    V[CARDS]          expected cards still to draw
+    V[LOST + s]       expected units of stack s still to lose
+    V[GOLD]           expected Gold value still to lose
+    V[FLIP]           probability the (Revenge) port flips to strength 2
+    V[HIST + k]       probability that k more units (port excluded) are lost
+
+Decisions (withdrawal before a draw, cube allocation, Corporal Jones) are either a
+fixed policy (shared with the Monte Carlo kernel) or chosen to maximise V[OBJ].
+The same card_effect / apply_card / check_end / finish functions resolve cards.
+"""
+
+import numba as nb
+import numpy as np
+
+from simkit.kernels import combat_layout as L
+from simkit.kernels.combat import (
+    LOST_HIST, absorbable, apply_card, card_effect, check_end, combatants, finish,
+    has_withdrawable, jones_available, place_cubes, place_purple_by_policy, port_flipped,
+    resolve_by_policy, withdraw,
+)
+from simkit.kernels.deck import composition_key
+from simkit.kernels.hashtable import EMPTY, table_get, table_put
+from strategies.combat.allocation import OPTIMAL as ALLOC_OPTIMAL
+from strategies.combat.allocation import choose_stack
+from strategies.combat.withdrawal import OPTIMAL as WD_OPTIMAL
+from strategies.combat.withdrawal import jones_decision, withdraw_decision
+
+OBJ = 0
+OUT = 1
+CARDS = OUT + L.NUM_OUTCOMES
+LOST = CARDS + 1
+GOLD = LOST + L.NUM_STACKS
+FLIP = GOLD + 1
+HIST = FLIP + 1
+NV = HIST + LOST_HIST
+
+# ctx_i: integer settings of one solve
+CTX_ALLOC, CTX_WD, CTX_OBJECTIVE, CTX_FLIP_THRESHOLD, CTX_OVERFLOW, CTX_STATES = 0, 1, 2, 3, 4, 5
+# ctx_f: float settings
+CTXF_DESTROY_VALUE = 0
+OBJ_P_DESTROY, OBJ_VALUE = 0, 1
+TIE = 1e-12
+
+
+@nb.njit(cache=True)
+def rest_key(st, st0, mx):
+    """Mixed-radix index of everything but the deck that the future depends on."""
+    key = 0
+    for s in range(L.NUM_STACKS):
+        if st0[L.COUNT + s] > 0:
+            key = key * (st0[L.COUNT + s] + 1) + st[L.COUNT + s]
+            key = key * mx[L.CAPACITY + s] + st[L.DAMAGE + s]
+    key = key * (st0[L.SANITY] + 1) + st[L.SANITY]
+    for i in range(L.MAX_OLD_ONES):
+        if mx[L.OO_TYPE + i] >= 0:
+            key = key * (mx[L.OO_CAPACITY + i] + 1) + min(st[L.OO_DAMAGE + i], mx[L.OO_CAPACITY + i])
+    key = key * (mx[L.MAX_RESHUFFLES] + 1) + st[L.RESHUFFLES]
+    key = key * 2 + st[L.JONES_USED]
+    return key
+
+
+@nb.njit(cache=True)
+def set_objective(v, ctx_i, ctx_f):
+    p_destroy = v[OUT + L.WIN] + v[OUT + L.WIN_AND_DEFEAT]
+    if ctx_i[CTX_OBJECTIVE] == OBJ_VALUE:
+        v[OBJ] = ctx_f[CTXF_DESTROY_VALUE] * p_destroy - v[GOLD]
+    else:
+        v[OBJ] = p_destroy
+
+
+@nb.njit(cache=True)
+def better(a, b, ctx_i):
+    """Is vector a strictly preferred to b? (P(destroy) ties go to the cheaper option.)"""
+    if a[OBJ] > b[OBJ] + TIE:
+        return True
+    if a[OBJ] < b[OBJ] - TIE:
+        return False
+    return ctx_i[CTX_OBJECTIVE] == OBJ_P_DESTROY and a[GOLD] < b[GOLD] - TIE
+
+
+@nb.njit(cache=True)
+def step_delta(v, before, after, mx_cost):
+    """Add what happened between two states (cards, losses) to a future-value vector."""
+    units = 0
+    for s in range(L.NUM_STACKS):
+        d = after[L.LOST + s] - before[L.LOST + s]
+        v[LOST + s] += d
+        v[GOLD] += d * mx_cost[s]
+        if s != L.PORT_STACK:
+            units += d
+    v[CARDS] += after[L.CARDS] - before[L.CARDS]
+    if units > 0:  # shift the loss histogram; the last bin collects "that many or more"
+        last = LOST_HIST - 1
+        tail = 0.0
+        for j in range(max(last - units, 0), LOST_HIST):
+            tail += v[HIST + j]
+        for k in range(last - 1, -1, -1):
+            v[HIST + k] = v[HIST + k - units] if k - units >= 0 else 0.0
+        v[HIST + last] = tail
+
+
+@nb.njit(cache=True)
+def terminal(st_end, before, mx_cost, ctx_i, ctx_f):
+    """Value of a finished combat, relative to the node state ``before``."""
+    v = np.zeros(NV)
+    terminal_into(v, st_end, before, mx_cost, ctx_i, ctx_f)
+    return v
+
+
+@nb.njit(cache=True)
+def terminal_into(v, st_end, before, mx_cost, ctx_i, ctx_f):
+    v[:] = 0.0
+    v[OUT + st_end[L.OUTCOME]] = 1.0
+    v[HIST] = 1.0
+    v[FLIP] = 1.0 if port_flipped(st_end, ctx_i[CTX_FLIP_THRESHOLD]) else 0.0
+    step_delta(v, before, st_end, mx_cost)
+    set_objective(v, ctx_i, ctx_f)
+
+
+@nb.njit(cache=True)
+def policy_split(st, mx, mx_cost, n, alloc_id, alloc_params, scratch, split):
+    """Cubes per stack (into split[0]) that a fixed allocation policy would place."""
+    scratch[:] = st
+    split[0, :] = 0
+    for _ in range(n):
+        s = choose_stack(alloc_id, alloc_params, scratch, mx, mx_cost)
+        if s < 0:
+            break
+        place_cubes(scratch, mx, s, 1)
+        split[0, s] += 1
+
+
+@nb.njit(cache=True)
+def all_splits(st, mx, n):
+    """Every way (one row each) to share n purple cubes among the stacks that can take them."""
+    elig = np.zeros(L.NUM_STACKS, dtype=np.int64)
+    room = np.zeros(L.NUM_STACKS, dtype=np.int64)
+    k = 0
+    total_room = 0
+    for s in range(L.NUM_STACKS):
+        if mx[L.TAKES_PURPLE + s] != 0 and st[L.COUNT + s] > 0:
+            elig[k] = s
+            room[k] = absorbable(st, mx, s)
+            total_room += room[k]
+            k += 1
+    n = min(n, total_room)
+    if k == 0:
+        return np.zeros((1, L.NUM_STACKS), dtype=np.int64)
+    # two passes over an odometer on the first k-1 stacks: count, then fill
+    rows = np.zeros((0, L.NUM_STACKS), dtype=np.int64)
+    for fill in range(2):
+        found = 0
+        split = np.zeros(k, dtype=np.int64)
+        while True:
+            used = 0
+            for j in range(k - 1):
+                used += split[j]
+            last = n - used
+            if 0 <= last <= room[k - 1]:
+                if fill == 1:
+                    for j in range(k - 1):
+                        rows[found, elig[j]] = split[j]
+                    rows[found, elig[k - 1]] = last
+                found += 1
+            j = 0
+            while j < k - 1:
+                split[j] += 1
+                if split[j] <= min(room[j], n):
+                    break
+                split[j] = 0
+                j += 1
+            if j >= k - 1:
+                break
+        if fill == 0:
+            rows = np.zeros((found, L.NUM_STACKS), dtype=np.int64)
+    return rows
+
+
+@nb.njit(cache=True)
+def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cls_sanity,
+               cls_airship, alloc_params, wd_params, ctx_i, ctx_f, keys, rows, values, decisions,
+               sbuf, vbuf, ibuf):
+    """Row of ``values`` holding the value of state ``st`` before a withdrawal decision and
+    the next draw (-1 once the state budget is exhausted).
+
+    sbuf/vbuf/ibuf are per-depth work buffers (depth = cards drawn so far), so the
+    recursion allocates nothing on its common path.
+    """
+    if ctx_i[CTX_OVERFLOW] != 0:
+        return -1
+    k1 = composition_key(comp, place)
+    k2 = rest_key(st, st0, mx)
+    found = table_get(keys, rows, k1, k2)
+    if found != EMPTY:
+        return found
+    d = st[L.CARDS]
+    here, after, scratch = sbuf[d, 0], sbuf[d, 1], sbuf[d, 2]
+    best, v, vc, w = vbuf[d, 0], vbuf[d, 1], vbuf[d, 2], vbuf[d, 3]
+    dmg = ibuf[d, 0, :L.MAX_OLD_ONES]
+    split_row = ibuf[d, 1:2, :L.NUM_STACKS]
+    best_option = -1
+    optimal_wd = ctx_i[CTX_WD] == WD_OPTIMAL and mx[L.CAN_WITHDRAW] != 0
+    fixed_option = L.STAY
+    if mx[L.CAN_WITHDRAW] != 0 and not optimal_wd:
+        fixed_option = withdraw_decision(ctx_i[CTX_WD], wd_params, st, mx)
+    for option in range(4):
+        if optimal_wd:
+            if option != L.STAY and not has_withdrawable(st, mx):
+                continue
+        elif option != fixed_option:
+            continue
+        here[:] = st
+        if option != L.STAY:
+            if not withdraw(here, mx, option):
+                continue  # nothing of that group to withdraw
+            if combatants(here) == 0:
+                finish(here, mx, L.WITHDRAW)
+                terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
+                if best_option < 0 or better(v, best, ctx_i):
+                    best[:] = v
+                    best_option = option
+                continue
+        # --- draw the next card ------------------------------------------
+        deck = comp
+        total = 0
+        for c in range(comp.size):
+            total += comp[c]
+        if total == 0:
+            if here[L.RESHUFFLES] >= mx[L.MAX_RESHUFFLES]:
+                withdraw(here, mx, L.WITHDRAW_ALL)  # stalemate guard, as in the MC kernel
+                finish(here, mx, L.WITHDRAW)
+                terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
+                if best_option < 0 or better(v, best, ctx_i):
+                    best[:] = v
+                    best_option = option
+                continue
+            deck = full.copy()
+            here[L.RESHUFFLES] += 1
+            for c in range(full.size):
+                total += full[c]
+        v[:] = 0.0
+        for c in range(deck.size):
+            if deck[c] == 0:
+                continue
+            prob = deck[c] / total
+            deck[c] -= 1
+            hits, purple, sanity, airship = cls_hits[c], cls_purple[c], cls_sanity[c], cls_airship[c]
+            p, s_loss, a = card_effect(here, mx, hits, purple, sanity, airship, dmg)
+            if ctx_i[CTX_ALLOC] == ALLOC_OPTIMAL and p > 0:
+                splits = all_splits(here, mx, p)
+            else:
+                policy_split(here, mx, mx_cost, p, ctx_i[CTX_ALLOC], alloc_params, scratch, split_row)
+                splits = split_row
+            for r in range(splits.shape[0]):
+                after[:] = here
+                after[L.CARDS] += 1
+                for s in range(L.NUM_STACKS):
+                    place_cubes(after, mx, s, splits[r, s])
+                short = apply_card(after, mx, dmg, s_loss, a)
+                outcome = check_end(after, mx, short)
+                if outcome != L.ONGOING:
+                    finish(after, mx, outcome)
+                    terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
+                else:
+                    row = node_value(after, deck, full, place, st0, mx, mx_cost, cls_hits, cls_purple,
+                                     cls_sanity, cls_airship, alloc_params, wd_params, ctx_i, ctx_f,
+                                     keys, rows, values, decisions, sbuf, vbuf, ibuf)
+                    if row < 0:
+                        return -1
+                    w[:] = values[row]
+                    step_delta(w, here, after, mx_cost)
+                    set_objective(w, ctx_i, ctx_f)
+                if r == 0 or better(w, vc, ctx_i):
+                    vc[:] = w
+            # Corporal Jones: withdraw everything after seeing the card, before it resolves.
+            if jones_available(here, mx):
+                after[:] = here
+                after[L.CARDS] += 1
+                after[L.JONES_USED] = 1
+                withdraw(after, mx, L.WITHDRAW_ALL)
+                finish(after, mx, L.WITHDRAW)
+                terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
+                if ctx_i[CTX_WD] == WD_OPTIMAL:
+                    take = better(w, vc, ctx_i)
+                else:  # the Monte Carlo kernel's rule: peek with the fixed allocation
+                    scratch[:] = here
+                    take = jones_decision(resolve_by_policy(scratch, mx, mx_cost, hits, purple, sanity,
+                                                            airship, dmg, ctx_i[CTX_ALLOC], alloc_params))
+                if take:
+                    vc[:] = w
+            deck[c] += 1
+            for k in range(NV):
+                v[k] += prob * vc[k]
+        set_objective(v, ctx_i, ctx_f)
+        if best_option < 0 or better(v, best, ctx_i):
+            best[:] = v
+            best_option = option
+    index = ctx_i[CTX_STATES]
+    if index >= values.shape[0]:
+        ctx_i[CTX_OVERFLOW] = 1
+        return -1
+    values[index] = best
+    decisions[index] = best_option
+    table_put(keys, rows, k1, k2, index)
+    ctx_i[CTX_STATES] = index + 1
+    return index

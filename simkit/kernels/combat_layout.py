@@ -1,0 +1,82 @@
+"""Layout of the combat state vector and the combat enums (no numba, no imports).
+
+Kernels and strategies both read a combat as one int64 array ``st``:
+
+    st[COUNT + s]      units left in stack s           (s: simkit.names.STACKS order)
+    st[DAMAGE + s]     damage cubes on stack s          (0 .. capacity-1)
+    st[LOST + s]       units of stack s eliminated in this combat
+    st[SANITY]         sanity tokens left
+    st[OO_DAMAGE + i]  damage on Old One i              (alive while < its capacity)
+    st[CARDS]          Old One cards drawn so far
+    st[RESHUFFLES]     times the discard pile was shuffled into a new deck
+    st[JONES_USED]     1 once Corporal Jones' withdraw-before-resolve is spent
+    st[PORT_HITS]      damage the port took in this combat (Revenge flip rule)
+    st[OUTCOME]        ONGOING or one of the outcomes below
+
+A matchup's static side is ``mx`` (int64) and ``mx_cost`` (float64):
+
+    mx[CAPACITY + s]   damage capacity of stack s
+    mx[HITBIT + s]     unit bit stack s contributes to the hit mask (-1 none)
+    mx[TAKES_PURPLE+s] 1 if purple cubes may be placed on stack s
+    mx[GROUP + s]      withdrawal group: 1 airships, 2 other units, 0 never leaves
+    mx[OO_TYPE + i]    Old One type of slot i (-1 empty slot)
+    mx[OO_CAPACITY+i]  damage capacity of slot i
+    mx[CAN_WITHDRAW]   0 in port defence
+    mx[PORT_ALONE_ONLY] 1: the port hits as Infantry only when nothing else is left
+    mx[MILLIGAN]       automatic damage at the start of combat if Artillery present
+    mx[JONES]          1 if Corporal Jones is with the force
+    mx[MAX_RESHUFFLES] the combat is stopped (counted as a withdrawal) past this
+    mx_cost[s]         gold value of one unit of stack s (allocation, objectives)
+"""
+
+NUM_STACKS = 7
+MAX_OLD_ONES = 4
+NUM_OLD_ONE_TYPES = 6
+
+COUNT = 0
+DAMAGE = COUNT + NUM_STACKS
+LOST = DAMAGE + NUM_STACKS
+SANITY = LOST + NUM_STACKS
+OO_DAMAGE = SANITY + 1
+CARDS = OO_DAMAGE + MAX_OLD_ONES
+RESHUFFLES = CARDS + 1
+JONES_USED = RESHUFFLES + 1
+PORT_HITS = JONES_USED + 1
+OUTCOME = PORT_HITS + 1
+STATE_SIZE = OUTCOME + 1
+
+CAPACITY = 0
+HITBIT = CAPACITY + NUM_STACKS
+TAKES_PURPLE = HITBIT + NUM_STACKS
+GROUP = TAKES_PURPLE + NUM_STACKS
+OO_TYPE = GROUP + NUM_STACKS
+OO_CAPACITY = OO_TYPE + MAX_OLD_ONES
+CAN_WITHDRAW = OO_CAPACITY + MAX_OLD_ONES
+PORT_ALONE_ONLY = CAN_WITHDRAW + 1
+MILLIGAN = PORT_ALONE_ONLY + 1
+JONES = MILLIGAN + 1
+MAX_RESHUFFLES = JONES + 1
+MATCHUP_SIZE = MAX_RESHUFFLES + 1
+
+# st[OUTCOME]
+ONGOING = -1
+WIN = 0             # every Old One destroyed
+WIN_AND_DEFEAT = 1  # destroyed and defeated by the same card
+DEFEAT = 2
+WITHDRAW = 3        # includes a combat stopped after MAX_RESHUFFLES
+NUM_OUTCOMES = 4
+OUTCOME_NAMES = ("win", "win_and_defeat", "defeat", "withdraw")
+
+# withdrawal options (before drawing a card)
+STAY = 0
+WITHDRAW_AIRSHIPS = 1
+WITHDRAW_OTHERS = 2
+WITHDRAW_ALL = 3
+
+# withdrawal groups
+GROUP_NONE = 0
+GROUP_AIRSHIPS = 1
+GROUP_OTHERS = 2
+
+PORT_STACK = 6
+AIRSHIP_STACK = 4

@@ -1,0 +1,1 @@
+"""Pluggable decision makers: combat policies now, whole-game players later."""

@@ -1,0 +1,44 @@
+"""Combat policies: damage allocation and withdrawal, parsed from user text."""
+
+from __future__ import annotations
+
+from simkit.errors import UserError
+from simkit.names import unit_id
+from strategies.combat.allocation import Cheapest, OptimalAllocation, Protect, Spread
+from strategies.combat.withdrawal import Never, OptimalWithdrawal, Threshold
+
+ALLOCATION_POLICIES = ("cheapest", "spread", "protect:UNIT[+UNIT]", "optimal")
+WITHDRAW_POLICIES = ("never", "optimal", "value", "sanity:N", "units:N", "lost:N")
+
+
+def parse_allocation(text: str):
+    """'cheapest' | 'spread' | 'optimal' | 'protect:artillery+armoured_train'."""
+    text = text.strip().lower()
+    if text == "cheapest":
+        return Cheapest()
+    if text == "spread":
+        return Spread()
+    if text == "optimal":
+        return OptimalAllocation()
+    if text.startswith("protect:") and len(text) > 8:
+        return Protect(tuple(sorted({unit_id(t) for t in text[8:].split("+")})))
+    raise UserError(f"unknown --allocate policy '{text}' (expected one of: {', '.join(ALLOCATION_POLICIES)})")
+
+
+def parse_withdrawal(text: str, destroy_value: float | None = None):
+    """'never' | 'optimal' | 'value' | thresholds such as 'sanity:1,lost:2'."""
+    text = text.strip().lower()
+    if text == "never":
+        return Never()
+    if text == "optimal":
+        return OptimalWithdrawal("p_destroy", destroy_value)
+    if text == "value":
+        return OptimalWithdrawal("value", destroy_value)
+    fields = {"sanity": -1, "units": -1, "lost": -1}
+    for part in text.split(","):
+        key, _, num = part.partition(":")
+        key = key.strip()
+        if key not in fields or not num.strip().isdigit():
+            raise UserError(f"unknown --withdraw policy '{part}' (expected one of: {', '.join(WITHDRAW_POLICIES)})")
+        fields[key] = int(num)
+    return Threshold(fields["sanity"], fields["units"], fields["lost"])

@@ -1,0 +1,76 @@
+"""When to withdraw: a jitted decision before each card, dispatched on an id."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from simkit.kernels import combat_layout as L
+
+NEVER, THRESHOLD, OPTIMAL = 0, 1, 2
+
+
+@nb.njit(cache=True)
+def withdraw_decision(policy_id, params, st, mx):
+    """STAY or a WITHDRAW_* option for the state before the next card.
+
+    THRESHOLD params: [sanity_at_most, units_at_most, lost_at_least]; -1 disables one.
+    """
+    if policy_id != THRESHOLD:
+        return L.STAY
+    units = 0
+    lost = 0
+    for s in range(L.NUM_STACKS):
+        if mx[L.GROUP + s] != L.GROUP_NONE:
+            units += st[L.COUNT + s]
+            lost += st[L.LOST + s]
+    if params[0] >= 0 and st[L.SANITY] <= params[0]:
+        return L.WITHDRAW_ALL
+    if params[1] >= 0 and units <= params[1]:
+        return L.WITHDRAW_ALL
+    if params[2] >= 0 and lost >= params[2]:
+        return L.WITHDRAW_ALL
+    return L.STAY
+
+
+@nb.njit(cache=True)
+def jones_decision(outcome_if_resolved):
+    """Corporal Jones (fixed policies): leave before a card that would defeat us."""
+    return outcome_if_resolved == L.DEFEAT
+
+
+@dataclass(frozen=True)
+class Never:
+    """Fight until the Old Ones are destroyed or we are defeated."""
+
+    name = "never"
+
+    def lower(self) -> tuple[int, np.ndarray]:
+        return NEVER, np.full(3, -1.0)
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """Withdraw everything once sanity, units left or units lost cross a line."""
+
+    sanity_at_most: int = -1
+    units_at_most: int = -1
+    lost_at_least: int = -1
+    name = "threshold"
+
+    def lower(self) -> tuple[int, np.ndarray]:
+        return THRESHOLD, np.array([self.sanity_at_most, self.units_at_most, self.lost_at_least], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class OptimalWithdrawal:
+    """Backward induction over the exact state space (see simkit.combat.exact)."""
+
+    objective: str = "p_destroy"  # or "value"
+    destroy_value: float | None = None
+    name = "optimal"
+
+    def lower(self) -> tuple[int, np.ndarray]:
+        return OPTIMAL, np.full(3, -1.0)
