@@ -24,7 +24,7 @@ from simkit.core.stats import mean_interval, wilson_interval
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels import combat_layout as L
-from simkit.kernels.combat import LOST_HIST, simulate_combats, start_combat
+from simkit.kernels.combat import LOST_HIST, play_script, simulate_combats, start_combat
 from simkit.kernels.hashtable import new_table
 from simkit.kernels.combat_exact import CARDS, FLIP, GOLD, HIST, LOST, NV, OUT, node_value, terminal
 from simkit.names import (
@@ -320,6 +320,42 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     )
 
 
+@dataclass(frozen=True)
+class CombatEnd:
+    """Where a scripted combat ended (see :func:`play_cards`)."""
+
+    outcome: str
+    units: dict[str, int]
+    lost: dict[str, int]
+    sanity: int
+    old_one_damage: tuple[int, ...]
+    cards: int
+    port_hits: int
+
+
+def play_cards(combat: Combat, data: AuzData, cards: list[int], allocate=None, withdraw=None) -> CombatEnd:
+    """Resolve a combat with the given card numbers drawn in that order (for tests and replays)."""
+    allocate = parse_allocation(allocate) if isinstance(allocate, str) else (allocate or Cheapest())
+    withdraw = parse_withdrawal(withdraw) if isinstance(withdraw, str) else (withdraw or Never())
+    st, mx, cost = combat_arrays(combat, data)
+    start = st.copy()
+    script = np.array([data.card_index(c) for c in cards], dtype=np.int64)
+    if script.size == 0:
+        raise UserError("play_cards needs at least one card")
+    alloc, wd = allocate.lower(), withdraw.lower()
+    play_script(np.random.default_rng(0), st, mx, cost, data.card_hits, data.card_purple, data.card_sanity, data.card_airship,
+                script, alloc[0], alloc[1], wd[0], wd[1])
+    force = st[L.COUNT:L.COUNT + NUM_STACKS]
+    return CombatEnd(
+        outcome=L.OUTCOME_NAMES[st[L.OUTCOME]],
+        units={STACKS[s]: int(force[s]) for s in range(NUM_STACKS) if start[L.COUNT + s]},
+        lost={STACKS[s]: int(st[L.LOST + s]) for s in range(NUM_STACKS) if st[L.LOST + s]},
+        sanity=int(st[L.SANITY]),
+        old_one_damage=tuple(int(st[L.OO_DAMAGE + i]) for i in range(len(combat.old_ones))),
+        cards=int(st[L.CARDS]), port_hits=int(st[L.PORT_HITS]),
+    )
+
+
 def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd):
     outcomes = np.zeros(L.NUM_OUTCOMES, dtype=np.int64)
     lost = np.zeros(NUM_STACKS, dtype=np.int64)
@@ -365,16 +401,16 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     ci["expected_cards"] = list(mean_interval(float(cards[0]), float(cards[1]), games))
     return CombatOdds(
         method="mc", combat=combat.describe(),
-        outcomes={name: outcomes[o] / games for o, name in enumerate(L.OUTCOME_NAMES)},
+        outcomes={name: float(outcomes[o] / games) for o, name in enumerate(L.OUTCOME_NAMES)},
         expected_units_lost=_lost_dict(lost / games, st0[L.COUNT:L.COUNT + NUM_STACKS]),
-        expected_cards=cards[0] / games, expected_gold_lost=float(lost @ cost) / games,
+        expected_cards=float(cards[0] / games), expected_gold_lost=float(lost @ cost) / games,
         p_units_lost=[float(x) for x in hist / games],
-        p_port_flip=cards[2] / games if combat.port_strength else None,
+        p_port_flip=float(cards[2] / games) if combat.port_strength else None,
         allocate=names[0], withdraw=names[1], seed=seed, data_hash=data.hash,
         games=games, ci95=ci,
     )
 
 
-__all__ = ["Combat", "CombatOdds", "exact_odds", "monte_carlo_odds", "combat_arrays",
+__all__ = ["Combat", "CombatEnd", "CombatOdds", "play_cards", "ExactTooLarge", "exact_odds", "monte_carlo_odds", "combat_arrays",
            "parse_force", "parse_old_ones", "parse_seen", "MC_CHUNK", "AIRSHIP", "ARMOURED_CAR",
            "ARMOURED_TRAIN", "NUM_OLD_ONES"]

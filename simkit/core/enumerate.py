@@ -19,12 +19,14 @@ Step = Callable[[Any, int], tuple[Any, Hashable | None]]
 
 def enumerate_outcomes(full_deck: Sequence[int], start_deck: Sequence[int], state: Any, step: Step,
                        before_draw: Callable[[Any, tuple[int, ...]], tuple[Any, Hashable | None]] | None = None,
-                       max_reshuffles: int = 3, on_exhausted: Hashable = "stopped") -> Counter:
+                       max_reshuffles: int = 3,
+                       on_exhausted: Hashable | Callable[[Any], Hashable] = "stopped") -> Counter:
     """Exact distribution of outcomes over all orders in which cards can be drawn.
 
     ``before_draw(state, remaining)`` may end the loop before a draw (a withdrawal)
     by returning an outcome. Past ``max_reshuffles`` reshuffles the loop ends with
-    ``on_exhausted``. States must not be mutated by ``step``.
+    ``on_exhausted`` (or ``on_exhausted(state)`` if it is callable). States must
+    not be mutated by ``step``.
     """
     result: Counter = Counter()
 
@@ -36,7 +38,7 @@ def enumerate_outcomes(full_deck: Sequence[int], start_deck: Sequence[int], stat
                 return
         if not remaining:
             if reshuffles >= max_reshuffles:
-                result[on_exhausted] += prob
+                result[on_exhausted(st) if callable(on_exhausted) else on_exhausted] += prob
                 return
             remaining = tuple(full_deck)
             reshuffles += 1

@@ -210,8 +210,12 @@ def jones_available(st, mx):
 
 @nb.njit(cache=True)
 def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                deck, n_left, alloc_id, alloc_params, wd_id, wd_params, scratch, dmg):
-    """Play one combat to its end on ``st`` drawing from ``deck``; return n_left after it."""
+                deck, n_left, alloc_id, alloc_params, wd_id, wd_params, scratch, dmg, script):
+    """Play one combat to its end on ``st`` drawing from ``deck``; return n_left after it.
+
+    A non-empty ``script`` replaces chance: the k-th card drawn is script[k] (tests
+    and replays); running past its end stops the combat as a withdrawal.
+    """
     outcome = start_combat(st, mx)
     while outcome == L.ONGOING:
         if mx[L.CAN_WITHDRAW] != 0:
@@ -219,14 +223,21 @@ def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_
             if option != L.STAY and withdraw(st, mx, option) and combatants(st) == 0:
                 outcome = L.WITHDRAW
                 break
-        if n_left == 0:
-            if st[L.RESHUFFLES] >= mx[L.MAX_RESHUFFLES]:
-                withdraw(st, mx, L.WITHDRAW_ALL)  # stalemate guard: stop, count as withdrawal
+        if script.size > 0:
+            if st[L.CARDS] >= script.size:
+                withdraw(st, mx, L.WITHDRAW_ALL)
                 outcome = L.WITHDRAW
                 break
-            n_left = refill_full(deck)
-            st[L.RESHUFFLES] += 1
-        c, n_left = draw_card(rng, deck, n_left)
+            c = script[st[L.CARDS]]
+        else:
+            if n_left == 0:
+                if st[L.RESHUFFLES] >= mx[L.MAX_RESHUFFLES]:
+                    withdraw(st, mx, L.WITHDRAW_ALL)  # stalemate guard: stop, count as withdrawal
+                    outcome = L.WITHDRAW
+                    break
+                n_left = refill_full(deck)
+                st[L.RESHUFFLES] += 1
+            c, n_left = draw_card(rng, deck, n_left)
         st[L.CARDS] += 1
         if jones_available(st, mx):
             scratch[:] = st
@@ -259,11 +270,12 @@ def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, car
     scratch = st0.copy()
     dmg = np.zeros(L.MAX_OLD_ONES, dtype=np.int64)
     n_start = start_deck.size
+    no_script = np.zeros(0, dtype=np.int64)
     for _ in range(n_games):
         st[:] = st0
         deck[:n_start] = start_deck
         play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                    deck, n_start, alloc_id, alloc_params, wd_id, wd_params, scratch, dmg)
+                    deck, n_start, alloc_id, alloc_params, wd_id, wd_params, scratch, dmg, no_script)
         outcome = st[L.OUTCOME]
         out_outcomes[outcome] += 1
         units = 0
@@ -276,3 +288,17 @@ def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, car
         out_cards[1] += st[L.CARDS] * st[L.CARDS]
         if port_flipped(st, flip_threshold):
             out_cards[2] += 1
+
+
+@nb.njit(cache=True)
+def play_script(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, script,
+                alloc_id, alloc_params, wd_id, wd_params):
+    """Resolve a combat on ``st`` with the cards drawn in the order ``script``.
+
+    ``rng`` is never drawn from (the script decides every draw); it only keeps one
+    compiled play_combat for chance and scripts alike.
+    """
+    deck = np.zeros(1, dtype=np.int64)
+    play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, deck, 0,
+                alloc_id, alloc_params, wd_id, wd_params, st.copy(), np.zeros(L.MAX_OLD_ONES, dtype=np.int64),
+                script)
