@@ -331,6 +331,7 @@ class CombatEnd:
     old_one_damage: tuple[int, ...]
     cards: int
     port_hits: int
+    damage_left: tuple[int, ...]  # damage staying on each surviving Old One (-1: destroyed)
 
 
 def play_cards(combat: Combat, data: AuzData, cards: list[int], allocate=None, withdraw=None) -> CombatEnd:
@@ -353,7 +354,18 @@ def play_cards(combat: Combat, data: AuzData, cards: list[int], allocate=None, w
         sanity=int(st[L.SANITY]),
         old_one_damage=tuple(int(st[L.OO_DAMAGE + i]) for i in range(len(combat.old_ones))),
         cards=int(st[L.CARDS]), port_hits=int(st[L.PORT_HITS]),
+        damage_left=tuple(damage_left(combat, data, st)),
     )
+
+
+def damage_left(combat: Combat, data: AuzData, st: np.ndarray) -> list[int]:
+    """After combat, damage stays on surviving Old Ones, except Zombies, which heal (-1: destroyed)."""
+    out = []
+    for i, t in enumerate(combat.old_ones):
+        dmg = int(st[L.OO_DAMAGE + i])
+        cap = combat.old_one_capacity[i] if combat.old_one_capacity else int(data.old_one_capacity[t])
+        out.append(-1 if dmg >= cap else (0 if data.old_one_heals[t] else dmg))
+    return out
 
 
 def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd):
