@@ -30,4 +30,4 @@ def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tupl
     mean = total / n
     var = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
     half = z * np.sqrt(var / n)
-    return mean - half, mean + half
+    return float(mean - half), float(mean + half)
