@@ -1,0 +1,241 @@
+"""Old One movement ("Movement of Old Ones", base rules; "Move Old Ones", Revenge).
+
+Arrays (layout of simkit/kernels/board.py, plus):
+
+    hex_target   bool  [n_hex]  a Port, an un-blighted Farm or (Revenge) an Outpost
+    hex_farm     int64 [n_hex]  0 no farm, 1 un-blighted farm, 2 blighted farm
+    mover_hex    int64 [m]      hex of Old One tile i, -1 = not on the board
+    mover_moves  bool  [m]      tile i moves on this card (face up, its type circled on the
+                                card, and not a Temple: see movers_for_card)
+    mover_stopped bool [m]      tile i reached a Port/Outpost this phase and moves no more
+    compass      int            the card's compass number 1..6 (direction index compass-1)
+    rotation     int            +1 clockwise, -1 anticlockwise
+
+One card moves every mover one hex at once from the same distance field; farms entered
+are blighted after all of them moved, so two arrivals blight a farm once. Combat is not
+resolved here: the engine reads who stands on a Port/Outpost after the whole phase.
+Damage cubes are kept by the engine per tile (index i), so they travel with the tile.
+
+Revenge ("you choose which hex to move to"): the Old One player's choice is an integer
+policy dispatched inside numba (one compiled kernel for every policy), see
+:func:`choose_step`. An engine that wants its own rule calls :func:`step_candidates`.
+"""
+
+import numba as nb
+
+from simkit.kernels.board import NUM_DIRS, distance_field
+from simkit.names import TEMPLE
+
+# Revenge chooser policies (int ids; params unused so far, kept for future policies).
+CHOOSE_COMPASS = 0     # the base rule: the card's compass number and rotation
+CHOOSE_RANDOM = 1      # uniform among eligible hexes (rng.random())
+CHOOSE_PORTS = 2       # the eligible hex closest to a Port/Outpost; ties by the compass rule
+CHOOSE_LOWEST = 3      # the eligible hex with the lowest number
+
+
+@nb.njit(cache=True)
+def step_candidates(neighbors, dist, h, out):
+    """Hexes one step closer to the nearest target on a shortest route, in compass order.
+
+    out[j] = direction index (0..5) of candidate j. Returns the count (0 when h is a
+    target or no target can be reached).
+    """
+    d = dist[h]
+    count = 0
+    if d <= 0:
+        return 0
+    for k in range(NUM_DIRS):
+        m = neighbors[h, k]
+        if m >= 0 and dist[m] == d - 1:
+            out[count] = k
+            count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def compass_step(neighbors, dist, h, compass, rotation):
+    """Direction index of the step the compass rule gives, or -1 (no step).
+
+    Start at the card's direction; if that hex is not on an equal shortest route, turn
+    ``rotation`` (+1 clockwise, -1 anticlockwise) until the first one that is.
+    """
+    d = dist[h]
+    if d <= 0:
+        return -1
+    k = compass - 1
+    for _ in range(NUM_DIRS):
+        m = neighbors[h, k]
+        if m >= 0 and dist[m] == d - 1:
+            return k
+        k = (k + rotation) % NUM_DIRS
+    return -1
+
+
+@nb.njit(cache=True)
+def choose_step(policy, rng, neighbors, dist, port_dist, h, compass, rotation, cand):
+    """Direction index the Old One player picks among the eligible hexes (-1 = none).
+
+    port_dist: distance field to Ports/Outposts only (used by CHOOSE_PORTS; pass ``dist``
+    otherwise). cand: int scratch of length >= 6.
+    """
+    count = step_candidates(neighbors, dist, h, cand)
+    if count == 0:
+        return -1
+    if count == 1 or policy == CHOOSE_COMPASS:
+        return compass_step(neighbors, dist, h, compass, rotation)
+    if policy == CHOOSE_RANDOM:
+        return cand[int(rng.random() * count)]
+    if policy == CHOOSE_LOWEST:
+        best = cand[0]
+        for j in range(1, count):
+            if neighbors[h, cand[j]] < neighbors[h, best]:
+                best = cand[j]
+        return best
+    # CHOOSE_PORTS: smallest distance to a Port/Outpost; unreachable counts as far;
+    # ties: the first in compass-rule order.
+    best = -1
+    best_d = 1 << 30
+    k = compass - 1
+    for _ in range(NUM_DIRS):
+        m = neighbors[h, k]
+        if m >= 0 and dist[m] == dist[h] - 1:
+            pd = port_dist[m] if port_dist[m] >= 0 else (1 << 29)
+            if pd < best_d:
+                best_d = pd
+                best = k
+        k = (k + rotation) % NUM_DIRS
+    return best
+
+
+@nb.njit(cache=True)
+def _arrive(neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k):
+    m = neighbors[h, k]
+    mover_hex[i] = m
+    if hex_target[m] and hex_farm[m] != 1:
+        mover_stopped[i] = True      # a Port or an Outpost: no further than this
+    elif hex_farm[m] == 1 and stop_at_farm:
+        mover_stopped[i] = True
+
+
+@nb.njit(cache=True)
+def _blight(hex_target, hex_farm, mover_hex, before):
+    """Blight every un-blighted farm a mover entered on this card (once per farm)."""
+    blighted = 0
+    for i in range(mover_hex.size):
+        h = mover_hex[i]
+        if h >= 0 and h != before[i] and hex_farm[h] == 1:
+            hex_farm[h] = 2
+            hex_target[h] = False
+            blighted += 1
+    return blighted
+
+
+@nb.njit(cache=True)
+def movement_card(neighbors, hex_target, hex_farm, mover_hex, mover_moves, mover_stopped,
+                  compass, rotation, stop_at_farm, dist, queue, before):
+    """Resolve one movement card (base rule). Returns the number of farms blighted.
+
+    stop_at_farm: Revenge's "if a Farm ... is reached, that Old One stops moving" (for
+    the rest of the phase); False in the base game. ``before`` is int64 scratch [m].
+    """
+    distance_field(neighbors, hex_target, dist, queue)
+    for i in range(mover_hex.size):
+        before[i] = mover_hex[i]
+    for i in range(mover_hex.size):
+        h = mover_hex[i]
+        if h < 0 or not mover_moves[i] or mover_stopped[i]:
+            continue
+        k = compass_step(neighbors, dist, h, compass, rotation)
+        if k >= 0:
+            _arrive(neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k)
+    return _blight(hex_target, hex_farm, mover_hex, before)
+
+
+@nb.njit(cache=True)
+def movement_card_choose(policy, rng, neighbors, hex_target, hex_farm, mover_hex, mover_moves,
+                         mover_stopped, compass, rotation, stop_at_farm, dist, port_dist, queue,
+                         before, cand):
+    """Resolve one movement card where the Old One player chooses among eligible hexes
+    (Revenge). Same arrays as movement_card; ``policy`` is a CHOOSE_* id."""
+    distance_field(neighbors, hex_target, dist, queue)
+    if policy == CHOOSE_PORTS:
+        _port_field(neighbors, hex_target, hex_farm, port_dist, queue)
+    for i in range(mover_hex.size):
+        before[i] = mover_hex[i]
+    for i in range(mover_hex.size):
+        h = mover_hex[i]
+        if h < 0 or not mover_moves[i] or mover_stopped[i]:
+            continue
+        k = choose_step(policy, rng, neighbors, dist, port_dist, h, compass, rotation, cand)
+        if k >= 0:
+            _arrive(neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k)
+    return _blight(hex_target, hex_farm, mover_hex, before)
+
+
+@nb.njit(cache=True)
+def _port_field(neighbors, hex_target, hex_farm, port_dist, queue):
+    """port_dist = distance field to the targets that are not farms (Ports, Outposts)."""
+    n = neighbors.shape[0]
+    head = 0
+    tail = 0
+    for h in range(n):
+        if hex_target[h] and hex_farm[h] != 1:
+            port_dist[h] = 0
+            queue[tail] = h
+            tail += 1
+        else:
+            port_dist[h] = -1
+    while head < tail:
+        h = queue[head]
+        head += 1
+        for k in range(NUM_DIRS):
+            m = neighbors[h, k]
+            if m >= 0 and port_dist[m] < 0:
+                port_dist[m] = port_dist[h] + 1
+                queue[tail] = m
+                tail += 1
+
+
+@nb.njit(cache=True)
+def movers_for_card(card, card_moves, mover_type, mover_face_up, type_moves, out):
+    """out[i] = tile i moves on this card: face up, its type circled on the card, a type
+    that moves at all, and never a Temple. Returns how many move."""
+    count = 0
+    for i in range(mover_type.size):
+        t = mover_type[i]
+        ok = (t >= 0 and t != TEMPLE and mover_face_up[i] and card_moves[card, t]
+              and type_moves[t])
+        out[i] = ok
+        if ok:
+            count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def movement_phase(cards, card_moves, card_compass, card_rotation, neighbors, hex_target,
+                   hex_farm, mover_hex, mover_type, mover_face_up, type_moves, stop_at_farm,
+                   policy, rng, mover_moves, mover_stopped, dist, port_dist, queue, before, cand):
+    """Resolve a whole movement check: the pre-drawn ``cards`` (indices, in draw order;
+    2 in the base game, 6 for a reveal-and-draw-six, 4 for a Revenge Move action).
+
+    mover_stopped is reset here. policy CHOOSE_COMPASS gives the base rule. Returns the
+    number of farms blighted. Afterwards the engine resolves combat at every Port/Outpost
+    with a mover on it (mover_stopped marks the tiles that arrived at one).
+    """
+    for i in range(mover_stopped.size):
+        mover_stopped[i] = False
+    blighted = 0
+    for j in range(cards.size):
+        c = cards[j]
+        if movers_for_card(c, card_moves, mover_type, mover_face_up, type_moves, mover_moves) == 0:
+            continue
+        if policy == CHOOSE_COMPASS:
+            blighted += movement_card(neighbors, hex_target, hex_farm, mover_hex, mover_moves,
+                                      mover_stopped, card_compass[c], card_rotation[c], stop_at_farm,
+                                      dist, queue, before)
+        else:
+            blighted += movement_card_choose(policy, rng, neighbors, hex_target, hex_farm, mover_hex,
+                                             mover_moves, mover_stopped, card_compass[c],
+                                             card_rotation[c], stop_at_farm, dist, port_dist, queue,
+                                             before, cand)
+    return blighted
