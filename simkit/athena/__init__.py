@@ -11,9 +11,22 @@ kernels in simkit.kernels.athena, shared by the exact and the Monte Carlo solver
 Game data: simkit/data/athena (every number there is assumed unless tagged otherwise).
 """
 
-from simkit.athena.fight import TurretFight, fire_order, lower, parse_seen, parse_variants, parse_weapons
+from simkit.athena.fight import (
+    TurretFight,
+    fire_order,
+    lower,
+    parse_seen,
+    parse_variants,
+    parse_weapons,
+)
 from simkit.athena.odds import (
-    ExactTooLarge, TurretOdds, exact_odds, item_value, monte_carlo_odds, turret_defense, turret_odds,
+    ExactTooLarge,
+    TurretOdds,
+    exact_odds,
+    item_value,
+    monte_carlo_odds,
+    turret_defense,
+    turret_odds,
 )
 from simkit.athena.pack import AthenaData, load_athena_pack, provenance_shares
 

@@ -14,7 +14,14 @@ import numpy as np
 
 from simkit import ENGINE_VERSION
 from simkit.athena.fight import (
-    COST_NAMES, PHASE_NAMES, TurretFight, available, fire_order, lower, round_bound, shot_bound,
+    COST_NAMES,
+    PHASE_NAMES,
+    TurretFight,
+    available,
+    fire_order,
+    lower,
+    round_bound,
+    shot_bound,
     switches,
 )
 from simkit.athena.pack import AthenaData
@@ -27,6 +34,7 @@ from simkit.kernels.hashtable import new_table
 
 MC_CHUNK = 1 << 16         # fights per seeded chunk: results never depend on --jobs
 STATE_BUDGET = 1 << 21     # exact-solver states before it gives up
+MAX_SOLVER_BYTES = 512 << 20  # ...or before its memo (values + hash table) would pass this
 FIRST_BUDGET = 1 << 14     # the solver starts small and retries 8x larger on overflow
 MAX_BINS = 64              # turret-attack histogram bins (last: that many or more)
 
@@ -185,6 +193,8 @@ def exact_odds(fight: TurretFight, data: AthenaData, state_budget: int = STATE_B
         states = 0
     else:
         max_depth = shot_bound(fight) + 1 + (round_bound(fight) if switches(fight, data)["ambush_draws_card"] else 0) + 3
+        # a state costs one row of values and (at most) four hash-table slots of 3 int64
+        state_budget = min(state_budget, MAX_SOLVER_BYTES // (8 * nv + 96))
         budget = min(FIRST_BUDGET, state_budget)
         while True:
             keys, rows = new_table(budget)

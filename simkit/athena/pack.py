@@ -22,7 +22,14 @@ import numpy as np
 
 from simkit.errors import DataPackError
 from simkit.kernels.athena import (
-    COST_AMMO, COST_CHARGED, COST_HALF, HIT, JAM, MISS, PHASE_FIRE, PHASE_GATHER,
+    COST_AMMO,
+    COST_CHARGED,
+    COST_HALF,
+    HIT,
+    JAM,
+    MISS,
+    PHASE_FIRE,
+    PHASE_GATHER,
 )
 
 PROVENANCE_TAGS = ("rules", "external", "inferred", "assumed")

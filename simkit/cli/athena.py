@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -10,35 +10,68 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
 from simkit.athena import (
-    TurretFight, TurretOdds, load_athena_pack, parse_seen, parse_variants, parse_weapons,
-    provenance_shares, turret_defense, turret_odds,
+    TurretFight,
+    TurretOdds,
+    load_athena_pack,
+    parse_seen,
+    parse_variants,
+    parse_weapons,
+    provenance_shares,
+    turret_defense,
+    turret_odds,
 )
 from simkit.athena.pack import PROVENANCE_TAGS
 from simkit.cli import app
 from simkit.cli.common import JsonOption, print_json
 from simkit.errors import UserError
 
-athena_app = typer.Typer(no_args_is_help=True,
+
+class _AthenaGroup(TyperGroup):
+    """Turns the parser's usage errors (e.g. '--ammo two') into UserError: one line, exit 2.
+
+    simkit.cli.main catches them by importing ``click``, which typer >= 0.29 no longer
+    installs (it vendors it), so without this they would end in a traceback.
+    """
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except TyperException as exc:
+            if not hasattr(exc, "format_message"):
+                raise
+            raise UserError(exc.format_message()) from None
+
+
+athena_app = typer.Typer(cls=_AthenaGroup,
                          help="Last Aurora: Project Athena - convoys against Automated Turrets.")
 app.add_typer(athena_app, name="athena")
+
+
+@athena_app.callback(invoke_without_command=True)
+def _athena(ctx: typer.Context) -> None:
+    if ctx.invoked_subcommand is None:  # help, exit 0 (click's no_args_is_help exits via an error)
+        typer.echo(ctx.get_help())
+        raise typer.Exit(0)
 
 AthenaDataOption = Annotated[Path | None, typer.Option(
     "--data", help="Athena data pack folder (default: the shipped pack, simkit/data/athena).")]
 
 
-class Method(str, Enum):
+class Method(StrEnum):
     exact = "exact"
     mc = "mc"
 
 
-class GrenadeUse(str, Enum):
+class GrenadeUse(StrEnum):
     first = "first"
     last = "last"
 
 
-class Order(str, Enum):
+class Order(StrEnum):
     best = "best"
     given = "given"
 
