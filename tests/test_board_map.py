@@ -16,8 +16,8 @@ from simkit.board import (
     neighbors_from_coords,
     opposite,
     parse_map,
+    reconstruct,
 )
-from simkit.board import reconstruct
 from simkit.board.model import pixel_center
 from simkit.cli import main
 from simkit.datapack import DEFAULT_PACK

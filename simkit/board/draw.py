@@ -11,7 +11,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.patches import Circle, RegularPolygon  # noqa: E402
 
-from simkit.board.model import AXIAL_DIRS, COMPASS_NAMES, FARMS, RESOURCES, TERRAINS, Board, pixel_center  # noqa: E402
+from simkit.board.model import (  # noqa: E402
+    AXIAL_DIRS,
+    COMPASS_NAMES,
+    FARMS,
+    RESOURCES,
+    TERRAINS,
+    Board,
+    pixel_center,
+)
 from simkit.board.setup import BoardSetup  # noqa: E402
 from simkit.names import OLD_ONES  # noqa: E402
 

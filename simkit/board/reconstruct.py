@@ -110,7 +110,7 @@ def build_eastern() -> list[dict]:
     where = {(int(q), int(r)): i for i, (q, r) in enumerate(zip(qs, rs, strict=True))}
     n = qs.size
     coastal = np.zeros(n, dtype=bool)
-    for k, (dq, dr) in enumerate(AXIAL_DIRS):
+    for dq, dr in AXIAL_DIRS:
         nx, ny = pixel_center(qs + dq, rs + dr, HEX_KM)
         nx, ny = nx + x0 + HEX_KM, ny + y0
         sea = ~land(nx, ny) & (nx > x0)

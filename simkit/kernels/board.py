@@ -19,7 +19,6 @@ pre-drawn arrays or an explicit ``np.random.Generator`` and use only ``rng.rando
 """
 
 import numba as nb
-import numpy as np
 
 NUM_DIRS = 6
 COASTAL, OUTBACK, HILLS, FARMLAND, DESERT = 0, 1, 2, 3, 4
@@ -91,10 +90,10 @@ def draw_from_stacks(stacks, stack_top, stack_size, level):
     """
     lvl = level
     while lvl <= MAX_LEVEL:
-        l = lvl - 1
-        if stack_top[l] < stack_size[l]:
-            tile = stacks[l, stack_top[l]]
-            stack_top[l] += 1
+        s = lvl - 1
+        if stack_top[s] < stack_size[s]:
+            tile = stacks[s, stack_top[s]]
+            stack_top[s] += 1
             return tile
         lvl += 1
     return -1
