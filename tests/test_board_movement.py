@@ -194,6 +194,21 @@ def test_unreachable_targets_leave_mover_in_place(case, compass, rotation, data)
     assert after_hex.tolist() == movers
 
 
+@FAST
+@given(small_maps(), st.integers(1, 6), st.sampled_from([CW, CCW]), st.sampled_from(["random", "ports", "lowest"]),
+       st.integers(0, 2**32 - 1), st.data())
+def test_revenge_choice_is_always_one_step_closer(case, compass, rotation, policy, seed, data):
+    coords, targets = case
+    board = make_board(coords)
+    movers = data.draw(st.lists(st.integers(0, len(coords) - 1), min_size=1, max_size=5))
+    before = distances(board.neighbors, targets)
+    after_hex, _, _ = move_card(board, targets, None, movers, None, compass, rotation, policy=policy,
+                                rng=np.random.default_rng(seed))
+    for old, new in zip(movers, after_hex, strict=True):
+        assert before[new] == (before[old] - 1 if before[old] > 0 else before[old])
+        assert new == old or new in board.neighbors[old]
+
+
 # -- one card: farms, ports, simultaneity -----------------------------------------------
 
 def test_farm_entered_is_blighted_and_stops_being_a_target():

@@ -248,6 +248,24 @@ def test_shipped_setup_deals_thirteen_distinct_tiles_reproducibly(pack):
     assert (a.port_hex == b.port_hex).all()
 
 
+def test_engine_kernel_reproduces_python_setup_from_the_same_seed(pack):
+    from simkit.board.setup import fresh_stacks
+    from simkit.kernels.board import random_survey_setup
+    board, survey = load_map("eastern"), load_survey_tiles()
+    ref = setup_board(board, survey, pack, np.random.default_rng(3))
+    level, _ = old_one_pool(pack)
+    stacks, size = fresh_stacks(level)
+    n = board.num_hexes
+    hex_resource, hex_tile = np.zeros((n, 4), dtype=np.int64), np.full(n, -1, dtype=np.int64)
+    order = np.arange(survey.num_tiles, dtype=np.int64)
+    random_survey_setup(np.random.default_rng(3), board.neighbors, board.hex_terrain, board.hex_level,
+                        board.survey_hexes.astype(np.int64), order, survey.tile_resource, survey.tile_old_one,
+                        level, stacks, np.zeros(3, dtype=np.int64), size, False, hex_resource, hex_tile,
+                        np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                        np.zeros(level.size, dtype=np.int64))
+    assert (hex_tile == ref.hex_tile).all() and (hex_resource == ref.hex_resource).all()
+
+
 def test_shipped_setup_differs_between_seeds(pack):
     board, survey = load_map("eastern"), load_survey_tiles()
     a = setup_board(board, survey, pack, np.random.default_rng(1))

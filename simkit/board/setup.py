@@ -3,7 +3,9 @@
 Chance is separate from resolution: :func:`setup_board` either draws the survey and the
 Old One stacks from an explicit ``np.random.Generator`` (inside numba, ``rng.random()``
 only) or takes them as arguments (``survey_draw``, ``stacks``) so tests and replays can
-construct any draw. Placement itself is :func:`simkit.kernels.board.place_survey`.
+construct any draw. Placement itself is :func:`simkit.kernels.board.place_survey`; the
+engine can run the whole random setup inside numba with
+:func:`simkit.kernels.board.random_survey_setup` (the same draw sequence as here).
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numba as nb
 import numpy as np
 
 from simkit.board.mapfile import read_rows
@@ -107,20 +108,6 @@ def fresh_stacks(tile_level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return stacks, size
 
 
-@nb.njit(cache=True)
-def _random_setup(rng, neighbors, hex_terrain, hex_level, survey_hex, order, tile_resource,
-                  tile_old_one, tile_level, stacks, stack_top, stack_size, revenge, hex_resource,
-                  hex_tile, hex_spawn, hex_marks, tile_set_aside):
-    """Shuffle the survey tiles and the three Old One stacks, then place (one kernel, so
-    the draw sequence is the same wherever it runs)."""
-    K.shuffle_prefix(rng, order, order.size)
-    for lv in range(stacks.shape[0]):
-        K.shuffle_prefix(rng, stacks[lv], stack_size[lv])
-    K.place_survey(neighbors, hex_terrain, hex_level, survey_hex, order[:survey_hex.size], tile_resource,
-                   tile_old_one, tile_level, stacks, stack_top, stack_size, revenge, hex_resource,
-                   hex_tile, hex_spawn, hex_marks, tile_set_aside)
-
-
 @dataclass(frozen=True, eq=False)
 class BoardSetup:
     """A board after setup. Hex arrays are indexed like ``board``; tile ids index
@@ -178,9 +165,9 @@ def setup_board(board: Board, tiles: SurveyTiles, data: AuzData, rng: np.random.
     stk, size = fresh_stacks(tile_level) if stacks is None else _explicit_stacks(stacks, tile_level)
     if survey_draw is None and stacks is None:
         order = np.arange(tiles.num_tiles, dtype=np.int64)
-        _random_setup(rng, board.neighbors, board.hex_terrain, board.hex_level, survey_hex, order,
-                      tiles.tile_resource, tiles.tile_old_one, tile_level, stk, stack_top, size,
-                      revenge, hex_resource, hex_tile, hex_spawn, hex_marks, set_aside)
+        K.random_survey_setup(rng, board.neighbors, board.hex_terrain, board.hex_level, survey_hex, order,
+                              tiles.tile_resource, tiles.tile_old_one, tile_level, stk, stack_top, size,
+                              revenge, hex_resource, hex_tile, hex_spawn, hex_marks, set_aside)
         draw = order[:survey_hex.size].copy()
     else:
         if survey_draw is None:

@@ -148,6 +148,22 @@ def place_survey(neighbors, hex_terrain, hex_level, survey_hex, survey_tile,
                     hex_tile[h] = new
 
 
+@nb.njit(cache=True)
+def random_survey_setup(rng, neighbors, hex_terrain, hex_level, survey_hex, order, tile_resource,
+                        tile_old_one, tile_level, stacks, stack_top, stack_size, revenge, hex_resource,
+                        hex_tile, hex_spawn, hex_marks, tile_set_aside):
+    """Shuffle the survey tiles (order = 0..T-1 on entry; the first len(survey_hex) are
+    dealt to the survey hexes) and the Old One stacks (stacks[l, :stack_size[l]]), then
+    place_survey. simkit.board.setup_board calls this, so a seed gives the same setup
+    from Python and from inside an engine loop."""
+    shuffle_prefix(rng, order, order.size)
+    for lv in range(stacks.shape[0]):
+        shuffle_prefix(rng, stacks[lv], stack_size[lv])
+    place_survey(neighbors, hex_terrain, hex_level, survey_hex, order[:survey_hex.size], tile_resource,
+                 tile_old_one, tile_level, stacks, stack_top, stack_size, revenge, hex_resource,
+                 hex_tile, hex_spawn, hex_marks, tile_set_aside)
+
+
 # -- setup: ports ----------------------------------------------------------------------
 
 @nb.njit(cache=True)
