@@ -375,7 +375,9 @@ def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd):
     cards = np.zeros(3, dtype=np.int64)
     simulate_combats(rng, n, st0, mx, cost, data.card_hits, data.card_purple, data.card_sanity,
                      data.card_airship, start_deck, alloc[0], alloc[1], wd[0], wd[1],
-                     data.port["flip_threshold"], outcomes, lost, hist, cards)
+                     data.port["flip_threshold"], outcomes, lost, hist, cards,
+                     np.empty(data.card_hits.shape[0], dtype=np.int64), st0.copy(), st0.copy(),
+                     np.zeros(L.MAX_OLD_ONES, dtype=np.int64), np.zeros(0, dtype=np.int64))
     return outcomes, lost, hist, cards
 
 

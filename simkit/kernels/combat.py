@@ -14,11 +14,23 @@ from simkit.kernels.deck import draw_card, refill_full
 from strategies.combat.allocation import choose_stack
 from strategies.combat.withdrawal import jones_decision, withdraw_decision
 
+# The Monte Carlo loop is compiled with _nrt=False: numba's reference counting of
+# array arguments around every inlined helper call blocks LLVM from keeping array
+# metadata in registers (measured: 38 ns -> 6 ns per card effect). Such kernels
+# must not allocate, so callers pass in every work buffer.
+NO_NRT = {"cache": True, "_nrt": False}
 NUM_UNIT_BITS = 5
 LOST_HIST = 16  # histogram bins for units lost in one combat (last bin: that many or more)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
+def copy_into(dst, src):
+    """dst[:len(src)] = src without a temporary (usable in no-NRT kernels)."""
+    for k in range(src.size):
+        dst[k] = src[k]
+
+
+@nb.njit(cache=True, inline="always")
 def present_mask(st, mx):
     """Bit mask of the unit types fighting now (the card's hit symbols are matched to it)."""
     mask = 0
@@ -34,7 +46,7 @@ def present_mask(st, mx):
     return mask
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def combatants(st):
     n = 0
     for s in range(L.NUM_STACKS):
@@ -42,18 +54,19 @@ def combatants(st):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def absorbable(st, mx, s):
     """Cubes stack s can still take before its last unit is gone."""
     return st[L.COUNT + s] * mx[L.CAPACITY + s] - st[L.DAMAGE + s]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def old_one_alive(st, mx, i):
-    return mx[L.OO_TYPE + i] >= 0 and st[L.OO_DAMAGE + i] < mx[L.OO_CAPACITY + i]
+    # bitwise &, not `and`: numba compiles the short-circuit form to a much slower branch
+    return (mx[L.OO_TYPE + i] >= 0) & (st[L.OO_DAMAGE + i] < mx[L.OO_CAPACITY + i])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def place_cubes(st, mx, s, n):
     """Put n cubes on stack s one at a time; a full stack loses its top unit."""
     placed = 0
@@ -69,9 +82,15 @@ def place_cubes(st, mx, s, n):
     return placed
 
 
-@nb.njit(cache=True)
-def card_effect(st, mx, hits, purple, sanity, airship, dmg_out):
-    """What one card does: damage per Old One (into dmg_out) and (purple, sanity, airship) taken.
+@nb.njit(cache=True, inline="always")
+def popcount5(x):
+    x = (x & 0x15) + ((x >> 1) & 0x05)  # pairs of bits (unit bits 0..4)
+    return (x & 0x03) + ((x >> 2) & 0x03) + ((x >> 4) & 0x01)
+
+
+@nb.njit(cache=True, inline="always")
+def card_effect(st, mx, card_hits, card_purple, card_sanity, card_airship, c, dmg_out):
+    """What card c does: damage per Old One (into dmg_out) and (purple, sanity, airship) taken.
 
     Several Old Ones share the card: each takes the hits of its own row, and what
     each row inflicts is added once per living Old One (multiplied by their number).
@@ -85,16 +104,14 @@ def card_effect(st, mx, hits, purple, sanity, airship, dmg_out):
         if not old_one_alive(st, mx, i):
             continue
         t = mx[L.OO_TYPE + i]
-        bits = hits[t] & mask
-        for u in range(NUM_UNIT_BITS):
-            dmg_out[i] += (bits >> u) & 1
-        p += purple[t]
-        s_loss += sanity[t]
-        a += airship[t]
+        dmg_out[i] = popcount5(np.int64(card_hits[c, t]) & mask)
+        p += card_purple[c, t]
+        s_loss += card_sanity[c, t]
+        a += card_airship[c, t]
     return p, s_loss, a
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def apply_card(st, mx, dmg, sanity_loss, airship_damage):
     """Apply everything but the purple cubes; return True if sanity ran short (defeat)."""
     for i in range(L.MAX_OLD_ONES):
@@ -105,7 +122,7 @@ def apply_card(st, mx, dmg, sanity_loss, airship_damage):
     return short
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def place_purple_by_policy(st, mx, mx_cost, n, alloc_id, alloc_params):
     for _ in range(n):
         s = choose_stack(alloc_id, alloc_params, st, mx, mx_cost)
@@ -114,26 +131,26 @@ def place_purple_by_policy(st, mx, mx_cost, n, alloc_id, alloc_params):
         place_cubes(st, mx, s, 1)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def check_end(st, mx, sanity_short):
     all_dead = True
     for i in range(L.MAX_OLD_ONES):
         if old_one_alive(st, mx, i):
             all_dead = False
-    defeated = sanity_short or combatants(st) == 0
+    defeated = sanity_short | (combatants(st) == 0)
     if all_dead:
         return L.WIN_AND_DEFEAT if defeated else L.WIN
     return L.DEFEAT if defeated else L.ONGOING
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def finish(st, mx, outcome):
     """End of Combat Resolution: damaged units die on defeat, otherwise all heal.
 
     The port is not a unit of the force: it is lost only by being knocked down to
     nothing or by Old Ones left standing (the caller's business), never by this rule.
     """
-    defeated = outcome == L.DEFEAT or outcome == L.WIN_AND_DEFEAT
+    defeated = (outcome == L.DEFEAT) | (outcome == L.WIN_AND_DEFEAT)
     for s in range(L.NUM_STACKS):
         if defeated and s != L.PORT_STACK and st[L.DAMAGE + s] > 0 and st[L.COUNT + s] > 0:
             st[L.COUNT + s] -= 1
@@ -142,14 +159,14 @@ def finish(st, mx, outcome):
     st[L.OUTCOME] = outcome
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def port_flipped(st, flip_threshold):
     """Revenge: a port that survives (Old Ones gone) after taking enough damage flips to 2."""
-    won = st[L.OUTCOME] == L.WIN or st[L.OUTCOME] == L.WIN_AND_DEFEAT
-    return won and st[L.COUNT + L.PORT_STACK] > 0 and st[L.PORT_HITS] >= flip_threshold
+    won = (st[L.OUTCOME] == L.WIN) | (st[L.OUTCOME] == L.WIN_AND_DEFEAT)
+    return won & (st[L.COUNT + L.PORT_STACK] > 0) & (st[L.PORT_HITS] >= flip_threshold)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def withdraw(st, mx, option):
     """Take a withdrawal group home undamaged; return True if anything left."""
     moved = False
@@ -165,7 +182,7 @@ def withdraw(st, mx, option):
     return moved
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def start_combat(st, mx):
     """Effects before the first card (Bombardier Milligan); returns the outcome so far."""
     if mx[L.MILLIGAN] > 0 and st[L.COUNT + 2] > 0:  # 2 = artillery
@@ -180,16 +197,17 @@ def start_combat(st, mx):
     return check_end(st, mx, False)
 
 
-@nb.njit(cache=True)
-def resolve_by_policy(st, mx, mx_cost, hits, purple, sanity, airship, dmg, alloc_id, alloc_params):
-    """Resolve one drawn card with a fixed allocation policy; return the outcome."""
-    p, s_loss, a = card_effect(st, mx, hits, purple, sanity, airship, dmg)
+@nb.njit(cache=True, inline="always")
+def resolve_by_policy(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, c, dmg,
+                      alloc_id, alloc_params):
+    """Resolve card c with a fixed allocation policy; return the outcome."""
+    p, s_loss, a = card_effect(st, mx, card_hits, card_purple, card_sanity, card_airship, c, dmg)
     place_purple_by_policy(st, mx, mx_cost, p, alloc_id, alloc_params)
     short = apply_card(st, mx, dmg, s_loss, a)
     return check_end(st, mx, short)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def has_withdrawable(st, mx):
     for s in range(L.NUM_STACKS):
         if mx[L.GROUP + s] != L.GROUP_NONE and st[L.COUNT + s] > 0:
@@ -197,7 +215,7 @@ def has_withdrawable(st, mx):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def jones_available(st, mx):
     """Corporal Jones can pull the whole force out (an Outpost or Port never leaves)."""
     if mx[L.JONES] == 0 or st[L.JONES_USED] != 0 or mx[L.CAN_WITHDRAW] == 0:
@@ -208,7 +226,7 @@ def jones_available(st, mx):
     return has_withdrawable(st, mx)
 
 
-@nb.njit(cache=True)
+@nb.njit(**NO_NRT)
 def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
                 deck, n_left, alloc_id, alloc_params, wd_id, wd_params, scratch, dmg, script):
     """Play one combat to its end on ``st`` drawing from ``deck``; return n_left after it.
@@ -240,42 +258,41 @@ def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_
             c, n_left = draw_card(rng, deck, n_left)
         st[L.CARDS] += 1
         if jones_available(st, mx):
-            scratch[:] = st
-            peek = resolve_by_policy(scratch, mx, mx_cost, card_hits[c], card_purple[c], card_sanity[c],
-                                     card_airship[c], dmg, alloc_id, alloc_params)
+            copy_into(scratch, st)
+            peek = resolve_by_policy(scratch, mx, mx_cost, card_hits, card_purple, card_sanity,
+                                     card_airship, c, dmg, alloc_id, alloc_params)
             if jones_decision(peek):
                 st[L.JONES_USED] = 1
                 withdraw(st, mx, L.WITHDRAW_ALL)
                 outcome = L.WITHDRAW
                 break
-        outcome = resolve_by_policy(st, mx, mx_cost, card_hits[c], card_purple[c], card_sanity[c],
-                                    card_airship[c], dmg, alloc_id, alloc_params)
+        outcome = resolve_by_policy(st, mx, mx_cost, card_hits, card_purple, card_sanity,
+                                    card_airship, c, dmg, alloc_id, alloc_params)
     finish(st, mx, outcome)
     return n_left
 
 
-@nb.njit(cache=True)
+@nb.njit(**NO_NRT)
 def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
                      start_deck, alloc_id, alloc_params, wd_id, wd_params, flip_threshold,
-                     out_outcomes, out_lost, out_lost_hist, out_cards):
+                     out_outcomes, out_lost, out_lost_hist, out_cards, work_deck, work_st, work_scratch,
+                     work_dmg, no_script):
     """Monte Carlo: ``n_games`` independent combats from st0, each from a fresh deck.
 
     Accumulates into out_outcomes[4], out_lost[7] (units lost per stack),
     out_lost_hist[LOST_HIST] (units lost per combat, port excluded) and
     out_cards[3] = (sum of cards drawn, sum of squares, port flips).
+    work_*: buffers sized like the deck, the state (twice) and MAX_OLD_ONES;
+    no_script: an empty int64 array.
     """
-    n_cards = card_hits.shape[0]
-    deck = np.empty(n_cards, dtype=np.int64)
-    st = st0.copy()
-    scratch = st0.copy()
-    dmg = np.zeros(L.MAX_OLD_ONES, dtype=np.int64)
+    st = work_st
     n_start = start_deck.size
-    no_script = np.zeros(0, dtype=np.int64)
     for _ in range(n_games):
-        st[:] = st0
-        deck[:n_start] = start_deck
+        copy_into(st, st0)
+        copy_into(work_deck, start_deck)
         play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                    deck, n_start, alloc_id, alloc_params, wd_id, wd_params, scratch, dmg, no_script)
+                    work_deck, n_start, alloc_id, alloc_params, wd_id, wd_params, work_scratch, work_dmg,
+                    no_script)
         outcome = st[L.OUTCOME]
         out_outcomes[outcome] += 1
         units = 0

@@ -84,7 +84,7 @@ def better(a, b, ctx_i):
         return True
     if a[OBJ] < b[OBJ] - TIE:
         return False
-    return ctx_i[CTX_OBJECTIVE] == OBJ_P_DESTROY and a[GOLD] < b[GOLD] - TIE
+    return (ctx_i[CTX_OBJECTIVE] == OBJ_P_DESTROY) & (a[GOLD] < b[GOLD] - TIE)
 
 
 @nb.njit(cache=True)
@@ -208,7 +208,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
     dmg = ibuf[d, 0, :L.MAX_OLD_ONES]
     split_row = ibuf[d, 1:2, :L.NUM_STACKS]
     best_option = -1
-    optimal_wd = ctx_i[CTX_WD] == WD_OPTIMAL and mx[L.CAN_WITHDRAW] != 0
+    optimal_wd = (ctx_i[CTX_WD] == WD_OPTIMAL) & (mx[L.CAN_WITHDRAW] != 0)
     fixed_option = L.STAY
     if mx[L.CAN_WITHDRAW] != 0 and not optimal_wd:
         fixed_option = withdraw_decision(ctx_i[CTX_WD], wd_params, st, mx)
@@ -253,8 +253,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 continue
             prob = deck[c] / total
             deck[c] -= 1
-            hits, purple, sanity, airship = cls_hits[c], cls_purple[c], cls_sanity[c], cls_airship[c]
-            p, s_loss, a = card_effect(here, mx, hits, purple, sanity, airship, dmg)
+            p, s_loss, a = card_effect(here, mx, cls_hits, cls_purple, cls_sanity, cls_airship, c, dmg)
             if ctx_i[CTX_ALLOC] == ALLOC_OPTIMAL and p > 0:
                 splits = all_splits(here, mx, p)
             else:
@@ -293,8 +292,9 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                     take = better(w, vc, ctx_i)
                 else:  # the Monte Carlo kernel's rule: peek with the fixed allocation
                     scratch[:] = here
-                    take = jones_decision(resolve_by_policy(scratch, mx, mx_cost, hits, purple, sanity,
-                                                            airship, dmg, ctx_i[CTX_ALLOC], alloc_params))
+                    take = jones_decision(resolve_by_policy(scratch, mx, mx_cost, cls_hits, cls_purple,
+                                                            cls_sanity, cls_airship, c, dmg,
+                                                            ctx_i[CTX_ALLOC], alloc_params))
                 if take:
                     vc[:] = w
             deck[c] += 1

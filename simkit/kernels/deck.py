@@ -9,7 +9,7 @@ lives only here: callers resolve the returned card with their own rules.
 import numba as nb
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def draw_card(rng, deck, n_left):
     """Uniformly draw one of deck[:n_left]; return (card, new n_left)."""
     j = int(rng.random() * n_left)
@@ -20,7 +20,7 @@ def draw_card(rng, deck, n_left):
     return card, n_left
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def refill_full(deck):
     """A fresh deck of every card (the whole discard pile shuffled back in)."""
     for k in range(deck.size):

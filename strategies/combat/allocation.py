@@ -17,7 +17,7 @@ from simkit.kernels import combat_layout as L
 CHEAPEST, SPREAD, PROTECT, OPTIMAL = 0, 1, 2, 3
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def choose_stack(policy_id, params, st, mx, mx_cost):
     """Stack that takes the next purple cube, or -1 if no stack can take it."""
     best, best_key0, best_key1 = -1, 0.0, 0.0

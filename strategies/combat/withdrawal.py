@@ -12,7 +12,7 @@ from simkit.kernels import combat_layout as L
 NEVER, THRESHOLD, OPTIMAL = 0, 1, 2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def withdraw_decision(policy_id, params, st, mx):
     """STAY or a WITHDRAW_* option for the state before the next card.
 
@@ -35,7 +35,7 @@ def withdraw_decision(policy_id, params, st, mx):
     return L.STAY
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def jones_decision(outcome_if_resolved):
     """Corporal Jones (fixed policies): leave before a card that would defeat us."""
     return outcome_if_resolved == L.DEFEAT
