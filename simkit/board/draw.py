@@ -55,7 +55,7 @@ def render_png(board: Board, setup: BoardSetup | None = None, title: str | None 
         _draw_setup(ax, board, setup, x, y, reveal)
     _compass(ax, x.min() - 0.5, y.min() - 0.4)
     ax.set_xlim(x.min() - 1.6, x.max() + 1.6)
-    ax.set_ylim(y.min() - 2.0, y.max() + 1.4)
+    ax.set_ylim(y.min() - 2.2, y.max() + 1.4)
     ax.set_aspect("equal")
     ax.axis("off")
     legend = "terrain: " + ", ".join(TERRAINS[t] for t in sorted(set(board.hex_terrain.tolist())))
@@ -64,7 +64,7 @@ def render_png(board: Board, setup: BoardSetup | None = None, title: str | None 
         legend += "\nC I G P = coal iron gold phosphate   purple disc = face-down Old One (level)"
         legend += "   S/S+ = Spawn Normal/Dangerous   coloured disc = Port (player)"
     ax.set_title(title or f"{board.name} ({board.num_hexes} hexes, map {board.hash})", fontsize=9)
-    fig.text(0.5, 0.01, legend, ha="center", fontsize=6)
+    ax.text((x.min() + x.max()) / 2, y.min() - 1.6, legend, ha="center", va="top", fontsize=6)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
     plt.close(fig)
