@@ -73,6 +73,8 @@ BRUTE_FORCE = {  # name -> (deck, fight)
     "no_card_per_turret_attack": (DECK_B, TurretFight(weapons=(("cannon", 2), ("energy_cannon", 3)), defense=3,
                                                       ammo=2, charged=2,
                                                       variants=(("ambush_draws_card", False),))),
+    "whole_deck_seen_reshuffles_first": (DECK_A, TurretFight(weapons=(("cannon", 2),), defense=2, ammo=2,
+                                                             seen=(1, 2, 3, 4))),
     "seen_cards_then_reshuffle": (DECK_B, TurretFight(weapons=(("cannon", 1), ("weapon", 4)), defense=2, ammo=3,
                                                       seen=(1, 4))),
 }
@@ -142,13 +144,16 @@ def test_monte_carlo_is_within_four_standard_errors_of_exact(athena, fight):
 
 
 def test_same_seed_gives_identical_results_whatever_the_jobs(athena):
-    fight = MC_GRID[1]
     games = 2 * athena_odds.MC_CHUNK + 17  # three chunks
-    a = monte_carlo_odds(fight, athena, games=games, seed=7, jobs=1)
-    b = monte_carlo_odds(fight, athena, games=games, seed=7, jobs=2)
-    c = monte_carlo_odds(fight, athena, games=games, seed=8, jobs=1)
+    a = monte_carlo_odds(MC_GRID[1], athena, games=games, seed=7, jobs=1)
+    b = monte_carlo_odds(MC_GRID[1], athena, games=games, seed=7, jobs=2)
     assert a.to_json() == b.to_json()
-    assert a.means != c.means
+
+
+def test_different_seeds_give_different_estimates(athena):
+    a = monte_carlo_odds(MC_GRID[1], athena, games=20_000, seed=7)
+    b = monte_carlo_odds(MC_GRID[1], athena, games=20_000, seed=8)
+    assert a.means != b.means
 
 
 # -- bad input: one line, exit code 2, no traceback -------------------------------------

@@ -37,12 +37,19 @@ def test_monte_carlo_json_has_games_seed_and_intervals(capsys):
     assert lo <= obj["probabilities"]["destroy"] <= hi
 
 
-def test_cyborg_and_grenade_report_what_each_is_worth(capsys):
+def test_cyborg_and_grenade_each_get_a_value(capsys):
     obj = run_json(capsys, "--cyborg", "--grenade")
     assert set(obj["values"]) == {"cyborg", "grenade"}
-    assert obj["values"]["grenade"]["p_destroy"] > 0  # Defense 2: the Grenade destroys it outright
-    alone = run_json(capsys, "--cyborg")
-    assert alone["values"]["cyborg"]["weapons_damaged"] < 0
+
+
+def test_grenade_against_defense_2_makes_the_kill_certain(capsys):
+    obj = run_json(capsys, "--grenade")
+    assert obj["probabilities"]["destroy"] == 1.0 and obj["values"]["grenade"]["p_destroy"] > 0
+
+
+def test_cyborg_saves_weapons_from_jams(capsys):
+    obj = run_json(capsys, "--cyborg")
+    assert obj["values"]["cyborg"]["weapons_damaged"] < 0 and obj["expected"]["weapons_damaged"] == 0
 
 
 def test_turret_from_the_pack_gives_defense_and_reward(capsys):

@@ -106,7 +106,7 @@ class TurretOdds:
                                   if self.reward else None)},
             "weapons": self.weapons,
             "resources": {"ammo": f.ammo, "charged": f.charged, "half": f.half},
-            "detection": f.detection, "rounds": f.rounds or None, "cyborg": f.cyborg,
+            "detection": f.detection, "round_limit": f.rounds or None, "cyborg": f.cyborg,
             "grenade": f.grenade, "grenade_use": f.grenade_use, "order": f.order,
             "probabilities": {"destroy": self.p_destroy, "survives": 1.0 - self.p_destroy,
                               "turret_attacks": self.p_attacks,
@@ -206,6 +206,8 @@ def exact_odds(fight: TurretFight, data: AthenaData, state_budget: int = STATE_B
                 v = values[row].copy()
                 states = int(ctx[K.CTX_STATES])
                 break
+            if ctx[K.CTX_OVERFLOW] == 2:
+                raise RuntimeError(f"exact solver: a fight needed more than {max_depth} draws")
             if budget >= state_budget:
                 raise ExactTooLarge(f"the exact method needs more than {state_budget:,} states for "
                                     f"{fight.describe()}; use --method mc")

@@ -353,7 +353,7 @@ def solve_exact(st_root, comp_root, full, place, st0, mx, card_result, card_dama
     and a memo (hash table -> row of ``values``). ``comp_root``: cards left per class;
     ``full``: per class in the whole deck (an empty deck is refilled with it); ``rep``:
     one card per class. Returns the root's row, or -1 if ``values`` ran out of rows
-    (ctx[CTX_OVERFLOW] = 1).
+    (ctx[CTX_OVERFLOW] = 1) or a path needed more than ``max_depth`` draws (= 2).
     """
     n_cls = full.size
     nv = values.shape[1]
@@ -400,6 +400,9 @@ def solve_exact(st_root, comp_root, full, place, st0, mx, card_result, card_dama
             if row != EMPTY:
                 add_edge(vbuf[d], p, sbuf[d], child, values[row], True)
                 continue
+            if d + 1 >= max_depth:  # the caller's bound on draws was wrong: refuse, never overrun
+                ctx[CTX_OVERFLOW] = 2
+                return -1
             d += 1
             sbuf[d, :] = child
             nextc[d] = 0
