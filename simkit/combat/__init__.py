@@ -37,6 +37,7 @@ from strategies.combat.withdrawal import Never, OptimalWithdrawal
 
 MC_CHUNK = 1 << 16  # games per seeded chunk: results never depend on --jobs
 MAX_FORCE = 12      # units per stack the exact solver accepts
+MAX_SPLITS = 4096   # ways to share one card's cubes, for --allocate optimal
 STATE_BUDGET = 2_000_000  # exact-solver states before it gives up (memory ~ 300 B per state)
 
 
@@ -296,11 +297,17 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
         sbuf = np.zeros((depth, 3, L.STATE_SIZE), dtype=np.int64)
         vbuf = np.zeros((depth, 4, NV))
         ibuf = np.zeros((depth, 2, max(L.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64)
+        cbuf = np.zeros((depth, full.size), dtype=np.int64)
+        optimal_alloc = isinstance(allocate, OptimalAllocation)
+        split_buf = np.zeros((depth if optimal_alloc else 1, MAX_SPLITS if optimal_alloc else 3, NUM_STACKS),
+                             dtype=np.int64)
         row = node_value(st, avail.copy(), full, place, st0, mx, cost, cls_hits,
                          data.card_purple[rep].copy(), data.card_sanity[rep].copy(),
                          data.card_airship[rep].copy(), alloc_params, wd_params, ctx_i, ctx_f,
-                         keys, rows, values, decisions, sbuf, vbuf, ibuf)
+                         keys, rows, values, decisions, sbuf, vbuf, ibuf, cbuf, split_buf)
         v = values[row].copy() if row >= 0 else None
+        if ctx_i[4] == 2:
+            raise ExactTooLarge(f"a card splits its cubes more than {MAX_SPLITS} ways; use a fixed --allocate")
         if ctx_i[4] != 0:
             raise ExactTooLarge(f"the exact method needs more than {state_budget:,} states for "
                                 f"{combat.describe()}; use --method mc")

@@ -23,7 +23,7 @@ import numpy as np
 
 from simkit.kernels import combat_layout as L
 from simkit.kernels.combat import (
-    LOST_HIST, absorbable, apply_card, card_effect, check_end, combatants, finish,
+    LOST_HIST, NO_NRT, absorbable, apply_card, copy_into, card_effect, check_end, combatants, finish,
     has_withdrawable, jones_available, place_cubes, place_purple_by_policy, port_flipped,
     resolve_by_policy, withdraw,
 )
@@ -51,7 +51,7 @@ OBJ_P_DESTROY, OBJ_VALUE = 0, 1
 TIE = 1e-12
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def rest_key(st, st0, mx):
     """Mixed-radix index of everything but the deck that the future depends on."""
     key = 0
@@ -68,7 +68,7 @@ def rest_key(st, st0, mx):
     return key
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def set_objective(v, ctx_i, ctx_f):
     p_destroy = v[OUT + L.WIN] + v[OUT + L.WIN_AND_DEFEAT]
     if ctx_i[CTX_OBJECTIVE] == OBJ_VALUE:
@@ -77,7 +77,7 @@ def set_objective(v, ctx_i, ctx_f):
         v[OBJ] = p_destroy
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def better(a, b, ctx_i):
     """Is vector a strictly preferred to b? (P(destroy) ties go to the cheaper option.)"""
     if a[OBJ] > b[OBJ] + TIE:
@@ -87,7 +87,7 @@ def better(a, b, ctx_i):
     return (ctx_i[CTX_OBJECTIVE] == OBJ_P_DESTROY) & (a[GOLD] < b[GOLD] - TIE)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def step_delta(v, before, after, mx_cost):
     """Add what happened between two states (cards, losses) to a future-value vector."""
     units = 0
@@ -116,9 +116,10 @@ def terminal(st_end, before, mx_cost, ctx_i, ctx_f):
     return v
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def terminal_into(v, st_end, before, mx_cost, ctx_i, ctx_f):
-    v[:] = 0.0
+    for k in range(NV):
+        v[k] = 0.0
     v[OUT + st_end[L.OUTCOME]] = 1.0
     v[HIST] = 1.0
     v[FLIP] = 1.0 if port_flipped(st_end, ctx_i[CTX_FLIP_THRESHOLD]) else 0.0
@@ -126,11 +127,12 @@ def terminal_into(v, st_end, before, mx_cost, ctx_i, ctx_f):
     set_objective(v, ctx_i, ctx_f)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def policy_split(st, mx, mx_cost, n, alloc_id, alloc_params, scratch, split):
     """Cubes per stack (into split[0]) that a fixed allocation policy would place."""
-    scratch[:] = st
-    split[0, :] = 0
+    copy_into(scratch, st)
+    for s in range(L.NUM_STACKS):
+        split[0, s] = 0
     for _ in range(n):
         s = choose_stack(alloc_id, alloc_params, scratch, mx, mx_cost)
         if s < 0:
@@ -139,61 +141,66 @@ def policy_split(st, mx, mx_cost, n, alloc_id, alloc_params, scratch, split):
         split[0, s] += 1
 
 
-@nb.njit(cache=True)
-def all_splits(st, mx, n):
-    """Every way (one row each) to share n purple cubes among the stacks that can take them."""
-    elig = np.zeros(L.NUM_STACKS, dtype=np.int64)
-    room = np.zeros(L.NUM_STACKS, dtype=np.int64)
+@nb.njit(cache=True, inline="always")
+def all_splits(st, mx, n, rows):
+    """Every way to share n purple cubes among the stacks that can take them.
+
+    Writes one split per row of ``rows`` (cubes per stack) and returns how many;
+    -1 if ``rows`` is too small (the caller reports it).
+    """
+    elig = rows[rows.shape[0] - 1, :]  # the last two rows are scratch space
     k = 0
     total_room = 0
     for s in range(L.NUM_STACKS):
         if mx[L.TAKES_PURPLE + s] != 0 and st[L.COUNT + s] > 0:
             elig[k] = s
-            room[k] = absorbable(st, mx, s)
-            total_room += room[k]
+            total_room += absorbable(st, mx, s)
             k += 1
     n = min(n, total_room)
     if k == 0:
-        return np.zeros((1, L.NUM_STACKS), dtype=np.int64)
-    # two passes over an odometer on the first k-1 stacks: count, then fill
-    rows = np.zeros((0, L.NUM_STACKS), dtype=np.int64)
-    for fill in range(2):
-        found = 0
-        split = np.zeros(k, dtype=np.int64)
-        while True:
-            used = 0
+        for s in range(L.NUM_STACKS):
+            rows[0, s] = 0
+        return 1
+    # odometer over the cubes given to the first k-1 eligible stacks
+    split = rows[rows.shape[0] - 2, :]
+    for j in range(L.NUM_STACKS):
+        split[j] = 0
+    found = 0
+    while True:
+        used = 0
+        for j in range(k - 1):
+            used += split[j]
+        last = n - used
+        if 0 <= last <= absorbable(st, mx, elig[k - 1]):
+            if found >= rows.shape[0] - 2:
+                return -1
+            for s in range(L.NUM_STACKS):
+                rows[found, s] = 0
             for j in range(k - 1):
-                used += split[j]
-            last = n - used
-            if 0 <= last <= room[k - 1]:
-                if fill == 1:
-                    for j in range(k - 1):
-                        rows[found, elig[j]] = split[j]
-                    rows[found, elig[k - 1]] = last
-                found += 1
-            j = 0
-            while j < k - 1:
-                split[j] += 1
-                if split[j] <= min(room[j], n):
-                    break
-                split[j] = 0
-                j += 1
-            if j >= k - 1:
+                rows[found, elig[j]] = split[j]
+            rows[found, elig[k - 1]] = last
+            found += 1
+        j = 0
+        while j < k - 1:
+            split[j] += 1
+            if split[j] <= min(absorbable(st, mx, elig[j]), n):
                 break
-        if fill == 0:
-            rows = np.zeros((found, L.NUM_STACKS), dtype=np.int64)
-    return rows
+            split[j] = 0
+            j += 1
+        if j >= k - 1:
+            break
+    return found
 
 
-@nb.njit(cache=True)
+@nb.njit(**NO_NRT)
 def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cls_sanity,
                cls_airship, alloc_params, wd_params, ctx_i, ctx_f, keys, rows, values, decisions,
-               sbuf, vbuf, ibuf):
+               sbuf, vbuf, ibuf, cbuf, split_buf):
     """Row of ``values`` holding the value of state ``st`` before a withdrawal decision and
     the next draw (-1 once the state budget is exhausted).
 
-    sbuf/vbuf/ibuf are per-depth work buffers (depth = cards drawn so far), so the
-    recursion allocates nothing on its common path.
+    sbuf/vbuf/ibuf/cbuf/split_buf are per-depth work buffers (depth = cards drawn so
+    far): the solver allocates nothing, so it compiles without NRT (see NO_NRT).
     """
     if ctx_i[CTX_OVERFLOW] != 0:
         return -1
@@ -207,6 +214,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
     best, v, vc, w = vbuf[d, 0], vbuf[d, 1], vbuf[d, 2], vbuf[d, 3]
     dmg = ibuf[d, 0, :L.MAX_OLD_ONES]
     split_row = ibuf[d, 1:2, :L.NUM_STACKS]
+    reshuffled = cbuf[d]
     best_option = -1
     optimal_wd = (ctx_i[CTX_WD] == WD_OPTIMAL) & (mx[L.CAN_WITHDRAW] != 0)
     fixed_option = L.STAY
@@ -218,7 +226,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 continue
         elif option != fixed_option:
             continue
-        here[:] = st
+        copy_into(here, st)
         if option != L.STAY:
             if not withdraw(here, mx, option):
                 continue  # nothing of that group to withdraw
@@ -226,7 +234,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 finish(here, mx, L.WITHDRAW)
                 terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
                 if best_option < 0 or better(v, best, ctx_i):
-                    best[:] = v
+                    copy_into(best, v)
                     best_option = option
                 continue
         # --- draw the next card ------------------------------------------
@@ -240,14 +248,16 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 finish(here, mx, L.WITHDRAW)
                 terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
                 if best_option < 0 or better(v, best, ctx_i):
-                    best[:] = v
+                    copy_into(best, v)
                     best_option = option
                 continue
-            deck = full.copy()
+            copy_into(reshuffled, full)
+            deck = reshuffled
             here[L.RESHUFFLES] += 1
             for c in range(full.size):
                 total += full[c]
-        v[:] = 0.0
+        for k in range(NV):
+            v[k] = 0.0
         for c in range(deck.size):
             if deck[c] == 0:
                 continue
@@ -255,12 +265,17 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
             deck[c] -= 1
             p, s_loss, a = card_effect(here, mx, cls_hits, cls_purple, cls_sanity, cls_airship, c, dmg)
             if ctx_i[CTX_ALLOC] == ALLOC_OPTIMAL and p > 0:
-                splits = all_splits(here, mx, p)
+                splits = split_buf[d]
+                n_splits = all_splits(here, mx, p, splits)
+                if n_splits < 0:
+                    ctx_i[CTX_OVERFLOW] = 2  # more splits than the buffer holds
+                    return -1
             else:
                 policy_split(here, mx, mx_cost, p, ctx_i[CTX_ALLOC], alloc_params, scratch, split_row)
                 splits = split_row
-            for r in range(splits.shape[0]):
-                after[:] = here
+                n_splits = 1
+            for r in range(n_splits):
+                copy_into(after, here)
                 after[L.CARDS] += 1
                 for s in range(L.NUM_STACKS):
                     place_cubes(after, mx, s, splits[r, s])
@@ -272,17 +287,17 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 else:
                     row = node_value(after, deck, full, place, st0, mx, mx_cost, cls_hits, cls_purple,
                                      cls_sanity, cls_airship, alloc_params, wd_params, ctx_i, ctx_f,
-                                     keys, rows, values, decisions, sbuf, vbuf, ibuf)
+                                     keys, rows, values, decisions, sbuf, vbuf, ibuf, cbuf, split_buf)
                     if row < 0:
                         return -1
-                    w[:] = values[row]
+                    copy_into(w, values[row])
                     step_delta(w, here, after, mx_cost)
                     set_objective(w, ctx_i, ctx_f)
                 if r == 0 or better(w, vc, ctx_i):
-                    vc[:] = w
+                    copy_into(vc, w)
             # Corporal Jones: withdraw everything after seeing the card, before it resolves.
             if jones_available(here, mx):
-                after[:] = here
+                copy_into(after, here)
                 after[L.CARDS] += 1
                 after[L.JONES_USED] = 1
                 withdraw(after, mx, L.WITHDRAW_ALL)
@@ -291,24 +306,24 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 if ctx_i[CTX_WD] == WD_OPTIMAL:
                     take = better(w, vc, ctx_i)
                 else:  # the Monte Carlo kernel's rule: peek with the fixed allocation
-                    scratch[:] = here
+                    copy_into(scratch, here)
                     take = jones_decision(resolve_by_policy(scratch, mx, mx_cost, cls_hits, cls_purple,
                                                             cls_sanity, cls_airship, c, dmg,
                                                             ctx_i[CTX_ALLOC], alloc_params))
                 if take:
-                    vc[:] = w
+                    copy_into(vc, w)
             deck[c] += 1
             for k in range(NV):
                 v[k] += prob * vc[k]
         set_objective(v, ctx_i, ctx_f)
         if best_option < 0 or better(v, best, ctx_i):
-            best[:] = v
+            copy_into(best, v)
             best_option = option
     index = ctx_i[CTX_STATES]
     if index >= values.shape[0]:
         ctx_i[CTX_OVERFLOW] = 1
         return -1
-    values[index] = best
+    copy_into(values[index], best)
     decisions[index] = best_option
     table_put(keys, rows, k1, k2, index)
     ctx_i[CTX_STATES] = index + 1

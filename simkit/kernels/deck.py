@@ -28,7 +28,7 @@ def refill_full(deck):
     return deck.size
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def composition_key(counts, place):
     """Mixed-radix index of a deck composition (cards left per outcome class)."""
     key = 0

@@ -16,7 +16,7 @@ def new_table(max_items: int) -> tuple[np.ndarray, np.ndarray]:
     return np.full((slots, 2), EMPTY, dtype=np.int64), np.full(slots, EMPTY, dtype=np.int64)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _slot(keys, k1, k2):
     mask = keys.shape[0] - 1
     h = (np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)) ^ (np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F))
@@ -27,13 +27,13 @@ def _slot(keys, k1, k2):
     return i
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def table_get(keys, rows, k1, k2):
     """Row stored for (k1, k2), or EMPTY."""
     return rows[_slot(keys, k1, k2)]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def table_put(keys, rows, k1, k2, row):
     i = _slot(keys, k1, k2)
     keys[i, 0] = k1
