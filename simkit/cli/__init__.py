@@ -12,6 +12,11 @@ import typer
 
 from simkit.errors import UserError
 
+try:  # typer >= 0.29 bundles its own click; older releases depend on click itself
+    from typer import _click as click
+except ImportError:  # pragma: no cover - depends on the installed typer
+    import click
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="simkit: a balance lab for AuZtralia and Revenge of the Old Ones.")
 
@@ -39,12 +44,12 @@ def main(argv: list[str] | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):
         print("simkit: aborted", file=sys.stderr)
         return 130
-    except Exception as exc:  # click usage errors carry their own exit code 2
-        import click
-        if isinstance(exc, click.ClickException):
-            print(f"simkit: error: {exc.format_message()}", file=sys.stderr)
-            return exc.exit_code
-        raise
+    except click.ClickException as exc:  # usage errors (bad flag, bad type): exit code 2
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            return 0  # the help was printed: asking for it is no mistake
+        where = f"{exc.ctx.command_path}: " if getattr(exc, "ctx", None) is not None else ""
+        print(f"simkit: error: {where}{exc.format_message()}", file=sys.stderr)
+        return exc.exit_code
     return 0
 
 
