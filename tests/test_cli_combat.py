@@ -64,6 +64,8 @@ def test_two_old_ones_can_be_given_as_a_list_or_repeated_flags(capsys):
     (["--force", "infantry=1", "--vs", "zombie", "--old-one-damage", "5"], "--old-one-damage"),
     (["--force", "infantry=1", "--vs", "zombie", "--personality", "einstein"], "einstein"),
     (["--force", "infantry=1", "--vs", "zombie", "--method", "mc", "--withdraw", "optimal"], "exact"),
+    (["--force", "infantry=1", "--vs", "zombie", "--games", "abc"], "--games"),
+    (["--force", "infantry=1", "--vs", "zombie", "--method", "fast"], "--method"),
 ])
 def test_bad_input_exits_2_with_one_line_naming_the_token(capsys, args, token):
     code, out, err = run(capsys, "combat", *args)
