@@ -13,13 +13,19 @@ from rich.table import Table
 
 from simkit.cli import app
 from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack, print_json
-from simkit.combat import Combat, CombatOdds, exact_odds, monte_carlo_odds, parse_force, parse_old_ones, parse_seen
+from simkit.combat import (
+    STATE_BUDGET, Combat, CombatOdds, auto_odds, exact_odds, monte_carlo_odds, parse_force, parse_old_ones,
+    parse_seen,
+)
 from simkit.errors import UserError
 from simkit.names import OLD_ONES, old_one_id, personality_name
 from strategies.combat import parse_allocation, parse_withdrawal
+from strategies.combat.allocation import OptimalAllocation
+from strategies.combat.withdrawal import OptimalWithdrawal
 
 
 class Method(str, Enum):
+    auto = "auto"
     exact = "exact"
     mc = "mc"
 
@@ -47,6 +53,8 @@ def _render(odds: CombatOdds) -> None:
         console.print(f"P(port flips to strength 2): {odds.p_port_flip:.4f}")
     tail = f"games {odds.games:,}, seed {odds.seed}" if odds.games else f"{odds.states:,} exact states"
     console.print(f"[dim]{tail}; data {odds.data_hash}[/dim]")
+    if "exact_skipped" in odds.extra:
+        console.print(f"[dim]Monte Carlo because {odds.extra['exact_skipped'].split(';')[0]}[/dim]")
 
 
 @app.command("combat")
@@ -54,7 +62,8 @@ def combat_cmd(
     force: Annotated[str, typer.Option(help="Units, e.g. 'infantry=2,armoured_car=1,airship=1'.")],
     vs: Annotated[list[str], typer.Option(help="Old One(s) in the hex: 'shoggoth' or 'zombie,zombie' (repeatable).")],
     old_one_damage: Annotated[int, typer.Option(help="Damage already on the Old One(s).")] = 0,
-    method: Annotated[Method, typer.Option(help="exact (backward induction) or mc (Monte Carlo).")] = Method.exact,
+    method: Annotated[Method, typer.Option(help="auto (exact if it fits --state-budget, else mc), exact, or mc.")] = Method.auto,
+    state_budget: Annotated[int, typer.Option(help="States the exact method may use (~200 bytes each).")] = STATE_BUDGET,
     games: Annotated[int, typer.Option(help="Monte Carlo games.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Monte Carlo root seed.")] = 0,
     withdraw: Annotated[str, typer.Option(help="never | optimal | value | sanity:N,units:N,lost:N")] = "never",
@@ -83,8 +92,15 @@ def combat_cmd(
     alloc = parse_allocation(allocate)
     wd = parse_withdrawal(withdraw, destroy_value)
     cards = parse_seen(seen)
+    if state_budget <= 0:
+        raise UserError(f"--state-budget must be positive, got {state_budget}")
     if method == Method.exact:
-        odds = exact_odds(fight, pack, allocate=alloc, withdraw=wd, seen=cards)
+        odds = exact_odds(fight, pack, allocate=alloc, withdraw=wd, seen=cards, state_budget=state_budget)
+    elif method == Method.auto and not (isinstance(wd, OptimalWithdrawal) or isinstance(alloc, OptimalAllocation)):
+        odds = auto_odds(fight, pack, games=games, seed=seed, allocate=alloc, withdraw=wd, seen=cards,
+                         jobs=jobs, state_budget=state_budget)
+    elif method == Method.auto:  # optimal policies exist only in the exact method
+        odds = exact_odds(fight, pack, allocate=alloc, withdraw=wd, seen=cards, state_budget=state_budget)
     else:
         odds = monte_carlo_odds(fight, pack, games=games, seed=seed, allocate=alloc, withdraw=wd,
                                 seen=cards, jobs=jobs)

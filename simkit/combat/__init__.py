@@ -375,6 +375,21 @@ def damage_left(combat: Combat, data: AuzData, st: np.ndarray) -> list[int]:
     return out
 
 
+def auto_odds(combat: Combat, data: AuzData, games: int, seed: int, allocate=None, withdraw=None,
+              seen: tuple[int, ...] = (), jobs: int = 1, state_budget: int = STATE_BUDGET) -> CombatOdds:
+    """Exact where the state space fits ``state_budget``, Monte Carlo with intervals where not.
+
+    The result says which method answered and, after a fall-back, why.
+    """
+    try:
+        return exact_odds(combat, data, allocate=allocate, withdraw=withdraw, seen=seen, state_budget=state_budget)
+    except ExactTooLarge as exc:
+        odds = monte_carlo_odds(combat, data, games=games, seed=seed, allocate=allocate, withdraw=withdraw,
+                                seen=seen, jobs=jobs)
+        odds.extra["exact_skipped"] = str(exc)
+        return odds
+
+
 def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd):
     outcomes = np.zeros(L.NUM_OUTCOMES, dtype=np.int64)
     lost = np.zeros(NUM_STACKS, dtype=np.int64)
@@ -432,6 +447,6 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     )
 
 
-__all__ = ["Combat", "CombatEnd", "CombatOdds", "play_cards", "ExactTooLarge", "exact_odds", "monte_carlo_odds", "combat_arrays",
+__all__ = ["Combat", "CombatEnd", "CombatOdds", "play_cards", "ExactTooLarge", "auto_odds", "STATE_BUDGET", "exact_odds", "monte_carlo_odds", "combat_arrays",
            "parse_force", "parse_old_ones", "parse_seen", "MC_CHUNK", "AIRSHIP", "ARMOURED_CAR",
            "ARMOURED_TRAIN", "NUM_OLD_ONES"]

@@ -1,0 +1,83 @@
+"""`simkit demo`: the README's main job, a small end-to-end run ending in files you can open.
+
+Each step writes into --out and prints what it wrote. Steps whose engine is not
+built yet say so and are skipped (never faked).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simkit import ENGINE_VERSION
+from simkit.cli import app
+from simkit.cli.common import DataOption, atomic_write_bytes, data_pack
+from simkit.combat import Combat, auto_odds, exact_odds
+from simkit.names import OLD_ONES
+
+
+def _combat_odds(out: Path, data, max_per_type: int) -> None:
+    from simkit.odds import cheapest_mixes, odds_table
+
+    typer.echo(f"[1] combat odds: every mix of 0..{max_per_type} of each unit type vs every Old One (x1, x2)")
+    table = odds_table(data, max_per_type)
+    buf = io.BytesIO()
+    table.to_parquet(buf, index=False, compression="zstd")
+    atomic_write_bytes(out / "odds.parquet", buf.getvalue())
+    exact = (table["method"] == "exact").mean()
+    typer.echo(f"    wrote {out / 'odds.parquet'} ({len(table)} rows, {exact:.0%} exact)")
+    for kind in OLD_ONES:
+        best = cheapest_mixes(table, kind, 1, 0.8, top=1)
+        if best.empty:
+            typer.echo(f"    vs {kind:9s}: no mix in this table reaches P(destroy) >= 0.8")
+            continue
+        row = best.iloc[0]
+        mix = ", ".join(f"{row[c]} {c[2:]}" for c in table.columns if c.startswith("n_") and row[c])
+        typer.echo(f"    vs {kind:9s}: cheapest with P(destroy) >= 0.8: {mix} "
+                   f"({row['gold_cost']:.0f} Gold, {row['tp_cost']} TP, P = {row['p_destroy']:.3f})")
+
+
+def _headline_combat(out: Path, data) -> None:
+    fight = Combat.parse("infantry=2,artillery=1,airship=1", "shoggoth")
+    typer.echo(f"[2] the README's question: {fight.describe()}")
+    odds = auto_odds(fight, data, games=1_000_000, seed=0)
+    lo, hi = odds.ci95["p_destroy"] if odds.ci95 else (odds.p_destroy, odds.p_destroy)
+    typer.echo(f"    [{odds.method}] P(destroy) {odds.p_destroy:.4f} (95% {lo:.4f}..{hi:.4f}), "
+               f"expected units lost {sum(odds.expected_units_lost.values()):.3f}")
+    small = Combat.parse("infantry=2,artillery=1", "mi_go")
+    never = exact_odds(small, data)
+    value = exact_odds(small, data, withdraw="value")
+    typer.echo(f"    optimal withdrawal, {small.describe()} [exact]: never withdraw P(destroy) {never.p_destroy:.4f}, "
+               f"Gold lost {never.expected_gold_lost:.3f}; value-optimal P(destroy) {value.p_destroy:.4f}, "
+               f"Gold lost {value.expected_gold_lost:.3f}")
+    atomic_write_bytes(out / "combat.json", json.dumps(
+        {"headline": odds.to_json(), "withdraw_never": never.to_json(), "withdraw_value_optimal": value.to_json()},
+        indent=2).encode())
+    typer.echo(f"    wrote {out / 'combat.json'}")
+
+
+def _board(out: Path, data_dir) -> None:
+    from simkit.cli.board import show
+
+    typer.echo("[3] board: the assumed Eastern map with a seeded 3-player setup")
+    show(out=out / "board.png", map_name="eastern", setup_seed=1, players=3, revenge=False, reveal=False,
+         data=data_dir)
+
+
+@app.command("demo")
+def demo(out: Annotated[Path, typer.Option(help="Folder for everything the demo writes.")] = Path("results/demo"),
+         max_per_type: Annotated[int, typer.Option(help="Odds table size (units per type).")] = 1,
+         data: DataOption = None) -> None:
+    """A small end-to-end run: combat odds table, one detailed matchup, a board picture."""
+    pack = data_pack(data)
+    out.mkdir(parents=True, exist_ok=True)
+    typer.echo(f"simkit demo (engine {ENGINE_VERSION}, data {pack.hash}) -> {out}")
+    _combat_odds(out, pack, max_per_type)
+    _headline_combat(out, pack)
+    _board(out, data)
+    typer.echo("[4] Revenge balance run and design report: not built yet (issues 5 and 7)")
+    typer.echo(f"done: {out.resolve()}")
