@@ -105,3 +105,23 @@ def test_odds_table_covers_every_mix_and_best_lists_cheapest_first(capsys, tmp_p
 def test_odds_refuses_a_missing_out_flag_without_writing(capsys, tmp_path):
     code, _, err = run(capsys, "odds", "--max-per-type", "1")
     assert code == 2 and "--out" in err
+
+
+def test_auto_method_answers_exactly_when_the_matchup_fits(capsys):
+    code, out, _ = run(capsys, "combat", "--force", "infantry=1", "--vs", "zombie", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["method"] == "exact" and "exact_skipped" not in obj
+
+
+def test_auto_method_falls_back_to_monte_carlo_and_says_why(capsys):
+    code, out, _ = run(capsys, "combat", "--force", "infantry=2,artillery=1", "--vs", "shoggoth",
+                       "--state-budget", "1000", "--games", "20000", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["method"] == "mc" and obj["games"] == 20000
+    assert "1,000 states" in obj["exact_skipped"]
+
+
+def test_exact_method_refuses_a_matchup_over_budget_with_one_line(capsys):
+    code, out, err = run(capsys, "combat", "--force", "infantry=2,artillery=1", "--vs", "shoggoth",
+                         "--method", "exact", "--state-budget", "1000")
+    assert code == 2 and "--method mc" in err and len(err.strip().splitlines()) == 1
