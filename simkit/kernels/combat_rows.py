@@ -1,0 +1,111 @@
+"""One result row per combat, for the experiment runner (same resolution as play_combat).
+
+Seeding (documented in experiments/README.md): combat ``g`` of a chunk gets one 64-bit
+key, the g-th raw output of the chunk's PCG64 (drawn by the caller, so the kernel takes
+pre-drawn arrays, not a hidden RNG). The key is expanded by SplitMix64 used as a counter
+(uniform k = mix(key + (k + 1) * GAMMA)) into that combat's card order: a Fisher-Yates
+shuffle of the start deck, then of the full deck for each reshuffle allowed. The order is
+handed to :func:`simkit.kernels.combat.play_combat` as its ``script``, so every card is
+resolved by the very code the odds calculator uses.
+
+Why not one Generator drawn in turn: combats consume different numbers of cards, so two
+cells of a grid would fall out of step after their first combat. With one key per combat,
+combat ``g`` of chunk ``c`` sees the same card order in every cell (common random numbers:
+paired differences between cells are much tighter), and any single row is rebuilt from
+(root seed, chunk, game) alone: ``PCG64.advance(g)`` then one raw draw.
+
+Only the first ``script_short.size`` cards are shuffled up front; the rare combat that
+reaches the end of that prefix is replayed from the start with the whole order (the prefix
+is identical, so the replay is the same combat carried on).
+
+Compiled without NRT (see simkit/kernels/combat.py): no allocation inside, every buffer
+is the caller's; ``nogil`` lets threaded workers (Dask processes=False) run in parallel.
+"""
+
+import numba as nb
+import numpy as np
+
+from simkit.kernels import combat_layout as L
+from simkit.kernels.combat import copy_into, play_combat, port_flipped
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+SCRIPT_PREFIX = 16  # cards shuffled before a combat starts (a longer combat is replayed in full)
+
+
+@nb.njit(cache=True, inline="always")
+def key_uniform(key, k):
+    """The k-th uniform in [0, 1) of a combat's key (SplitMix64 output k)."""
+    z = key + np.uint64(k + 1) * GAMMA
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    z = z ^ (z >> np.uint64(31))
+    return np.float64(z >> np.uint64(11)) * TO_UNIT
+
+
+@nb.njit(cache=True, inline="always")
+def card_order(key, script, start_deck, full_size, work_deck):
+    """Fill script[:] with the first script.size cards of the combat keyed by ``key``.
+
+    Segment 0 shuffles start_deck (the cards not yet seen); every later segment the full
+    deck (0..full_size-1), as a reshuffle of the whole discard pile does.
+    """
+    pos = 0
+    seg = 0
+    while pos < script.size:
+        m = start_deck.size if seg == 0 else full_size
+        if seg == 0:
+            copy_into(work_deck, start_deck)
+        else:
+            for i in range(full_size):
+                work_deck[i] = i
+        i = 0
+        while i < m and pos < script.size:
+            j = i + int(key_uniform(key, pos) * (m - i))
+            card = work_deck[j]
+            work_deck[j] = work_deck[i]
+            work_deck[i] = card
+            script[pos] = card
+            pos += 1
+            i += 1
+        seg += 1
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
+                start_deck, full_size, alloc_id, alloc_params, wd_id, wd_params, flip_threshold,
+                out_outcome, out_cards, out_sanity, out_port_hits, out_flip, out_lost,
+                work_deck, work_st, work_scratch, work_dmg, script_short, script_full):
+    """Play one combat per key from st0; write one row per combat into the out_* arrays.
+
+    keys: uint64[n]. out_outcome int8[n], out_cards int16[n], out_sanity int8[n],
+    out_port_hits int8[n], out_flip int8[n], out_lost int8[NUM_STACKS, n] (units lost per
+    stack). script_full has start_deck.size + MAX_RESHUFFLES * full_size entries (every card
+    the combat may draw), script_short min(SCRIPT_PREFIX, that). ``rng`` is never drawn from
+    (the scripts decide every card); it keeps one compiled play_combat for all callers.
+    work_*: like simulate_combats.
+    """
+    st = work_st
+    for g in range(keys.size):
+        key = keys[g]
+        card_order(key, script_short, start_deck, full_size, work_deck)
+        copy_into(st, st0)
+        play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
+                    work_deck, 0, alloc_id, alloc_params, wd_id, wd_params, work_scratch, work_dmg,
+                    script_short)
+        if (st[L.CARDS] >= script_short.size) & (script_full.size > script_short.size) \
+                & (st[L.OUTCOME] == L.WITHDRAW):
+            card_order(key, script_full, start_deck, full_size, work_deck)
+            copy_into(st, st0)
+            play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
+                        work_deck, 0, alloc_id, alloc_params, wd_id, wd_params, work_scratch,
+                        work_dmg, script_full)
+        out_outcome[g] = st[L.OUTCOME]
+        out_cards[g] = st[L.CARDS]
+        out_sanity[g] = st[L.SANITY]
+        out_port_hits[g] = st[L.PORT_HITS]
+        out_flip[g] = 1 if port_flipped(st, flip_threshold) else 0
+        for s in range(L.NUM_STACKS):
+            out_lost[s, g] = st[L.LOST + s]
