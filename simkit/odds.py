@@ -18,7 +18,7 @@ from simkit.datapack import AuzData
 from simkit.names import ARMOURED_CAR, ARTILLERY, INFANTRY, NUM_STACKS, OLD_ONES, UNITS
 from strategies.combat.withdrawal import Never, OptimalWithdrawal
 
-TABLE_STATE_BUDGET = 20_000  # exact where small (~50 ms), Monte Carlo beyond
+TABLE_STATE_BUDGET = 3_000  # exact where small (a few ms), Monte Carlo beyond
 FALLBACK_GAMES = 20_000
 TP_UNITS = (INFANTRY, ARTILLERY, ARMOURED_CAR)  # attack TP = distinct types among these, min 1
 

@@ -287,9 +287,13 @@ def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, car
     """
     st = work_st
     n_start = start_deck.size
+    copy_into(work_deck, start_deck)
     for _ in range(n_games):
+        # Drawn cards stay inside deck[:n_start] (swapped past n_left), so resetting the
+        # count restores the deck; only a reshuffle (the whole deck back) needs a copy.
+        if st[L.RESHUFFLES] > 0:
+            copy_into(work_deck, start_deck)
         copy_into(st, st0)
-        copy_into(work_deck, start_deck)
         play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
                     work_deck, n_start, alloc_id, alloc_params, wd_id, wd_params, work_scratch, work_dmg,
                     no_script)
