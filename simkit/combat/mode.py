@@ -24,7 +24,7 @@ from simkit.errors import UserError
 from simkit.kernels import combat_layout as L
 from simkit.kernels.combat_rows import SCRIPT_PREFIX, combat_rows
 from simkit.modes import Mode, Param, register
-from simkit.names import NUM_STACKS, STACKS
+from simkit.names import NUM_STACKS, OLD_ONES, STACKS
 from strategies.combat import (
     ALLOCATION_POLICIES,
     WITHDRAW_POLICIES,
@@ -40,10 +40,15 @@ DEFAULT_CHUNK = 250_000  # about 0.1 s of kernel time per chunk plus writing it
 
 @dataclass(frozen=True)
 class ParsedParam(Param):
-    """A text parameter checked by a parser (force, Old Ones, policies); errors name the key."""
+    """A text parameter checked by a parser (force, Old Ones, policies); errors name the key.
+
+    The value kept is canonical (``canonical(parsed)``, else trimmed lower case), so
+    'Infantry=2' and 'infantry=2' are one cell and one folder of the lake.
+    """
 
     parser: Callable[[str], Any] | None = None
     expected: str = ""
+    canonical: Callable[[Any], str] | None = None
 
     def check(self, mode: str, key: str, value: Any) -> Any:
         value = super().check(mode, key, value)
@@ -55,7 +60,7 @@ class ParsedParam(Param):
         if isinstance(parsed, OptimalAllocation | OptimalWithdrawal):
             raise UserError(f"mode '{mode}': parameter '{key}': '{value}' is an exact-solver policy; "
                             f"Monte Carlo plays fixed policies (expected: {self.expected})")
-        return value
+        return self.canonical(parsed) if self.canonical else value.strip().lower()
 
 
 def _strip_flag(message: str) -> str:
@@ -72,20 +77,24 @@ _FIXED_WITHDRAW = ", ".join(p for p in WITHDRAW_POLICIES if p not in ("optimal",
 
 PARAMS: dict[str, Param] = {
     "force": ParsedParam(str, "infantry=2", parser=lambda t: _parse_force(t),
+                         canonical=lambda f: ",".join(f"{STACKS[s]}={n}" for s, n in enumerate(f) if n),
                          help="units per type, e.g. 'infantry=2,artillery=1'"),
     "vs": ParsedParam(str, "zombie", parser=lambda t: _parse_old_ones(t),
+                      canonical=lambda types: ",".join(OLD_ONES[t] for t in types),
                       help="Old One(s) in the hex, e.g. 'shoggoth' or 'zombie,zombie'"),
     "allocate": ParsedParam(str, "cheapest", parser=parse_allocation, expected=_FIXED_ALLOCATE,
                             help="where purple cubes go (strategies.combat)"),
     "withdraw": ParsedParam(str, "never", parser=parse_withdrawal, expected=_FIXED_WITHDRAW,
                             help="when to withdraw (strategies.combat)"),
-    "personalities": ParsedParam(str, "", parser=_personalities, help="comma-separated personalities"),
+    "personalities": ParsedParam(str, "", parser=_personalities, canonical=lambda p: ",".join(sorted(set(p))),
+                                 help="comma-separated personalities"),
     "old_one_damage": Param(int, 0, minimum=0, maximum=20, help="damage already on the Old One(s)"),
     "port_strength": Param(int, 0, minimum=0, maximum=9, help="Revenge port in the fight (0: none)"),
     "port_defence": Param(bool, False, help="everything fights, no withdrawal"),
     "extra_sanity": Param(int, 0, minimum=0, maximum=20, help="sanity tokens beyond the pack's"),
     "max_reshuffles": Param(int, 3, minimum=0, maximum=10, help="reshuffles before a stalemate stops"),
-    "seen": ParsedParam(str, "", parser=lambda t: parse_seen(t), help="card numbers already discarded"),
+    "seen": ParsedParam(str, "", parser=lambda t: parse_seen(t), canonical=lambda c: ",".join(map(str, c)),
+                        help="card numbers already discarded"),
 }
 
 

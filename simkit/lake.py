@@ -1,0 +1,401 @@
+"""The result lake: a hive-partitioned Parquet dataset plus manifest.json.
+
+Layout (schema and rules: experiments/README.md)::
+
+    OUT/manifest.json                       experiments, cells, chunks, versions
+    OUT/.lock                               present while a run writes (holds its pid)
+    OUT/<table>/<key>=<value>/.../chunk-<cell>-<chunk>.parquet
+
+One file per (table, cell, chunk), zstd-compressed, every row carrying
+``experiment_id, cell, root_seed, chunk_id, game_index`` and the cell's parameters; the
+file's key-value metadata ("simkit", JSON) records engine version, data hashes, git
+commit, row count and key-metric total. Files are written under a hidden temporary name
+and renamed when complete, so a reader never sees half a file; :func:`scan` checks every
+file's footer against the manifest and reports foreign or corrupt files instead of
+reading them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simkit.errors import UserError
+
+LAKE_FORMAT = "simkit-lake/1"
+MANIFEST = "manifest.json"
+LOCK = ".lock"
+META_KEY = "simkit"
+CHUNK_RE = re.compile(r"^chunk-(?P<cell>[0-9a-f]{10})-(?P<chunk>\d{6,})\.parquet$")
+TEMP_RE = re.compile(r"^\.chunk-.*\.tmp-.*$")
+COMPRESSION = "zstd"
+COMPRESSION_LEVEL = 3
+ROW_GROUP = 1 << 20
+KEY_COLUMNS = ("experiment_id", "cell", "root_seed", "chunk_id", "game_index")
+
+
+class LakeError(UserError):
+    """A lake that cannot be used as asked (bad files, another experiment, locked)."""
+
+
+# -- paths --------------------------------------------------------------------------
+
+def value_text(value: Any) -> str:
+    """How a parameter value is spelled in a folder name (before URI encoding)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _segment(value: Any) -> str:
+    return quote(value_text(value), safe="-_.,+")
+
+
+def partition_dir(partition: Iterable[tuple[str, Any]]) -> str:
+    """'vs=shoggoth/force=infantry%3D2' (values URI-encoded, as hive readers decode them)."""
+    return "/".join(f"{_segment(k)}={_segment(v)}" for k, v in partition)
+
+
+def chunk_name(cell_id: str, chunk_id: int) -> str:
+    return f"chunk-{cell_id}-{chunk_id:06d}.parquet"
+
+
+def chunk_relpath(table: str, partition: Iterable[tuple[str, Any]], cell_id: str, chunk_id: int) -> str:
+    parts = [table, partition_dir(partition), chunk_name(cell_id, chunk_id)]
+    return "/".join(p for p in parts if p)
+
+
+def parse_partition(relpath: str) -> dict[str, str]:
+    """The key=value folders of a relative file path (decoded)."""
+    out = {}
+    for seg in relpath.split("/")[1:-1]:
+        key, eq, value = seg.partition("=")
+        if eq:
+            out[unquote(key)] = unquote(value)
+    return out
+
+
+# -- writing ------------------------------------------------------------------------
+
+def constant_column(value: Any, n: int) -> pa.Array:
+    """A column holding one value n times, cheap to build and to store."""
+    if isinstance(value, np.generic):
+        return pa.array(np.full(n, value, dtype=value.dtype))
+    if isinstance(value, str):
+        return pa.DictionaryArray.from_arrays(np.zeros(n, dtype=np.int8), pa.array([value], pa.string()))
+    if isinstance(value, bool):
+        return pa.array(np.full(n, value, dtype=bool))
+    if isinstance(value, int):
+        return pa.array(np.full(n, value, dtype=np.int64 if abs(value) >= 2**31 else np.int32))
+    if isinstance(value, float):
+        return pa.array(np.full(n, value, dtype=np.float64))
+    raise TypeError(f"cannot store {value!r} as a column")
+
+
+def build_table(constants: Mapping[str, Any], columns: Mapping[str, np.ndarray]) -> pa.Table:
+    """Key columns, game_index, the cell's parameters, then the mode's other columns."""
+    n = len(next(iter(columns.values()))) if columns else 0
+    for name in constants:
+        if name in columns:
+            raise LakeError(f"the mode writes a column '{name}' that is also a parameter or key column")
+    keys = [k for k in constants if k in KEY_COLUMNS]
+    order = keys + [k for k in columns if k == "game_index"] + [k for k in constants if k not in KEY_COLUMNS] \
+        + [k for k in columns if k != "game_index"]
+    arrays = []
+    for name in order:
+        if name in constants:
+            arrays.append(constant_column(constants[name], n))
+            continue
+        values = np.asarray(columns[name])
+        if values.ndim != 1 or values.size != n:
+            raise LakeError(f"column '{name}' has shape {values.shape}, expected ({n},)")
+        arrays.append(pa.array(values))
+    return pa.Table.from_arrays(arrays, names=order)
+
+
+def write_parquet(path: Path, table: pa.Table, meta: Mapping[str, Any]) -> None:
+    """Write one Parquet file atomically: a hidden temporary name, then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    try:
+        # store_schema=False: strings come back as plain strings (Parquet dictionary
+        # encoding keeps them small on disk), not as Arrow dictionaries/categoricals.
+        with pq.ParquetWriter(tmp, table.schema, compression=COMPRESSION,
+                              compression_level=COMPRESSION_LEVEL, use_dictionary=True,
+                              write_statistics=True, store_schema=False,
+                              write_page_checksum=True) as writer:
+            writer.write_table(table, row_group_size=ROW_GROUP)
+            writer.add_key_value_metadata({META_KEY: json.dumps(meta, sort_keys=True)})
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_chunk(root: Path, files: Mapping[str, str], tables: Mapping[str, pa.Table],
+                meta: Mapping[str, Any]) -> None:
+    """All tables of one chunk; the summary file is renamed last (it marks the chunk done)."""
+    order = sorted(files, key=lambda t: (t == "summary", t))
+    for table in order:
+        tmeta = {**meta, "table": table, "rows": tables[table].num_rows}
+        write_parquet(root / files[table], tables[table], tmeta)
+
+
+# -- reading and checking ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ChunkFile:
+    relpath: str
+    table: str
+    cell: str
+    chunk_id: int
+    rows: int
+    meta: dict[str, Any]
+
+    @property
+    def n_games(self) -> int:
+        return int(self.meta["n_games"])
+
+
+@dataclass
+class Problem:
+    relpath: str
+    kind: str  # foreign | corrupt | misplaced | incomplete
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.relpath}: {self.kind} ({self.detail})"
+
+
+@dataclass
+class LakeIndex:
+    root: Path
+    files: list[ChunkFile] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    temporaries: list[str] = field(default_factory=list)
+
+    def tables(self) -> list[str]:
+        return sorted({f.table for f in self.files})
+
+    def paths(self, table: str, experiment: str | None = None, cells: Iterable[str] | None = None) -> list[Path]:
+        wanted = set(cells) if cells is not None else None
+        return [self.root / f.relpath for f in sorted(self.files, key=lambda f: f.relpath)
+                if f.table == table and (experiment is None or f.meta.get("experiment_id") == experiment)
+                and (wanted is None or f.cell in wanted)]
+
+    def raise_problems(self, limit: int = 5) -> None:
+        if self.problems:
+            shown = "; ".join(str(p) for p in self.problems[:limit])
+            more = f"; and {len(self.problems) - limit} more" if len(self.problems) > limit else ""
+            raise LakeError(f"lake {self.root}: {len(self.problems)} bad file(s), not read: {shown}{more} "
+                            f"(delete them, or check with 'simkit experiment verify {self.root}')")
+
+
+def scan(root: str | Path, manifest: Manifest | None = None, deep: bool = False) -> LakeIndex:
+    """Find every chunk file and check it; problems are collected, never silently read.
+
+    Checks each footer (readable, simkit metadata, name/table/partition agree, known
+    experiment and cell with the manifest's engine version and data hash, row count).
+    ``deep`` also reads every page (checksums) and recounts the key metric.
+    """
+    root = Path(root)
+    manifest = manifest if manifest is not None else Manifest.load(root)
+    index = LakeIndex(root=root)
+    if not root.is_dir():
+        return index
+    for entry in sorted(root.iterdir()):
+        if entry.is_file():
+            if entry.suffix == ".parquet":
+                index.problems.append(Problem(entry.name, "foreign", "a Parquet file outside any table folder"))
+            continue
+        if entry.name.startswith("."):
+            continue
+        for dirpath, dirnames, filenames in os.walk(entry):
+            dirnames.sort()
+            for name in sorted(filenames):
+                rel = Path(dirpath, name).relative_to(root).as_posix()
+                if TEMP_RE.match(name):
+                    index.temporaries.append(rel)
+                    continue
+                _check_file(root, rel, entry.name, name, manifest, deep, index)
+    _check_complete(index, manifest)
+    return index
+
+
+def _check_file(root: Path, rel: str, table: str, name: str, manifest: Manifest, deep: bool,
+                index: LakeIndex) -> None:
+    m = CHUNK_RE.match(name)
+    if not m:
+        index.problems.append(Problem(rel, "foreign", "not a chunk-<cell>-<chunk>.parquet file"))
+        return
+    try:
+        md = pq.read_metadata(root / rel)
+    except Exception as exc:  # noqa: BLE001 - any unreadable footer is a corrupt file
+        index.problems.append(Problem(rel, "corrupt", f"unreadable Parquet footer: {exc}"))
+        return
+    raw = (md.metadata or {}).get(META_KEY.encode())
+    try:
+        meta = json.loads(raw) if raw is not None else None
+    except ValueError:
+        meta = None
+    if not isinstance(meta, dict) or "cell" not in meta:
+        index.problems.append(Problem(rel, "foreign", "no simkit metadata"))
+        return
+    cell, chunk = m.group("cell"), int(m.group("chunk"))
+    if meta.get("cell") != cell or meta.get("chunk_id") != chunk or meta.get("table") != table:
+        index.problems.append(Problem(rel, "corrupt", "metadata names another cell, chunk or table"))
+        return
+    if md.num_rows != meta.get("rows"):
+        index.problems.append(Problem(rel, "corrupt", f"{md.num_rows} rows, metadata says {meta.get('rows')}"))
+        return
+    exp = manifest.experiments.get(meta.get("experiment_id", ""))
+    if exp is None:
+        index.problems.append(Problem(rel, "foreign", f"experiment '{meta.get('experiment_id')}' is not in {MANIFEST}"))
+        return
+    cell_rec = exp.get("cells", {}).get(cell)
+    if cell_rec is None:
+        index.problems.append(Problem(rel, "foreign", f"cell {cell} is not in experiment '{meta['experiment_id']}'"))
+        return
+    for key, rec in (("engine_version", exp.get("engine_version")), ("data_hash", cell_rec.get("data_hash"))):
+        if meta.get(key) != rec:
+            index.problems.append(Problem(rel, "foreign", f"{key} {meta.get(key)!r}, manifest says {rec!r}"))
+            return
+    if parse_partition(rel) != {k: value_text(v) for k, v in cell_rec.get("partition", [])}:
+        index.problems.append(Problem(rel, "misplaced", "its folders do not match the cell's parameters"))
+        return
+    if deep:
+        try:
+            data = pq.read_table(root / rel, page_checksum_verification=True)
+        except Exception as exc:  # noqa: BLE001
+            index.problems.append(Problem(rel, "corrupt", f"unreadable data: {exc}"))
+            return
+        key = meta.get("key_metric")
+        if table == "summary" and key and key in data.column_names:
+            total = int(np.asarray(data.column(key).to_numpy(zero_copy_only=False), dtype=np.int64).sum())
+            if total != meta.get("key_sum"):
+                index.problems.append(Problem(rel, "corrupt", f"{key} sums to {total}, metadata says {meta.get('key_sum')}"))
+                return
+    index.files.append(ChunkFile(relpath=rel, table=table, cell=cell, chunk_id=chunk, rows=md.num_rows, meta=meta))
+
+
+def _check_complete(index: LakeIndex, manifest: Manifest) -> None:
+    """An event table file whose chunk has no summary file was cut off mid-chunk."""
+    summaries = {(f.cell, f.chunk_id, f.n_games) for f in index.files if f.table == "summary"}
+    keep = []
+    for f in index.files:
+        if f.table != "summary" and (f.cell, f.chunk_id, f.n_games) not in summaries:
+            index.problems.append(Problem(f.relpath, "incomplete", "its chunk has no summary file; rerun the spec"))
+        else:
+            keep.append(f)
+    index.files = keep
+
+
+# -- manifest ----------------------------------------------------------------------------
+
+@dataclass
+class Manifest:
+    root: Path
+    experiments: dict[str, dict[str, Any]] = field(default_factory=dict)
+    format: str = LAKE_FORMAT
+
+    @classmethod
+    def load(cls, root: str | Path) -> Manifest:
+        root = Path(root)
+        path = root / MANIFEST
+        if not path.is_file():
+            return cls(root=root)
+        try:
+            obj = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise LakeError(f"{path}: not valid JSON: {exc}") from None
+        if not isinstance(obj, dict) or obj.get("format") != LAKE_FORMAT:
+            raise LakeError(f"{path}: not a simkit lake manifest (format {obj.get('format') if isinstance(obj, dict) else None!r}, "
+                            f"expected {LAKE_FORMAT!r})")
+        return cls(root=root, experiments=obj.get("experiments", {}), format=obj["format"])
+
+    def exists(self) -> bool:
+        return (self.root / MANIFEST).is_file()
+
+    def save(self) -> None:
+        payload = json.dumps({"format": self.format, "experiments": self.experiments}, indent=1, sort_keys=True,
+                              default=_json_default)
+        self.root.mkdir(parents=True, exist_ok=True)
+        tmp = self.root / f".{MANIFEST}.tmp-{os.getpid()}"
+        tmp.write_bytes(payload.encode() + b"\n")
+        os.replace(tmp, self.root / MANIFEST)
+
+
+def _json_default(obj):
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    raise TypeError(f"not JSON serialisable: {obj!r}")
+
+
+# -- lock ------------------------------------------------------------------------------
+
+class LakeLock:
+    """One writer at a time: OUT/.lock holds the writer's pid; a dead writer's lock is taken over."""
+
+    def __init__(self, root: Path):
+        self.path = Path(root) / LOCK
+        self.held = False
+
+    def __enter__(self) -> LakeLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                pid = _read_pid(self.path)
+                if pid is not None and _alive(pid) and pid != os.getpid():
+                    raise LakeError(f"{self.path.parent}: another run (pid {pid}) is writing this lake") from None
+                self.path.unlink(missing_ok=True)  # stale: its writer is gone
+                continue
+            with os.fdopen(fd, "w") as fh:
+                fh.write(f"{os.getpid()}\n{time.time():.0f}\n")
+            self.held = True
+            return self
+        raise LakeError(f"{self.path}: cannot take the lake's lock")
+
+    def __exit__(self, *exc) -> None:
+        if self.held:
+            self.path.unlink(missing_ok=True)
+            self.held = False
+
+
+def _read_pid(path: Path) -> int | None:
+    try:
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_temporaries(index: LakeIndex) -> int:
+    """Delete leftovers of interrupted writes (only while holding the lock)."""
+    for rel in index.temporaries:
+        (index.root / rel).unlink(missing_ok=True)
+    return len(index.temporaries)

@@ -1,0 +1,121 @@
+"""Data overrides: change a few data pack values for one experiment cell.
+
+Keys name a value the way the pack files do, and values keep the pack's units:
+
+    units.<unit>.<field>      cost (Gold), damage_capacity, range, box_count, oop_vp, oop_vp_alt
+    old_ones.<type>.<field>   damage_capacity, vp, moves, heals_after_combat, causes_sanity_loss
+    port.<field>              strength_normal, strength_weak, flip_threshold,
+                              sanity_strength_4, sanity_strength_2, oop_vp
+    combat.sanity_per_combat
+
+The pack is copied (dataclasses.replace; the loaded pack is never changed) and gets a new
+``hash``: the base hash and the sorted overrides hashed together, so the lake records both
+the override and the effective data it ran on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from simkit.datapack import AuzData
+from simkit.errors import UserError
+from simkit.names import OLD_ONES, PORT, STACKS, UNITS
+
+_UNIT_FIELDS = {"cost": ("unit_cost", float, 0), "damage_capacity": ("unit_capacity", int, 1),
+                "range": ("unit_range", int, 0), "box_count": ("unit_box_count", int, 0),
+                "oop_vp": ("unit_oop_vp", int, 0), "oop_vp_alt": ("unit_oop_vp_alt", int, 0)}
+_OLD_ONE_FIELDS = {"damage_capacity": ("old_one_capacity", int, 1), "vp": ("old_one_vp", int, 0),
+                   "moves": ("old_one_moves", bool, None), "heals_after_combat": ("old_one_heals", bool, None),
+                   "causes_sanity_loss": ("old_one_sanity", bool, None)}
+_PORT_FIELDS = ("strength_normal", "strength_weak", "flip_threshold", "sanity_strength_4",
+                "sanity_strength_2", "oop_vp")
+OVERRIDE_PATTERNS = ("units.<unit>.<" + "|".join(_UNIT_FIELDS) + ">",
+                     "old_ones.<type>.<" + "|".join(_OLD_ONE_FIELDS) + ">",
+                     "port.<" + "|".join(_PORT_FIELDS) + ">", "combat.sanity_per_combat")
+
+
+def _value(key: str, value: Any, kind: type, minimum: float | None) -> Any:
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+    if not ok:
+        raise UserError(f"override '{key}' must be {kind.__name__}, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise UserError(f"override '{key}' must be >= {minimum}, got {value!r}")
+    return value
+
+
+def check_override(key: str, value: Any) -> Any:
+    """Validate one override; returns the normalised value (ints become floats for costs)."""
+    parts = key.split(".")
+    if parts[0] == "units" and len(parts) == 3:
+        if parts[1] not in UNITS + ("outpost",):
+            raise UserError(f"override '{key}': unknown unit '{parts[1]}' (expected one of: {', '.join(UNITS)}, outpost)")
+        if parts[2] not in _UNIT_FIELDS:
+            raise UserError(f"override '{key}': unknown unit field '{parts[2]}' (expected one of: {', '.join(_UNIT_FIELDS)})")
+        _, kind, lo = _UNIT_FIELDS[parts[2]]
+        return _value(key, value, kind, lo)
+    if parts[0] == "old_ones" and len(parts) == 3:
+        if parts[1] not in OLD_ONES:
+            raise UserError(f"override '{key}': unknown Old One '{parts[1]}' (expected one of: {', '.join(OLD_ONES)})")
+        if parts[2] not in _OLD_ONE_FIELDS:
+            raise UserError(f"override '{key}': unknown Old One field '{parts[2]}' (expected one of: {', '.join(_OLD_ONE_FIELDS)})")
+        _, kind, lo = _OLD_ONE_FIELDS[parts[2]]
+        return _value(key, value, kind, lo)
+    if parts[0] == "port" and len(parts) == 2:
+        if parts[1] not in _PORT_FIELDS:
+            raise UserError(f"override '{key}': unknown port field '{parts[1]}' (expected one of: {', '.join(_PORT_FIELDS)})")
+        return _value(key, value, int, 0)
+    if key == "combat.sanity_per_combat":
+        return _value(key, value, int, 0)
+    raise UserError(f"unknown override '{key}' (expected one of: {', '.join(OVERRIDE_PATTERNS)})")
+
+
+def override_hash(base_hash: str, overrides: Mapping[str, Any]) -> str:
+    if not overrides:
+        return base_hash
+    text = json.dumps({"base": base_hash, "overrides": dict(sorted(overrides.items()))}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
+    """A copy of ``data`` with the overrides applied (validated here too)."""
+    if not overrides:
+        return data
+    changes: dict[str, Any] = {}
+
+    def array(name: str) -> np.ndarray:
+        if name not in changes:
+            changes[name] = getattr(data, name).copy()
+        return changes[name]
+
+    port = dict(data.port)
+    for key, raw in sorted(overrides.items()):
+        value = check_override(key, raw)
+        parts = key.split(".")
+        if parts[0] == "units":
+            array(_UNIT_FIELDS[parts[2]][0])[STACKS.index(parts[1])] = value
+        elif parts[0] == "old_ones":
+            array(_OLD_ONE_FIELDS[parts[2]][0])[OLD_ONES.index(parts[1])] = value
+        elif parts[0] == "port":
+            port[parts[1]] = value
+            # load_pack stores these port values in the port row of the unit arrays too
+            if parts[1] == "strength_normal":
+                array("unit_capacity")[PORT] = value
+            if parts[1] == "oop_vp":
+                array("unit_cost")[PORT] = float(value)
+                array("unit_oop_vp")[PORT] = value
+                array("unit_oop_vp_alt")[PORT] = value
+        else:
+            changes["sanity_per_combat"] = value
+    if port["strength_weak"] > port["strength_normal"]:
+        raise UserError("override: 'port.strength_weak' must not exceed 'port.strength_normal'")
+    if port != data.port:
+        changes["port"] = port
+    return dataclasses.replace(data, hash=override_hash(data.hash, overrides), **changes)

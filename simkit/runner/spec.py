@@ -1,0 +1,356 @@
+"""Experiment specs: a TOML file -> a validated plan of cells (see experiments/README.md).
+
+Everything is checked here, before any work starts: unknown tables and keys, the mode
+name, every parameter value of every cell (strategy/policy names through the mode's
+``Param`` checks), data overrides, sizes. A mistake raises UserError naming the file,
+the table and the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import simkit
+from simkit.errors import UserError
+from simkit.modes import Mode, get_mode
+from simkit.runner.overrides import apply_overrides, check_override, override_hash
+
+TABLES = ("experiment", "params", "grid", "overrides", "override_grid")
+EXPERIMENT_KEYS = {
+    "name": "experiment name (default: the file name)",
+    "description": "free text",
+    "mode": "simulation mode (simkit.modes)",
+    "root_seed": "root of every chunk's SeedSequence",
+    "chunk_size": "games per chunk (default: the mode's)",
+    "games": "games per cell",
+    "target_ci": "95% half-width of the key metric at which a cell stops",
+    "min_games": "games per cell before the first precision check (target_ci)",
+    "max_games": "games per cell at most (target_ci)",
+    "outputs": "tables to write, e.g. [\"summary\", \"moves\"]",
+    "data": "data pack folder (relative to the spec; default: the shipped pack)",
+    "partition_by": "columns that name the lake's folders (default: the grid keys)",
+}
+MAX_PARTITION_KEYS = 3
+MAX_SEED = 2**63 - 1
+DEFAULT_MAX_GAMES = 10_000_000
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One point of the grid: a full, validated parameter set plus data overrides."""
+
+    index: int
+    params: dict[str, Any]
+    overrides: dict[str, Any]
+    cell_id: str                        # content hash: same cell, same chunks, same rows
+    data_hash: str                      # effective data (pack hash with the overrides)
+    partition: tuple[tuple[str, Any], ...]
+
+    def label(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.partition) or self.cell_id
+
+
+@dataclass(frozen=True)
+class Spec:
+    path: str
+    name: str
+    description: str
+    mode: str
+    root_seed: int
+    chunk_size: int
+    games: int | None
+    target_ci: float | None
+    min_games: int
+    max_games: int
+    outputs: tuple[str, ...]
+    data_path: str | None
+    partition_by: tuple[str, ...]
+    params: dict[str, Any]
+    grid: dict[str, list]
+    overrides: dict[str, Any]
+    override_grid: dict[str, list]
+    text: str
+    engine_version: int
+    data_hash: str
+    cells: tuple[Cell, ...] = field(default=())
+    experiment_id: str = ""
+    data: Any = field(default=None, repr=False, compare=False)  # the loaded pack (before overrides)
+
+    def identity(self) -> dict[str, Any]:
+        """What decides the rows (sizes, outputs and wording do not): hashed into the id."""
+        return {"name": self.name, "mode": self.mode, "root_seed": self.root_seed,
+                "chunk_size": self.chunk_size, "engine_version": self.engine_version,
+                "data_hash": self.data_hash, "partition_by": list(self.partition_by),
+                "cells": [c.cell_id for c in self.cells]}
+
+    def with_target(self, target_ci: float | None) -> Spec:
+        """The same experiment sized by a precision target instead (``--target-ci``)."""
+        if target_ci is None:
+            return self
+        if not 0 < target_ci < 0.5:
+            raise UserError(f"--target-ci must be between 0 and 0.5, got {target_ci}")
+        from dataclasses import replace
+        return replace(self, target_ci=float(target_ci), games=None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "name": self.name, "description": self.description, "mode": self.mode,
+                "root_seed": self.root_seed, "chunk_size": self.chunk_size, "games": self.games,
+                "target_ci": self.target_ci, "min_games": self.min_games, "max_games": self.max_games,
+                "outputs": list(self.outputs), "data": self.data_path, "partition_by": list(self.partition_by),
+                "params": self.params, "grid": self.grid, "overrides": self.overrides,
+                "override_grid": self.override_grid}
+
+
+class _Where:
+    def __init__(self, file: str):
+        self.file = file
+
+    def error(self, where: str, message: str) -> UserError:
+        return UserError(f"{self.file}: {where}: {message}" if where else f"{self.file}: {message}")
+
+
+def load_spec(path: str | Path) -> Spec:
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"{path}: no such experiment spec")
+    try:
+        text = path.read_text(encoding="utf-8")
+        raw = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: not valid TOML: {exc}") from None
+    return parse_spec(raw, str(path), text=text, base_dir=path.parent, default_name=path.stem)
+
+
+def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_dir: Path | None = None,
+               default_name: str = "experiment") -> Spec:
+    w = _Where(file)
+    for table in raw:
+        if table not in TABLES:
+            raise w.error("", f"unknown table [{table}] (expected: {', '.join(TABLES)})")
+        if not isinstance(raw[table], dict):
+            raise w.error("", f"'{table}' must be a table [{table}]")
+    exp = raw.get("experiment")
+    if exp is None:
+        raise w.error("", "missing table [experiment]")
+    for key in exp:
+        if key not in EXPERIMENT_KEYS:
+            raise w.error("[experiment]", f"unknown key '{key}' (expected: {', '.join(EXPERIMENT_KEYS)})")
+    if "mode" not in exp:
+        raise w.error("[experiment]", "missing key 'mode'")
+    if not isinstance(exp["mode"], str):
+        raise w.error("[experiment] mode", f"must be a string, got {exp['mode']!r}")
+    try:
+        mode = get_mode(exp["mode"])
+    except UserError as exc:
+        raise w.error("[experiment] mode", str(exc)) from None
+
+    name = _string(w, exp, "name", default_name)
+    if not name or any(ch in name for ch in "/\\") or name.startswith("."):
+        raise w.error("[experiment] name", f"must be a plain name (no slashes), got {name!r}")
+    root_seed = _int(w, exp, "root_seed", None, 0, MAX_SEED)
+    if root_seed is None:
+        raise w.error("[experiment]", "missing key 'root_seed' (seeds are data: give one)")
+    chunk_size = _int(w, exp, "chunk_size", int(mode.extra.get("default_chunk_size", 1000)), 1, 10**9)
+    games = _int(w, exp, "games", None, 1, 10**13)
+    target = exp.get("target_ci")
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int | float) or not 0 < target < 0.5):
+        raise w.error("[experiment] target_ci", f"must be a number between 0 and 0.5, got {target!r}")
+    if games is None and target is None:
+        raise w.error("[experiment]", "give 'games' (per cell) or 'target_ci'")
+    if games is not None and target is not None:
+        raise w.error("[experiment]", "give 'games' or 'target_ci', not both")
+    min_games = _int(w, exp, "min_games", chunk_size, 1, 10**13)
+    max_games = _int(w, exp, "max_games", DEFAULT_MAX_GAMES, 1, 10**13)
+    if max_games < min_games:
+        raise w.error("[experiment] max_games", f"must be >= min_games ({min_games}), got {max_games}")
+    outputs = _outputs(w, exp, mode)
+
+    data_path = exp.get("data")
+    if data_path is not None and not isinstance(data_path, str):
+        raise w.error("[experiment] data", f"must be a folder name, got {data_path!r}")
+    data = _load_data(w, mode, data_path, base_dir)
+
+    params = dict(raw.get("params", {}))
+    grid = {k: _grid_values(w, "grid", k, v) for k, v in raw.get("grid", {}).items()}
+    overrides = dict(raw.get("overrides", {}))
+    override_grid = {k: _grid_values(w, "override_grid", k, v) for k, v in raw.get("override_grid", {}).items()}
+    _check_keys(w, mode, params, grid, overrides, override_grid)
+
+    varying = [k for k, v in grid.items() if len(v) > 1] + [k for k, v in override_grid.items() if len(v) > 1]
+    hint = [k for k in mode.extra.get("partition_hint", ()) if k in varying]
+    default_parts = tuple((hint + [k for k in varying if k not in hint])[:MAX_PARTITION_KEYS])
+    partition_by = exp.get("partition_by", list(default_parts))
+    if not isinstance(partition_by, list) or not all(isinstance(k, str) for k in partition_by):
+        raise w.error("[experiment] partition_by", f"must be a list of column names, got {partition_by!r}")
+    known = set(params) | set(grid) | set(overrides) | set(override_grid) | set(mode.params)
+    for k in partition_by:
+        if k not in known:
+            raise w.error("[experiment] partition_by", f"unknown column '{k}' (expected one of: {', '.join(sorted(known))})")
+
+    spec = Spec(path=file, name=name, description=_string(w, exp, "description", ""), mode=mode.name,
+                root_seed=root_seed,
+                chunk_size=chunk_size, games=games, target_ci=float(target) if target is not None else None,
+                min_games=min_games, max_games=max_games, outputs=outputs, data_path=data_path,
+                partition_by=tuple(partition_by), params=params, grid=grid, overrides=overrides,
+                override_grid=override_grid, text=text, engine_version=int(simkit.ENGINE_VERSION),
+                data_hash=getattr(data, "hash", "none"), data=data)
+    cells = _cells(w, spec, mode, data)
+    spec = _replace(spec, cells=cells)
+    digest = hashlib.sha256(json.dumps(spec.identity(), sort_keys=True).encode()).hexdigest()
+    return _replace(spec, experiment_id=f"{name}-{digest[:8]}")
+
+
+def _replace(spec: Spec, **kw) -> Spec:
+    from dataclasses import replace
+    return replace(spec, **kw)
+
+
+def _string(w: _Where, table: dict, key: str, default: str) -> str:
+    value = table.get(key, default)
+    if not isinstance(value, str):
+        raise w.error(f"[experiment] {key}", f"must be a string, got {value!r}")
+    return value
+
+
+def _int(w: _Where, table: dict, key: str, default: int | None, lo: int, hi: int) -> int | None:
+    value = table.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise w.error(f"[experiment] {key}", f"must be a whole number, got {value!r}")
+    if value < lo or value > hi:
+        what = "a positive whole number" if lo == 1 else f"a whole number in {lo}..{hi}"
+        raise w.error(f"[experiment] {key}", f"must be {what}, got {value}")
+    return value
+
+
+def _outputs(w: _Where, exp: dict, mode: Mode) -> tuple[str, ...]:
+    outputs = exp.get("outputs", ["summary"])
+    if isinstance(outputs, str):
+        outputs = [outputs]
+    if not isinstance(outputs, list) or not all(isinstance(o, str) for o in outputs):
+        raise w.error("[experiment] outputs", f"must be a list of table names, got {outputs!r}")
+    for out in outputs:
+        if out not in mode.outputs:
+            raise w.error("[experiment] outputs", f"mode '{mode.name}' cannot write '{out}' "
+                          f"(available: {', '.join(sorted(mode.outputs))})")
+    return tuple(["summary"] + sorted(set(outputs) - {"summary"}))
+
+
+def _load_data(w: _Where, mode: Mode, data_path: str | None, base_dir: Path | None):
+    if mode.extra.get("data", "auztralia") != "auztralia":
+        return None
+    from simkit.datapack import load_pack
+    folder = None
+    if data_path is not None:
+        folder = Path(data_path)
+        if not folder.is_absolute() and base_dir is not None:
+            folder = base_dir / folder
+    try:
+        return load_pack(folder)
+    except UserError as exc:
+        raise w.error("[experiment] data", str(exc)) from None
+
+
+def _grid_values(w: _Where, table: str, key: str, value: Any) -> list:
+    where = f"[{table}] {key}"
+    if isinstance(value, dict):
+        return _generated(w, where, value)
+    if not isinstance(value, list):
+        raise w.error(where, f"must be a list of values (one per grid point), got {value!r}")
+    if not value:
+        raise w.error(where, "is an empty list: the grid would have no cells")
+    if len({json.dumps(v, sort_keys=True) for v in value}) != len(value):
+        raise w.error(where, "lists a value twice")
+    return list(value)
+
+
+def _generated(w: _Where, where: str, spec: dict) -> list:
+    """{ round_robin = [...], seats = N, distinct = true }: every seat assignment, comma-joined."""
+    allowed = {"round_robin", "seats", "distinct"}
+    for k in spec:
+        if k not in allowed:
+            raise w.error(where, f"unknown key '{k}' in a generated grid (expected: {', '.join(sorted(allowed))})")
+    pool = spec.get("round_robin")
+    seats = spec.get("seats")
+    if not isinstance(pool, list) or not pool or not all(isinstance(p, str) for p in pool):
+        raise w.error(where, "round_robin must be a non-empty list of strategy names")
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 1:
+        raise w.error(where, f"seats must be a positive whole number, got {seats!r}")
+    distinct = spec.get("distinct", True)
+    if not isinstance(distinct, bool):
+        raise w.error(where, f"distinct must be true or false, got {distinct!r}")
+    if distinct and seats > len(pool):
+        raise w.error(where, f"{seats} seats need at least {seats} distinct strategies, got {len(pool)}")
+    combos = itertools.permutations(pool, seats) if distinct else itertools.product(pool, repeat=seats)
+    return [",".join(c) for c in combos]
+
+
+def _check_keys(w: _Where, mode: Mode, params: dict, grid: dict, overrides: dict, override_grid: dict) -> None:
+    for table, keys in (("params", params), ("grid", grid)):
+        for key in keys:
+            if key not in mode.params:
+                raise w.error(f"[{table}] {key}", f"mode '{mode.name}': unknown parameter '{key}' "
+                              f"(expected: {', '.join(sorted(mode.params))})")
+    for key in set(params) & set(grid):
+        raise w.error(f"[grid] {key}", "is also set in [params]: give it in one table")
+    for key in set(overrides) & set(override_grid):
+        raise w.error(f"[override_grid] {key}", "is also set in [overrides]: give it in one table")
+    # each value alone, so the message names the table, key and position
+    for key, value in params.items():
+        try:
+            mode.params[key].check(mode.name, key, value)
+        except UserError as exc:
+            raise w.error(f"[params] {key}", str(exc)) from None
+    for key, values in grid.items():
+        for i, value in enumerate(values):
+            try:
+                mode.params[key].check(mode.name, key, value)
+            except UserError as exc:
+                raise w.error(f"[grid] {key}[{i}]", str(exc)) from None
+    for table, items in (("overrides", {k: [v] for k, v in overrides.items()}), ("override_grid", override_grid)):
+        for key, values in items.items():
+            for value in values:
+                try:
+                    check_override(key, value)
+                except UserError as exc:
+                    raise w.error(f"[{table}] {key}", str(exc)) from None
+
+
+def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
+    keys = list(spec.grid) + list(spec.override_grid)
+    values = [spec.grid[k] for k in spec.grid] + [spec.override_grid[k] for k in spec.override_grid]
+    cells = []
+    seen: dict[str, int] = {}
+    for index, combo in enumerate(itertools.product(*values)):
+        point = dict(zip(keys, combo, strict=True))
+        given = {**spec.params, **{k: point[k] for k in spec.grid}}
+        overrides = {**spec.overrides, **{k: point[k] for k in spec.override_grid}}
+        overrides = {k: check_override(k, v) for k, v in sorted(overrides.items())}
+        where = "cell {" + ", ".join(f"{k}={v!r}" for k, v in point.items()) + "}" if point else "[params]"
+        try:
+            params = mode.validate(given)
+            cell_data = apply_overrides(data, overrides) if data is not None else None
+            check = mode.extra.get("check")
+            if check is not None:
+                check(params, cell_data)
+        except UserError as exc:
+            raise w.error(where, str(exc)) from None
+        data_hash = override_hash(spec.data_hash, overrides)
+        ident = {"mode": spec.mode, "params": params, "overrides": overrides, "data_hash": data_hash,
+                 "root_seed": spec.root_seed, "chunk_size": spec.chunk_size,
+                 "engine_version": spec.engine_version}
+        cell_id = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:10]
+        if cell_id in seen:
+            raise w.error(where, f"is the same cell as cell {seen[cell_id]} (after defaults are filled in)")
+        seen[cell_id] = index
+        partition = tuple((k, params[k] if k in params else overrides[k]) for k in spec.partition_by)
+        cells.append(Cell(index=index, params=params, overrides=overrides, cell_id=cell_id,
+                          data_hash=data_hash, partition=partition))
+    return tuple(cells)

@@ -1,0 +1,86 @@
+"""The one function a worker runs: play a chunk, check its columns, write its files.
+
+Module-level and importable, so loky and Dask can pickle it by reference. A task
+carries everything the chunk needs (mode name, parameters, the cell's data, seeds,
+paths); a worker writes its own files (atomically) and returns only a few numbers,
+so the parent's memory does not grow with the number of games.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    out: str
+    mode: str
+    params: dict[str, Any]
+    data: Any
+    root_seed: int
+    chunk_id: int
+    n_games: int
+    outputs: tuple[str, ...]
+    files: dict[str, str]            # table -> path relative to out
+    constants: dict[str, Any]        # experiment_id, cell, root_seed, chunk_id, parameters, overrides
+    meta: dict[str, Any]             # file metadata shared by every table of the chunk
+
+
+@dataclass(frozen=True)
+class ChunkDone:
+    cell: str
+    chunk_id: int
+    n_games: int
+    key_sum: int
+    rows: dict[str, int]
+    seconds: float
+    pid: int
+
+
+def pin_threads() -> None:
+    """One numba/OpenMP thread per worker: parallelism comes from the workers themselves."""
+    for key, value in WORKER_ENV.items():
+        os.environ.setdefault(key, value)
+
+
+def run_task(task: ChunkTask) -> ChunkDone:
+    pin_threads()
+    from simkit.lake import LakeError, build_table, write_chunk
+    from simkit.modes import get_mode
+
+    start = time.perf_counter()
+    mode = get_mode(task.mode)
+    tables = mode.run_chunk(task.params, task.data, task.root_seed, task.chunk_id, task.n_games,
+                            frozenset(task.outputs))
+    where = f"mode '{task.mode}' chunk {task.chunk_id} of cell {task.constants.get('cell')}"
+    if "summary" not in tables:
+        raise LakeError(f"{where}: run_chunk returned no 'summary' table")
+    built = {}
+    for table in task.outputs:
+        columns = tables.get(table)
+        if columns is None:
+            raise LakeError(f"{where}: run_chunk returned no '{table}' table")
+        if "game_index" not in columns:
+            raise LakeError(f"{where}: table '{table}' has no 'game_index' column")
+        built[table] = build_table(task.constants, columns)
+    summary = tables["summary"]
+    if len(summary["game_index"]) != task.n_games:
+        raise LakeError(f"{where}: {len(summary['game_index'])} summary rows for {task.n_games} games")
+    key = np.asarray(summary[mode.key_metric])
+    key_sum = int(key.sum(dtype=np.int64))
+    if key.size and (key.min() < 0 or key.max() > 1):
+        raise LakeError(f"{where}: key metric '{mode.key_metric}' must be 0 or 1")
+    meta = {**task.meta, "n_games": task.n_games, "key_metric": mode.key_metric, "key_sum": key_sum,
+            "cell": task.constants["cell"], "chunk_id": task.chunk_id}
+    write_chunk(Path(task.out), task.files, built, meta)
+    return ChunkDone(cell=task.constants["cell"], chunk_id=task.chunk_id, n_games=task.n_games,
+                     key_sum=key_sum, rows={t: b.num_rows for t, b in built.items()},
+                     seconds=time.perf_counter() - start, pid=os.getpid())
