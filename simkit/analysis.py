@@ -1,0 +1,191 @@
+"""Analysis of a result lake: small metric functions over polars lazy frames.
+
+    >>> from simkit import analysis
+    >>> lake = analysis.open_lake("results/combat_odds_grid")      # doctest: +SKIP
+    >>> analysis.win_rates(lake.scan(), by=lake.grid_keys, metric=lake.key_metric)  # doctest: +SKIP
+
+Every function takes a ``pl.LazyFrame`` (or DataFrame) of lake rows and returns a small
+``pl.DataFrame`` (``pandas=True`` for a pandas one). Rates come with Wilson 95% intervals
+(simkit.core.stats); paired differences use the rows two cells share by seed
+(root_seed, chunk_id, game_index): common random numbers make them much tighter than
+independent samples would be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simkit.core.stats import Z95, wilson_interval
+from simkit.errors import UserError
+from simkit.lake import LakeError, LakeIndex, Manifest, scan
+
+PAIR_KEYS = ("root_seed", "chunk_id", "game_index")
+
+Frame = pl.LazyFrame | pl.DataFrame
+
+
+class Lake:
+    """One experiment of a lake: its verified files, grid keys and key metric."""
+
+    def __init__(self, root: str | Path, experiment: str | None = None, verify: bool = True):
+        self.root = Path(root)
+        self.manifest = Manifest.load(self.root)
+        if not self.manifest.exists():
+            raise LakeError(f"{self.root}: not a simkit lake (no manifest.json)")
+        ids = sorted(self.manifest.experiments)
+        if experiment is None:
+            if len(ids) != 1:
+                raise LakeError(f"{self.root}: holds experiments {', '.join(ids)}; name one (experiment=...)")
+            experiment = ids[0]
+        if experiment not in self.manifest.experiments:
+            raise LakeError(f"{self.root}: no experiment '{experiment}' (has: {', '.join(ids)})")
+        self.experiment = experiment
+        self.record = self.manifest.experiments[experiment]
+        self.index: LakeIndex = scan(self.root, self.manifest)
+        if verify:
+            self.index.raise_problems()
+
+    @property
+    def cells(self) -> dict[str, dict[str, Any]]:
+        return self.record["cells"]
+
+    @property
+    def key_metric(self) -> str:
+        return self.record.get("key_metric", "win")
+
+    @property
+    def grid_keys(self) -> list[str]:
+        """Parameter and override columns whose value differs between cells (grid order)."""
+        values: dict[str, set[str]] = {}
+        for rec in self.cells.values():
+            for name, value in {**rec["params"], **rec["overrides"]}.items():
+                values.setdefault(name, set()).add(repr(value))
+        spec = self.record.get("spec", {})
+        order = list(spec.get("grid", {})) + list(spec.get("override_grid", {}))
+        order += [k for k in values if k not in order]
+        return [k for k in order if len(values.get(k, ())) > 1]
+
+    def files(self, table: str = "summary") -> list[Path]:
+        return self.index.paths(table, cells=self.cells)
+
+    def scan(self, table: str = "summary") -> pl.LazyFrame:
+        files = self.files(table)
+        if not files:
+            raise LakeError(f"{self.root}: no '{table}' files for experiment '{self.experiment}'")
+        return pl.scan_parquet(files, hive_partitioning=False)
+
+
+def open_lake(root: str | Path, experiment: str | None = None, verify: bool = True) -> Lake:
+    return Lake(root, experiment, verify)
+
+
+def _lazy(frame: Frame) -> pl.LazyFrame:
+    return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+
+
+def _out(df: pl.DataFrame, pandas: bool):
+    return df.to_pandas() if pandas else df
+
+
+def _check_columns(frame: pl.LazyFrame, names: Sequence[str]) -> None:
+    have = frame.collect_schema().names()
+    for name in names:
+        if name not in have:
+            raise UserError(f"no column '{name}' in these rows (columns: {', '.join(have)})")
+
+
+def _with_wilson(df: pl.DataFrame, games: str = "games", wins: str = "wins") -> pl.DataFrame:
+    n = df[games].to_numpy().astype(np.float64)
+    k = df[wins].to_numpy().astype(np.float64)
+    lo, hi = wilson_interval(k, n)
+    lo, hi = np.atleast_1d(lo), np.atleast_1d(hi)
+    return df.with_columns(rate=pl.Series(np.divide(k, n, out=np.zeros_like(k), where=n > 0)),
+                           ci_low=pl.Series(lo), ci_high=pl.Series(hi),
+                           half_width=pl.Series((hi - lo) / 2))
+
+
+def win_rates(frame: Frame, by: Sequence[str] = ("cell",), metric: str = "win", pandas: bool = False):
+    """Rate of a 0/1 column per group, with Wilson 95% interval: games, wins, rate, ci_low, ci_high."""
+    lf = _lazy(frame)
+    by = list(by)
+    _check_columns(lf, by + [metric])
+    df = (lf.group_by(by).agg(games=pl.len(), wins=pl.col(metric).cast(pl.Int64).sum())
+          .sort(by).collect())
+    return _out(_with_wilson(df), pandas)
+
+
+def paired_difference(frame: Frame, baseline: Mapping[str, Any], metric: str = "win",
+                      within: Sequence[str] = (), by: Sequence[str] | None = None,
+                      pair_on: Sequence[str] = PAIR_KEYS, pandas: bool = False):
+    """Each cell minus the baseline cell on the games they share by seed (common random numbers).
+
+    ``baseline`` picks the reference rows by column values (e.g. {"units.artillery.cost": 3.0});
+    ``within`` lists columns that must match too (e.g. ["vs"] to compare within each Old One).
+    Columns: games (pairs), rate, baseline_rate, diff, ci_low, ci_high (normal 95% on the
+    paired differences), independent_half_width (what two independent samples would give)
+    and correlation between the paired outcomes.
+    """
+    lf = _lazy(frame)
+    by = list(by) if by is not None else [k for k in ("cell",)]
+    keys = list(pair_on) + list(within)
+    _check_columns(lf, list(baseline) + keys + by + [metric])
+    is_base = pl.lit(True)
+    for name, value in baseline.items():
+        is_base = is_base & (pl.col(name) == value)
+    base = lf.filter(is_base).select(*keys, pl.col(metric).cast(pl.Float64).alias("_base"))
+    dupes = base.group_by(keys).agg(pl.len().alias("n")).filter(pl.col("n") > 1).select(pl.len()).collect().item()
+    if dupes:
+        raise UserError(f"baseline {dict(baseline)} matches more than one row per {', '.join(keys)}: "
+                        f"add the other grid columns to 'within' or to the baseline")
+    if base.select(pl.len()).collect().item() == 0:
+        raise UserError(f"baseline {dict(baseline)} matches no rows")
+    other = lf.filter(~is_base).select(*set(by) | set(keys), pl.col(metric).cast(pl.Float64).alias("_x"))
+    joined = other.join(base, on=keys, how="inner").with_columns(_d=pl.col("_x") - pl.col("_base"))
+    df = (joined.group_by(by).agg(
+        games=pl.len(), rate=pl.col("_x").mean(), baseline_rate=pl.col("_base").mean(),
+        diff=pl.col("_d").mean(), sd=pl.col("_d").std(), correlation=pl.corr("_x", "_base"))
+        .sort(by).collect())
+    n = df["games"].to_numpy().astype(np.float64)
+    half = Z95 * np.nan_to_num(df["sd"].to_numpy()) / np.sqrt(np.maximum(n, 1))
+    p1, p0 = df["rate"].to_numpy(), df["baseline_rate"].to_numpy()
+    indep = Z95 * np.sqrt((p1 * (1 - p1) + p0 * (1 - p0)) / np.maximum(n, 1))
+    df = df.with_columns(ci_low=pl.Series(df["diff"].to_numpy() - half),
+                         ci_high=pl.Series(df["diff"].to_numpy() + half),
+                         half_width=pl.Series(half), independent_half_width=pl.Series(indep)).drop("sd")
+    return _out(df, pandas)
+
+
+def per_strategy(frame: Frame, strategy: str | Sequence[str] = "strategy", metric: str = "win",
+                 by: Sequence[str] = (), pandas: bool = False):
+    """Win rate per strategy (a seats table's 'strategy', or e.g. ('allocate', 'withdraw'))."""
+    cols = [strategy] if isinstance(strategy, str) else list(strategy)
+    return win_rates(frame, by=list(by) + cols, metric=metric, pandas=pandas)
+
+
+def per_seat(frame: Frame, seat: str = "seat", metric: str = "win", by: Sequence[str] = (),
+             pandas: bool = False):
+    """Win rate per seat position (first player advantage and the like)."""
+    return win_rates(frame, by=list(by) + [seat], metric=metric, pandas=pandas)
+
+
+def vp_by_source(frame: Frame, by: Sequence[str] = ("cell",), prefix: str = "vp_", pandas: bool = False):
+    """Mean VP per game from each source (columns named ``vp_<source>``) and each source's share."""
+    lf = _lazy(frame)
+    by = list(by)
+    total_col = f"{prefix}total"
+    sources = [c for c in lf.collect_schema().names() if c.startswith(prefix) and c != total_col]
+    if not sources:
+        raise UserError(f"no '{prefix}*' columns in these rows")
+    _check_columns(lf, by)
+    df = (lf.group_by(by).agg(pl.len().alias("games"), *[pl.col(c).cast(pl.Float64).mean().alias(c) for c in sources])
+          .sort(by).collect())
+    total = sum(df[c] for c in sources)
+    df = df.with_columns(total.alias(total_col))
+    df = df.with_columns(*[pl.when(pl.col(total_col) > 0).then(pl.col(c) / pl.col(total_col)).otherwise(0.0)
+                           .alias(f"share_{c[len(prefix):]}") for c in sources])
+    return _out(df, pandas)

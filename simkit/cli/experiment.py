@@ -1,0 +1,133 @@
+"""`simkit experiment run | check | verify | summary`: experiment specs into the result lake."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simkit.cli import app
+from simkit.cli.common import JsonOption, print_json
+from simkit.errors import UserError
+
+experiment_app = typer.Typer(no_args_is_help=True,
+                             help="Experiment specs (experiments/*.toml) -> a Parquet result lake.")
+app.add_typer(experiment_app, name="experiment")
+
+SpecArg = Annotated[Path, typer.Argument(help="Experiment spec (TOML), e.g. experiments/combat_odds_grid.toml.")]
+LakeArg = Annotated[Path, typer.Argument(help="Result lake folder (the run's --out).")]
+
+
+class Backend(StrEnum):
+    loky = "loky"
+    dask = "dask"
+
+
+@experiment_app.command("run")
+def run_cmd(
+    spec_file: SpecArg,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (Dask: LocalCluster workers).")] = 1,
+    backend: Annotated[Backend, typer.Option(help="loky (this machine) or dask (a cluster).")] = Backend.loky,
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (default: a LocalCluster on 127.0.0.1).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Lake folder (default: results/<spec name>).")] = None,
+    target_ci: Annotated[float | None, typer.Option(help="Add chunks per cell until the key metric's 95% half-width is this.")] = None,
+    force: Annotated[bool, typer.Option(help="Add to a lake built by another spec, engine or data version.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    json: JsonOption = False,
+) -> None:
+    """Run an experiment spec (or complete an interrupted run of it)."""
+    from simkit.runner import load_spec, run_experiment
+
+    spec = load_spec(spec_file)
+    result = run_experiment(spec, out=out, jobs=jobs, backend=backend.value, scheduler=scheduler,
+                            force=force, target_ci=target_ci, quiet=quiet)
+    if json:
+        print_json({"out": str(result.out), "experiment_id": result.experiment_id,
+                    "chunks_written": result.chunks_written, "chunks_skipped": result.chunks_skipped,
+                    "games_written": result.games_written, "games_skipped": result.games_skipped,
+                    "seconds": result.seconds,
+                    "cells": [{"cell": c.cell, "label": c.label, "games": c.games, "key_sum": c.key_sum,
+                               "rate": c.rate, "half_width": c.half_width, "stop": c.stop} for c in result.cells]})
+        return
+    console = Console()
+    if len(result.cells) <= 40:
+        table = Table(title=f"{result.experiment_id}: key metric per cell")
+        for col in ("cell", "parameters", "games", "rate", "±95%", "stopped by"):
+            table.add_column(col, justify="right" if col in ("games", "rate", "±95%") else "left")
+        for c in result.cells:
+            table.add_row(c.cell, c.label, f"{c.games:,}", f"{c.rate:.4f}", f"{c.half_width:.4f}", c.stop)
+        console.print(table)
+    console.print(f"{result.chunks_written} chunk(s) written ({result.games_written:,} games, "
+                  f"{result.games_per_second:,.0f} games/s), {result.chunks_skipped} found done; "
+                  f"lake: {result.out}")
+
+
+@experiment_app.command("check")
+def check_cmd(spec_file: SpecArg, json: JsonOption = False) -> None:
+    """Validate a spec (mode, parameters, strategies, overrides, sizes) without running it."""
+    import math
+
+    from simkit.runner import load_spec
+
+    spec = load_spec(spec_file)
+    chunks = math.ceil(spec.games / spec.chunk_size) if spec.games else None
+    info = {"experiment_id": spec.experiment_id, "mode": spec.mode, "cells": len(spec.cells),
+            "root_seed": spec.root_seed, "chunk_size": spec.chunk_size, "games_per_cell": spec.games,
+            "target_ci": spec.target_ci, "chunks_per_cell": chunks, "outputs": list(spec.outputs),
+            "partition_by": list(spec.partition_by), "data_hash": spec.data_hash}
+    if json:
+        print_json(info)
+        return
+    sizing = f"{spec.games:,} games per cell in {chunks} chunk(s)" if spec.games else \
+        f"until the 95% half-width is {spec.target_ci} (at most {spec.max_games:,} games per cell)"
+    typer.echo(f"{spec_file}: ok: experiment {spec.experiment_id}, mode '{spec.mode}', {len(spec.cells)} cell(s), "
+               f"{sizing}, chunks of {spec.chunk_size:,}, root seed {spec.root_seed}")
+
+
+@experiment_app.command("verify")
+def verify_cmd(lake: LakeArg,
+               deep: Annotated[bool, typer.Option(help="Read every page (checksums) and recount the key metric.")] = False,
+               json: JsonOption = False) -> None:
+    """Check every file of a lake against its manifest; bad files are listed (exit 2)."""
+    from simkit.lake import Manifest, scan
+
+    manifest = Manifest.load(lake)
+    if not manifest.exists():
+        raise UserError(f"{lake}: not a simkit lake (no manifest.json)")
+    index = scan(lake, manifest, deep=deep)
+    if json:
+        print_json({"files": len(index.files), "problems": [vars(p) for p in index.problems],
+                    "temporaries": index.temporaries})
+    else:
+        for p in index.problems:
+            typer.echo(f"{p.kind}: {p.relpath}: {p.detail}")
+        typer.echo(f"{lake}: {len(index.files)} good file(s), {len(index.problems)} problem(s), "
+                   f"{len(index.temporaries)} leftover temporary file(s)")
+    if index.problems:
+        raise typer.Exit(2)
+
+
+@experiment_app.command("summary")
+def summary_cmd(lake: LakeArg,
+                experiment: Annotated[str | None, typer.Option(help="Experiment id (when the lake holds several).")] = None,
+                json: JsonOption = False) -> None:
+    """Key-metric rate per cell with Wilson 95% intervals."""
+    from simkit import analysis
+
+    lk = analysis.open_lake(lake, experiment)
+    by = lk.grid_keys or ["cell"]
+    df = analysis.win_rates(lk.scan(), by=by, metric=lk.key_metric)
+    if json:
+        print_json({"experiment_id": lk.experiment, "key_metric": lk.key_metric, "rows": df.to_dicts()})
+        return
+    table = Table(title=f"{lk.experiment}: {lk.key_metric}")
+    for col in by + ["games", "rate", "95% interval"]:
+        table.add_column(col, justify="left" if col in by else "right")
+    for row in df.iter_rows(named=True):
+        table.add_row(*[str(row[c]) for c in by], f"{row['games']:,}", f"{row['rate']:.4f}",
+                      f"{row['ci_low']:.4f} .. {row['ci_high']:.4f}")
+    Console().print(table)
