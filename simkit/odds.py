@@ -7,20 +7,28 @@ interval). Rows are computed in a fixed order and are identical for any ``jobs``
 
 from __future__ import annotations
 
+import datetime as dt
+import io
 import itertools
+import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from simkit import ENGINE_VERSION
 from simkit.combat import Combat, ExactTooLarge, exact_odds, monte_carlo_odds
-from simkit.datapack import AuzData
+from simkit.datapack import AuzData, provenance_shares
+from simkit.errors import UserError
 from simkit.names import ARMOURED_CAR, ARTILLERY, INFANTRY, NUM_STACKS, OLD_ONES, UNITS
 from strategies.combat.withdrawal import Never, OptimalWithdrawal
 
 TABLE_STATE_BUDGET = 3_000  # exact where small (a few ms), Monte Carlo beyond
 FALLBACK_GAMES = 20_000
 TP_UNITS = (INFANTRY, ARTILLERY, ARMOURED_CAR)  # attack TP = distinct types among these, min 1
+LOST_BINS = 8  # p_lost_0 .. p_lost_7 (the last: 7 or more units lost)
 
 
 def unit_mixes(max_per_type: int) -> list[tuple[int, ...]]:
@@ -58,6 +66,9 @@ def _row(mix, old_one: int, copies: int, data: AuzData, seed: int, budget: int) 
                p_defeat=never.outcomes["defeat"], expected_cards=never.expected_cards,
                expected_units_lost=float(sum(never.expected_units_lost.values())),
                expected_gold_lost=never.expected_gold_lost)
+    tail = sum(never.p_units_lost[LOST_BINS - 1:])
+    for k in range(LOST_BINS):
+        row[f"p_lost_{k}"] = float(never.p_units_lost[k]) if k < LOST_BINS - 1 else float(tail)
     return row
 
 
@@ -90,3 +101,31 @@ def cheapest_mixes(table: pd.DataFrame, old_one: str, copies: int, min_p: float,
     """Mixes reaching P(destroy) >= min_p against the Old One(s), cheapest in Gold then TP."""
     rows = table[(table["old_one"] == old_one) & (table["old_ones"] == copies) & (table["p_destroy"] >= min_p)]
     return rows.sort_values(["gold_cost", "tp_cost", "p_destroy"], ascending=[True, True, False]).head(top)
+
+
+META_KEY = b"simkit"
+
+
+def table_bytes(table: pd.DataFrame, data: AuzData, seed: int = 0) -> bytes:
+    """The table as Parquet (zstd) with its provenance in the file's metadata."""
+    arrow = pa.Table.from_pandas(table, preserve_index=False)
+    meta = {"kind": "odds_table", "engine_version": ENGINE_VERSION, "data_hash": data.hash,
+            "data_pack": data.name, "provenance_shares": provenance_shares(data),
+            "max_per_type": table.attrs.get("max_per_type"), "seed": seed,
+            "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
+    arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), META_KEY: json.dumps(meta).encode()})
+    buf = io.BytesIO()
+    pq.write_table(arrow, buf, compression="zstd")
+    return buf.getvalue()
+
+
+def read_table(path: Path) -> tuple[pd.DataFrame, dict]:
+    """An odds table and its provenance; a foreign or corrupt file is a UserError."""
+    try:
+        arrow = pq.read_table(path)
+    except Exception as exc:  # pyarrow raises several error types for a bad file
+        raise UserError(f"{path}: not a readable Parquet file ({exc.__class__.__name__})") from None
+    meta = json.loads((arrow.schema.metadata or {}).get(META_KEY, b"{}"))
+    if meta.get("kind") != "odds_table":
+        raise UserError(f"{path}: not an odds table written by simkit")
+    return arrow.to_pandas(), meta

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -127,7 +126,7 @@ def odds_table_cmd(
     """Write the table (exact where it fits, Monte Carlo fall-back otherwise) to --out."""
     if ctx.invoked_subcommand is not None:
         return
-    from simkit.odds import odds_table
+    from simkit.odds import odds_table, table_bytes
 
     if out is None:
         raise UserError("--out FILE.parquet is required")
@@ -138,9 +137,7 @@ def odds_table_cmd(
     pack = data_pack(data)
     kinds = sorted({old_one_id(t) for item in vs for t in item.split(",")}) if vs else None
     table = odds_table(pack, max_per_type, kinds, jobs=jobs, seed=seed)
-    buf = io.BytesIO()
-    table.to_parquet(buf, index=False, compression="zstd")
-    atomic_write_bytes(out, buf.getvalue())
+    atomic_write_bytes(out, table_bytes(table, pack, seed))
     exact = (table["method"] == "exact").mean()
     typer.echo(f"wrote {out}: {len(table)} rows ({exact:.0%} exact), data {pack.hash}")
 
@@ -157,9 +154,7 @@ def odds_best_cmd(
     json: JsonOption = False,
 ) -> None:
     """The cheapest unit mixes (Gold, then TP) reaching P(destroy) >= --min-p."""
-    import pandas as pd
-
-    from simkit.odds import cheapest_mixes, odds_table
+    from simkit.odds import cheapest_mixes, odds_table, read_table
 
     kind = old_one_id(vs)
     if not 0.0 <= min_p <= 1.0:
@@ -169,10 +164,7 @@ def odds_best_cmd(
     if table is not None:
         if not table.is_file():
             raise UserError(f"--table {table}: no such file")
-        try:
-            frame = pd.read_parquet(table)
-        except Exception as exc:  # pyarrow raises several types for a bad file
-            raise UserError(f"--table {table}: not an odds table ({exc.__class__.__name__})") from None
+        frame, _ = read_table(table)
     else:
         frame = odds_table(data_pack(data), max_per_type, [kind])
     best = cheapest_mixes(frame, OLD_ONES[kind], copies, min_p, top)

@@ -1,0 +1,26 @@
+"""`simkit report RESULTS --out report.html`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simkit.cli import app
+from simkit.cli.common import atomic_write_bytes
+from simkit.errors import UserError
+
+
+@app.command("report")
+def report_cmd(source: Annotated[Path, typer.Argument(help="A results folder (or one odds table).")],
+               out: Annotated[Path, typer.Option(help="HTML file to write.")] = Path("report.html"),
+               title: Annotated[str | None, typer.Option(help="Report title.")] = None) -> None:
+    """A self-contained HTML report (figures embedded; opens offline; prints to PDF)."""
+    from simkit.report import build_report
+
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise UserError(f"--out must be an .html file, got {out}")
+    report = build_report(source, title)
+    atomic_write_bytes(out, report.html.encode())
+    typer.echo(f"wrote {out} ({', '.join(report.sections)})")

@@ -1,0 +1,58 @@
+"""`simkit report`: one self-contained HTML file from a results folder.
+
+Sections are chosen by what the folder holds: an odds table (odds.parquet from
+`simkit odds` or `simkit demo`) gives the combat section; game lakes add their
+sections as those engines land. Every report carries a provenance banner.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simkit import ENGINE_VERSION
+from simkit.errors import UserError
+from simkit.report.html import esc, page
+
+
+@dataclass
+class Report:
+    html: str
+    sections: list[str] = field(default_factory=list)
+
+
+def _banner(metas: list[dict], sources: list[Path]) -> str:
+    hashes = sorted({m.get("data_hash", "?") for m in metas})
+    engines = sorted({str(m.get("engine_version", "?")) for m in metas})
+    assumed = [m.get("provenance_shares", {}).get("assumed") for m in metas]
+    assumed_txt = ", ".join(f"{a:.0%}" for a in assumed if a is not None) or "unknown"
+    seeds = sorted({str(m.get("seed")) for m in metas if m.get("seed") is not None})
+    return (f"<b>engine</b> {esc(', '.join(engines))} (this build {ENGINE_VERSION}) &middot; "
+            f"<b>data pack</b> {esc(', '.join(hashes))} &middot; <b>assumed values</b> {esc(assumed_txt)} &middot; "
+            f"<b>seeds</b> {esc(', '.join(seeds) or 'n/a')} &middot; <b>sources</b> "
+            f"{esc(', '.join(p.name for p in sources))} &middot; <b>made</b> "
+            f"{dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}<br>Most card faces, tiles and the map are "
+            "not public: numbers computed from assumed data are illustrations of the method until a "
+            "user types in the real values (simkit/data/auztralia/README.md).")
+
+
+def build_report(source: Path, title: str | None = None) -> Report:
+    """Build the report for a results folder (or a single odds table file)."""
+    from simkit.odds import read_table
+    from simkit.report import combat
+
+    source = Path(source)
+    if not source.exists():
+        raise UserError(f"{source}: no such file or folder")
+    files = [source] if source.is_file() else sorted(source.glob("**/odds*.parquet"))
+    sections, metas, names = [], [], []
+    for path in files:
+        table, meta = read_table(path)
+        metas.append(meta)
+        sections.append(combat.section(table))
+        names.append("combat-odds")
+    if not sections:
+        raise UserError(f"{source}: nothing to report (no odds table, no game results)")
+    html = page(title or f"simkit report: {source.name}", _banner(metas, files), sections)
+    return Report(html=html, sections=names)

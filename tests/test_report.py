@@ -1,0 +1,105 @@
+"""Reports: parseable HTML, the expected sections and figures, numbers equal to the data."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from simkit.cli import main
+from simkit.datapack import load_pack
+from simkit.odds import cheapest_mixes, odds_table, read_table, table_bytes
+from simkit.report.combat import mix_label, rate
+
+
+class Collect(HTMLParser):
+    """Ids, images and the text of every table cell, by table id."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.images, self.tables, self._table, self._cell = set(), [], {}, None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if tag == "img":
+            self.images.append(attrs.get("src", ""))
+        if tag == "table":
+            self._table = attrs.get("id")
+            self.tables[self._table] = []
+        if tag == "tr" and self._table:
+            self.tables[self._table].append([])
+        if tag == "td":
+            self._cell = ""
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._table:
+            self.tables[self._table][-1].append(self._cell)
+            self._cell = None
+        if tag == "table":
+            self._table = None
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("results")
+    data = load_pack()
+    table = odds_table(data, 1, [0, 1])  # zombie and mi_go, every 0/1 mix, x1 and x2
+    (folder / "odds.parquet").write_bytes(table_bytes(table, data, seed=0))
+    return folder
+
+
+def build(results: Path, tmp_path: Path, capsys) -> Collect:
+    out = tmp_path / "report.html"
+    assert main(["report", str(results), "--out", str(out)]) == 0
+    parser = Collect()
+    parser.feed(out.read_text())
+    return parser
+
+
+def test_report_is_html_with_provenance_banner_and_combat_section(results, tmp_path, capsys):
+    page = build(results, tmp_path, capsys)
+    assert {"provenance", "combat-odds", "fig-heatmap-1", "fig-heatmap-2", "fig-survival",
+            "table-cheapest"} <= page.ids
+    assert page.images and all(src.startswith("data:image/png;base64,") for src in page.images)
+
+
+def test_cheapest_mix_table_equals_the_parquet_data(results, tmp_path, capsys):
+    page = build(results, tmp_path, capsys)
+    table, _ = read_table(results / "odds.parquet")
+    rows = {(r[0], int(r[1]), float(r[2])): r for r in page.tables["table-cheapest"][1:]}
+    checked = 0
+    for kind in ("zombie", "mi_go"):
+        for copies in (1, 2):
+            for target in (0.5, 0.8, 0.95):
+                best = cheapest_mixes(table, kind, copies, target, top=1)
+                row = rows[(kind, copies, target)]
+                if best.empty:
+                    assert row[3] == "none in table"
+                    continue
+                r = best.iloc[0]
+                assert row[3] == mix_label(r)
+                assert row[4] == f"{r['gold_cost']:.0f}" and int(row[5]) == r["tp_cost"]
+                assert row[6] == rate(r["p_destroy"], r["p_destroy_lo"], r["p_destroy_hi"], str(r["method"]))
+                checked += 1
+    assert checked >= 8
+
+
+def test_report_refuses_a_folder_with_nothing_to_report(tmp_path, capsys):
+    assert main(["report", str(tmp_path), "--out", str(tmp_path / "r.html")]) == 2
+    assert "nothing to report" in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_refuses_a_foreign_parquet_file(tmp_path, capsys):
+    import pandas as pd
+
+    pd.DataFrame({"x": [1]}).to_parquet(tmp_path / "odds.parquet")
+    assert main(["report", str(tmp_path), "--out", str(tmp_path / "r.html")]) == 2
+    assert "not an odds table" in capsys.readouterr().err
