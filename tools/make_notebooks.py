@@ -1,0 +1,78 @@
+"""Write the notebooks in notebooks/ from the cell sources below (kept in code for review).
+
+    python tools/make_notebooks.py
+"""
+
+from pathlib import Path
+
+import nbformat as nbf
+
+HERE = Path(__file__).resolve().parents[1] / "notebooks"
+
+NOTEBOOKS = {
+    "combat_odds_for_your_mix.ipynb": [
+        ("md", "# Combat odds for your own unit mix\n\nExact odds where the state space is small, Monte Carlo "
+               "with 95% intervals where not. Change `FORCE` and `VS` and run all cells."),
+        ("code", "from simkit.combat import Combat, auto_odds, exact_odds, monte_carlo_odds\n"
+                 "from simkit.datapack import load_pack\n\n"
+                 "data = load_pack()          # or load_pack('path/to/your/pack')\n"
+                 "FORCE = 'infantry=2,artillery=1'\n"
+                 "VS = 'mi_go'\n"
+                 "GAMES = 20_000              # Monte Carlo games (small for a quick run)"),
+        ("code", "fight = Combat.parse(FORCE, VS)\n"
+                 "odds = auto_odds(fight, data, games=GAMES, seed=1)\n"
+                 "print(odds.method, fight.describe())\n"
+                 "for name, p in odds.outcomes.items():\n"
+                 "    print(f'{name:15s} {p:.4f}')\n"
+                 "print('P(destroy)', round(odds.p_destroy, 4), 'expected units lost', odds.expected_units_lost)"),
+        ("md", "## When should I withdraw?\n\nThe exact solver's value-optimal policy weighs the Old One's VP "
+               "(in Gold) against the Gold value of the units at risk."),
+        ("code", "never = exact_odds(fight, data)\n"
+                 "value = exact_odds(fight, data, withdraw='value')\n"
+                 "print(f\"never withdraw: P(destroy) {never.p_destroy:.4f}, Gold lost {never.expected_gold_lost:.3f}\")\n"
+                 "print(f\"value-optimal : P(destroy) {value.p_destroy:.4f}, Gold lost {value.expected_gold_lost:.3f}, \"\n"
+                 "      f\"P(withdraw) {value.outcomes['withdraw']:.4f}\")"),
+        ("md", "## Card counting\n\nWith cards already in the discard pile (`seen`), the odds change:"),
+        ("code", "seen = tuple(int(c) for c in data.card_ids[:8])\n"
+                 "counted = exact_odds(fight, data, seen=seen)\n"
+                 "print('fresh deck', round(never.p_destroy, 4), '| after seeing cards', seen, '->', round(counted.p_destroy, 4))"),
+        ("code", "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+                 "lost = odds.p_units_lost[:6]\nplt.bar(range(len(lost)), lost)\n"
+                 "plt.xlabel('units lost'); plt.ylabel('probability'); plt.title(fight.describe())\nplt.show()"),
+    ],
+    "type_in_your_own_deck.ipynb": [
+        ("md", "# Typing in your own Old One deck\n\nThe shipped deck is *assumed* (the card faces are not "
+               "public). Copy the pack, edit `old_one_card_rows.csv` from your own cards, then check it."),
+        ("code", "import shutil, tempfile\nfrom pathlib import Path\n"
+                 "from simkit.datapack import DEFAULT_PACK, load_pack, provenance_shares\n"
+                 "from simkit.datapack.thumbs import rule_of_thumb_violations\n\n"
+                 "mine = Path(tempfile.mkdtemp()) / 'my-pack'\nshutil.copytree(DEFAULT_PACK, mine)\nprint(mine)"),
+        ("md", "Edit a card: here card 1's Zombie row becomes *Infantry + Artillery hit, one purple cube*, "
+               "typed in as `rules` provenance (you read it off your own card)."),
+        ("code", "rows = mine / 'old_one_card_rows.csv'\nlines = rows.read_text().splitlines()\n"
+                 "i = next(k for k, line in enumerate(lines) if line.startswith('1,zombie,'))\n"
+                 "lines[i] = '1,zombie,infantry+artillery,1,0,0,0,rules,my copy of the game (card 1)'\n"
+                 "rows.write_text('\\n'.join(lines) + '\\n')\n"
+                 "pack = load_pack(mine)\nprint('hash', pack.hash)\n"
+                 "print({k: round(v, 4) for k, v in provenance_shares(pack).items()})"),
+        ("md", "`simkit data check` validates structure and hard rules (errors name file, row and field) "
+               "and warns about the rulebook's rules of thumb:"),
+        ("code", "print(rule_of_thumb_violations(pack) or 'all rules of thumb hold')"),
+        ("code", "from simkit.errors import UserError\n"
+                 "lines[i] = '1,zombie,infantry+tank,1,0,0,0,rules,typo'\nrows.write_text('\\n'.join(lines) + '\\n')\n"
+                 "try:\n    load_pack(mine)\nexcept UserError as exc:\n    print('error:', exc)"),
+    ],
+}
+
+
+def main() -> None:
+    HERE.mkdir(exist_ok=True)
+    for name, cells in NOTEBOOKS.items():
+        nb = nbf.v4.new_notebook()
+        nb.cells = [nbf.v4.new_markdown_cell(src) if kind == "md" else nbf.v4.new_code_cell(src) for kind, src in cells]
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nbf.write(nb, HERE / name)
+
+
+if __name__ == "__main__":
+    main()
