@@ -40,11 +40,17 @@ def run_cmd(
     json: JsonOption = False,
 ) -> None:
     """Run an experiment spec (or complete an interrupted run of it)."""
-    from simkit.runner import load_spec, run_experiment
+    from simkit.runner import RunFailed, load_spec, run_experiment
 
     spec = load_spec(spec_file)
-    result = run_experiment(spec, out=out, jobs=jobs, backend=backend.value, scheduler=scheduler,
-                            force=force, target_ci=target_ci, quiet=quiet)
+    try:
+        result = run_experiment(spec, out=out, jobs=jobs, backend=backend.value, scheduler=scheduler,
+                                force=force, target_ci=target_ci, quiet=quiet)
+    except KeyboardInterrupt:
+        # one line and exit code 130 (simkit.cli.main reports UserErrors; typer alone would return 0 here)
+        err = RunFailed("interrupted: finished chunks are kept; rerun the same command to complete the rest")
+        err.exit_code = 130
+        raise err from None
     if json:
         print_json({"out": str(result.out), "experiment_id": result.experiment_id,
                     "chunks_written": result.chunks_written, "chunks_skipped": result.chunks_skipped,
@@ -107,8 +113,8 @@ def verify_cmd(lake: LakeArg,
             typer.echo(f"{p.kind}: {p.relpath}: {p.detail}")
         typer.echo(f"{lake}: {len(index.files)} good file(s), {len(index.problems)} problem(s), "
                    f"{len(index.temporaries)} leftover temporary file(s)")
-    if index.problems:
-        raise typer.Exit(2)
+    if index.problems:  # a UserError, not typer.Exit: simkit.cli.main returns its exit code
+        raise UserError(f"{lake}: {len(index.problems)} bad file(s), first: {index.problems[0]}")
 
 
 @experiment_app.command("summary")

@@ -45,6 +45,16 @@ class ChunkDone:
     pid: int
 
 
+_MODES: dict[str, Any] = {}  # this process's modes, looked up once (get_mode re-imports providers)
+
+
+def _mode(name: str):
+    if name not in _MODES:
+        from simkit.modes import get_mode
+        _MODES[name] = get_mode(name)
+    return _MODES[name]
+
+
 def pin_threads() -> None:
     """One numba/OpenMP thread per worker: parallelism comes from the workers themselves."""
     for key, value in WORKER_ENV.items():
@@ -54,10 +64,9 @@ def pin_threads() -> None:
 def run_task(task: ChunkTask) -> ChunkDone:
     pin_threads()
     from simkit.lake import LakeError, build_table, write_chunk
-    from simkit.modes import get_mode
 
     start = time.perf_counter()
-    mode = get_mode(task.mode)
+    mode = _mode(task.mode)
     tables = mode.run_chunk(task.params, task.data, task.root_seed, task.chunk_id, task.n_games,
                             frozenset(task.outputs))
     where = f"mode '{task.mode}' chunk {task.chunk_id} of cell {task.constants.get('cell')}"

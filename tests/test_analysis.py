@@ -1,0 +1,120 @@
+"""simkit.analysis: rates with Wilson intervals, paired differences, per-strategy/seat, VP by source."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+
+from simkit import analysis
+from simkit.core.stats import wilson_interval
+from simkit.errors import UserError
+from simkit.runner import load_spec, run_experiment
+
+SWEEP = """
+[experiment]
+name = "sweep"
+mode = "combat"
+root_seed = 9
+chunk_size = 2000
+games = 6000
+[params]
+force = "infantry=2,armoured_car=1,artillery=1"
+[grid]
+vs = ["shoggoth", "cthulhu"]
+[override_grid]
+"units.artillery.cost" = [0.5, 3, 4]
+"""
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sweep")
+    (folder / "sweep.toml").write_text(SWEEP)
+    run_experiment(load_spec(folder / "sweep.toml"), out=folder / "lake", quiet=True)
+    return analysis.open_lake(folder / "lake")
+
+
+def seats_frame() -> pl.DataFrame:
+    """Two-seat games: 'a' wins 3 of 4 games, seat 0 wins 2 of 4."""
+    return pl.DataFrame({
+        "game_index": [0, 0, 1, 1, 2, 2, 3, 3],
+        "seat": [0, 1, 0, 1, 0, 1, 0, 1],
+        "strategy": ["a", "b", "b", "a", "a", "b", "b", "a"],
+        "win": [1, 0, 0, 1, 1, 0, 1, 0],
+    })
+
+
+def test_win_rates_count_games_and_wins_with_wilson_intervals(sweep):
+    df = analysis.win_rates(sweep.scan(), by=sweep.grid_keys, metric=sweep.key_metric)
+    assert df.height == 6 and set(df["games"]) == {6000}
+    raw = sweep.scan().group_by(sweep.grid_keys).agg(pl.col("destroyed").sum()).collect()
+    assert df["wins"].sum() == raw["destroyed"].sum()
+    lo, hi = wilson_interval(df["wins"].to_numpy(), df["games"].to_numpy())
+    assert np.allclose(df["ci_low"], lo) and np.allclose(df["ci_high"], hi)
+    assert ((df["ci_low"] <= df["rate"]) & (df["rate"] <= df["ci_high"])).all()
+
+
+def test_lake_knows_its_grid_keys_and_key_metric(sweep):
+    assert sweep.grid_keys == ["vs", "units.artillery.cost"] and sweep.key_metric == "destroyed"
+
+
+def test_paired_difference_on_shared_seeds_is_exact_where_nothing_changes(sweep):
+    df = analysis.paired_difference(sweep.scan(), {"units.artillery.cost": 3.0}, metric="destroyed",
+                                    within=["vs"], by=["vs", "units.artillery.cost"])
+    same = df.filter(pl.col("units.artillery.cost") == 4.0)  # cost 4 vs 3: same cards, same choices
+    assert (same["diff"] == 0).all() and (same["half_width"] == 0).all()
+    assert (same["independent_half_width"] > 0).all()
+
+
+def test_paired_difference_is_tighter_than_independent_samples(sweep):
+    df = analysis.paired_difference(sweep.scan(), {"units.artillery.cost": 3.0}, metric="destroyed",
+                                    within=["vs"], by=["vs", "units.artillery.cost"])
+    cheap = df.filter((pl.col("units.artillery.cost") == 0.5) & (pl.col("vs") == "shoggoth"))
+    assert cheap["games"][0] == 6000 and cheap["diff"][0] < 0
+    assert cheap["correlation"][0] > 0.1
+    assert cheap["half_width"][0] < cheap["independent_half_width"][0]
+    assert cheap["ci_low"][0] <= cheap["diff"][0] <= cheap["ci_high"][0]
+
+
+def test_paired_difference_refuses_a_baseline_matching_several_rows_per_seed(sweep):
+    with pytest.raises(UserError, match="more than one row"):
+        analysis.paired_difference(sweep.scan(), {"units.artillery.cost": 3.0}, metric="destroyed")
+
+
+def test_per_strategy_and_per_seat_rates():
+    frame = seats_frame()
+    strat = analysis.per_strategy(frame)
+    assert dict(zip(strat["strategy"], strat["wins"], strict=True)) == {"a": 3, "b": 1}
+    seat = analysis.per_seat(frame)
+    assert dict(zip(seat["seat"], seat["rate"], strict=True)) == {0: 0.75, 1: 0.25}
+
+
+def test_per_strategy_accepts_several_policy_columns(sweep):
+    df = analysis.per_strategy(sweep.scan(), ("allocate", "withdraw"), metric="destroyed")
+    assert df.height == 1 and df["games"][0] == 6 * 6000
+
+
+def test_vp_by_source_gives_means_and_shares(sweep):
+    df = analysis.vp_by_source(sweep.scan(), by=["vs"])
+    assert {"vp_old_ones", "vp_oop_units", "vp_total", "share_old_ones", "share_oop_units"} <= set(df.columns)
+    assert np.allclose(df["share_old_ones"] + df["share_oop_units"], 1.0)
+    rows = sweep.scan().filter(pl.col("vs") == "cthulhu").collect()
+    cth = df.filter(pl.col("vs") == "cthulhu")
+    assert cth["vp_old_ones"][0] == pytest.approx(rows["vp_old_ones"].mean())
+
+
+def test_pandas_on_request(sweep):
+    df = analysis.win_rates(sweep.scan(), by=["vs"], metric="destroyed", pandas=True)
+    assert isinstance(df, pd.DataFrame) and list(df["vs"]) == ["cthulhu", "shoggoth"]
+
+
+def test_unknown_column_is_named():
+    with pytest.raises(UserError, match="no column 'colour'"):
+        analysis.win_rates(seats_frame(), by=["colour"])
+
+
+def test_open_lake_refuses_a_folder_without_manifest(tmp_path):
+    with pytest.raises(UserError, match="not a simkit lake"):
+        analysis.open_lake(tmp_path)
