@@ -286,6 +286,7 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     keys, rows = new_table(state_budget)
     values = np.empty((state_budget, NV))
     decisions = np.empty(state_budget, dtype=np.int8)
+    features = np.empty((state_budget, 4), dtype=np.int16)
     st = st0.copy()
     outcome = start_combat(st, mx)
     if outcome != L.ONGOING:
@@ -304,7 +305,7 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
         row = node_value(st, avail.copy(), full, place, st0, mx, cost, cls_hits,
                          data.card_purple[rep].copy(), data.card_sanity[rep].copy(),
                          data.card_airship[rep].copy(), alloc_params, wd_params, ctx_i, ctx_f,
-                         keys, rows, values, decisions, sbuf, vbuf, ibuf, cbuf, split_buf)
+                         keys, rows, values, decisions, features, sbuf, vbuf, ibuf, cbuf, split_buf)
         v = values[row].copy() if row >= 0 else None
         if ctx_i[4] == 2:
             raise ExactTooLarge(f"a card splits its cubes more than {MAX_SPLITS} ways; use a fixed --allocate")
@@ -313,8 +314,10 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
                                 f"{combat.describe()}; use --method mc")
     names = _policy_names(allocate, withdraw)
     extra = {"objective": objective, "destroy_value": destroy_value} if isinstance(withdraw, OptimalWithdrawal) else {}
-    if isinstance(withdraw, OptimalWithdrawal) or isinstance(allocate, OptimalAllocation):
-        extra["decision_nodes_withdrawing"] = int(np.count_nonzero(decisions[:ctx_i[5]] > L.STAY))
+    if isinstance(withdraw, OptimalWithdrawal):
+        n = int(ctx_i[5])
+        extra["decision_nodes_withdrawing"] = int(np.count_nonzero(decisions[:n] > L.STAY))
+        extra["policy_rules"] = policy_in_words(decisions[:n], features[:n])
     return CombatOdds(
         method="exact", combat=combat.describe(),
         outcomes={name: float(v[OUT + o]) for o, name in enumerate(L.OUTCOME_NAMES)},
@@ -388,6 +391,38 @@ def auto_odds(combat: Combat, data: AuzData, games: int, seed: int, allocate=Non
                                 seen=seen, jobs=jobs)
         odds.extra["exact_skipped"] = str(exc)
         return odds
+
+
+def policy_in_words(decisions: np.ndarray, features: np.ndarray) -> list[str]:
+    """Summarise an optimal withdraw policy by (sanity, units left) over all decision states.
+
+    A line per situation where withdrawing is ever optimal: "always" if every such state
+    withdraws, otherwise how often and what it depends on (Old One damage, cards seen).
+    States are counted whether or not the optimal line reaches them; the root (the
+    state before the first card, stored last) comes first.
+    """
+    if decisions.size and decisions[-1] > L.STAY:
+        return ["withdraw before the first card: fighting this matchup cannot pay"]
+    lines = []
+    sanity, units, damage = features[:, 0], features[:, 1], features[:, 2]
+    for s in sorted(set(sanity.tolist())):
+        for u in sorted(set(units[sanity == s].tolist())):
+            here = (sanity == s) & (units == u)
+            leave = decisions[here] > L.STAY
+            if not leave.any():
+                continue
+            where = f"with {s} sanity and {u} unit{'s' if u != 1 else ''} left"
+            if leave.all():
+                lines.append(f"{where}: always withdraw")
+                continue
+            stay_dmg = damage[here][~leave]
+            leave_dmg = damage[here][leave]
+            hint = ""
+            if leave_dmg.max() < stay_dmg.min():
+                hint = f" when the Old One has at most {leave_dmg.max()} damage"
+            lines.append(f"{where}: withdraw in {leave.mean():.0%} of situations{hint}"
+                         f"{'' if hint else ' (it depends on the cards already seen)'}")
+    return lines or ["never withdraw: fighting on is always at least as good"]
 
 
 def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd):

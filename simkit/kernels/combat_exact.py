@@ -79,12 +79,21 @@ def set_objective(v, ctx_i, ctx_f):
 
 @nb.njit(cache=True, inline="always")
 def better(a, b, ctx_i):
-    """Is vector a strictly preferred to b? (P(destroy) ties go to the cheaper option.)"""
+    """Is vector a strictly preferred to b?
+
+    Ties in the objective go to the line that loses less Gold (P(destroy) objective),
+    then to the one that draws fewer cards: a fight that cannot gain anything is left.
+    """
     if a[OBJ] > b[OBJ] + TIE:
         return True
     if a[OBJ] < b[OBJ] - TIE:
         return False
-    return (ctx_i[CTX_OBJECTIVE] == OBJ_P_DESTROY) & (a[GOLD] < b[GOLD] - TIE)
+    if ctx_i[CTX_OBJECTIVE] == OBJ_P_DESTROY:
+        if a[GOLD] < b[GOLD] - TIE:
+            return True
+        if a[GOLD] > b[GOLD] + TIE:
+            return False
+    return a[CARDS] < b[CARDS] - TIE
 
 
 @nb.njit(cache=True, inline="always")
@@ -195,11 +204,13 @@ def all_splits(st, mx, n, rows):
 @nb.njit(**NO_NRT)
 def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cls_sanity,
                cls_airship, alloc_params, wd_params, ctx_i, ctx_f, keys, rows, values, decisions,
-               sbuf, vbuf, ibuf, cbuf, split_buf):
+               features, sbuf, vbuf, ibuf, cbuf, split_buf):
     """Row of ``values`` holding the value of state ``st`` before a withdrawal decision and
     the next draw (-1 once the state budget is exhausted).
 
-    sbuf/vbuf/ibuf/cbuf/split_buf are per-depth work buffers (depth = cards drawn so
+    features[row] = (sanity, units left, total Old One damage, cards drawn) of each stored
+    state, so the policy can be summarised in words. sbuf/vbuf/ibuf/cbuf/split_buf are
+    per-depth work buffers (depth = cards drawn so
     far): the solver allocates nothing, so it compiles without NRT (see NO_NRT).
     """
     if ctx_i[CTX_OVERFLOW] != 0:
@@ -287,7 +298,8 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 else:
                     row = node_value(after, deck, full, place, st0, mx, mx_cost, cls_hits, cls_purple,
                                      cls_sanity, cls_airship, alloc_params, wd_params, ctx_i, ctx_f,
-                                     keys, rows, values, decisions, sbuf, vbuf, ibuf, cbuf, split_buf)
+                                     keys, rows, values, decisions, features, sbuf, vbuf, ibuf, cbuf,
+                                     split_buf)
                     if row < 0:
                         return -1
                     copy_into(w, values[row])
@@ -325,6 +337,13 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
         return -1
     copy_into(values[index], best)
     decisions[index] = best_option
+    features[index, 0] = st[L.SANITY]
+    features[index, 1] = combatants(st) - st[L.COUNT + L.PORT_STACK]
+    oo = 0
+    for i in range(L.MAX_OLD_ONES):
+        oo += st[L.OO_DAMAGE + i]
+    features[index, 2] = oo
+    features[index, 3] = st[L.CARDS]
     table_put(keys, rows, k1, k2, index)
     ctx_i[CTX_STATES] = index + 1
     return index
