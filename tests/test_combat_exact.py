@@ -106,3 +106,19 @@ def test_outcomes_sum_to_one_and_losses_histogram_is_a_distribution(pack):
     assert sum(odds.p_units_lost) == pytest.approx(1.0, abs=1e-12)
     mean = sum(k * p for k, p in enumerate(odds.p_units_lost))
     assert mean == pytest.approx(sum(odds.expected_units_lost.values()), abs=1e-12)
+
+
+def test_optimal_policy_leaves_at_once_a_fight_that_cannot_be_won(pack):
+    # Armoured Cars can never damage a Temple: nothing to gain, so no card is drawn
+    odds = exact_odds(Combat.parse("armoured_car=2", "temple"), pack, withdraw="optimal")
+    assert odds.outcomes["withdraw"] == pytest.approx(1.0)
+    assert odds.expected_cards == 0.0
+    assert odds.extra["policy_rules"][0].startswith("withdraw before the first card")
+
+
+def test_value_policy_trades_a_little_p_destroy_for_fewer_losses(pack):
+    fight = Combat.parse("infantry=2,artillery=1", "mi_go")
+    never, value = exact_odds(fight, pack), exact_odds(fight, pack, withdraw="value")
+    assert value.p_destroy <= never.p_destroy
+    assert value.expected_gold_lost < never.expected_gold_lost
+    assert value.outcomes["withdraw"] > 0 and any("withdraw" in line for line in value.extra["policy_rules"])

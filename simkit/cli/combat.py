@@ -52,6 +52,8 @@ def _render(odds: CombatOdds) -> None:
         console.print(f"P(port flips to strength 2): {odds.p_port_flip:.4f}")
     tail = f"games {odds.games:,}, seed {odds.seed}" if odds.games else f"{odds.states:,} exact states"
     console.print(f"[dim]{tail}; data {odds.data_hash}[/dim]")
+    for line in odds.extra.get("policy_rules", []):
+        console.print(f"policy: {line}")
     if "exact_skipped" in odds.extra:
         console.print(f"[dim]Monte Carlo because {odds.extra['exact_skipped'].split(';')[0]}[/dim]")
 
