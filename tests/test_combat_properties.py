@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from conftest import small_deck
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-
-from conftest import small_deck
 
 from simkit.combat import Combat, ExactTooLarge, exact_odds
 from simkit.names import NUM_STACKS, NUM_UNITS, OLD_ONES

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -13,7 +13,14 @@ from rich.table import Table
 from simkit.cli import app
 from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack, print_json
 from simkit.combat import (
-    STATE_BUDGET, Combat, CombatOdds, auto_odds, exact_odds, monte_carlo_odds, parse_force, parse_old_ones,
+    STATE_BUDGET,
+    Combat,
+    CombatOdds,
+    auto_odds,
+    exact_odds,
+    monte_carlo_odds,
+    parse_force,
+    parse_old_ones,
     parse_seen,
 )
 from simkit.errors import UserError
@@ -23,7 +30,7 @@ from strategies.combat.allocation import OptimalAllocation
 from strategies.combat.withdrawal import OptimalWithdrawal
 
 
-class Method(str, Enum):
+class Method(StrEnum):
     auto = "auto"
     exact = "exact"
     mc = "mc"

@@ -25,11 +25,22 @@ from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels import combat_layout as L
 from simkit.kernels.combat import LOST_HIST, play_script, simulate_combats, start_combat
-from simkit.kernels.hashtable import new_table
 from simkit.kernels.combat_exact import CARDS, FLIP, GOLD, HIST, LOST, NV, OUT, node_value, terminal
+from simkit.kernels.hashtable import new_table
 from simkit.names import (
-    AIRSHIP, ARMOURED_CAR, ARMOURED_TRAIN, NUM_OLD_ONES, NUM_STACKS, OLD_ONES, OUTPOST, PORT,
-    STACKS, UNITS, old_one_id, personality_name, unit_id,
+    AIRSHIP,
+    ARMOURED_CAR,
+    ARMOURED_TRAIN,
+    NUM_OLD_ONES,
+    NUM_STACKS,
+    OLD_ONES,
+    OUTPOST,
+    PORT,
+    STACKS,
+    UNITS,
+    old_one_id,
+    personality_name,
+    unit_id,
 )
 from strategies.combat import parse_allocation, parse_withdrawal
 from strategies.combat.allocation import Cheapest, OptimalAllocation

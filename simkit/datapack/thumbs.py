@@ -11,8 +11,19 @@ import numpy as np
 
 from simkit.datapack import AuzData
 from simkit.names import (
-    AIRSHIP, ARMOURED_CAR, ARMOURED_TRAIN, ARTILLERY, CTHULHU, INFANTRY, LOYALIST, MI_GO,
-    OLD_ONES, SHOGGOTH, TEMPLE, UNITS, ZOMBIE,
+    AIRSHIP,
+    ARMOURED_CAR,
+    ARMOURED_TRAIN,
+    ARTILLERY,
+    CTHULHU,
+    INFANTRY,
+    LOYALIST,
+    MI_GO,
+    OLD_ONES,
+    SHOGGOTH,
+    TEMPLE,
+    UNITS,
+    ZOMBIE,
 )
 
 

@@ -23,9 +23,21 @@ import numpy as np
 
 from simkit.kernels import combat_layout as L
 from simkit.kernels.combat import (
-    LOST_HIST, NO_NRT, absorbable, apply_card, copy_into, card_effect, check_end, combatants, finish,
-    has_withdrawable, jones_available, place_cubes, place_purple_by_policy, port_flipped,
-    resolve_by_policy, withdraw,
+    LOST_HIST,
+    NO_NRT,
+    absorbable,
+    apply_card,
+    card_effect,
+    check_end,
+    combatants,
+    copy_into,
+    finish,
+    has_withdrawable,
+    jones_available,
+    place_cubes,
+    port_flipped,
+    resolve_by_policy,
+    withdraw,
 )
 from simkit.kernels.deck import composition_key
 from simkit.kernels.hashtable import EMPTY, table_get, table_put
