@@ -76,6 +76,8 @@ class RunResult:
     games_skipped: int
     seconds: float
     cells: list[CellResult] = field(default_factory=list)
+    worker_seconds: float = 0.0  # time spent inside chunk tasks (playing and writing), summed
+    worker_peak_rss_mb: float = 0.0  # largest peak RSS any worker reported
 
     @property
     def games_per_second(self) -> float:
@@ -121,7 +123,8 @@ def run_experiment(spec: Spec, out: str | Path | None = None, jobs: int = 1, bac
         run.finish("complete")
     return RunResult(out=out, experiment_id=spec.experiment_id, chunks_written=run.written,
                      chunks_skipped=run.skipped, games_written=run.games_written,
-                     games_skipped=run.games_skipped, seconds=time.perf_counter() - start, cells=cells)
+                     games_skipped=run.games_skipped, seconds=time.perf_counter() - start, cells=cells,
+                     worker_seconds=run.worker_seconds, worker_peak_rss_mb=run.worker_peak_rss_mb)
 
 
 def _check_out(out: Path) -> None:
@@ -229,6 +232,8 @@ class _Run:
         self.spec, self.out, self.manifest, self.record, self.fan = spec, out, manifest, record, fan
         self.bar: Progress | None = None
         self.written = self.skipped = self.games_written = self.games_skipped = 0
+        self.worker_seconds = 0.0
+        self.worker_peak_rss_mb = 0.0
         self._saved = time.perf_counter()
         self.stats: dict[tuple[str, int], tuple[int, int]] = {}
         self._finished: set[tuple[str, int, int]] = set()   # (cell, chunk, games) complete in the lake
@@ -329,7 +334,10 @@ class _Run:
     def _done(self, done: ChunkDone) -> None:
         self.stats[(done.cell, done.chunk_id)] = (done.n_games, done.key_sum)
         self._finished.add((done.cell, done.chunk_id, done.n_games))
-        self.record["chunks"][f"{done.cell}:{done.chunk_id}"] = {"n_games": done.n_games, "key_sum": done.key_sum}
+        self.record["chunks"][f"{done.cell}:{done.chunk_id}"] = {"n_games": done.n_games, "key_sum": done.key_sum,
+                                                               "seconds": round(done.seconds, 4)}
+        self.worker_seconds += done.seconds
+        self.worker_peak_rss_mb = max(self.worker_peak_rss_mb, done.peak_rss_mb)
         self.written += 1
         self.games_written += done.n_games
         if self.bar is not None:

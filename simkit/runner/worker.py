@@ -43,6 +43,19 @@ class ChunkDone:
     rows: dict[str, int]
     seconds: float
     pid: int
+    peak_rss_mb: float  # the worker process's peak resident memory so far (Linux; 0 elsewhere)
+
+
+def peak_rss_mb() -> float:
+    """This process's peak RSS (VmHWM: unlike getrusage's maxrss, not inherited through fork)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
 
 
 _MODES: dict[str, Any] = {}  # this process's modes, looked up once (get_mode re-imports providers)
@@ -89,7 +102,7 @@ def run_task(task: ChunkTask) -> ChunkDone:
         raise LakeError(f"{where}: key metric '{mode.key_metric}' must be 0 or 1")
     meta = {**task.meta, "n_games": task.n_games, "key_metric": mode.key_metric, "key_sum": key_sum,
             "cell": task.constants["cell"], "chunk_id": task.chunk_id}
-    write_chunk(Path(task.out), task.files, built, meta)
+    write_chunk(Path(task.out), task.files, built, meta, stats_columns=task.constants)
     return ChunkDone(cell=task.constants["cell"], chunk_id=task.chunk_id, n_games=task.n_games,
                      key_sum=key_sum, rows={t: b.num_rows for t, b in built.items()},
-                     seconds=time.perf_counter() - start, pid=os.getpid())
+                     seconds=time.perf_counter() - start, pid=os.getpid(), peak_rss_mb=peak_rss_mb())
