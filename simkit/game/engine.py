@@ -1,0 +1,142 @@
+"""Play whole games: validate the setup in Python, run the jitted kernel, collect rows.
+
+    >>> from simkit.game.engine import Engine
+    >>> eng = Engine()
+    >>> row, log = eng.play(np.random.default_rng(1), ["economist", "hunter"])  # doctest: +SKIP
+
+One Engine holds the static arrays of a (data pack, map, survey tiles, rules) and the
+buffers of one game, reused game after game (nothing is allocated per game inside the
+kernel). Each game's randomness is one np.random.Generator; chunks use
+simkit.core.seeds.game_generator(root, chunk, game), so any game can be replayed alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simkit.board import load_map, load_survey_tiles
+from simkit.core.seeds import game_generator
+from simkit.datapack import AuzData, load_pack
+from simkit.errors import UserError
+from simkit.game.arrays import LOG_CAPACITY, build_static, new_state, new_work
+from simkit.game.config import GameRules, load_rules
+from simkit.kernels import game_layout as L
+from simkit.kernels.game_loop import play_game
+from simkit.kernels.game_state import to_refs
+from strategies.human import HeuristicParams
+from strategies.registry import parse_one
+
+MODES = ("base", "solo")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game is: mode, seats and their strategies, options."""
+
+    mode: str = "base"
+    strategies: tuple[HeuristicParams, ...] = ()
+    difficulty: str | None = None          # solo only
+    shuffle_seats: bool = True
+
+    @property
+    def players(self) -> int:
+        return len(self.strategies)
+
+
+def make_spec(mode: str, players: int, strategies: Sequence[str | HeuristicParams] | str,
+              difficulty: str | None = None, shuffle_seats: bool = True,
+              rules: GameRules | None = None) -> GameSpec:
+    """Validate user input into a GameSpec (one strategy for all seats, or one per seat)."""
+    if mode not in MODES:
+        raise UserError(f"unknown mode '{mode}' (expected one of: {', '.join(MODES)})")
+    if mode == "solo" and players != 1:
+        raise UserError(f"solo mode has exactly 1 player, got --players {players}")
+    if not 1 <= players <= L.MAX_PLAYERS:
+        raise UserError(f"--players must be 1..{L.MAX_PLAYERS}, got {players}")
+    if isinstance(strategies, str):
+        strategies = [s for s in strategies.split(",") if s.strip()]
+    parsed = [s if isinstance(s, HeuristicParams) else parse_one(s) for s in strategies]
+    if not parsed:
+        raise UserError("--strategies names no strategy")
+    if len(parsed) == 1:
+        parsed = parsed * players
+    if len(parsed) != players:
+        raise UserError(f"--strategies gives {len(parsed)} strategies for {players} players "
+                        "(give one for all, or one per player)")
+    if difficulty is not None:
+        if mode != "solo":
+            raise UserError("--difficulty is for --mode solo")
+        levels = (rules or load_rules()).solo_levels
+        if difficulty not in levels:
+            raise UserError(f"unknown difficulty '{difficulty}' (expected one of: {', '.join(levels)})")
+    return GameSpec(mode=mode, strategies=tuple(parsed), difficulty=difficulty, shuffle_seats=shuffle_seats)
+
+
+class Engine:
+    """Static arrays + reusable buffers for playing many games of one pack and map."""
+
+    def __init__(self, data: AuzData | None = None, rules: GameRules | None = None,
+                 map_name: str | Path = "eastern", data_path: Path | None = None,
+                 log_capacity: int = LOG_CAPACITY):
+        self.data = data or load_pack(data_path)
+        self.rules = rules or load_rules(data_path)
+        self.board = load_map(map_name, data_path)
+        self.tiles = load_survey_tiles(data=data_path)
+        self.arrays = build_static(self.board, self.tiles, self.data, self.rules)
+        self.state = new_state(self.arrays, log_capacity)
+        self.work = new_work(self.arrays)
+        # the kernels' views of the same arrays (Python reads and writes self.state etc.)
+        self.S, self.X, self.W = to_refs(self.arrays, self.state, self.work)
+        self.row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
+
+    def _mode_args(self, spec: GameSpec) -> tuple[int, int, int, int, int, int]:
+        r = self.rules
+        if spec.mode == "solo":
+            names = list(r.solo_levels)
+            diff = spec.difficulty or r.solo_default
+            coal, iron, gold = r.solo_levels[diff]
+            return L.MODE_SOLO, r.solo_start, coal, iron, gold, names.index(diff)
+        start = int(r.r[L.R_START_SPACE + spec.players - 1])
+        coal, iron, gold = r.start_resources("base")
+        return L.MODE_BASE, start, coal, iron, gold, -1
+
+    def play(self, rng: np.random.Generator, spec: GameSpec | Sequence[str], *, log: bool = False,
+             checked: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """One game. Returns (summary row [SUMMARY_SIZE] int64, log rows [n, LOG_W])."""
+        if not isinstance(spec, GameSpec):
+            spec = make_spec("base", len(spec), list(spec), rules=self.rules)
+        X = self.state
+        X.sid[:] = 0
+        X.params[:] = 0.0
+        for p, s in enumerate(spec.strategies):
+            X.sid[p] = s.sid
+            X.params[p] = s.lower()
+        mode, start, coal, iron, gold, diff = self._mode_args(spec)
+        n_log = play_game(rng, self.S, self.X, self.W, spec.players, mode, start, coal, iron, gold,
+                          spec.shuffle_seats, diff, 1 if log else 0, 1 if checked else 0, self.row)
+        return self.row.copy(), (X.log[:n_log].copy() if log else X.log[:0].copy())
+
+    def play_many(self, spec: GameSpec, root_seed: int, chunk_id: int, n_games: int, *,
+                  log: bool = False, checked: bool = False, first_game: int = 0):
+        """Games first_game.. of one chunk; returns (rows [n, SUMMARY_SIZE], logs list)."""
+        rows = np.zeros((n_games, L.SUMMARY_SIZE), dtype=np.int64)
+        logs = []
+        lowered = [(s.sid, s.lower()) for s in spec.strategies]
+        mode, start, coal, iron, gold, diff = self._mode_args(spec)
+        X = self.state
+        for k in range(n_games):
+            X.sid[:] = 0
+            X.params[:] = 0.0
+            for p, (sid, vec) in enumerate(lowered):
+                X.sid[p] = sid
+                X.params[p] = vec
+            rng = game_generator(root_seed, chunk_id, first_game + k)
+            n_log = play_game(rng, self.S, self.X, self.W, spec.players, mode, start, coal, iron, gold,
+                              spec.shuffle_seats, diff, 1 if log else 0, 1 if checked else 0, rows[k])
+            if log:
+                logs.append(X.log[:n_log].copy())
+        return rows, logs

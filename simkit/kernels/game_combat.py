@@ -1,0 +1,200 @@
+"""Combat glue: a fight in a hex through simkit.kernels.combat.play_combat, with the
+game's persistent Old One deck, and what it leaves behind (base rules, Resolving Combat).
+
+Damage is kept per tile and per player (tile_dmg) so shared kills can split the VP;
+the cubes that mark it come out of the player's HQ (tile_cubes; damage beyond the cubes
+left is the rules' "replace five cubes with a disc"). Cubes go home when the tile dies,
+or after the fight for Zombies, which heal.
+"""
+
+import numba as nb
+
+from simkit.kernels import combat_layout as C
+from simkit.kernels import game_layout as L
+from simkit.kernels.combat import play_combat
+from simkit.kernels.game_common import (
+    has_effect,
+    log_event,
+    now,
+    remove_tile,
+    tiles_in_hex,
+    unit_capacity,
+)
+
+
+@nb.njit(cache=True)
+def add_damage(X, i, p, amount):
+    """Player p inflicts ``amount`` damage on tile i (cubes from p's HQ as far as they go)."""
+    if amount <= 0:
+        return
+    X.tile_dmg[i, p] += amount
+    cubes = min(amount, X.pl[p, L.P_HQ])
+    X.pl[p, L.P_HQ] -= cubes
+    X.tile_cubes[i, p] += cubes
+    X.pl[p, L.P_ON_TILES] += cubes
+
+
+@nb.njit(cache=True)
+def release_cubes(X, i):
+    """Every damage cube on tile i back to its owner's HQ; the damage is gone."""
+    for q in range(L.MAX_PLAYERS):
+        c = X.tile_cubes[i, q]
+        X.pl[q, L.P_HQ] += c
+        X.pl[q, L.P_ON_TILES] -= c
+        X.tile_cubes[i, q] = 0
+        X.tile_dmg[i, q] = 0
+
+
+@nb.njit(cache=True)
+def tile_damage(X, i):
+    total = 0
+    for q in range(L.MAX_PLAYERS):
+        total += X.tile_dmg[i, q]
+    return total
+
+
+@nb.njit(cache=True)
+def kill_tile(S, X, i):
+    """Destroying Old Ones: the only damager takes the tile; several split its VP equally,
+    the remainder to the one who did most damage (tied: split evenly if possible, else
+    not awarded)."""
+    vp = S.tile_vp[i]
+    n = 0
+    most = 0
+    mask = 0
+    for q in range(L.MAX_PLAYERS):
+        d = X.tile_dmg[i, q]
+        if d > 0:
+            n += 1
+            mask |= 1 << q
+            most = max(most, d)
+    actor = -1
+    if n == 1:
+        for q in range(L.MAX_PLAYERS):
+            if X.tile_dmg[i, q] > 0:
+                actor = q
+                X.pl[q, L.P_TILE_VP] += vp
+                X.pl[q, L.P_KILLS] += 1
+    elif n > 1:
+        share = vp // n
+        rem = vp - share * n
+        top = 0
+        for q in range(L.MAX_PLAYERS):
+            if X.tile_dmg[i, q] > 0:
+                X.pl[q, L.P_VP_TOKENS] += share
+                X.pl[q, L.P_SHARED] += 1
+                if X.tile_dmg[i, q] == most:
+                    top += 1
+        if rem > 0 and rem % top == 0:
+            for q in range(L.MAX_PLAYERS):
+                if X.tile_dmg[i, q] == most:
+                    X.pl[q, L.P_VP_TOKENS] += rem // top
+    t = S.tile_type[i]
+    if t >= 0:
+        X.g[L.G_KILLED + t] += 1
+    log_event(X, L.EV_KILL, now(X), actor, i, t, vp, mask, 0)
+    release_cubes(X, i)
+    remove_tile(X, i, L.TILE_KILLED)
+
+
+@nb.njit(cache=True)
+def prepare_combat(S, X, W, p, tiles, n, port_defence):
+    """Fill W.cst / W.cmx for player p's force (W.force) against tiles[:n] (at most 4)."""
+    st = W.cst
+    mx = W.cmx
+    for k in range(st.size):
+        st[k] = 0
+    for k in range(mx.size):
+        mx[k] = 0
+    for s in range(C.NUM_STACKS):
+        st[C.COUNT + s] = W.force[s] if s < L.NUM_UNITS else 0
+        mx[C.CAPACITY + s] = unit_capacity(S, X, p, s)
+        mx[C.HITBIT + s] = s if s < L.NUM_UNITS else 0
+        mx[C.TAKES_PURPLE + s] = 0 if s == C.AIRSHIP_STACK else 1
+        if s == C.AIRSHIP_STACK:
+            mx[C.GROUP + s] = C.GROUP_AIRSHIPS
+        elif s < L.NUM_UNITS:
+            mx[C.GROUP + s] = C.GROUP_OTHERS
+        else:
+            mx[C.GROUP + s] = C.GROUP_NONE
+        W.mx_cost[s] = S.unit_cost_f[s]
+    m = min(n, C.MAX_OLD_ONES)
+    for j in range(C.MAX_OLD_ONES):
+        if j < m:
+            i = tiles[j]
+            mx[C.OO_TYPE + j] = S.tile_type[i]
+            mx[C.OO_CAPACITY + j] = S.tile_cap[i]
+            st[C.OO_DAMAGE + j] = tile_damage(X, i)
+        else:
+            mx[C.OO_TYPE + j] = -1
+            mx[C.OO_CAPACITY + j] = 0
+        W.dmg_before[j] = st[C.OO_DAMAGE + j]
+    mx[C.CAN_WITHDRAW] = 0 if port_defence else 1
+    mx[C.PORT_ALONE_ONLY] = 1
+    mx[C.MILLIGAN] = has_effect(S, X, p, L.EFF_AUTO_DAMAGE)
+    mx[C.JONES] = 1 if has_effect(S, X, p, L.EFF_JONES) > 0 else 0
+    mx[C.MAX_RESHUFFLES] = S.r[L.R_MAX_RESHUFFLES]
+    st[C.SANITY] = S.r[L.R_SANITY]
+    st[C.OUTCOME] = C.ONGOING
+    return m
+
+
+@nb.njit(cache=True)
+def fight(rng, S, X, W, p, h, port_defence):
+    """Resolve combat between player p's force (W.force, already out of nothing: the
+    Barracks still hold it) and the Old Ones in hex h. Returns the combat outcome.
+
+    Port defence: everything in the Barracks fights (the caller fills W.force), no
+    withdrawal, no Time Points. Afterwards losses go back to the supply, damage stays
+    on surviving Old Ones (Zombies heal), destroyed Old Ones are scored.
+    """
+    n = tiles_in_hex(X, h, W.tiles2)
+    m = prepare_combat(S, X, W, p, W.tiles2, n, port_defence)
+    W.alloc_params[0] = X.params[p, L.SP_ALLOC_ARG]
+    W.wd_params[0] = X.params[p, L.SP_WD_SANITY]
+    W.wd_params[1] = X.params[p, L.SP_WD_UNITS]
+    W.wd_params[2] = X.params[p, L.SP_WD_LOST]
+    n_left = play_combat(rng, W.cst, W.cmx, W.mx_cost, S.card_hits, S.card_purple, S.card_sanity,
+                         S.card_airship, X.oo_deck, X.g[L.G_DECK_LEFT], int(X.params[p, L.SP_ALLOC]),
+                         W.alloc_params, int(X.params[p, L.SP_WD_ID]), W.wd_params, W.scratch, W.dmg,
+                         W.no_script)
+    X.g[L.G_RESHUFFLES] += W.cst[C.RESHUFFLES]
+    X.g[L.G_DECK_LEFT] = n_left
+    st = W.cst
+    lost = 0
+    for u in range(L.NUM_UNITS):
+        k = st[C.LOST + u]
+        lost += k
+        X.pl[p, L.P_UNITS + u] -= k
+        X.pl[p, L.P_LOST + u] += k
+        X.g[L.G_SUPPLY + u] += k
+    outcome = st[C.OUTCOME]
+    for j in range(m):
+        i = W.tiles2[j]
+        add_damage(X, i, p, st[C.OO_DAMAGE + j] - W.dmg_before[j])
+        if st[C.OO_DAMAGE + j] >= S.tile_cap[i]:
+            kill_tile(S, X, i)
+        elif S.tile_type[i] >= 0 and S.type_heals[S.tile_type[i]]:
+            release_cubes(X, i)
+    won = (outcome == C.WIN) | (outcome == C.WIN_AND_DEFEAT)
+    X.g[L.G_COMBATS] += 1
+    X.pl[p, L.P_COMBATS] += 1
+    if won:
+        X.g[L.G_COMBATS_WON] += 1
+        X.pl[p, L.P_COMBATS_WON] += 1
+    if port_defence:
+        X.g[L.G_PORT_COMBATS] += 1
+    t = X.pl[p, L.P_TIME] if not port_defence else now(X)
+    log_event(X, L.EV_COMBAT, t, p, h, outcome, st[C.CARDS], lost, 1 if port_defence else 0)
+    return outcome
+
+
+@nb.njit(cache=True)
+def port_defence(rng, S, X, W, p):
+    """Old Ones on p's Port: everything in the Barracks fights. Returns True if the Port
+    is lost (Old Ones still on it afterwards)."""
+    h = X.pl[p, L.P_PORT]
+    for u in range(L.NUM_UNITS):
+        W.force[u] = X.pl[p, L.P_UNITS + u]
+    fight(rng, S, X, W, p, h, True)
+    return X.hex_blocked[h]

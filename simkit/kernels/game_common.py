@@ -1,0 +1,199 @@
+"""Small helpers every game phase uses: the event log, Old One tiles per hex, the
+personality display, the Old One deck. Layout: simkit/kernels/game_layout.py.
+
+Kernels here and in every game_*.py module never allocate: callers own every buffer
+(the containers S, X, W of simkit.kernels.game_state). They take StructRefs, which need
+numba's runtime (NRT) to read a field, so unlike simkit/kernels/combat.py they are not
+compiled with _nrt=False; play_combat itself still is.
+"""
+
+import numba as nb
+
+from simkit.kernels import game_layout as L
+from simkit.kernels.board import attack_distance
+from simkit.kernels.deck import draw_card, refill_full
+
+
+
+@nb.njit(cache=True)
+def log_event(X, kind, time, actor, a, b, c, d, e):
+    """Append one row to the event log (no-op unless logging is on); returns the row or -1."""
+    g = X.g
+    if g[L.G_LOG_ON] == 0:
+        return -1
+    n = g[L.G_LOG_N]
+    if n >= X.log.shape[0]:
+        g[L.G_LOG_OVERFLOW] = 1
+        return -1
+    lg = X.log
+    lg[n, 0] = kind
+    lg[n, 1] = time
+    lg[n, 2] = actor
+    lg[n, 3] = a
+    lg[n, 4] = b
+    lg[n, 5] = c
+    lg[n, 6] = d
+    lg[n, 7] = e
+    g[L.G_LOG_N] = n + 1
+    return n
+
+
+@nb.njit(cache=True)
+def now(X):
+    """The purple disc's space (the time of Old One events)."""
+    return X.g[L.G_OO_TIME]
+
+
+@nb.njit(cache=True)
+def tiles_in_hex(X, h, out):
+    """Old One tiles on the board in hex h, ascending tile index, into out; returns the count."""
+    n = 0
+    for i in range(X.tile_hex.size):
+        if X.tile_hex[i] == h:
+            out[n] = i
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def refresh_blocked(X, h):
+    """hex_blocked[h] = an Old One tile (face up or down) is in h."""
+    if h < 0:
+        return
+    blocked = False
+    for i in range(X.tile_hex.size):
+        if X.tile_hex[i] == h:
+            blocked = True
+            break
+    X.hex_blocked[h] = blocked
+
+
+@nb.njit(cache=True)
+def remove_tile(X, i, state):
+    """Take tile i off the board (killed, removed Empty tile...)."""
+    h = X.tile_hex[i]
+    X.tile_hex[i] = -1
+    X.tile_state[i] = state
+    refresh_blocked(X, h)
+
+
+@nb.njit(cache=True)
+def flip_tile(S, X, i, actor):
+    """Turn tile i face up; an Empty tile is removed from play. Returns its type (-1 Empty)."""
+    X.tile_up[i] = True
+    X.g[L.G_REVEALED] += 1
+    t = S.tile_type[i]
+    log_event(X, L.EV_FLIP, now(X), actor, i, X.tile_hex[i], t, 0, 0)
+    if t < 0:
+        remove_tile(X, i, L.TILE_REMOVED)
+    return t
+
+
+@nb.njit(cache=True)
+def draw_oo_card(rng, X):
+    """One Old One card from the game's persistent deck (reshuffled when exhausted)."""
+    g = X.g
+    if g[L.G_DECK_LEFT] == 0:
+        g[L.G_DECK_LEFT] = refill_full(X.oo_deck)
+        g[L.G_RESHUFFLES] += 1
+    c, n_left = draw_card(rng, X.oo_deck, g[L.G_DECK_LEFT])
+    g[L.G_DECK_LEFT] = n_left
+    return c
+
+
+# -- the Personality display ---------------------------------------------------------------
+
+@nb.njit(cache=True)
+def draw_personality(X):
+    """Top card of the Personality draw pile, or -1 if it is empty."""
+    g = X.g
+    if g[L.G_PERS_POS] >= g[L.G_PERS_SIZE]:
+        return -1
+    c = X.pers_deck[g[L.G_PERS_POS]]
+    g[L.G_PERS_POS] += 1
+    return c
+
+
+@nb.njit(cache=True)
+def take_from_display(X, slot):
+    """Remove the card in ``slot``; the cards left of it move right to fill the gap and a
+    new card is drawn into slot 0 (the left end). Returns the card taken."""
+    d = X.display
+    card = d[slot]
+    for j in range(slot, 0, -1):
+        d[j] = d[j - 1]
+    d[0] = draw_personality(X)
+    return card
+
+
+@nb.njit(cache=True)
+def display_count(X):
+    n = 0
+    for j in range(X.display.size):
+        if X.display[j] >= 0:
+            n += 1
+    return n
+
+
+# -- players ------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def has_effect(S, X, p, effect):
+    """Amount of the first owned Personality with ``effect`` (0 if none)."""
+    owned = X.pl[p, L.P_PERS]
+    for c in range(S.pers_effect.size):
+        if (owned >> c) & 1 and S.pers_effect[c] == effect:
+            return max(S.pers_amount[c], 1)
+    return 0
+
+
+@nb.njit(cache=True)
+def unit_capacity(S, X, p, s):
+    """Damage capacity of combat stack s for player p (Proust, Krupp)."""
+    cap = S.unit_cap[s]
+    owned = X.pl[p, L.P_PERS]
+    for c in range(S.pers_effect.size):
+        if (owned >> c) & 1 and S.pers_effect[c] == L.EFF_UNIT_CAPACITY and S.pers_unit[c] == s:
+            cap = max(cap, S.pers_amount[c])
+    return cap
+
+
+@nb.njit(cache=True)
+def unit_reach(S, X, p, u):
+    """Off-rail range of unit u for player p (Billy Kneebone adds to units that have one)."""
+    rng_ = S.unit_range[u]
+    if rng_ > 0:
+        rng_ += has_effect(S, X, p, L.EFF_RANGE_BONUS)
+    return rng_
+
+
+@nb.njit(cache=True)
+def on_rail(S, X, W, p, h):
+    """Hex h is joined by p's own track to a hex of the clear network (Armoured Trains)."""
+    for k in range(6):
+        m = S.neighbors[h, k]
+        if m >= 0 and X.edge_owner[h, k] == p and W.clear[m]:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def in_range(S, X, W, p, h, reach, airship_only):
+    """Can a force of lowest range ``reach`` attack hex h? W.dist/W.clear must be current;
+    an all-Airship force uses W.dist2 (filled by the caller with the fly-over field)."""
+    if not X.hex_blocked[h]:
+        return False
+    if reach <= 0:
+        return on_rail(S, X, W, p, h)
+    d = W.dist2[h] if airship_only else W.dist[h]
+    return (d >= 0) & (d <= reach)
+
+
+@nb.njit(cache=True)
+def ensure_dist(S, X, W, p):
+    """W.dist = off-rail steps from p's clear network (not through Old Ones), computed at
+    most once per turn (and again after the network changed)."""
+    if W.ctx[L.CTX_DIST_OK] == 0:
+        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, False,
+                        W.dist, W.queue, W.clear)
+        W.ctx[L.CTX_DIST_OK] = 1

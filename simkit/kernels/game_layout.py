@@ -1,0 +1,383 @@
+"""Layout of the full-game state and the game enums (no numba, no imports).
+
+Kernels (simkit/kernels/game_*.py) and strategies (strategies/human/) both read the
+game as a handful of fixed-shape arrays; ``-1`` is the one sentinel (none / off-map).
+
+    g[G_*]            int64 [G_SIZE]             global scalars (time track, decks, counters)
+    pl[p, P_*]        int64 [MAX_PLAYERS, P_SIZE] one row per seat (seat 0 = first player)
+    hx[h, H_*]        int64 [n_hex, H_SIZE]      per-hex pieces (resources, farms, ports)
+    hex_farm[h]       int64 [n_hex]  0 no farm, 1 un-blighted, 2 blighted (movement kernel)
+    hex_target[h]     bool  [n_hex]  a Port or an un-blighted farm (Old One movement targets)
+    hex_blocked[h]    bool  [n_hex]  an Old One tile (face up or down) is in the hex
+    edge_owner[h, k]  int64 [n_hex, 6] player whose track crosses side k (simkit.kernels.board)
+    tile_hex[i]       int64 [n_tile] hex of Old One tile i, -1 not on the board
+    tile_up[i]        bool  [n_tile] face up
+    tile_state[i]     int64 [n_tile] TILE_* below
+    tile_dmg[i, p]    int64 [n_tile, MAX_PLAYERS] damage player p has inflicted on tile i
+    tile_cubes[i, p]  int64 [n_tile, MAX_PLAYERS] p's cubes lying on tile i (<= tile_dmg:
+                      damage beyond the cubes in HQ is kept as "discs", base rules)
+    display[j]        int64 [DISPLAY] Personality in display slot j (0 = left, next to the
+                      deck; the right end is the end of the line), -1 empty
+    pers_deck, rev_deck, oo_deck: card orders; pointers in g.
+
+Revenge (not implemented here) has reserved slots: G_MODE = MODE_REVENGE, G_OOP_*,
+P_PORT_STRENGTH, P_OUTPOSTS, H_SPAWN, H_OUTPOST. Changing any index or enum value is an
+ENGINE_VERSION bump only if it changes behaviour (the golden logs will say).
+"""
+
+MAX_PLAYERS = 4
+NUM_UNITS = 5          # simkit.names.UNITS order: infantry, armoured_car, artillery, armoured_train, airship
+NUM_OLD_ONE_TYPES = 6  # simkit.names.OLD_ONES order
+NUM_FARM_KINDS = 3     # simkit.board.FARMS order: sheep, cattle, corn
+NUM_RES = 4            # coal, iron, gold, phosphate (simkit.board.RESOURCES order)
+COAL, IRON, GOLD, PHOSPHATE = 0, 1, 2, 3
+INFANTRY, ARMOURED_CAR, ARTILLERY, ARMOURED_TRAIN, AIRSHIP = 0, 1, 2, 3, 4
+ZOMBIE, MI_GO, SHOGGOTH, CTHULHU, TEMPLE, LOYALIST = 0, 1, 2, 3, 4, 5
+
+# -- modes -----------------------------------------------------------------------------
+MODE_BASE, MODE_SOLO, MODE_REVENGE = 0, 1, 2
+
+# -- action boxes (player board) ---------------------------------------------------------
+BOX_RAIL, BOX_RAIL_HILLS, BOX_MINE, BOX_RECRUIT, BOX_MILITARY, BOX_TRADE, BOX_FARM, \
+    BOX_ATTACK, BOX_RETRIEVE = range(9)
+NUM_BOXES = 9
+BOX_NAMES = ("rail", "rail_hills", "mine", "recruit", "military", "trade", "farm", "attack",
+             "retrieve")
+
+# trade sub-actions (Import/Export)
+TRADE_NONE, IMPORT_COAL, IMPORT_IRON, EXPORT_COAL, EXPORT_IRON = -1, 0, 1, 2, 3
+
+# -- global scalars g[...] ---------------------------------------------------------------
+G_NUM_PLAYERS = 0
+G_MODE = 1
+G_OO_TIME = 2          # purple disc space
+G_OO_ARRIVAL = 3       # stack height stamp of the purple disc (higher = on top)
+G_ARRIVALS = 4         # stamp counter
+G_AWAKE = 5            # 1 once every player disc has passed the purple disc
+G_OVER = 6
+G_END_REASON = 7       # END_* below
+G_END_TIME = 8         # purple disc space when the game ended
+G_PORT_LOST_BY = 9     # seat whose Port fell, -1
+G_DECK_LEFT = 10       # Old One cards left in oo_deck (simkit.kernels.deck)
+G_REV_POS = 11         # next Revelation card index in rev_deck
+G_REV_SIZE = 12
+G_PERS_POS = 13        # next Personality in pers_deck (top of the draw pile)
+G_PERS_SIZE = 14
+G_FARMS_BLIGHTED = 15
+G_COMBATS = 16
+G_COMBATS_WON = 17
+G_PORT_COMBATS = 18
+G_OO_TURNS = 19
+G_ACTIONS = 20
+G_ILLEGAL = 21         # strategy answers the engine refused (must stay 0)
+G_VIOLATIONS = 22      # invariant failures found by the checked build (must stay 0)
+G_LOG_ON = 23
+G_LOG_N = 24
+G_LOG_OVERFLOW = 25
+G_CHECKED = 26
+G_STEPS = 27
+G_RESHUFFLES = 28      # Old One deck reshuffles
+G_REVEALED = 29        # tiles revealed (any cause)
+G_DIFFICULTY = 30      # solo difficulty index
+G_SUPPLY = 31          # + unit: military units left in the shared supply
+G_KILLED = G_SUPPLY + NUM_UNITS            # + type: Old Ones destroyed
+G_OO_MOVES = G_KILLED + NUM_OLD_ONE_TYPES  # tile steps taken
+G_MOVE_CARDS = G_OO_MOVES + 1              # movement cards drawn
+G_FIRST_VIOLATION = G_MOVE_CARDS + 1       # code of the first invariant failure (CHK_*)
+G_CASTRO_SAVES = G_FIRST_VIOLATION + 1
+# Revenge (reserved, unused by the base engine)
+G_OOP_VP = G_CASTRO_SAVES + 1
+G_MYTHOS_POS = G_OOP_VP + 1
+G_SIZE = G_MYTHOS_POS + 1
+
+END_NONE, END_TIME, END_PORT, END_ABORT = 0, 1, 2, 3
+END_NAMES = ("none", "time", "port", "abort")
+
+# -- players pl[p, ...] ------------------------------------------------------------------
+P_ACTIVE = 0           # 1 = seat in play
+P_TIME = 1
+P_ARRIVAL = 2
+P_PORT = 3             # hex index
+P_RES = 4              # + COAL/IRON/GOLD/PHOSPHATE
+P_VP_TOKENS = P_RES + NUM_RES
+P_HQ = P_VP_TOKENS + 1
+P_BOX = P_HQ + 1                         # + box: cubes in each action box
+P_TRACKS = P_BOX + NUM_BOXES             # tracks placed
+P_FARMS = P_TRACKS + 1                   # + kind: farms placed
+P_UNITS = P_FARMS + NUM_FARM_KINDS       # + unit: in the Barracks
+P_PERS = P_UNITS + NUM_UNITS             # bit mask of Personalities owned
+P_PERS_VP = P_PERS + 1
+P_TILE_VP = P_PERS_VP + 1                # VP of Old One tiles taken alone
+P_STRATEGY = P_TILE_VP + 1
+P_LOST = P_STRATEGY + 1                  # + unit: units eliminated
+P_COMBATS = P_LOST + NUM_UNITS
+P_COMBATS_WON = P_COMBATS + 1
+P_KILLS = P_COMBATS_WON + 1              # Old Ones destroyed alone
+P_SHARED = P_KILLS + 1                   # Old Ones destroyed together
+P_ON_TILES = P_SHARED + 1                # cubes lying on Old One tiles
+P_ACTIONS = P_ON_TILES + 1
+P_GOLD_EARNED = P_ACTIONS + 1
+P_PORT_LOST = P_GOLD_EARNED + 1
+P_ILLEGAL = P_PORT_LOST + 1
+P_PREV_TIME = P_ILLEGAL + 1              # checked build: time only moves forward
+# Revenge (reserved)
+P_PORT_STRENGTH = P_PREV_TIME + 1
+P_OUTPOSTS = P_PORT_STRENGTH + 1
+P_SIZE = P_OUTPOSTS + 1
+
+# -- hexes hx[h, ...] --------------------------------------------------------------------
+H_RES = 0              # + COAL/IRON/GOLD/PHOSPHATE tokens
+H_FARM_OWNER = H_RES + NUM_RES
+H_FARM_KIND = H_FARM_OWNER + 1
+H_PORT_OWNER = H_FARM_KIND + 1
+H_SPAWN = H_PORT_OWNER + 1      # Revenge: -1 none, 0 Normal, 1 Dangerous
+H_OUTPOST = H_SPAWN + 1         # Revenge: outpost owner, -1
+H_SIZE = H_OUTPOST + 1
+
+# -- Old One tiles -------------------------------------------------------------------------
+TILE_STACK, TILE_BOARD, TILE_KILLED, TILE_REMOVED, TILE_ASIDE = 0, 1, 2, 3, 4
+MAX_IN_HEX = 4         # Old Ones one combat can hold (simkit.kernels.combat_layout)
+
+# -- rules r[R_*] (int64, from simkit/data/auztralia/game.toml) -----------------------------
+R_OO_START = 0
+R_END = 1
+R_START_SPACE = 2      # + players-1 (4 entries)
+R_TP = R_START_SPACE + MAX_PLAYERS   # + box
+R_RETRIEVE_EMPTY = R_TP + NUM_BOXES
+R_RECRUIT_DRAW_GOLD = R_RETRIEVE_EMPTY + 1
+R_SURCHARGE = R_RECRUIT_DRAW_GOLD + 1
+R_TRADE_SUBS = R_SURCHARGE + 1
+R_TRACKS_PER_BUILD = R_TRADE_SUBS + 1
+R_MAX_INFANTRY = R_TRACKS_PER_BUILD + 1
+R_FARM_GOLD = R_MAX_INFANTRY + 1
+R_PHOS_GOLD = R_FARM_GOLD + 1
+R_CUBES = R_PHOS_GOLD + 1
+R_TRACKS = R_CUBES + 1
+R_FARMS_PER_KIND = R_TRACKS + 1
+R_DISPLAY = R_FARMS_PER_KIND + 1
+R_START_COAL = R_DISPLAY + 1
+R_START_IRON = R_START_COAL + 1
+R_START_GOLD = R_START_IRON + 1
+R_MOVE_CARDS = R_START_GOLD + 1
+R_REVEAL_CARDS = R_MOVE_CARDS + 1
+R_MAX_RESHUFFLES = R_REVEAL_CARDS + 1
+R_FARM_VP = R_MAX_RESHUFFLES + 1
+R_PHOS_VP = R_FARM_VP + 1
+R_BLIGHT_VP = R_PHOS_VP + 1
+R_UNREVEALED_MULT = R_BLIGHT_VP + 1
+R_REV_PER_LEVEL = R_UNREVEALED_MULT + 1
+R_SANITY = R_REV_PER_LEVEL + 1
+R_SIZE = R_SANITY + 1
+MAX_TIME = 64          # illuminated[] length; spaces past R_END are never reached by the disc
+
+# -- Revelation kinds ----------------------------------------------------------------------
+REV_NONE, REV_REVEAL, REV_REVEAL_SIX, REV_ASSASSINATE, REV_TEMPLES = range(5)
+REV_NAMES = ("none", "reveal", "reveal_six", "assassinate", "temples")
+
+# -- Personality effects -------------------------------------------------------------------
+EFF_NONE, EFF_UNIT_CAPACITY, EFF_AUTO_DAMAGE, EFF_JONES, EFF_RANGE_BONUS, EFF_FARM_GUARD, \
+    EFF_REVEAL, EFF_FREE_UNIT = range(8)
+EFFECT_NAMES = ("none", "unit_capacity", "automatic_damage", "withdraw_before_resolve",
+                "range_bonus", "farm_guard", "reveal_tiles", "free_unit")
+MAX_PERSONALITIES = 62  # bits of P_PERS
+
+# -- strategy parameters (float64 [NUM_PARAMS] per seat; see strategies/human) --------------
+NUM_PARAMS = 32
+# combat policy slots shared by every strategy
+SP_ALLOC = 0           # strategies.combat.allocation id
+SP_ALLOC_ARG = 1
+SP_WD_ID = 2           # strategies.combat.withdrawal id
+SP_WD_SANITY = 3
+SP_WD_UNITS = 4
+SP_WD_LOST = 5
+# heuristic player slots (strategies/human/features.py reads them)
+HP_RAIL_RES = 6        # rail goal weight: resource hexes
+HP_RAIL_FARM = 7       # rail goal weight: farm sites
+HP_RAIL_OLDONE = 8     # rail goal weight: hexes next to Old One tiles (attack range)
+HP_ARMY_MIN = 9        # units to keep in the Barracks ...
+HP_ARMY_FROM = 10      # ... from this space on
+HP_ATK_RATIO = 11      # attack when units can soak this many times the expected damage
+HP_ATK_RADIUS = 12     # only targets within this many hexes of the own Port (-1 any)
+HP_ATK_FACEDOWN = 13   # 1: attack face-down tiles too
+HP_FARM_SAFE = 14      # farm sites: 1 far from Old Ones, 0 close to the Port
+HP_UNIT_W = 15         # + unit: preference when buying
+HP_RETRIEVE_HQ = 20    # retrieve when the HQ holds at most this many cubes
+HP_MAX_SURCHARGE = 21  # most Gold paid to re-use a box
+HP_FARM_MIN = 22       # farms an action must place to be worth its time (early game)
+HP_ATK_FROM = 23       # no attacks before this space
+HP_PERS_W = 24         # + effect (EFF_*): wish to recruit a Personality with that effect
+
+# -- event log rows log[i, :] = (kind, time, actor, a, b, c, d, e) ---------------------------
+LOG_W = 8
+EV_SETUP = 0           # actor seat, a port hex, b start space
+EV_ACTION = 1          # actor, a box, b TP, c gold surcharge, d time after
+EV_TRACK = 2           # actor, a hex, b compass side index, c other hex
+EV_MINE = 3            # actor, a hex, b resource, c amount
+EV_RECRUIT = 4         # actor, a personality, b slot (-1 draw pile), c returned/exchanged card
+EV_BUY = 5             # actor, a unit, b count, c gold
+EV_TRADE = 6           # actor, a sub-action 1, b sub-action 2
+EV_FARM = 7            # actor, a hex, b kind
+EV_ATTACK = 8          # actor, a hex, b force bits, c units sent, d tiles in hex
+EV_FLIP = 9            # actor (-1 Old Ones), a tile, b hex, c type (-1 empty)
+EV_WITHDRAW_FLIP = 10  # actor, a hex
+EV_COMBAT = 11         # actor, a hex, b outcome (combat_layout), c cards, d units lost, e 1 = port defence
+EV_KILL = 12           # actor (-1 shared), a tile, b type, c vp, d players bit mask
+EV_RETRIEVE = 13       # actor, a cubes back, b TP
+EV_OO_TURN = 14        # a space, b illuminated
+EV_REVELATION = 15     # a kind, b card, c tile/hex detail
+EV_MOVE = 16           # a tile, b from hex, c to hex, d card, e type
+EV_BLIGHT = 17         # actor farm owner, a hex, b kind
+EV_PORT_LOST = 18      # actor, a hex
+EV_ASSASSINATE = 19    # a card, b card
+EV_PERSONALITY = 20    # actor, a personality, b detail (tile / unit)
+EV_END = 21            # a reason, b purple space
+EV_ILLEGAL = 22        # actor, a decision code, b value
+EV_TEMPLE_TILE = 23    # a tile, b hex, c type
+EV_FARM_SAVED = 24     # actor, a hex, b tile
+EV_SCORE = 25          # actor (-1 Old Ones), a total, b farms/revealed, c phosphate/unrevealed, d tiles+tokens/blight, e personalities
+NUM_EVENTS = 26
+
+# decisions (EV_ILLEGAL a)
+DEC_ACTION, DEC_TRACK, DEC_MINE, DEC_RECRUIT, DEC_BUY, DEC_TRADE, DEC_FARM, DEC_ATTACK, \
+    DEC_REVEAL, DEC_FREE_UNIT = range(10)
+
+# checked-build invariant codes (G_FIRST_VIOLATION)
+CHK_NEGATIVE, CHK_CUBES, CHK_TRACKS, CHK_FARMS, CHK_SUPPLY, CHK_TIME, CHK_TILES, \
+    CHK_END = range(1, 9)
+CHECK_NAMES = ("ok", "negative", "cubes", "tracks", "farms", "supply", "time", "tiles", "end")
+
+# -- containers passed to the kernels (numba types them as named tuples of arrays) -----------
+from collections import namedtuple  # noqa: E402  (kept next to the fields it names)
+
+# Static: one per (board, data pack, rules); never written by a kernel.
+Static = namedtuple("Static", (
+    "neighbors",        # int32 [n, 6]
+    "hex_terrain",      # int64 [n]
+    "hex_level",        # int64 [n]
+    "hex_port",         # bool  [n] port symbol
+    "hex_farms",        # int64 [n] farm-kind bit mask allowed
+    "hex_q", "hex_r",   # int64 [n]
+    "survey_hex",       # int64 [s]
+    "survey_resource",  # int64 [T, 7, 4]
+    "survey_old_one",   # int64 [T, 7]
+    "tile_level", "tile_type", "tile_cap", "tile_vp",   # int64 [n_tile]
+    "stacks0",          # int64 [3, m] unshuffled Old One stacks (simkit.board.setup.fresh_stacks)
+    "stack_size0",      # int64 [3]
+    "card_hits", "card_purple", "card_sanity", "card_airship", "card_moves",
+    "card_compass", "card_rotation",
+    "type_moves", "type_heals",                          # bool [6]
+    "unit_cost",        # int64 [5] gold
+    "unit_cost_f",      # float64 [7] (combat allocation: gold value per stack)
+    "unit_cap",         # int64 [7] damage capacity per combat stack
+    "unit_range",       # int64 [5]
+    "unit_supply",      # int64 [5] units in the box (shared supply)
+    "r",                # int64 [R_SIZE]
+    "illuminated",      # bool [MAX_TIME]
+    "rev_level", "rev_kind",                             # int64 [n_rev]
+    "pers_effect", "pers_unit", "pers_amount", "pers_vp",  # int64 [n_pers]
+    "pers_one_use",     # bool [n_pers]
+    # What a player may know about the Old Ones, for strategies (public: card faces are
+    # seen as they are drawn; face-down tiles are known only by level):
+    "hit_rate",         # float64 [6, 5] share of Old One cards on which unit u damages type t
+    "harm_rate",        # float64 [6, 3] mean purple / sanity / airship damage per card by type t
+    "level_cap",        # float64 [4] mean damage capacity of a face-down tile of level l (Empty = 0)
+    "level_vp",         # float64 [4] mean VP of a face-down tile of level l
+    "level_hit",        # float64 [4, 5] hit_rate averaged over the non-empty tiles of level l
+    "level_harm",       # float64 [4, 3]
+))
+
+# State: everything a game changes; reset by game_setup.setup_game.
+State = namedtuple("State", (
+    "g", "pl", "hx", "hex_farm", "hex_target", "hex_blocked", "edge_owner",
+    "tile_hex", "tile_up", "tile_state", "tile_dmg", "tile_cubes",
+    "stacks", "stack_top", "stack_size",
+    "display", "pers_deck", "rev_deck", "oo_deck",
+    "sid",              # int64 [MAX_PLAYERS] strategy id per seat (strategies.human.ids)
+    "params",           # float64 [MAX_PLAYERS, NUM_PARAMS]
+    "log",              # int64 [cap, LOG_W]
+))
+
+# Work: caller-owned scratch so no kernel allocates.
+Work = namedtuple("Work", (
+    "dist", "dist2", "queue",          # int32 [n]
+    "clear", "mask",                   # bool [n]
+    "cand_h", "cand_k",                # int64 [6n]
+    "vals",                            # float64 [6n]
+    "hexes",                           # int64 [n]
+    "farm_before",                     # int64 [n]
+    "hex_res", "hex_tile", "hex_spawn", "hex_marks",   # setup scratch ([n,4], [n], [n], [n])
+    "order",                           # int64 [T] survey order
+    "set_aside",                       # int64 [n_tile]
+    "port_hex",                        # int64 [MAX_PLAYERS]
+    "tiles",                           # int64 [n_tile] tile list scratch
+    "tiles2",                          # int64 [n_tile]
+    "face", "moves", "stopped",        # bool [n_tile]
+    "before", "hex_before",            # int64 [n_tile]
+    "cand6",                           # int64 [6]
+    "card1",                           # int64 [1]
+    "cst", "cmx", "scratch",           # int64 combat buffers (combat_layout state, matchup)
+    "mx_cost",                         # float64 [7]
+    "dmg",                             # int64 [MAX_OLD_ONES]
+    "dmg_before",                      # int64 [MAX_OLD_ONES]
+    "no_script",                       # int64 [0]
+    "alloc_params", "wd_params",       # float64 [1], [3]
+    "legal",                           # bool [NUM_BOXES]
+    "force",                           # int64 [NUM_UNITS] attack force chosen by a strategy
+    "choice",                          # int64 [8] multi-valued strategy answers
+    "ctx",                             # int64 [CTX_SIZE] per-turn facts the engine computed
+    "seat_perm",                       # int64 [MAX_PLAYERS]
+))
+
+# W.ctx[...]: facts of the current turn (read by strategies, written by the engine).
+# The *_SITES / RAIL / ATTACK entries are 1 if at least one exists (the engine stops at
+# the first), 0 otherwise.
+CTX_PLAYER = 0
+CTX_DIST_OK = 1          # 1 once W.dist holds this turn's attack distances (ensure_dist)
+CTX_FALLBACK_UNIT = 2    # a unit type that can attack something (legality witness), -1
+CTX_FALLBACK_HEX = 3     # a hex it can attack
+CTX_FARM_SITES = 4       # + kind: a legal farm hex now
+CTX_MINE_SITES = CTX_FARM_SITES + NUM_FARM_KINDS
+CTX_RAIL_CHEAP = CTX_MINE_SITES + 1   # a buildable side with the 2-TP box
+CTX_RAIL_ALL = CTX_RAIL_CHEAP + 1
+CTX_ATTACK_TARGETS = CTX_RAIL_ALL + 1  # a hex some unit type in the Barracks can attack
+CTX_SIZE = CTX_ATTACK_TARGETS + 1
+
+# -- summary row (one per game) -------------------------------------------------------------
+_PLAYER_FIELDS = ("strategy", "vp", "vp_farms", "vp_phosphate", "vp_personalities", "vp_tiles",
+                  "vp_tokens", "farms", "farms_blighted", "tracks", "gold", "combats", "combats_won",
+                  "units_lost", "kills", "shared_kills", "port_lost", "actions", "illegal", "time")
+_OLD_ONE_NAMES = ("zombie", "mi_go", "shoggoth", "cthulhu", "temple", "loyalist")
+SUMMARY_COLUMNS = (
+    ("num_players", "mode", "difficulty", "winner", "winners_mask", "old_ones_win", "humans_win",
+     "end_reason", "end_time", "port_lost_by", "ports_lost", "farms_built", "farms_blighted",
+     "oo_vp", "oo_vp_revealed", "oo_vp_unrevealed", "oo_vp_blighted", "best_player_vp",
+     "combats", "combats_won", "port_combats", "oo_turns", "actions", "oo_moves", "move_cards",
+     "revealed", "reshuffles", "castro_saves", "face_down_left", "illegal", "violations",
+     "first_violation", "log_overflow")
+    + tuple(f"killed_{t}" for t in _OLD_ONE_NAMES)
+    + tuple(f"remaining_{t}" for t in _OLD_ONE_NAMES)
+    + tuple(f"p{p}_{f}" for p in range(MAX_PLAYERS) for f in _PLAYER_FIELDS)
+)
+_S = {name: i for i, name in enumerate(SUMMARY_COLUMNS)}
+S_NUM_PLAYERS, S_MODE, S_DIFFICULTY, S_WINNER, S_WINNERS_MASK = (_S[k] for k in (
+    "num_players", "mode", "difficulty", "winner", "winners_mask"))
+S_OLD_ONES_WIN, S_HUMANS_WIN, S_END_REASON, S_END_TIME, S_PORT_LOST_BY, S_PORTS_LOST = (_S[k] for k in (
+    "old_ones_win", "humans_win", "end_reason", "end_time", "port_lost_by", "ports_lost"))
+S_FARMS_BUILT, S_FARMS_BLIGHTED, S_OO_VP, S_OO_VP_REVEALED, S_OO_VP_UNREVEALED, S_OO_VP_BLIGHTED = (
+    _S[k] for k in ("farms_built", "farms_blighted", "oo_vp", "oo_vp_revealed", "oo_vp_unrevealed",
+                    "oo_vp_blighted"))
+S_BEST_PLAYER_VP, S_COMBATS, S_COMBATS_WON, S_PORT_COMBATS, S_OO_TURNS, S_ACTIONS = (_S[k] for k in (
+    "best_player_vp", "combats", "combats_won", "port_combats", "oo_turns", "actions"))
+S_OO_MOVES, S_MOVE_CARDS, S_REVEALED, S_RESHUFFLES, S_CASTRO_SAVES, S_FACE_DOWN_LEFT = (_S[k] for k in (
+    "oo_moves", "move_cards", "revealed", "reshuffles", "castro_saves", "face_down_left"))
+S_ILLEGAL, S_VIOLATIONS, S_FIRST_VIOLATION, S_LOG_OVERFLOW = (_S[k] for k in (
+    "illegal", "violations", "first_violation", "log_overflow"))
+S_KILLED = _S["killed_zombie"]
+S_REMAINING = _S["remaining_zombie"]
+S_PLAYER0 = _S["p0_strategy"]
+S_PLAYER_STRIDE = len(_PLAYER_FIELDS)
+(SP_STRATEGY, SP_VP, SP_VP_FARMS, SP_VP_PHOSPHATE, SP_VP_PERSONALITIES, SP_VP_TILES, SP_VP_TOKENS,
+ SP_FARMS, SP_FARMS_BLIGHTED, SP_TRACKS, SP_GOLD, SP_COMBATS, SP_COMBATS_WON, SP_UNITS_LOST, SP_KILLS,
+ SP_SHARED_KILLS, SP_PORT_LOST, SP_ACTIONS, SP_ILLEGAL, SP_TIME) = range(S_PLAYER_STRIDE)
+SUMMARY_SIZE = len(SUMMARY_COLUMNS)
+del _S

@@ -1,0 +1,163 @@
+"""The game loop: Time Track order, whose turn it is, termination, invariants.
+
+Time Track (base rules, Game Play): the disc on the lowest space acts; in a stack the
+top disc acts first and a disc that lands on a space goes on top (arrival stamps). A
+disc at or past the end space (53) takes no more actions. The purple disc waits on 22
+until every player disc has passed it, then the Old Ones act whenever their disc is the
+one to act. The game ends when every disc (the purple one included) has reached 53, or
+at once when a Port falls.
+"""
+
+import numba as nb
+
+from simkit.kernels import game_layout as L
+from simkit.kernels.game_actions import player_turn
+from simkit.kernels.game_common import log_event
+from simkit.kernels.game_old_ones import old_ones_turn
+from simkit.kernels.game_scoring import summarize
+from simkit.kernels.game_setup import setup_game
+
+OLD_ONES = -1
+NOBODY = -2
+MAX_STEPS = 4000       # safety net: a game never needs this many turns (ends as END_ABORT)
+
+
+@nb.njit(cache=True)
+def next_actor(S, X):
+    """Seat to act next, OLD_ONES, or NOBODY (every disc has reached the end)."""
+    g = X.g
+    end = S.r[L.R_END]
+    best = NOBODY
+    best_t = 1 << 40
+    best_a = -1
+    all_passed = True
+    for p in range(g[L.G_NUM_PLAYERS]):
+        t = X.pl[p, L.P_TIME]
+        if t <= g[L.G_OO_TIME] and g[L.G_AWAKE] == 0:
+            all_passed = False
+        if t >= end:
+            continue
+        a = X.pl[p, L.P_ARRIVAL]
+        if t < best_t or (t == best_t and a > best_a):
+            best, best_t, best_a = p, t, a
+    if all_passed:
+        g[L.G_AWAKE] = 1
+    if g[L.G_AWAKE] == 1 and g[L.G_OO_TIME] < end:
+        t = g[L.G_OO_TIME]
+        a = g[L.G_OO_ARRIVAL]
+        if t < best_t or (t == best_t and a > best_a):
+            best = OLD_ONES
+    return best
+
+
+@nb.njit(cache=True)
+def violation(X, code):
+    X.g[L.G_VIOLATIONS] += 1
+    if X.g[L.G_FIRST_VIOLATION] == 0:
+        X.g[L.G_FIRST_VIOLATION] = code
+
+
+@nb.njit(cache=True)
+def check_invariants(S, X, actor):
+    """The checked build: resources never negative, cubes conserved, track / farm / unit
+    counts within the pieces and the supply, time only forward, tiles consistent."""
+    g = X.g
+    r = S.r
+    n_hex = X.hex_farm.size
+    for p in range(g[L.G_NUM_PLAYERS]):
+        for k in range(L.NUM_RES):
+            if X.pl[p, L.P_RES + k] < 0:
+                violation(X, L.CHK_NEGATIVE)
+        boxed = 0
+        for b in range(L.NUM_BOXES):
+            if X.pl[p, L.P_BOX + b] < 0:
+                violation(X, L.CHK_NEGATIVE)
+            boxed += X.pl[p, L.P_BOX + b]
+        on_tiles = 0
+        for i in range(X.tile_hex.size):
+            on_tiles += X.tile_cubes[i, p]
+            if X.tile_cubes[i, p] > X.tile_dmg[i, p] or X.tile_cubes[i, p] < 0:
+                violation(X, L.CHK_CUBES)
+        if X.pl[p, L.P_HQ] < 0 or on_tiles != X.pl[p, L.P_ON_TILES] or \
+                X.pl[p, L.P_HQ] + boxed + on_tiles != r[L.R_CUBES]:
+            violation(X, L.CHK_CUBES)
+        sides = 0
+        for h in range(n_hex):
+            for k in range(6):
+                if X.edge_owner[h, k] == p:
+                    sides += 1
+        if sides != 2 * X.pl[p, L.P_TRACKS] or X.pl[p, L.P_TRACKS] > r[L.R_TRACKS]:
+            violation(X, L.CHK_TRACKS)
+        for kind in range(L.NUM_FARM_KINDS):
+            placed = 0
+            for h in range(n_hex):
+                if X.hx[h, L.H_FARM_OWNER] == p and X.hx[h, L.H_FARM_KIND] == kind:
+                    placed += 1
+            if placed != X.pl[p, L.P_FARMS + kind] or placed > r[L.R_FARMS_PER_KIND]:
+                violation(X, L.CHK_FARMS)
+        if X.pl[p, L.P_TIME] < X.pl[p, L.P_PREV_TIME]:
+            violation(X, L.CHK_TIME)
+        if p == actor and X.pl[p, L.P_TIME] <= X.pl[p, L.P_PREV_TIME]:
+            violation(X, L.CHK_TIME)
+        X.pl[p, L.P_PREV_TIME] = X.pl[p, L.P_TIME]
+        for u in range(L.NUM_UNITS):
+            if X.pl[p, L.P_UNITS + u] < 0:
+                violation(X, L.CHK_NEGATIVE)
+    for u in range(L.NUM_UNITS):
+        held = g[L.G_SUPPLY + u]
+        for p in range(g[L.G_NUM_PLAYERS]):
+            held += X.pl[p, L.P_UNITS + u]
+        if g[L.G_SUPPLY + u] < 0 or held != S.unit_supply[u]:
+            violation(X, L.CHK_SUPPLY)
+    for i in range(X.tile_hex.size):
+        h = X.tile_hex[i]
+        on_board = X.tile_state[i] == L.TILE_BOARD
+        if (h >= 0) != on_board or (h >= 0 and not X.hex_blocked[h]):
+            violation(X, L.CHK_TILES)
+        if h < 0:
+            for p in range(L.MAX_PLAYERS):
+                if X.tile_cubes[i, p] != 0:
+                    violation(X, L.CHK_TILES)
+    if g[L.G_OO_TIME] > r[L.R_END]:
+        violation(X, L.CHK_TIME)
+
+
+@nb.njit(cache=True)
+def run_game(rng, S, X, W):
+    """Play the set-up game to its end. X.g[G_END_REASON] says how it ended."""
+    g = X.g
+    checked = g[L.G_CHECKED] != 0
+    while g[L.G_OVER] == 0:
+        g[L.G_STEPS] += 1
+        if g[L.G_STEPS] > MAX_STEPS:
+            g[L.G_OVER] = 1
+            g[L.G_END_REASON] = L.END_ABORT
+            break
+        actor = next_actor(S, X)
+        if actor == NOBODY:
+            g[L.G_OVER] = 1
+            g[L.G_END_REASON] = L.END_TIME
+            g[L.G_END_TIME] = g[L.G_OO_TIME]
+            break
+        if actor == OLD_ONES:
+            old_ones_turn(rng, S, X, W)
+        else:
+            player_turn(rng, S, X, W, actor)
+        if checked:
+            check_invariants(S, X, actor)
+    if checked and g[L.G_END_REASON] != L.END_TIME and g[L.G_END_REASON] != L.END_PORT:
+        violation(X, L.CHK_END)
+    log_event(X, L.EV_END, g[L.G_OO_TIME], -1, g[L.G_END_REASON], g[L.G_OO_TIME], 0, 0, 0)
+
+
+@nb.njit(cache=True)
+def play_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, shuffle_seats,
+              difficulty, log_on, checked, out):
+    """Set up, play and score one game; the summary row goes to ``out``. Returns the
+    number of log rows written."""
+    setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, shuffle_seats,
+               difficulty, log_on, checked)
+    if X.g[L.G_OVER] == 0:
+        run_game(rng, S, X, W)
+    summarize(S, X, W, out)
+    return X.g[L.G_LOG_N]

@@ -1,0 +1,69 @@
+"""The game's containers as numba StructRefs (one pointer per argument).
+
+simkit.kernels.game_layout names the fields (Static, State, Work named tuples, which the
+Python side keeps for direct numpy access); the kernels take these StructRef views of the
+same arrays. Why not the named tuples themselves: numba passes a tuple of ~45 arrays as
+~400 scalar arguments, which made every kernel function cost ~1 s to compile (the whole
+engine ~200 s); a StructRef is one pointer (the engine compiles in well under a minute).
+"""
+
+import numba as nb
+from numba.core import types
+from numba.experimental import structref
+
+from simkit.kernels import game_layout as L
+
+
+@structref.register
+class StaticType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+@structref.register
+class StateType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+@structref.register
+class WorkType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class StaticRef(structref.StructRefProxy):
+    pass
+
+
+class StateRef(structref.StructRefProxy):
+    pass
+
+
+class WorkRef(structref.StructRefProxy):
+    pass
+
+
+structref.define_proxy(StaticRef, StaticType, list(L.Static._fields))
+structref.define_proxy(StateRef, StateType, list(L.State._fields))
+structref.define_proxy(WorkRef, WorkType, list(L.Work._fields))
+
+
+@nb.njit(cache=True)
+def _static(t):
+    return StaticRef(*t)
+
+
+@nb.njit(cache=True)
+def _state(t):
+    return StateRef(*t)
+
+
+@nb.njit(cache=True)
+def _work(t):
+    return WorkRef(*t)
+
+
+def to_refs(S: L.Static, X: L.State, W: L.Work):
+    """StructRef views (sharing the arrays) of the three named tuples."""
+    return _static(tuple(S)), _state(tuple(X)), _work(tuple(W))

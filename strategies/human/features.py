@@ -1,0 +1,457 @@
+"""What heuristic players see and the sub-decisions they share (jitted, read-only).
+
+A heuristic player is a parameter vector (simkit.kernels.game_layout HP_* slots) plus a
+short choose-action function (economist.py, hunter.py, ...). The mechanics every one of
+them needs live here: where to aim railways, which hex to mine or farm, what to buy,
+which Old Ones to attack with what. They read the state and the engine's turn context
+(W.clear, W.dist, W.legal, W.ctx) and only write their own scratch (W.dist2, W.mask,
+W.vals, W.choice, W.force). Face-down tiles are judged by level only (no peeking).
+"""
+
+import numba as nb
+
+from simkit.kernels import game_layout as L
+from simkit.kernels.board import distance_field
+from simkit.kernels.game_common import ensure_dist, in_range, on_rail, unit_capacity, unit_reach
+
+FAR = 1 << 20
+
+
+# -- small predicates ------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def surcharge(S, X, p, box):
+    return X.pl[p, L.P_BOX + box] * S.r[L.R_SURCHARGE]
+
+
+@nb.njit(cache=True)
+def ok(S, X, W, p, box):
+    """Legal now and the re-use surcharge within this player's budget."""
+    return W.legal[box] and surcharge(S, X, p, box) <= X.params[p, L.HP_MAX_SURCHARGE]
+
+
+@nb.njit(cache=True)
+def units_home(X, p):
+    n = 0
+    for u in range(L.NUM_UNITS):
+        n += X.pl[p, L.P_UNITS + u]
+    return n
+
+
+@nb.njit(cache=True)
+def cubes_out(X, p):
+    n = 0
+    for b in range(L.NUM_BOXES):
+        n += X.pl[p, L.P_BOX + b]
+    return n
+
+
+@nb.njit(cache=True)
+def should_retrieve(X, p):
+    """HQ at or below the player's threshold and cubes waiting in the boxes."""
+    return X.pl[p, L.P_HQ] <= X.params[p, L.HP_RETRIEVE_HQ] and cubes_out(X, p) > 0
+
+
+@nb.njit(cache=True)
+def farm_kinds_available(S, X, W, p):
+    """Farm kinds the player could place now (a site and a piece left for each)."""
+    k = 0
+    for kind in range(L.NUM_FARM_KINDS):
+        if W.ctx[L.CTX_FARM_SITES + kind] > 0 and X.pl[p, L.P_FARMS + kind] < S.r[L.R_FARMS_PER_KIND]:
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def can_build(S, X, W, p):
+    """A railway action is legal and affordable; returns the box to use (-1 none):
+    the 2-TP box when it has a buildable side, else the 3-TP box."""
+    if X.pl[p, L.P_TRACKS] >= S.r[L.R_TRACKS]:
+        return -1
+    if ok(S, X, W, p, L.BOX_RAIL):
+        return L.BOX_RAIL
+    if ok(S, X, W, p, L.BOX_RAIL_HILLS):
+        return L.BOX_RAIL_HILLS
+    return -1
+
+
+@nb.njit(cache=True)
+def port_distance_field(S, X, W, p):
+    """W.dist2[h] = hexes from p's Port to h (straight over the map)."""
+    for h in range(W.mask.size):
+        W.mask[h] = False
+    W.mask[X.pl[p, L.P_PORT]] = True
+    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+
+
+@nb.njit(cache=True)
+def threat_distance(S, X, W, p):
+    """Hexes between p's Port and the nearest face-up Old One that moves (FAR if none)."""
+    port_distance_field(S, X, W, p)
+    best = FAR
+    for i in range(X.tile_hex.size):
+        h = X.tile_hex[i]
+        t = S.tile_type[i]
+        if h >= 0 and X.tile_up[i] and t >= 0 and S.type_moves[t] and t != L.TEMPLE:
+            if W.dist2[h] >= 0:
+                best = min(best, W.dist2[h])
+    return best
+
+
+# -- Old Ones, as far as a player knows them ------------------------------------------------
+
+@nb.njit(cache=True)
+def hex_estimate(S, X, p, h, force_bits, out):
+    """Expected fight against hex h with unit types ``force_bits``: out = (cards to
+    destroy everything, purple cubes per card, sanity per card, airship hits per card,
+    VP gained + denied to the Old Ones). Face-down tiles count as their level's mix."""
+    cards = 0.0
+    purple = 0.0
+    sanity = 0.0
+    air = 0.0
+    value = 0.0
+    for i in range(X.tile_hex.size):
+        if X.tile_hex[i] != h:
+            continue
+        hits = 0.0
+        if X.tile_up[i]:
+            t = S.tile_type[i]
+            if t < 0:
+                continue
+            hp = S.tile_cap[i]
+            for q in range(L.MAX_PLAYERS):
+                hp -= X.tile_dmg[i, q]
+            for u in range(L.NUM_UNITS):
+                if (force_bits >> u) & 1:
+                    hits += S.hit_rate[t, u]
+            purple += S.harm_rate[t, 0]
+            sanity += S.harm_rate[t, 1]
+            air += S.harm_rate[t, 2]
+            value += 2.0 * S.tile_vp[i]
+        else:
+            lv = S.tile_level[i]
+            hp = S.level_cap[lv]
+            for u in range(L.NUM_UNITS):
+                if (force_bits >> u) & 1:
+                    hits += S.level_hit[lv, u]
+            purple += S.level_harm[lv, 0]
+            sanity += S.level_harm[lv, 1]
+            air += S.level_harm[lv, 2]
+            value += 3.0 * S.level_vp[lv]
+        need = hp / max(hits, 0.05)
+        cards = max(cards, need)
+    out[0] = cards
+    out[1] = purple
+    out[2] = sanity
+    out[3] = air
+    out[4] = value
+
+
+@nb.njit(cache=True)
+def usable_force(S, X, W, p, h):
+    """Unit-type bits of the Barracks that can reach hex h together (the force's range
+    is its lowest: Trains only join when h is on the rail network)."""
+    bits = 0
+    rail = on_rail(S, X, W, p, h)
+    for u in range(L.NUM_UNITS):
+        if X.pl[p, L.P_UNITS + u] == 0:
+            continue
+        reach = unit_reach(S, X, p, u)
+        if reach == 0 and not rail:
+            continue
+        if in_range(S, X, W, p, h, reach, False):
+            bits |= 1 << u
+    return bits
+
+
+@nb.njit(cache=True)
+def fight_score(S, X, W, p, h, bits, ratio):
+    """Expected value per card of attacking h with every unit of ``bits`` (<= 0: not worth
+    it: too many cards, not enough units to soak the damage, or sanity runs out)."""
+    est = W.vals            # 5 float slots of strategy scratch
+    hex_estimate(S, X, p, h, bits, est)
+    cards = est[0]
+    if cards > 10.0:
+        return 0.0
+    soak = 0.0
+    for u in range(L.NUM_UNITS):
+        if (bits >> u) & 1 and u != L.AIRSHIP:
+            soak += X.pl[p, L.P_UNITS + u] * unit_capacity(S, X, p, u)
+    if soak < ratio * est[1] * cards or est[2] * cards > 2.5:
+        return 0.0
+    if (bits >> L.AIRSHIP) & 1 and est[3] * cards > X.pl[p, L.P_UNITS + L.AIRSHIP] * \
+            unit_capacity(S, X, p, L.AIRSHIP):
+        return 0.0
+    return est[4] / (cards + 1.0)
+
+
+@nb.njit(cache=True)
+def plan_attack_heuristic(S, X, W, p):
+    """Best target by fight_score within the player's radius and rules (HP_ATK_*);
+    fills W.force with every unit of the chosen types. Returns the hex or -1."""
+    ratio = X.params[p, L.HP_ATK_RATIO]
+    radius = X.params[p, L.HP_ATK_RADIUS]
+    facedown = X.params[p, L.HP_ATK_FACEDOWN] > 0
+    if radius >= 0:
+        port_distance_field(S, X, W, p)
+    best = -1
+    best_score = 0.0
+    best_bits = 0
+    for h in range(X.hex_blocked.size):
+        if not X.hex_blocked[h]:
+            continue
+        if radius >= 0 and (W.dist2[h] < 0 or W.dist2[h] > radius):
+            continue
+        down = False
+        for i in range(X.tile_hex.size):
+            if X.tile_hex[i] == h and not X.tile_up[i]:
+                down = True
+        if down and not facedown:
+            continue
+        bits = usable_force(S, X, W, p, h)
+        if bits == 0:
+            continue
+        score = fight_score(S, X, W, p, h, bits, ratio)
+        if score > best_score:
+            best, best_score, best_bits = h, score, bits
+    for u in range(L.NUM_UNITS):
+        W.force[u] = X.pl[p, L.P_UNITS + u] if (best_bits >> u) & 1 else 0
+    return best
+
+
+@nb.njit(cache=True)
+def withdraw_if_bad(S, X, W, p, h):
+    """After the flip: stay only if the revealed fight still looks worth it."""
+    bits = 0
+    for u in range(L.NUM_UNITS):
+        if W.force[u] > 0:
+            bits |= 1 << u
+    return fight_score(S, X, W, p, h, bits, X.params[p, L.HP_ATK_RATIO]) <= 0.0
+
+
+# -- economy ---------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def resource_weight(X, p, r):
+    if r == L.PHOSPHATE:
+        return 4.0
+    if r == L.GOLD:
+        return 1.0
+    return 1.5 if X.pl[p, L.P_RES + r] < 2 else 0.7
+
+
+@nb.njit(cache=True)
+def best_mine(X, W, p):
+    """(candidate index, value) of the best (hex, resource) among W.cand_h/cand_k[:n]."""
+    best = -1
+    best_v = 0.0
+    for h in range(X.hex_farm.size):
+        if not W.clear[h]:
+            continue
+        for r in range(L.NUM_RES):
+            v = X.hx[h, L.H_RES + r] * resource_weight(X, p, r)
+            if v > best_v:
+                best_v = v
+                best = h * L.NUM_RES + r
+    return best, best_v
+
+
+@nb.njit(cache=True)
+def pick_mine_heuristic(X, W, p, n):
+    best = 0
+    best_v = -1.0
+    for c in range(n):
+        v = X.hx[W.cand_h[c], L.H_RES + W.cand_k[c]] * resource_weight(X, p, W.cand_k[c])
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+@nb.njit(cache=True)
+def rail_goal(S, X, W, p):
+    """The hex a heuristic player extends its railway towards: the best value (resources,
+    farm sites, Old Ones in attack reach) per hex of distance from the clear network."""
+    ensure_dist(S, X, W, p)
+    wr = X.params[p, L.HP_RAIL_RES]
+    wf = X.params[p, L.HP_RAIL_FARM]
+    wo = X.params[p, L.HP_RAIL_OLDONE]
+    best = -1
+    best_v = 0.0
+    for h in range(X.hex_farm.size):
+        d = W.dist[h]
+        if d < 1:
+            continue
+        v = 0.0
+        if X.hex_blocked[h]:
+            v = wo * 2.0
+        else:
+            empty = X.hx[h, L.H_PORT_OWNER] < 0 and X.hx[h, L.H_FARM_OWNER] < 0
+            for r in range(L.NUM_RES):
+                if X.hx[h, L.H_RES + r] > 0:
+                    v += wr * X.hx[h, L.H_RES + r] * resource_weight(X, p, r)
+                    empty = False
+            if empty:
+                for kind in range(L.NUM_FARM_KINDS):
+                    if (S.hex_farms[h] >> kind) & 1 and X.pl[p, L.P_FARMS + kind] < S.r[L.R_FARMS_PER_KIND]:
+                        v += wf
+        v = v / (1.0 + d)
+        if v > best_v:
+            best, best_v = h, v
+    return best
+
+
+@nb.njit(cache=True)
+def pick_track_toward(rng, S, X, W, p, n, goal):
+    """Candidate side whose far hex is closest to ``goal`` (new ground first); random
+    candidate when there is no goal."""
+    if goal < 0:
+        return int(rng.random() * n)
+    for h in range(W.mask.size):
+        W.mask[h] = False
+    W.mask[goal] = True
+    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+    best = 0
+    best_v = FAR
+    for c in range(n):
+        m = S.neighbors[W.cand_h[c], W.cand_k[c]]
+        d = W.dist2[m] if W.dist2[m] >= 0 else FAR // 2
+        v = 2 * d + (1 if W.clear[m] else 0)
+        if v < best_v:
+            best, best_v = c, v
+    return best
+
+
+@nb.njit(cache=True)
+def pick_farm_heuristic(S, X, W, p, n):
+    """Farm site among W.hexes[:n]: far from Old One tiles (HP_FARM_SAFE) or near the Port."""
+    if X.params[p, L.HP_FARM_SAFE] > 0:
+        any_oo = False
+        for h in range(W.mask.size):
+            W.mask[h] = X.hex_blocked[h]
+            any_oo |= X.hex_blocked[h]
+        if not any_oo:
+            return 0
+        distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+        best = 0
+        best_v = -1
+        for c in range(n):
+            v = W.dist2[W.hexes[c]]
+            v = FAR if v < 0 else v
+            if v > best_v:
+                best, best_v = c, v
+        return best
+    port_distance_field(S, X, W, p)
+    best = 0
+    best_v = FAR
+    for c in range(n):
+        v = W.dist2[W.hexes[c]]
+        if 0 <= v < best_v:
+            best, best_v = c, v
+    return best
+
+
+@nb.njit(cache=True)
+def pick_unit_heuristic(S, X, W, p):
+    """Unit with the best preference weight per Gold (types not yet owned count 1.5x);
+    Infantry comes in pairs when affordable."""
+    gold = X.pl[p, L.P_RES + L.GOLD]
+    best = -1
+    best_v = -1.0
+    for u in range(L.NUM_UNITS):
+        if X.g[L.G_SUPPLY + u] <= 0 or S.unit_cost[u] > gold:
+            continue
+        v = X.params[p, L.HP_UNIT_W + u] / max(S.unit_cost[u], 1)
+        if X.pl[p, L.P_UNITS + u] == 0:
+            v *= 1.5
+        if v > best_v:
+            best, best_v = u, v
+    W.choice[0] = best
+    W.choice[1] = 1
+    if best == L.INFANTRY and gold >= 2 * S.unit_cost[best] and X.g[L.G_SUPPLY + best] >= 2:
+        W.choice[1] = 2
+
+
+@nb.njit(cache=True)
+def pick_trade_heuristic(S, X, W, p):
+    """Import the scarcer of Coal and Iron while railways are still wanted; otherwise
+    export surplus for Gold."""
+    want_rail = X.pl[p, L.P_TRACKS] < S.r[L.R_TRACKS] - 1
+    coal = X.pl[p, L.P_RES + L.COAL]
+    iron = X.pl[p, L.P_RES + L.IRON]
+    for j in range(2):
+        if want_rail and (coal < 3 or iron < 3):
+            if coal <= iron:
+                W.choice[j] = L.IMPORT_COAL
+                coal += 1
+            else:
+                W.choice[j] = L.IMPORT_IRON
+                iron += 1
+        elif coal > 1 or (not want_rail and coal > 0):
+            W.choice[j] = L.EXPORT_COAL
+            coal -= 1
+        elif iron > 1 or (not want_rail and iron > 0):
+            W.choice[j] = L.EXPORT_IRON
+            iron -= 1
+        else:
+            W.choice[j] = L.IMPORT_COAL if coal <= iron else L.IMPORT_IRON
+
+
+@nb.njit(cache=True)
+def personality_wish(S, X, p, card):
+    if card < 0:
+        return -1.0
+    return X.params[p, L.HP_PERS_W + S.pers_effect[card]]
+
+
+@nb.njit(cache=True)
+def best_display_slot(S, X, p):
+    best = -1
+    best_v = 0.0
+    for j in range(X.display.size):
+        v = personality_wish(S, X, p, X.display[j])
+        if v > best_v:
+            best, best_v = j, v
+    return best, best_v
+
+
+@nb.njit(cache=True)
+def pick_recruit_heuristic(S, X, W, p):
+    best, v = best_display_slot(S, X, p)
+    if best >= 0:
+        return best
+    for j in range(X.display.size - 1, -1, -1):
+        if X.display[j] >= 0:
+            return j
+    return -1
+
+
+@nb.njit(cache=True)
+def pick_drawn_heuristic(S, X, W, p, a, b):
+    W.choice[0] = 1 if personality_wish(S, X, p, b) > personality_wish(S, X, p, a) else 0
+    W.choice[1] = -1
+
+
+@nb.njit(cache=True)
+def pick_reveal_heuristic(S, X, W, p):
+    """Agent Davies: the face-down tiles nearest the own Port."""
+    port_distance_field(S, X, W, p)
+    best = -1
+    best_d = FAR
+    for i in range(X.tile_hex.size):
+        h = X.tile_hex[i]
+        if h >= 0 and not X.tile_up[i] and 0 <= W.dist2[h] < best_d:
+            best, best_d = i, W.dist2[h]
+    return best
+
+
+@nb.njit(cache=True)
+def pick_free_unit_heuristic(S, X, W, p):
+    """Captain Flounder: the most expensive unit still in the supply that the player likes."""
+    best = -1
+    best_v = -1.0
+    for u in range(L.NUM_UNITS):
+        if X.g[L.G_SUPPLY + u] > 0:
+            v = S.unit_cost[u] * (0.5 + X.params[p, L.HP_UNIT_W + u])
+            if v > best_v:
+                best, best_v = u, v
+    return best

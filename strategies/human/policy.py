@@ -1,0 +1,133 @@
+"""Every decision the engine asks of a human player, dispatched on the strategy id in
+X.sid[p] (one compiled engine for every strategy; see STYLE.md 7).
+
+Ids: RANDOM 0, ECONOMIST 1, HUNTER 2, DEFENDER 3, BALANCED 4. Answers are checked by
+the engine (simkit.kernels.game_actions); the functions never change the state.
+"""
+
+import numba as nb
+
+from strategies.human import balanced, defender, economist, hunter, random_player
+from strategies.human.features import (
+    pick_drawn_heuristic,
+    pick_farm_heuristic,
+    pick_free_unit_heuristic,
+    pick_mine_heuristic,
+    pick_recruit_heuristic,
+    pick_reveal_heuristic,
+    pick_track_toward,
+    pick_trade_heuristic,
+    pick_unit_heuristic,
+    plan_attack_heuristic,
+    rail_goal,
+    withdraw_if_bad,
+)
+
+RANDOM, ECONOMIST, HUNTER, DEFENDER, BALANCED = 0, 1, 2, 3, 4
+
+
+@nb.njit(cache=True)
+def choose_action(rng, S, X, W, p):
+    """The action box to use (W.legal says which are legal)."""
+    sid = X.sid[p]
+    if sid == ECONOMIST:
+        return economist.choose_action(rng, S, X, W, p)
+    if sid == HUNTER:
+        return hunter.choose_action(rng, S, X, W, p)
+    if sid == DEFENDER:
+        return defender.choose_action(rng, S, X, W, p)
+    if sid == BALANCED:
+        return balanced.choose_action(rng, S, X, W, p)
+    return random_player.choose_action(rng, S, X, W, p)
+
+
+@nb.njit(cache=True)
+def pick_track(rng, S, X, W, p, n):
+    """Index into W.cand_h/W.cand_k[:n] of the side to lay a track across."""
+    if X.sid[p] == RANDOM:
+        return random_player.uniform(rng, n)
+    return pick_track_toward(rng, S, X, W, p, n, rail_goal(S, X, W, p))
+
+
+@nb.njit(cache=True)
+def pick_mine(rng, S, X, W, p, n):
+    """Index into W.cand_h (hex) / W.cand_k (resource) [:n]."""
+    if X.sid[p] == RANDOM:
+        return random_player.uniform(rng, n)
+    return pick_mine_heuristic(X, W, p, n)
+
+
+@nb.njit(cache=True)
+def pick_recruit(rng, S, X, W, p):
+    """A display slot, or -1 to pay and look at the top two cards of the pile."""
+    if X.sid[p] == RANDOM:
+        return random_player.pick_recruit(rng, S, X, W, p)
+    return pick_recruit_heuristic(S, X, W, p)
+
+
+@nb.njit(cache=True)
+def pick_drawn(rng, S, X, W, p, a, b):
+    """After paying to look at cards a, b (b -1 if none): W.choice[0] = which to keep
+    (0/1), W.choice[1] = display slot to exchange it with (-1 none)."""
+    if X.sid[p] == RANDOM:
+        random_player.pick_drawn(rng, S, X, W, p, a, b)
+    else:
+        pick_drawn_heuristic(S, X, W, p, a, b)
+
+
+@nb.njit(cache=True)
+def pick_unit(rng, S, X, W, p):
+    """W.choice[0] = unit, W.choice[1] = count (2 only for Infantry)."""
+    if X.sid[p] == RANDOM:
+        random_player.pick_unit(rng, S, X, W, p)
+    else:
+        pick_unit_heuristic(S, X, W, p)
+
+
+@nb.njit(cache=True)
+def pick_trade(rng, S, X, W, p):
+    """W.choice[0], W.choice[1] = Import/Export sub-actions (game_layout IMPORT_*/EXPORT_*)."""
+    if X.sid[p] == RANDOM:
+        random_player.pick_trade(rng, S, X, W, p)
+    else:
+        pick_trade_heuristic(S, X, W, p)
+
+
+@nb.njit(cache=True)
+def pick_farm(rng, S, X, W, p, kind, n):
+    """Index into W.hexes[:n] for a farm of ``kind``, or -1 for none of that kind."""
+    if X.sid[p] == RANDOM:
+        return random_player.uniform(rng, n)
+    return pick_farm_heuristic(S, X, W, p, n)
+
+
+@nb.njit(cache=True)
+def plan_attack(rng, S, X, W, p):
+    """Target hex; the force goes into W.force (units per type from the Barracks)."""
+    if X.sid[p] == RANDOM:
+        return random_player.plan_attack(rng, S, X, W, p)
+    return plan_attack_heuristic(S, X, W, p)
+
+
+@nb.njit(cache=True)
+def withdraw_after_flip(rng, S, X, W, p, h):
+    """Face-down tiles in h were just flipped: withdraw before combat?"""
+    if X.sid[p] == RANDOM:
+        return random_player.uniform(rng, 4) == 0
+    return withdraw_if_bad(S, X, W, p, h)
+
+
+@nb.njit(cache=True)
+def pick_reveal(rng, S, X, W, p):
+    """Agent Davies: a face-down tile on the board to reveal."""
+    if X.sid[p] == RANDOM:
+        return random_player.pick_reveal(rng, S, X, W, p)
+    return pick_reveal_heuristic(S, X, W, p)
+
+
+@nb.njit(cache=True)
+def pick_free_unit(rng, S, X, W, p):
+    """Captain Flounder: a unit type still in the supply."""
+    if X.sid[p] == RANDOM:
+        return random_player.pick_free_unit(rng, S, X, W, p)
+    return pick_free_unit_heuristic(S, X, W, p)
