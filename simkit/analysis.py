@@ -22,7 +22,7 @@ import polars as pl
 
 from simkit.core.stats import Z95, wilson_interval
 from simkit.errors import UserError
-from simkit.lake import LakeError, LakeIndex, Manifest, scan
+from simkit.lake import LakeError, LakeIndex, Manifest, scan, unified_schema
 
 PAIR_KEYS = ("root_seed", "chunk_id", "game_index")
 
@@ -74,10 +74,13 @@ class Lake:
         return self.index.paths(table, cells=self.cells)
 
     def scan(self, table: str = "summary") -> pl.LazyFrame:
-        files = self.files(table)
-        if not files:
+        """The experiment's rows of one table (verified files only), as a polars lazy frame."""
+        chunks = self.index.select(table, cells=self.cells)
+        if not chunks:
             raise LakeError(f"{self.root}: no '{table}' files for experiment '{self.experiment}'")
-        return pl.scan_parquet(files, hive_partitioning=False)
+        schema = pl.from_arrow(unified_schema(chunks).empty_table()).schema
+        return pl.scan_parquet([self.root / f.relpath for f in chunks], hive_partitioning=False, schema=schema,
+                               cast_options=pl.ScanCastOptions(integer_cast="upcast"))
 
 
 def open_lake(root: str | Path, experiment: str | None = None, verify: bool = True) -> Lake:

@@ -172,6 +172,7 @@ class ChunkFile:
     chunk_id: int
     rows: int
     meta: dict[str, Any]
+    schema: pa.Schema | None = None
 
     @property
     def n_games(self) -> int:
@@ -198,11 +199,14 @@ class LakeIndex:
     def tables(self) -> list[str]:
         return sorted({f.table for f in self.files})
 
-    def paths(self, table: str, experiment: str | None = None, cells: Iterable[str] | None = None) -> list[Path]:
+    def select(self, table: str, experiment: str | None = None, cells: Iterable[str] | None = None) -> list[ChunkFile]:
         wanted = set(cells) if cells is not None else None
-        return [self.root / f.relpath for f in sorted(self.files, key=lambda f: f.relpath)
+        return [f for f in sorted(self.files, key=lambda f: f.relpath)
                 if f.table == table and (experiment is None or f.meta.get("experiment_id") == experiment)
                 and (wanted is None or f.cell in wanted)]
+
+    def paths(self, table: str, experiment: str | None = None, cells: Iterable[str] | None = None) -> list[Path]:
+        return [self.root / f.relpath for f in self.select(table, experiment, cells)]
 
     def raise_problems(self, limit: int = 5) -> None:
         if self.problems:
@@ -296,7 +300,29 @@ def _check_file(root: Path, rel: str, table: str, name: str, manifest: Manifest,
             if total != meta.get("key_sum"):
                 index.problems.append(Problem(rel, "corrupt", f"{key} sums to {total}, metadata says {meta.get('key_sum')}"))
                 return
-    index.files.append(ChunkFile(relpath=rel, table=table, cell=cell, chunk_id=chunk, rows=md.num_rows, meta=meta))
+    index.files.append(ChunkFile(relpath=rel, table=table, cell=cell, chunk_id=chunk, rows=md.num_rows, meta=meta,
+                                 schema=md.schema.to_arrow_schema()))
+
+
+def unified_schema(files: Iterable[ChunkFile]) -> pa.Schema:
+    """One schema for files of a table: integer columns take the widest type any file has.
+
+    The contract asks modes for fixed dtypes; a mode that narrows integers per chunk still
+    reads back (upcast), while columns that disagree otherwise are an error, not a guess.
+    """
+    fields: dict[str, pa.Field] = {}
+    for f in files:
+        for fld in f.schema:
+            old = fields.get(fld.name)
+            if old is None or old.type == fld.type:
+                fields.setdefault(fld.name, fld)
+            elif pa.types.is_integer(old.type) and pa.types.is_integer(fld.type) \
+                    and pa.types.is_signed_integer(old.type) == pa.types.is_signed_integer(fld.type):
+                if fld.type.bit_width > old.type.bit_width:
+                    fields[fld.name] = fld
+            else:
+                raise LakeError(f"column '{fld.name}' is {old.type} in some files and {fld.type} in {f.relpath}")
+    return pa.schema(list(fields.values()))
 
 
 def _check_complete(index: LakeIndex, manifest: Manifest) -> None:

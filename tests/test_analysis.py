@@ -118,3 +118,24 @@ def test_unknown_column_is_named():
 def test_open_lake_refuses_a_folder_without_manifest(tmp_path):
     with pytest.raises(UserError, match="not a simkit lake"):
         analysis.open_lake(tmp_path)
+
+
+def _narrowing_chunk(params, data, root_seed, chunk_id, n_games, outputs):
+    """A mode breaking the fixed-dtype rule: chunk 1 needs int16 where chunk 0 fits int8."""
+    score = np.full(n_games, 300 if chunk_id == 1 else 3)
+    return {"summary": {"game_index": np.arange(n_games, dtype=np.int32), "win": np.ones(n_games, np.int8),
+                        "score": score.astype(np.int16 if chunk_id == 1 else np.int8)}}
+
+
+def test_scan_reads_integer_columns_whose_width_differs_between_chunks(tmp_path):
+    from simkit.modes import _MODES, Mode, register
+    from simkit.runner import parse_spec
+    register(Mode(name="test_narrow", params={}, run_chunk=_narrowing_chunk, key_metric="win",
+                  extra={"data": None}))
+    try:
+        raw = {"experiment": {"mode": "test_narrow", "root_seed": 1, "chunk_size": 10, "games": 20}}
+        run_experiment(parse_spec(raw), out=tmp_path / "lake", quiet=True)
+        rows = analysis.open_lake(tmp_path / "lake").scan().collect()
+    finally:
+        _MODES.pop("test_narrow", None)
+    assert rows.schema["score"] == pl.Int16 and sorted(set(rows["score"])) == [3, 300]

@@ -156,7 +156,8 @@ def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_d
     root_seed = _int(w, exp, "root_seed", None, 0, MAX_SEED)
     if root_seed is None:
         raise w.error("[experiment]", "missing key 'root_seed' (seeds are data: give one)")
-    chunk_size = _int(w, exp, "chunk_size", int(mode.extra.get("default_chunk_size", 1000)), 1, 10**9)
+    default_chunk = mode.extra.get("default_chunk_size", mode.extra.get("chunk_size", 1000))
+    chunk_size = _int(w, exp, "chunk_size", int(default_chunk), 1, 10**9)
     games = _int(w, exp, "games", None, 1, 10**13)
     target = exp.get("target_ci")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int | float) or not 0 < target < 0.5):
