@@ -343,7 +343,7 @@ CTX_ATTACK_TARGETS = CTX_RAIL_ALL + 1  # a hex some unit type in the Barracks ca
 CTX_SIZE = CTX_ATTACK_TARGETS + 1
 
 # -- summary row (one per game) -------------------------------------------------------------
-_PLAYER_FIELDS = ("strategy", "vp", "vp_farms", "vp_phosphate", "vp_personalities", "vp_tiles",
+_PLAYER_FIELDS = ("strategy", "listed", "vp", "vp_farms", "vp_phosphate", "vp_personalities", "vp_tiles",
                   "vp_tokens", "farms", "farms_blighted", "tracks", "gold", "combats", "combats_won",
                   "units_lost", "kills", "shared_kills", "port_lost", "actions", "illegal", "time")
 _OLD_ONE_NAMES = ("zombie", "mi_go", "shoggoth", "cthulhu", "temple", "loyalist")
@@ -376,7 +376,7 @@ S_KILLED = _S["killed_zombie"]
 S_REMAINING = _S["remaining_zombie"]
 S_PLAYER0 = _S["p0_strategy"]
 S_PLAYER_STRIDE = len(_PLAYER_FIELDS)
-(SP_STRATEGY, SP_VP, SP_VP_FARMS, SP_VP_PHOSPHATE, SP_VP_PERSONALITIES, SP_VP_TILES, SP_VP_TOKENS,
+(SP_STRATEGY, SP_LISTED, SP_VP, SP_VP_FARMS, SP_VP_PHOSPHATE, SP_VP_PERSONALITIES, SP_VP_TILES, SP_VP_TOKENS,
  SP_FARMS, SP_FARMS_BLIGHTED, SP_TRACKS, SP_GOLD, SP_COMBATS, SP_COMBATS_WON, SP_UNITS_LOST, SP_KILLS,
  SP_SHARED_KILLS, SP_PORT_LOST, SP_ACTIONS, SP_ILLEGAL, SP_TIME) = range(S_PLAYER_STRIDE)
 SUMMARY_SIZE = len(SUMMARY_COLUMNS)

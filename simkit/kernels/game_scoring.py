@@ -84,6 +84,7 @@ def summarize(S, X, W, out):
         totals[p] = tot
         best = max(best, tot)
         out[base + L.SP_STRATEGY] = X.sid[p]
+        out[base + L.SP_LISTED] = W.seat_perm[p]
         out[base + L.SP_VP] = tot
         out[base + L.SP_VP_FARMS] = W.cand6[0]
         out[base + L.SP_VP_PHOSPHATE] = W.cand6[1]

@@ -1,0 +1,136 @@
+"""Modes "base" and "solo": whole games for the experiment runner (simkit.modes contract).
+
+Game ``g`` of chunk ``c`` under root seed ``r`` is played with
+``simkit.core.seeds.game_generator(r, c, g)``; ``simkit replay`` rebuilds it alone.
+Tables: summary (one row per game, key metric ``old_ones_win`` / ``humans_win``), seats
+(one row per seat), combats and moves (from the event log; slower, off by default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simkit.datapack import DEFAULT_PACK, AuzData
+from simkit.errors import UserError
+from simkit.game.config import GameRules, load_rules
+from simkit.game.engine import Engine, GameSpec, make_spec
+from simkit.game.tables import EVENT_TABLES, TABLES, event_tables, seats_table, summary_table
+from simkit.kernels import game_layout as L
+from simkit.modes import Mode, Param, register
+from strategies.human import PLAYERS
+from strategies.registry import parse
+
+DEFAULT_CHUNK = 2000
+STRATEGY_NAMES = tuple(cls.name for cls in sorted(PLAYERS, key=lambda c: c.sid))
+_ENGINES: dict[tuple, Engine] = {}
+
+
+def rules_for(data: AuzData | None) -> GameRules:
+    """game.toml & co. from the data pack's folder when it has them, else the shipped ones."""
+    if data is not None and (Path(data.path) / "game.toml").is_file():
+        return load_rules(data.path)
+    return load_rules(DEFAULT_PACK)
+
+
+def engine_for(data: AuzData | None, map_name: str = "eastern") -> Engine:
+    """One Engine per (data pack values, map) in this process (workers reuse it)."""
+    key = (data.hash if data is not None else None, data.path if data is not None else None, map_name)
+    if key not in _ENGINES:
+        _ENGINES[key] = Engine(data=data, rules=rules_for(data), map_name=map_name,
+                               data_path=None if data is None else _pack_dir(data))
+    return _ENGINES[key]
+
+
+def _pack_dir(data: AuzData) -> Path | None:
+    p = Path(data.path)
+    return p if (p / "survey_tiles.csv").is_file() else None
+
+
+@dataclass(frozen=True)
+class StrategyParam(Param):
+    def check(self, mode: str, key: str, value: Any) -> Any:
+        value = super().check(mode, key, value)
+        try:
+            parse(value)
+        except UserError as exc:
+            raise UserError(f"mode '{mode}': parameter '{key}': {exc}") from None
+        return ",".join(t.strip().lower() for t in value.split(",") if t.strip())
+
+
+@dataclass(frozen=True)
+class GameMode(Mode):
+    """A Mode whose cells are also checked as a whole (strategies per player)."""
+
+    def validate(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        out = super().validate(params)
+        spec_of(self.name, out)
+        return out
+
+
+def spec_of(mode: str, params: Mapping[str, Any]) -> GameSpec:
+    try:
+        if mode == "solo":
+            return make_spec("solo", 1, params["strategy"], difficulty=params["difficulty"])
+        return make_spec("base", params["players"], params["strategies"], shuffle_seats=params["shuffle_seats"])
+    except UserError as exc:
+        raise UserError(f"mode '{mode}': {exc}") from None
+
+
+def run_chunk(mode: str, params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int,
+              n_games: int, outputs: frozenset) -> dict[str, dict[str, np.ndarray]]:
+    spec = spec_of(mode, params)
+    eng = engine_for(data, params.get("map", "eastern"))
+    want_events = any(t in outputs for t in EVENT_TABLES)
+    rows, logs = eng.play_many(spec, root_seed, chunk_id, n_games, log=want_events,
+                               checked=bool(params.get("checked", False)))
+    out = {"summary": summary_table(rows)}
+    if "seats" in outputs:
+        out["seats"] = seats_table(rows, STRATEGY_NAMES)
+    if want_events:
+        out.update(event_tables(logs, eng.board.hex_number, which=[t for t in EVENT_TABLES if t in outputs]))
+    return out
+
+
+def _base_chunk(params, data, root_seed, chunk_id, n_games, outputs):
+    return run_chunk("base", params, data, root_seed, chunk_id, n_games, outputs)
+
+
+def _solo_chunk(params, data, root_seed, chunk_id, n_games, outputs):
+    return run_chunk("solo", params, data, root_seed, chunk_id, n_games, outputs)
+
+
+_COMMON = {
+    "map": Param(str, "eastern", help="map name in the pack's maps/ folder"),
+    "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
+}
+
+BASE = register(GameMode(
+    name="base",
+    params={
+        "players": Param(int, 2, minimum=1, maximum=L.MAX_PLAYERS, help="human players (1-4)"),
+        "strategies": StrategyParam(str, "balanced", help="one strategy for all, or one per player, comma-separated"),
+        "shuffle_seats": Param(bool, True, help="random seating (first player) per game"),
+        **_COMMON,
+    },
+    run_chunk=_base_chunk, key_metric="old_ones_win", outputs=frozenset(TABLES),
+    description="AuZtralia base game: 1-4 players against the Old Ones",
+    extra={"chunk_size": DEFAULT_CHUNK, "strategies": STRATEGY_NAMES},
+))
+
+SOLO = register(GameMode(
+    name="solo",
+    params={
+        "strategy": StrategyParam(str, "balanced", help="the solo player's strategy"),
+        "difficulty": Param(str, rules_for(None).solo_default, choices=tuple(rules_for(None).solo_levels),
+                            help="solo difficulty (solo.toml)"),
+        **_COMMON,
+    },
+    run_chunk=_solo_chunk, key_metric="humans_win", outputs=frozenset(TABLES),
+    description="AuZtralia solo: one player against the Old Ones, difficulty levels as data",
+    extra={"chunk_size": DEFAULT_CHUNK, "strategies": STRATEGY_NAMES},
+))

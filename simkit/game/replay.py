@@ -1,0 +1,144 @@
+"""Readable turn-by-turn logs: rebuild one game from its seed and print what happened.
+
+    replay_game(seed, game, chunk=0, mode="base", players=2, strategies="balanced") -> str
+
+The text is a pure function of the event log (simkit.kernels.game_layout EV_* rows), so
+golden logs (tests/golden/) pin the engine's behaviour: regenerate them only together
+with an ENGINE_VERSION bump.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit import ENGINE_VERSION
+from simkit.board.model import FARMS, RESOURCES
+from simkit.core.seeds import game_generator
+from simkit.game.engine import Engine, GameSpec, make_spec
+from simkit.kernels import combat_layout as C
+from simkit.kernels import game_layout as L
+from simkit.names import OLD_ONES, UNITS
+
+TRADE = {L.TRADE_NONE: "-", L.IMPORT_COAL: "import coal", L.IMPORT_IRON: "import iron",
+         L.EXPORT_COAL: "export coal", L.EXPORT_IRON: "export iron"}
+DECISIONS = ("action", "track", "mine", "recruit", "buy", "trade", "farm", "attack", "reveal", "free unit")
+
+
+def _old_one(t: int) -> str:
+    return "Empty" if t < 0 else OLD_ONES[t]
+
+
+def _units(bits: int) -> str:
+    return "+".join(UNITS[u] for u in range(L.NUM_UNITS) if (bits >> u) & 1) or "-"
+
+
+def format_log(log: np.ndarray, eng: Engine, names: list[str]) -> list[str]:
+    """One line per event. ``names[seat]`` labels the seats."""
+    hexno = eng.board.hex_number
+    pers = eng.rules.pers_names
+    rev_card = eng.rules.rev_card
+
+    def hx(h: int) -> str:
+        return f"hex {int(hexno[h])}" if h >= 0 else "no hex"
+
+    def who(p: int) -> str:
+        return f"P{p} {names[p]}" if 0 <= p < len(names) else "Old Ones"
+
+    def card(c: int) -> str:
+        return pers[c] if 0 <= c < len(pers) else "-"
+
+    lines = []
+    for row in log:
+        kind, t, actor, a, b, c, d, e = (int(x) for x in row)
+        if kind == L.EV_SETUP:
+            lines.append(f"setup: {who(actor)} Port at {hx(a)}, disc on space {b}")
+        elif kind == L.EV_ACTION:
+            lines.append(f"[{t:2d}] {who(actor)}: {L.BOX_NAMES[a]} ({b} TP"
+                         + (f", {c} Gold surcharge" if c else "") + f") -> space {d}")
+        elif kind == L.EV_TRACK:
+            lines.append(f"       track {hx(a)} - {hx(c)}")
+        elif kind == L.EV_MINE:
+            lines.append(f"       mines {c} {RESOURCES[b]} at {hx(a)}")
+        elif kind == L.EV_RECRUIT:
+            src = f"display slot {b}" if b >= 0 else "the draw pile (1 Gold)"
+            lines.append(f"       recruits {card(a)} from {src}")
+        elif kind == L.EV_BUY:
+            lines.append(f"       buys {b} {UNITS[a]} ({c} Gold)")
+        elif kind == L.EV_TRADE:
+            lines.append(f"       {TRADE.get(a, '?')}, {TRADE.get(b, '?')}")
+        elif kind == L.EV_FARM:
+            lines.append(f"       {FARMS[b]} farm at {hx(a)}")
+        elif kind == L.EV_ATTACK:
+            lines.append(f"       attacks {hx(a)} with {c} units ({_units(b)})")
+        elif kind == L.EV_FLIP:
+            by = "revealed" if actor < 0 else "flipped"
+            lines.append(f"       {by}: tile {a} at {hx(b)} is {_old_one(c)}"
+                         + (" (removed)" if c < 0 else ""))
+        elif kind == L.EV_WITHDRAW_FLIP:
+            lines.append("       withdraws after the flip")
+        elif kind == L.EV_COMBAT:
+            what = "defends its Port" if e else "fights"
+            lines.append(f"       {who(actor)} {what} at {hx(a)}: {C.OUTCOME_NAMES[b]} "
+                         f"({c} cards, {d} units lost)")
+        elif kind == L.EV_KILL:
+            split = "shared by " + ",".join(f"P{q}" for q in range(L.MAX_PLAYERS) if (d >> q) & 1) \
+                if actor < 0 else f"taken by P{actor}"
+            lines.append(f"       {_old_one(b)} (tile {a}) destroyed, {c} VP {split}")
+        elif kind == L.EV_RETRIEVE:
+            lines.append(f"       {a} cubes back to the HQ")
+        elif kind == L.EV_OO_TURN:
+            lines.append(f"[{t:2d}] Old Ones: purple disc to space {a}" + (" (illuminated)" if b else ""))
+        elif kind == L.EV_REVELATION:
+            num = int(rev_card[b]) if 0 <= b < len(rev_card) else b
+            lines.append(f"       Revelation #{num}: {L.REV_NAMES[a]}")
+        elif kind == L.EV_MOVE:
+            lines.append(f"       {_old_one(e)} (tile {a}) {hx(b)} -> {hx(c)}")
+        elif kind == L.EV_BLIGHT:
+            lines.append(f"       {FARMS[b] if b >= 0 else 'farm'} farm of P{actor} at {hx(a)} blighted")
+        elif kind == L.EV_FARM_SAVED:
+            lines.append(f"       Alanza Castro saves P{actor}'s farm at {hx(a)}")
+        elif kind == L.EV_PORT_LOST:
+            lines.append(f"       {who(actor)} loses its Port at {hx(a)}: the game ends")
+        elif kind == L.EV_ASSASSINATE:
+            lines.append(f"       assassination: {card(a)} and {card(b)} leave the display")
+        elif kind == L.EV_PERSONALITY:
+            what = f"reveals tile {b}" if eng.rules.pers_effect[a] == L.EFF_REVEAL else f"takes a free {UNITS[b]}"
+            lines.append(f"       {card(a)}: {what}")
+        elif kind == L.EV_TEMPLE_TILE:
+            lines.append(f"       a {_old_one(c)} (tile {a}) joins the Temple at {hx(b)}")
+        elif kind == L.EV_ILLEGAL:
+            lines.append(f"       ILLEGAL {DECISIONS[a] if 0 <= a < len(DECISIONS) else a} answer {b} "
+                         "(engine default used)")
+        elif kind == L.EV_END:
+            lines.append(f"end: {L.END_NAMES[a]} (purple disc on {b})")
+        elif kind == L.EV_SCORE:
+            if actor < 0:
+                lines.append(f"score: Old Ones {a} VP (revealed {b}, unrevealed {c}, blighted {d})")
+            else:
+                lines.append(f"score: {who(actor)} {a} VP (farms {b}, phosphate {c}, Old Ones {d}, "
+                             f"personalities {e})")
+        else:
+            lines.append(f"event {kind}: {row.tolist()}")
+    return lines
+
+
+def replay_text(eng: Engine, spec: GameSpec, seed: int, game: int, chunk: int = 0) -> str:
+    row, log = eng.play(game_generator(seed, chunk, game), spec, log=True)
+    seats = [int(row[L.S_PLAYER0 + p * L.S_PLAYER_STRIDE + L.SP_LISTED]) for p in range(spec.players)]
+    names = [spec.strategies[i].name for i in seats]
+    winner = int(row[L.S_WINNER])
+    who = "the Old Ones" if winner == -1 else ("shared" if winner == -2 else f"P{winner} {names[winner]}")
+    head = [f"# simkit replay: mode {spec.mode}, seed {seed}, chunk {chunk}, game {game}, "
+            f"engine {ENGINE_VERSION}, data {eng.data.hash}, rules {eng.rules.hash}, map {eng.board.hash}",
+            f"# seats: {', '.join(f'P{p} {n}' for p, n in enumerate(names))}"]
+    if int(row[L.S_LOG_OVERFLOW]):
+        head.append("# (log truncated: the event buffer filled up)")
+    tail = [f"# winner: {who}"]
+    return "\n".join(head + format_log(log, eng, names) + tail) + "\n"
+
+
+def replay_game(seed: int, game: int, chunk: int = 0, mode: str = "base", players: int = 2,
+                strategies: str = "balanced", difficulty: str | None = None, eng: Engine | None = None) -> str:
+    eng = eng or Engine()
+    spec = make_spec(mode, 1 if mode == "solo" else players, strategies, difficulty=difficulty, rules=eng.rules)
+    return replay_text(eng, spec, seed, game, chunk)

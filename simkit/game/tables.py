@@ -1,0 +1,96 @@
+"""Turn the kernel's int64 summary rows and event logs into result tables.
+
+    summary   one row per game (simkit.kernels.game_layout.SUMMARY_COLUMNS + game_index)
+    seats     one row per (game, seat): strategy, VP by source, win, ...
+    combats   one row per combat (attack or Port defence)            needs the event log
+    moves     one row per Old One step                                needs the event log
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from simkit.kernels import combat_layout as C
+from simkit.kernels import game_layout as L
+
+TABLES = ("summary", "seats", "combats", "moves")
+EVENT_TABLES = ("combats", "moves")
+_PLAYER_FIELDS = [name[3:] for name in L.SUMMARY_COLUMNS if name.startswith("p0_")]
+
+
+def _small(values: np.ndarray) -> np.ndarray:
+    """The narrowest signed integer type that holds the column."""
+    if values.size == 0:
+        return values.astype(np.int32)
+    lo, hi = int(values.min()), int(values.max())
+    for t in (np.int8, np.int16, np.int32):
+        info = np.iinfo(t)
+        if info.min <= lo and hi <= info.max:
+            return values.astype(t)
+    return values.astype(np.int64)
+
+
+def summary_table(rows: np.ndarray, first_game: int = 0) -> dict[str, np.ndarray]:
+    out = {"game_index": np.arange(first_game, first_game + rows.shape[0], dtype=np.int32)}
+    for j, name in enumerate(L.SUMMARY_COLUMNS):
+        out[name] = _small(rows[:, j]) if name not in ("end_reason",) else rows[:, j].astype(np.int8)
+    return out
+
+
+def seats_table(rows: np.ndarray, strategy_names: Sequence[str], first_game: int = 0) -> dict[str, np.ndarray]:
+    """One row per seat in play; ``strategy_names`` by strategy id (strategies.human.policy)."""
+    cols: dict[str, list] = {k: [] for k in ("game_index", "seat", "listed", "strategy", "win", *[
+        f for f in _PLAYER_FIELDS if f not in ("strategy", "listed")])}
+    for g in range(rows.shape[0]):
+        n = int(rows[g, L.S_NUM_PLAYERS])
+        mask = int(rows[g, L.S_WINNERS_MASK])
+        for p in range(n):
+            base = L.S_PLAYER0 + p * L.S_PLAYER_STRIDE
+            cols["game_index"].append(first_game + g)
+            cols["seat"].append(p)
+            cols["listed"].append(int(rows[g, base + L.SP_LISTED]))
+            cols["strategy"].append(strategy_names[int(rows[g, base + L.SP_STRATEGY])])
+            cols["win"].append((mask >> p) & 1)
+            for j, f in enumerate(_PLAYER_FIELDS):
+                if f not in ("strategy", "listed"):
+                    cols[f].append(int(rows[g, base + j]))
+    out: dict[str, np.ndarray] = {}
+    for k, v in cols.items():
+        if k == "strategy":
+            out[k] = np.array(v, dtype=object)
+        else:
+            out[k] = _small(np.array(v, dtype=np.int64))
+    out["game_index"] = out["game_index"].astype(np.int32)
+    return out
+
+
+def event_tables(logs: Sequence[np.ndarray], hex_number: np.ndarray, first_game: int = 0,
+                 which: Sequence[str] = EVENT_TABLES) -> dict[str, dict[str, np.ndarray]]:
+    """Combat and Old One movement rows out of the event logs (hexes as printed numbers)."""
+    tables: dict[str, dict[str, np.ndarray]] = {}
+    games = [np.full(len(lg), first_game + g, dtype=np.int32) for g, lg in enumerate(logs)]
+    allrows = np.concatenate(logs) if logs else np.zeros((0, L.LOG_W), dtype=np.int64)
+    allgames = np.concatenate(games) if games else np.zeros(0, dtype=np.int32)
+
+    def pick(kind):
+        sel = allrows[:, 0] == kind
+        return allrows[sel], allgames[sel]
+
+    if "combats" in which:
+        r, gi = pick(L.EV_COMBAT)
+        tables["combats"] = {
+            "game_index": gi, "time": _small(r[:, 1]), "seat": _small(r[:, 2]),
+            "hex": _small(hex_number[r[:, 3]]), "outcome": r[:, 4].astype(np.int8),
+            "destroyed": ((r[:, 4] == C.WIN) | (r[:, 4] == C.WIN_AND_DEFEAT)).astype(np.int8),
+            "cards": _small(r[:, 5]), "units_lost": _small(r[:, 6]), "port_defence": r[:, 7].astype(np.int8),
+        }
+    if "moves" in which:
+        r, gi = pick(L.EV_MOVE)
+        tables["moves"] = {
+            "game_index": gi, "time": _small(r[:, 1]), "tile": _small(r[:, 3]),
+            "from_hex": _small(hex_number[r[:, 4]]), "to_hex": _small(hex_number[r[:, 5]]),
+            "card": _small(r[:, 6]), "old_one": _small(r[:, 7]),
+        }
+    return tables
