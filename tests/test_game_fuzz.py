@@ -1,0 +1,80 @@
+"""Fuzzing: 100,000 games of uniformly random legal players in the checked build.
+
+The kernel checks after every turn (simkit.kernels.game_loop.check_invariants): no
+negative resources, cubes conserved (HQ + boxes + on Old One tiles = 20), tracks and
+farms within the player's pieces and equal to what is on the board, military units
+within the shared supply, time only moves forward, tiles consistent. A cheap post-pass
+over the summary rows checks the rest: every game ends by one of the two end conditions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.game.engine import Engine, make_spec
+from simkit.kernels import game_layout as L
+
+TOTAL = 100_000
+# (mode, players, share of the games): four-player games are the slowest
+TABLES = (("base", 1, 0.2), ("base", 2, 0.3), ("base", 3, 0.2), ("base", 4, 0.15), ("solo", 1, 0.15))
+
+
+@pytest.fixture(scope="module")
+def rows():
+    eng = Engine()
+    parts = []
+    for k, (mode, n, share) in enumerate(TABLES):
+        parts.append(eng.play_many(make_spec(mode, n, "random"), 2024, k, int(TOTAL * share), checked=True)[0])
+    return np.concatenate(parts)
+
+
+def col(rows, p, field):
+    return rows[:, L.S_PLAYER0 + p * L.S_PLAYER_STRIDE + field]
+
+
+def test_one_hundred_thousand_games(rows):
+    assert rows.shape[0] == TOTAL
+
+
+def test_no_invariant_broken_after_any_turn(rows):
+    bad = rows[:, L.S_VIOLATIONS] > 0
+    assert not bad.any(), f"{bad.sum()} games broke {L.CHECK_NAMES[int(rows[bad, L.S_FIRST_VIOLATION][0])]}"
+
+
+def test_random_players_never_needed_the_engine_default(rows):
+    assert rows[:, L.S_ILLEGAL].sum() == 0
+
+
+def test_every_game_ends_by_time_or_a_lost_port(rows):
+    reason = rows[:, L.S_END_REASON]
+    assert set(np.unique(reason).tolist()) == {L.END_TIME, L.END_PORT}
+    timed = reason == L.END_TIME
+    assert (rows[timed, L.S_END_TIME] == 53).all() and (rows[timed, L.S_PORTS_LOST] == 0).all()
+    port = reason == L.END_PORT
+    assert (rows[port, L.S_PORTS_LOST] == 1).all() and (rows[port, L.S_PORT_LOST_BY] >= 0).all()
+    for p in range(L.MAX_PLAYERS):
+        seated = rows[:, L.S_NUM_PLAYERS] > p
+        assert (col(rows, p, L.SP_TIME)[timed & seated] >= 53).all()
+
+
+def test_pieces_within_limits(rows):
+    for p in range(L.MAX_PLAYERS):
+        seated = rows[:, L.S_NUM_PLAYERS] > p
+        assert (col(rows, p, L.SP_TRACKS)[seated] <= 20).all()
+        assert (col(rows, p, L.SP_FARMS)[seated] <= 21).all()
+        assert (col(rows, p, L.SP_GOLD)[seated] >= 0).all()
+        assert (col(rows, p, L.SP_FARMS_BLIGHTED)[seated] <= col(rows, p, L.SP_FARMS)[seated]).all()
+        assert (col(rows, p, L.SP_VP)[~seated] == -1).all()
+    assert (rows[:, L.S_OO_TURNS] <= 53 - 22).all()
+    assert (rows[:, L.S_FARMS_BLIGHTED] <= rows[:, L.S_FARMS_BUILT]).all()
+
+
+def test_vp_add_up(rows):
+    for p in range(L.MAX_PLAYERS):
+        seated = rows[:, L.S_NUM_PLAYERS] > p
+        parts = sum(col(rows, p, f) for f in (L.SP_VP_FARMS, L.SP_VP_PHOSPHATE, L.SP_VP_PERSONALITIES,
+                                               L.SP_VP_TILES, L.SP_VP_TOKENS))
+        assert (parts[seated] == col(rows, p, L.SP_VP)[seated]).all()
+    oo = rows[:, L.S_OO_VP_REVEALED] + rows[:, L.S_OO_VP_UNREVEALED] + rows[:, L.S_OO_VP_BLIGHTED]
+    assert (oo == rows[:, L.S_OO_VP]).all()
