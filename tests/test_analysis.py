@@ -139,3 +139,13 @@ def test_scan_reads_integer_columns_whose_width_differs_between_chunks(tmp_path)
     finally:
         _MODES.pop("test_narrow", None)
     assert rows.schema["score"] == pl.Int16 and sorted(set(rows["score"])) == [3, 300]
+
+
+def test_summary_command_prints_the_key_metric_per_cell(sweep, capsys):
+    import json
+
+    from simkit.cli import main
+    assert main(["experiment", "summary", str(sweep.root), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["key_metric"] == "destroyed" and len(obj["rows"]) == 6
+    assert all(r["ci_low"] <= r["rate"] <= r["ci_high"] for r in obj["rows"])
