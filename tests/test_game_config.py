@@ -1,0 +1,111 @@
+"""The full-game rule numbers (game.toml, revelations.csv, solo.toml): shipped values,
+provenance on every value, and bad files stopped with one line naming file/row/field."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from simkit.datapack import DEFAULT_PACK
+from simkit.errors import DataPackError
+from simkit.game.config import load_rules
+from simkit.kernels import game_layout as L
+
+
+@pytest.fixture()
+def pack(tmp_path) -> Path:
+    for name in ("game.toml", "revelations.csv", "solo.toml"):
+        shutil.copy(DEFAULT_PACK / name, tmp_path / name)
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_shipped_rules_values():
+    r = load_rules()
+    assert r.r[L.R_OO_START] == 22 and r.r[L.R_END] == 53
+    assert r.r[L.R_TP + L.BOX_RAIL] == 2 and r.r[L.R_TP + L.BOX_RAIL_HILLS] == 3
+    assert r.r[L.R_RETRIEVE_EMPTY] == 2 and r.r[L.R_CUBES] == 20 and r.r[L.R_TRACKS] == 20
+    assert r.r[L.R_FARMS_PER_KIND] == 7 and r.r[L.R_DISPLAY] == 5
+    assert (r.r[L.R_START_COAL], r.r[L.R_START_IRON], r.r[L.R_START_GOLD]) == (2, 2, 4)
+    assert r.illuminated.sum() == 15 == 3 * r.r[L.R_REV_PER_LEVEL]
+    assert r.solo_start == 1 and r.solo_default in r.solo_levels
+    assert set(r.provenance) <= {"rules", "external", "inferred", "assumed"}
+
+
+def test_personalities_are_only_the_known_ones():
+    names = load_rules().pers_names
+    known = {"agent_davies", "alanza_castro", "alexander_proust", "billy_kneebone", "bombardier_milligan",
+             "boris_krupp", "captain_flounder", "corporal_jones"}
+    assert set(names) == known
+
+
+def test_no_revelation_benefit_is_invented():
+    text = (DEFAULT_PACK / "revelations.csv").read_text()
+    rows = [ln for ln in text.splitlines() if ln and not ln.startswith("#")][1:]
+    assert rows and all(ln.split(",")[3] == "none" for ln in rows)
+
+
+def test_every_value_has_provenance_and_source():
+    for name in ("game.toml", "solo.toml"):
+        doc = tomllib.loads((DEFAULT_PACK / name).read_text())
+
+        def walk(node, where, name=name):
+            if isinstance(node, dict) and "value" in node:
+                assert node.get("provenance") in ("rules", "external", "inferred", "assumed"), where
+                assert node.get("source"), where
+            elif isinstance(node, dict):
+                for k, v in node.items():
+                    walk(v, f"{where}.{k}")
+        walk(doc, name)
+
+
+@pytest.mark.parametrize("file, old, new, message", [
+    ("game.toml", 'mine = { value = 1, provenance = "assumed"', 'mine = { value = 0, provenance = "assumed"',
+     "game.toml: field 'actions.mine': 'actions.mine' must be 1..9, got 0"),
+    ("game.toml", 'end = { value = 53, provenance = "rules"', 'end = { value = 53, provenance = "guess"',
+     "game.toml: field 'time.end.provenance': unknown provenance tag 'guess'"),
+    ("game.toml", "illuminated = { value = [23,", "illuminated = { value = [3,",
+     "game.toml: field 'time.illuminated'"),
+    ("game.toml", 'effect = { value = "farm_guard"', 'effect = { value = "fly"',
+     "game.toml: field 'personalities.alanza_castro.effect': unknown effect 'fly'"),
+    ("game.toml", 'unit = { value = "armoured_car"', 'unit = { value = "tank"',
+     "'personalities.alexander_proust.unit' is not a unit: 'tank'"),
+    ("revelations.csv", "1,1,reveal,none", "1,1,volcano,none", "revelations.csv: row 11: field 'kind': unknown kind 'volcano'"),
+    ("revelations.csv", "2,1,reveal,none", "2,1,reveal,+2 gold", "revelations.csv: row 12: field 'benefit'"),
+    ("revelations.csv", "3,1,reveal,none", "3,x,reveal,none", "revelations.csv: row 13: field 'level': expected a whole number"),
+    ("solo.toml", 'default = { value = "normal"', 'default = { value = "nightmare"',
+     "solo.toml: field 'solo.default': 'solo.default' names 'nightmare'"),
+])
+def test_bad_values_name_file_row_field(pack, file, old, new, message):
+    edit(pack / file, old, new)
+    with pytest.raises(DataPackError) as err:
+        load_rules(pack)
+    assert message in str(err.value)
+
+
+def test_too_few_revelations_for_the_deck(pack):
+    lines = (pack / "revelations.csv").read_text().splitlines()
+    keep = [ln for ln in lines if ln.split(",")[1:2] != ["3"]]     # drop every level-3 card
+    (pack / "revelations.csv").write_text("\n".join(keep) + "\n")
+    with pytest.raises(DataPackError, match="level 3 has 0 cards"):
+        load_rules(pack)
+
+
+def test_missing_file(pack):
+    (pack / "solo.toml").unlink()
+    with pytest.raises(DataPackError, match="solo.toml: missing file"):
+        load_rules(pack)
+
+
+def test_not_toml(pack):
+    (pack / "game.toml").write_text("[time\n")
+    with pytest.raises(DataPackError, match="game.toml: not valid TOML"):
+        load_rules(pack)
