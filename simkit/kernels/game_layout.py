@@ -182,7 +182,7 @@ EFFECT_NAMES = ("none", "unit_capacity", "automatic_damage", "withdraw_before_re
 MAX_PERSONALITIES = 62  # bits of P_PERS
 
 # -- strategy parameters (float64 [NUM_PARAMS] per seat; see strategies/human) --------------
-NUM_PARAMS = 32
+NUM_PARAMS = 40
 # combat policy slots shared by every strategy
 SP_ALLOC = 0           # strategies.combat.allocation id
 SP_ALLOC_ARG = 1
@@ -206,6 +206,8 @@ HP_MAX_SURCHARGE = 21  # most Gold paid to re-use a box
 HP_FARM_MIN = 22       # farms an action must place to be worth its time (early game)
 HP_ATK_FROM = 23       # no attacks before this space
 HP_PERS_W = 24         # + effect (EFF_*): wish to recruit a Personality with that effect
+HP_THREAT_W = 32       # extra garrison units per point of Old One damage capacity near the Port
+HP_THREAT_RANGE = 33   # ... counting awake Old Ones within this many hexes of the Port
 
 # -- event log rows log[i, :] = (kind, time, actor, a, b, c, d, e) ---------------------------
 LOG_W = 8

@@ -16,7 +16,7 @@ from strategies.human.features import (
     ok,
     plan_attack_heuristic,
     should_retrieve,
-    units_home,
+    want_army,
 )
 
 
@@ -48,7 +48,7 @@ def choose_action(rng, S, X, W, p):
     if kinds >= min(prm[p, L.HP_FARM_MIN], 3) and ok(S, X, W, p, L.BOX_FARM):
         return L.BOX_FARM
     if late:
-        if units_home(X, p) < prm[p, L.HP_ARMY_MIN] and ok(S, X, W, p, L.BOX_MILITARY):
+        if want_army(S, X, W, p) and ok(S, X, W, p, L.BOX_MILITARY):
             return L.BOX_MILITARY
         if t >= prm[p, L.HP_ATK_FROM] and ok(S, X, W, p, L.BOX_ATTACK) and plan_attack_heuristic(S, X, W, p) >= 0:
             return L.BOX_ATTACK

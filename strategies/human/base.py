@@ -43,6 +43,8 @@ class HeuristicParams:
     farm_min: int = 1
     atk_from: int = 0
     pers_w: tuple = _PERS_DEFAULT
+    threat_w: float = 0.5
+    threat_range: int = 5
     allocate: str = "spread"            # strategies.combat allocation policy
     withdraw: str = "sanity:0,lost:3"   # strategies.combat withdrawal thresholds
 
@@ -70,6 +72,7 @@ class HeuristicParams:
         if len(self.pers_w) != len(L.EFFECT_NAMES):
             raise UserError(f"strategy {self.name}: pers_w needs {len(L.EFFECT_NAMES)} weights")
         v[L.HP_PERS_W:L.HP_PERS_W + len(L.EFFECT_NAMES)] = self.pers_w
+        v[L.HP_THREAT_W], v[L.HP_THREAT_RANGE] = self.threat_w, self.threat_range
         return v
 
     def describe(self) -> dict:

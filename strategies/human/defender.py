@@ -16,7 +16,7 @@ from strategies.human.features import (
     plan_attack_heuristic,
     should_retrieve,
     threat_distance,
-    units_home,
+    want_army,
 )
 
 
@@ -29,8 +29,8 @@ class Defender(HeuristicParams):
     army_min: int = 3
     army_from: int = 12
     atk_ratio: float = 1.5
-    atk_radius: int = 4
-    atk_facedown: int = 0
+    atk_radius: int = 5
+    atk_facedown: int = 1
     farm_safe: int = 0
     unit_w: tuple = (1.0, 0.6, 1.2, 1.0, 0.2)
     farm_min: int = 1
@@ -40,14 +40,15 @@ class Defender(HeuristicParams):
 @nb.njit(cache=True)
 def choose_action(rng, S, X, W, p):
     prm = X.params
-    t = X.pl[p, L.P_TIME]
     if should_retrieve(X, p):
         return L.BOX_RETRIEVE
-    # the closer the nearest awake Old One, the bigger the garrison
+    # the closer and stronger the awake Old Ones, the bigger the garrison
+    if want_army(S, X, W, p):
+        if ok(S, X, W, p, L.BOX_MILITARY):
+            return L.BOX_MILITARY
+        if X.pl[p, L.P_RES + L.COAL] + X.pl[p, L.P_RES + L.IRON] > 0 and ok(S, X, W, p, L.BOX_TRADE):
+            return L.BOX_TRADE      # export for Gold
     threat = threat_distance(S, X, W, p)
-    need = prm[p, L.HP_ARMY_MIN] + (2 if threat <= 4 else 0)
-    if (t >= prm[p, L.HP_ARMY_FROM] or threat <= 4) and units_home(X, p) < need and ok(S, X, W, p, L.BOX_MILITARY):
-        return L.BOX_MILITARY
     # strike what comes near the Port
     if threat <= prm[p, L.HP_ATK_RADIUS] and ok(S, X, W, p, L.BOX_ATTACK) and plan_attack_heuristic(S, X, W, p) >= 0:
         return L.BOX_ATTACK

@@ -15,7 +15,7 @@ from strategies.human.features import (
     ok,
     plan_attack_heuristic,
     should_retrieve,
-    units_home,
+    want_army,
 )
 
 
@@ -29,7 +29,7 @@ class Economist(HeuristicParams):
     army_from: int = 20
     atk_ratio: float = 2.0
     atk_radius: int = 3
-    atk_facedown: int = 0
+    atk_facedown: int = 1
     farm_safe: int = 1
     unit_w: tuple = (1.0, 0.4, 0.8, 0.6, 0.2)
     farm_min: int = 2
@@ -42,9 +42,12 @@ def choose_action(rng, S, X, W, p):
     t = X.pl[p, L.P_TIME]
     if should_retrieve(X, p):
         return L.BOX_RETRIEVE
-    # a garrison once the Old Ones are close to waking
-    if t >= prm[p, L.HP_ARMY_FROM] and units_home(X, p) < prm[p, L.HP_ARMY_MIN] and ok(S, X, W, p, L.BOX_MILITARY):
-        return L.BOX_MILITARY
+    # a garrison once the Old Ones are close to waking, bigger when they come near
+    if want_army(S, X, W, p):
+        if ok(S, X, W, p, L.BOX_MILITARY):
+            return L.BOX_MILITARY
+        if X.pl[p, L.P_RES + L.COAL] + X.pl[p, L.P_RES + L.IRON] > 0 and ok(S, X, W, p, L.BOX_TRADE):
+            return L.BOX_TRADE      # export for Gold
     # farms are VP and Gold: plant several at once
     kinds = farm_kinds_available(S, X, W, p)
     if kinds >= min(prm[p, L.HP_FARM_MIN], 3) and ok(S, X, W, p, L.BOX_FARM):

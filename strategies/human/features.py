@@ -98,6 +98,31 @@ def threat_distance(S, X, W, p):
     return best
 
 
+@nb.njit(cache=True)
+def garrison_need(S, X, W, p):
+    """Units the player wants at home: HP_ARMY_MIN once past HP_ARMY_FROM, plus HP_THREAT_W
+    per point of damage capacity left on awake Old Ones within HP_THREAT_RANGE of the Port."""
+    need = X.params[p, L.HP_ARMY_MIN] if X.pl[p, L.P_TIME] >= X.params[p, L.HP_ARMY_FROM] else 0.0
+    port_distance_field(S, X, W, p)
+    rng_ = X.params[p, L.HP_THREAT_RANGE]
+    hp = 0.0
+    for i in range(X.tile_hex.size):
+        h = X.tile_hex[i]
+        t = S.tile_type[i]
+        if h >= 0 and X.tile_up[i] and t >= 0 and t != L.TEMPLE and 0 <= W.dist2[h] <= rng_:
+            left = S.tile_cap[i]
+            for q in range(L.MAX_PLAYERS):
+                left -= X.tile_dmg[i, q]
+            hp += left
+    return need + X.params[p, L.HP_THREAT_W] * hp
+
+
+@nb.njit(cache=True)
+def want_army(S, X, W, p):
+    """Fewer units at home than the garrison the player wants."""
+    return units_home(X, p) < garrison_need(S, X, W, p)
+
+
 # -- Old Ones, as far as a player knows them ------------------------------------------------
 
 @nb.njit(cache=True)
@@ -352,7 +377,8 @@ def pick_farm_heuristic(S, X, W, p, n):
 
 @nb.njit(cache=True)
 def pick_unit_heuristic(S, X, W, p):
-    """Unit with the best preference weight per Gold (types not yet owned count 1.5x);
+    """Unit with the best preference weight per square root of its Gold; a type not yet in
+    the Barracks counts 2.5x (each type on a card is one hit, whatever the numbers).
     Infantry comes in pairs when affordable."""
     gold = X.pl[p, L.P_RES + L.GOLD]
     best = -1
@@ -360,9 +386,9 @@ def pick_unit_heuristic(S, X, W, p):
     for u in range(L.NUM_UNITS):
         if X.g[L.G_SUPPLY + u] <= 0 or S.unit_cost[u] > gold:
             continue
-        v = X.params[p, L.HP_UNIT_W + u] / max(S.unit_cost[u], 1)
+        v = X.params[p, L.HP_UNIT_W + u] / max(S.unit_cost[u], 1) ** 0.5
         if X.pl[p, L.P_UNITS + u] == 0:
-            v *= 1.5
+            v *= 2.5
         if v > best_v:
             best, best_v = u, v
     W.choice[0] = best
@@ -376,6 +402,8 @@ def pick_trade_heuristic(S, X, W, p):
     """Import the scarcer of Coal and Iron while railways are still wanted; otherwise
     export surplus for Gold."""
     want_rail = X.pl[p, L.P_TRACKS] < S.r[L.R_TRACKS] - 1
+    if X.pl[p, L.P_RES + L.GOLD] < 3 and want_army(S, X, W, p):
+        want_rail = False           # Gold for the garrison first
     coal = X.pl[p, L.P_RES + L.COAL]
     iron = X.pl[p, L.P_RES + L.IRON]
     for j in range(2):
@@ -433,13 +461,14 @@ def pick_drawn_heuristic(S, X, W, p, a, b):
 
 @nb.njit(cache=True)
 def pick_reveal_heuristic(S, X, W, p):
-    """Agent Davies: the face-down tiles nearest the own Port."""
+    """Agent Davies: the face-down tile farthest from the own Port (revealed Old Ones
+    score single, not double, but start walking)."""
     port_distance_field(S, X, W, p)
     best = -1
-    best_d = FAR
+    best_d = -1
     for i in range(X.tile_hex.size):
         h = X.tile_hex[i]
-        if h >= 0 and not X.tile_up[i] and 0 <= W.dist2[h] < best_d:
+        if h >= 0 and not X.tile_up[i] and W.dist2[h] > best_d:
             best, best_d = i, W.dist2[h]
     return best
 

@@ -15,7 +15,7 @@ from strategies.human.features import (
     ok,
     plan_attack_heuristic,
     should_retrieve,
-    units_home,
+    want_army,
 )
 
 
@@ -43,11 +43,14 @@ def choose_action(rng, S, X, W, p):
     t = X.pl[p, L.P_TIME]
     if should_retrieve(X, p):
         return L.BOX_RETRIEVE
+    # once the Old Ones walk, the Port needs its garrison before more hunting
+    if t >= 20 and want_army(S, X, W, p) and ok(S, X, W, p, L.BOX_MILITARY):
+        return L.BOX_MILITARY
     # fight whenever a target looks worth it
     if t >= prm[p, L.HP_ATK_FROM] and ok(S, X, W, p, L.BOX_ATTACK) and plan_attack_heuristic(S, X, W, p) >= 0:
         return L.BOX_ATTACK
     # the army first
-    if units_home(X, p) < prm[p, L.HP_ARMY_MIN] and ok(S, X, W, p, L.BOX_MILITARY):
+    if want_army(S, X, W, p) and ok(S, X, W, p, L.BOX_MILITARY):
         return L.BOX_MILITARY
     # rails bring Old Ones into range
     box = can_build(S, X, W, p)
