@@ -70,11 +70,37 @@ def peak_rss(games: int, chunk: int, jobs: int) -> dict[str, float]:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def base_overhead(games: int, data, tmp: Path) -> None:
+    """The same comparison for full games (mode "base", when registered): rows are few per second."""
+    base = get_mode("base")
+    params = base.validate({"players": 2, "strategies": "balanced"})
+    with Timer() as t:
+        base.run_chunk(params, data, 0, 0, 10, frozenset({"summary", "seats"}))
+    emit("base_mode_compile", t.seconds, "s", note="first base run_chunk with an empty numba cache")
+    chunk = 1000
+    n = max(games // chunk, 1)
+    bare = best(lambda: [base.run_chunk(params, data, 1, k, chunk, frozenset({"summary", "seats"}))
+                         for k in range(n)], repeat=2)
+    raw = {"experiment": {"name": "base", "mode": "base", "root_seed": 1, "chunk_size": chunk,
+                          "games": n * chunk, "outputs": ["summary", "seats"]},
+           "params": {"players": 2, "strategies": "balanced"}}
+
+    def run():
+        import shutil
+        shutil.rmtree(tmp / "base", ignore_errors=True)
+        run_experiment(parse_spec(raw), out=tmp / "base", jobs=1, quiet=True)
+    runner = best(run, repeat=2)
+    emit("base_run_chunk_throughput", n * chunk / bare, "games/s", games=n * chunk, cores=1)
+    emit("base_runner_overhead_vs_run_chunk", 100 * (runner / bare - 1), "%", games=n * chunk,
+         note="summary + seats tables written; target <= 5%")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=2_000_000, help="games for the throughput runs")
     parser.add_argument("--rows", type=int, default=10_000_000, help="lake rows for the group-by")
     parser.add_argument("--skip-rss", action="store_true")
+    parser.add_argument("--base-games", type=int, default=4000, help="games for the base-mode overhead (0: skip)")
     args = parser.parse_args()
     data = load_pack()
     mode = get_mode("combat")
@@ -141,6 +167,9 @@ def main() -> None:
     with Timer() as t:
         lake = analysis.open_lake(lake_dir)
     emit("lake_open_and_verify", 1000 * t.seconds, "ms", files=len(lake.files()))
+
+    if args.base_games and "base" in __import__("simkit.modes", fromlist=["available"]).available():
+        base_overhead(args.base_games, data, tmp)
 
     if not args.skip_rss:
         for jobs in (1, 2):
