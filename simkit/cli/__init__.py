@@ -35,7 +35,8 @@ def _register() -> None:
 def main(argv: list[str] | None = None) -> int:
     _register()
     try:
-        app(args=argv, standalone_mode=False)
+        # with standalone_mode=False typer returns the code of typer.Exit / Ctrl-C instead of exiting
+        code = app(args=argv, standalone_mode=False)
     except UserError as exc:
         print(f"simkit: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -50,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{exc.ctx.command_path}: " if getattr(exc, "ctx", None) is not None else ""
         print(f"simkit: error: {where}{exc.format_message()}", file=sys.stderr)
         return exc.exit_code
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 def run() -> None:

@@ -166,7 +166,7 @@ def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray
     return st, mx, cost
 
 
-def _available(data: AuzData, seen: tuple[int, ...]) -> np.ndarray:
+def available_cards(data: AuzData, seen: tuple[int, ...]) -> np.ndarray:
     """Cards still in the deck after the discard pile ``seen`` (card numbers)."""
     available = np.ones(data.card_ids.size, dtype=bool)
     for cid in seen:
@@ -272,7 +272,7 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     st0, mx, cost = combat_arrays(combat, data)
     if max(combat.force) > MAX_FORCE:
         raise UserError(f"the exact method takes at most {MAX_FORCE} units per type; use --method mc")
-    available = _available(data, seen)
+    available = available_cards(data, seen)
     force_mask = sum(1 << u for u in range(len(UNITS)) if st0[L.COUNT + u] > 0)
     if st0[L.COUNT + OUTPOST] > 0 or st0[L.COUNT + PORT] > 0:
         force_mask |= 1  # they fight as Infantry
@@ -463,7 +463,7 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     if games <= 0:
         raise UserError(f"--games must be positive, got {games}")
     st0, mx, cost = combat_arrays(combat, data)
-    start_deck = np.flatnonzero(_available(data, seen)).astype(np.int64)
+    start_deck = np.flatnonzero(available_cards(data, seen)).astype(np.int64)
     sizes = chunk_sizes(games, MC_CHUNK)
     rngs = chunk_generators(seed, len(sizes))
     alloc, wd = allocate.lower(), withdraw.lower()

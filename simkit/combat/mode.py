@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.combat import Combat, _available, combat_arrays, parse_seen
+from simkit.combat import Combat, available_cards, combat_arrays, parse_seen
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels import combat_layout as L
@@ -130,7 +130,7 @@ def prepare(params: Mapping[str, Any], data: AuzData) -> Prepared:
                           personalities=_personalities(params["personalities"]),
                           extra_sanity=params["extra_sanity"], max_reshuffles=params["max_reshuffles"])
     st0, mx, cost = combat_arrays(combat, data)
-    start_deck = np.flatnonzero(_available(data, parse_seen(params["seen"]))).astype(np.int64)
+    start_deck = np.flatnonzero(available_cards(data, parse_seen(params["seen"]))).astype(np.int64)
     full = data.card_hits.shape[0]
     script_len = start_deck.size + combat.max_reshuffles * full
     if script_len == 0:
