@@ -85,6 +85,7 @@ def new_state(S: L.Static, log_capacity: int = LOG_CAPACITY) -> L.State:
         pers_deck=np.zeros(max(1, S.pers_effect.size), dtype=np.int64),
         rev_deck=np.zeros(max(1, 3 * int(S.r[L.R_REV_PER_LEVEL])), dtype=np.int64),
         oo_deck=np.arange(S.card_hits.shape[0], dtype=np.int64),
+        port_dist=np.full((L.MAX_PLAYERS, n), -1, dtype=np.int32),
         sid=np.zeros(L.MAX_PLAYERS, dtype=np.int64),
         params=np.zeros((L.MAX_PLAYERS, L.NUM_PARAMS), dtype=np.float64),
         log=np.zeros((max(1, log_capacity), L.LOG_W), dtype=np.int64),

@@ -120,14 +120,21 @@ def scan_sites(S, X, W, p):
     """W.ctx existence flags for farm sites (per kind), mine sites and buildable sides
     (2-TP and 3-TP box), in one pass over the clear network, stopping when all are found."""
     ctx = W.ctx
+    pl = X.pl
+    gold = pl[p, L.P_RES + L.GOLD]
+    placeable = pl[p, L.P_HQ] > 0
     want_farms = 0
-    for kind in range(L.NUM_FARM_KINDS):
-        if X.pl[p, L.P_FARMS + kind] < S.r[L.R_FARMS_PER_KIND]:
-            want_farms |= 1 << kind
+    if placeable and gold >= surcharge(S, X, p, L.BOX_FARM):
+        for kind in range(L.NUM_FARM_KINDS):
+            if pl[p, L.P_FARMS + kind] < S.r[L.R_FARMS_PER_KIND]:
+                want_farms |= 1 << kind
     farms = 0
-    mine_ = 0
-    cheap = 0
-    allb = 0
+    # parts that cannot make their box legal this turn count as found (flag left 0)
+    mine_ = 0 if placeable and gold >= surcharge(S, X, p, L.BOX_MINE) else 2
+    rails = placeable & (pl[p, L.P_RES + L.COAL] > 0) & (pl[p, L.P_RES + L.IRON] > 0) & \
+        (pl[p, L.P_TRACKS] < S.r[L.R_TRACKS])
+    cheap = 0 if rails and gold >= surcharge(S, X, p, L.BOX_RAIL) else 2
+    allb = 0 if rails and gold >= surcharge(S, X, p, L.BOX_RAIL_HILLS) else 2
     for h in range(X.hex_farm.size):
         if not W.clear[h]:
             continue
@@ -143,17 +150,18 @@ def scan_sites(S, X, W, p):
             for k in range(6):
                 if can_build_track(S.neighbors, X.edge_owner, W.clear, X.hex_blocked, S.hex_terrain,
                                    ALL_MASK, h, k):
-                    allb = 1
+                    if allb == 0:
+                        allb = 1
                     m = S.neighbors[h, k]
-                    if (CHEAP_MASK >> S.hex_terrain[h]) & 1 and (CHEAP_MASK >> S.hex_terrain[m]) & 1:
+                    if cheap == 0 and (CHEAP_MASK >> S.hex_terrain[h]) & 1 and (CHEAP_MASK >> S.hex_terrain[m]) & 1:
                         cheap = 1
-        if mine_ == 1 and farms == want_farms and cheap == 1 and allb == 1:
+        if mine_ > 0 and farms == want_farms and cheap > 0 and allb > 0:
             break
     for kind in range(L.NUM_FARM_KINDS):
         ctx[L.CTX_FARM_SITES + kind] = (farms >> kind) & 1
-    ctx[L.CTX_MINE_SITES] = mine_
-    ctx[L.CTX_RAIL_CHEAP] = cheap
-    ctx[L.CTX_RAIL_ALL] = allb
+    ctx[L.CTX_MINE_SITES] = 1 if mine_ == 1 else 0
+    ctx[L.CTX_RAIL_CHEAP] = 1 if cheap == 1 else 0
+    ctx[L.CTX_RAIL_ALL] = 1 if allb == 1 else 0
 
 
 @nb.njit(cache=True)

@@ -39,6 +39,7 @@ def find_attack_witness(S, X, W, p):
             return 1
     if air:
         # an all-Airship force may trace through Old Ones
+        W.ctx[L.CTX_S_DIST2] = 0
         attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, True,
                         W.dist2, W.queue, W.mask)
         reach = unit_reach(S, X, p, L.AIRSHIP)
@@ -68,6 +69,7 @@ def force_valid(S, X, W, p, h):
     if total == 0 or h < 0 or h >= X.hex_blocked.size or not X.hex_blocked[h]:
         return False
     if air_only:
+        W.ctx[L.CTX_S_DIST2] = 0
         attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, True,
                         W.dist2, W.queue, W.mask)
     return in_range(S, X, W, p, h, reach, air_only)

@@ -294,7 +294,8 @@ State = namedtuple("State", (
     "tile_hex", "tile_up", "tile_state", "tile_dmg", "tile_cubes",
     "stacks", "stack_top", "stack_size",
     "display", "pers_deck", "rev_deck", "oo_deck",
-    "sid",              # int64 [MAX_PLAYERS] strategy id per seat (strategies.human.ids)
+    "port_dist",        # int32 [MAX_PLAYERS, n] hexes from each Port (straight over the map)
+    "sid",              # int64 [MAX_PLAYERS] strategy id per seat (strategies.human.policy)
     "params",           # float64 [MAX_PLAYERS, NUM_PARAMS]
     "log",              # int64 [cap, LOG_W]
 ))
@@ -342,7 +343,12 @@ CTX_MINE_SITES = CTX_FARM_SITES + NUM_FARM_KINDS
 CTX_RAIL_CHEAP = CTX_MINE_SITES + 1   # a buildable side with the 2-TP box
 CTX_RAIL_ALL = CTX_RAIL_CHEAP + 1
 CTX_ATTACK_TARGETS = CTX_RAIL_ALL + 1  # a hex some unit type in the Barracks can attack
-CTX_SIZE = CTX_ATTACK_TARGETS + 1
+# strategy memo for the current turn (reset with the rest; the engine zeroes CTX_S_DIST2
+# whenever it overwrites W.dist2)
+CTX_S_DIST2 = CTX_ATTACK_TARGETS + 1   # what W.dist2 holds: 0 unknown, 1 field from CTX_S_GOAL, 2 from Old Ones
+CTX_S_GOAL = CTX_S_DIST2 + 1
+CTX_SIZE = CTX_S_GOAL + 1
+DIST2_GOAL, DIST2_OLD_ONES = 1, 2
 
 # -- summary row (one per game) -------------------------------------------------------------
 _PLAYER_FIELDS = ("strategy", "listed", "vp", "vp_farms", "vp_phosphate", "vp_personalities", "vp_tiles",

@@ -9,7 +9,7 @@ no shuffle: simkit.kernels.deck draws uniformly from the cards left.
 import numba as nb
 
 from simkit.kernels import game_layout as L
-from simkit.kernels.board import PORT_RANDOM, place_ports, random_survey_setup, shuffle_prefix
+from simkit.kernels.board import PORT_RANDOM, distance_field, place_ports, random_survey_setup, shuffle_prefix
 from simkit.kernels.game_common import draw_personality, log_event
 
 
@@ -173,6 +173,11 @@ def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, s
         X.pl[p, L.P_PORT] = h
         X.hx[h, L.H_PORT_OWNER] = p
         X.hex_target[h] = True
+        for m in range(n):
+            W.mask[m] = m == h
+        distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+        for m in range(n):
+            X.port_dist[p, m] = W.dist2[m]
     for p in range(num_players - 1, -1, -1):
         log_event(X, L.EV_SETUP, start_space, p, X.pl[p, L.P_PORT], start_space, X.sid[p],
                   W.seat_perm[p], 0)

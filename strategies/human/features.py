@@ -75,26 +75,18 @@ def can_build(S, X, W, p):
     return -1
 
 
-@nb.njit(cache=True)
-def port_distance_field(S, X, W, p):
-    """W.dist2[h] = hexes from p's Port to h (straight over the map)."""
-    for h in range(W.mask.size):
-        W.mask[h] = False
-    W.mask[X.pl[p, L.P_PORT]] = True
-    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
 
 
 @nb.njit(cache=True)
 def threat_distance(S, X, W, p):
     """Hexes between p's Port and the nearest face-up Old One that moves (FAR if none)."""
-    port_distance_field(S, X, W, p)
     best = FAR
     for i in range(X.tile_hex.size):
         h = X.tile_hex[i]
         t = S.tile_type[i]
         if h >= 0 and X.tile_up[i] and t >= 0 and S.type_moves[t] and t != L.TEMPLE:
-            if W.dist2[h] >= 0:
-                best = min(best, W.dist2[h])
+            if X.port_dist[p, h] >= 0:
+                best = min(best, X.port_dist[p, h])
     return best
 
 
@@ -103,13 +95,12 @@ def garrison_need(S, X, W, p):
     """Units the player wants at home: HP_ARMY_MIN once past HP_ARMY_FROM, plus HP_THREAT_W
     per point of damage capacity left on awake Old Ones within HP_THREAT_RANGE of the Port."""
     need = X.params[p, L.HP_ARMY_MIN] if X.pl[p, L.P_TIME] >= X.params[p, L.HP_ARMY_FROM] else 0.0
-    port_distance_field(S, X, W, p)
     rng_ = X.params[p, L.HP_THREAT_RANGE]
     hp = 0.0
     for i in range(X.tile_hex.size):
         h = X.tile_hex[i]
         t = S.tile_type[i]
-        if h >= 0 and X.tile_up[i] and t >= 0 and t != L.TEMPLE and 0 <= W.dist2[h] <= rng_:
+        if h >= 0 and X.tile_up[i] and t >= 0 and t != L.TEMPLE and 0 <= X.port_dist[p, h] <= rng_:
             left = S.tile_cap[i]
             for q in range(L.MAX_PLAYERS):
                 left -= X.tile_dmg[i, q]
@@ -217,15 +208,13 @@ def plan_attack_heuristic(S, X, W, p):
     ratio = X.params[p, L.HP_ATK_RATIO]
     radius = X.params[p, L.HP_ATK_RADIUS]
     facedown = X.params[p, L.HP_ATK_FACEDOWN] > 0
-    if radius >= 0:
-        port_distance_field(S, X, W, p)
     best = -1
     best_score = 0.0
     best_bits = 0
     for h in range(X.hex_blocked.size):
         if not X.hex_blocked[h]:
             continue
-        if radius >= 0 and (W.dist2[h] < 0 or W.dist2[h] > radius):
+        if radius >= 0 and (X.port_dist[p, h] < 0 or X.port_dist[p, h] > radius):
             continue
         down = False
         for i in range(X.tile_hex.size):
@@ -326,15 +315,20 @@ def rail_goal(S, X, W, p):
 
 
 @nb.njit(cache=True)
-def pick_track_toward(rng, S, X, W, p, n, goal):
-    """Candidate side whose far hex is closest to ``goal`` (new ground first); random
-    candidate when there is no goal."""
-    if goal < 0:
-        return int(rng.random() * n)
-    for h in range(W.mask.size):
-        W.mask[h] = False
-    W.mask[goal] = True
-    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+def pick_track_toward(rng, S, X, W, p, n):
+    """Candidate side whose far hex is closest to the rail goal (new ground first); a
+    random candidate when there is no goal. The goal and its distance field are kept for
+    the second track of the same action."""
+    if W.ctx[L.CTX_S_DIST2] != L.DIST2_GOAL:
+        goal = rail_goal(S, X, W, p)
+        if goal < 0:
+            return int(rng.random() * n)
+        for h in range(W.mask.size):
+            W.mask[h] = False
+        W.mask[goal] = True
+        distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+        W.ctx[L.CTX_S_DIST2] = L.DIST2_GOAL
+        W.ctx[L.CTX_S_GOAL] = goal
     best = 0
     best_v = FAR
     for c in range(n):
@@ -350,13 +344,15 @@ def pick_track_toward(rng, S, X, W, p, n, goal):
 def pick_farm_heuristic(S, X, W, p, n):
     """Farm site among W.hexes[:n]: far from Old One tiles (HP_FARM_SAFE) or near the Port."""
     if X.params[p, L.HP_FARM_SAFE] > 0:
-        any_oo = False
-        for h in range(W.mask.size):
-            W.mask[h] = X.hex_blocked[h]
-            any_oo |= X.hex_blocked[h]
-        if not any_oo:
-            return 0
-        distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+        if W.ctx[L.CTX_S_DIST2] != L.DIST2_OLD_ONES:
+            any_oo = False
+            for h in range(W.mask.size):
+                W.mask[h] = X.hex_blocked[h]
+                any_oo |= X.hex_blocked[h]
+            if not any_oo:
+                return 0
+            distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+            W.ctx[L.CTX_S_DIST2] = L.DIST2_OLD_ONES
         best = 0
         best_v = -1
         for c in range(n):
@@ -365,11 +361,10 @@ def pick_farm_heuristic(S, X, W, p, n):
             if v > best_v:
                 best, best_v = c, v
         return best
-    port_distance_field(S, X, W, p)
     best = 0
     best_v = FAR
     for c in range(n):
-        v = W.dist2[W.hexes[c]]
+        v = X.port_dist[p, W.hexes[c]]
         if 0 <= v < best_v:
             best, best_v = c, v
     return best
@@ -463,13 +458,12 @@ def pick_drawn_heuristic(S, X, W, p, a, b):
 def pick_reveal_heuristic(S, X, W, p):
     """Agent Davies: the face-down tile farthest from the own Port (revealed Old Ones
     score single, not double, but start walking)."""
-    port_distance_field(S, X, W, p)
     best = -1
     best_d = -1
     for i in range(X.tile_hex.size):
         h = X.tile_hex[i]
-        if h >= 0 and not X.tile_up[i] and W.dist2[h] > best_d:
-            best, best_d = i, W.dist2[h]
+        if h >= 0 and not X.tile_up[i] and X.port_dist[p, h] > best_d:
+            best, best_d = i, X.port_dist[p, h]
     return best
 
 

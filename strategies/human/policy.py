@@ -19,7 +19,6 @@ from strategies.human.features import (
     pick_trade_heuristic,
     pick_unit_heuristic,
     plan_attack_heuristic,
-    rail_goal,
     withdraw_if_bad,
 )
 
@@ -46,7 +45,7 @@ def pick_track(rng, S, X, W, p, n):
     """Index into W.cand_h/W.cand_k[:n] of the side to lay a track across."""
     if X.sid[p] == RANDOM:
         return random_player.uniform(rng, n)
-    return pick_track_toward(rng, S, X, W, p, n, rail_goal(S, X, W, p))
+    return pick_track_toward(rng, S, X, W, p, n)
 
 
 @nb.njit(cache=True)
