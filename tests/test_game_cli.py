@@ -1,0 +1,141 @@
+"""`simkit simulate` and `simkit replay`; the "base" and "solo" modes for the runner."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from simkit import ENGINE_VERSION
+from simkit.cli import main
+from simkit.core.seeds import game_generator
+from simkit.datapack import load_pack
+from simkit.errors import UserError
+from simkit.game.engine import Engine, make_spec
+from simkit.kernels import game_layout as L
+from simkit.modes import get_mode
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def sim(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sim")
+    code = main(["simulate", "--games", "1200", "--seed", "9", "--strategies", "economist,hunter",
+                 "--out", str(out), "--tables", "summary,seats,combats,moves"])
+    assert code == 0
+    return out
+
+
+def test_simulate_writes_one_row_per_game_and_per_seat(sim):
+    summary = pq.read_table(sim / "summary.parquet")
+    seats = pq.read_table(sim / "seats.parquet")
+    assert summary.num_rows == 1200 and seats.num_rows == 2400
+    cols = set(summary.column_names)
+    for c in ("game_index", "chunk_id", "winner", "old_ones_win", "end_reason", "end_time", "ports_lost",
+              "farms_blighted", "oo_vp", "oo_vp_unrevealed", "combats", "combats_won", "p0_vp", "p0_vp_farms",
+              "p0_vp_tokens", "p1_units_lost", "killed_cthulhu", "remaining_zombie"):
+        assert c in cols, c
+    assert set(seats.column("strategy").to_pylist()) == {"economist", "hunter"}
+    meta = json.loads(summary.schema.metadata[b"simkit"])
+    assert meta["seed"] == 9 and meta["engine_version"] == ENGINE_VERSION and meta["data_hash"] == load_pack().hash
+    assert meta["params"]["strategies"] == "economist,hunter"
+
+
+def test_event_tables(sim):
+    combats = pq.read_table(sim / "combats.parquet").to_pandas()
+    moves = pq.read_table(sim / "moves.parquet").to_pandas()
+    summary = pq.read_table(sim / "summary.parquet").to_pandas()
+    assert len(combats) == summary["combats"].sum()
+    assert len(moves) == summary["oo_moves"].sum()
+    assert set(combats["outcome"].unique()) <= {0, 1, 2, 3}
+
+
+def test_replay_rebuilds_a_row_of_simulate(sim, capsys):
+    summary = pq.read_table(sim / "summary.parquet").to_pandas()
+    row = summary[(summary.chunk_id == 1) & (summary.game_index == 37)].iloc[0]
+    code, out, _ = run(capsys, "replay", "--seed", "9", "--chunk", "1", "--game", "37",
+                       "--strategies", "economist,hunter")
+    assert code == 0
+    scores = [ln for ln in out.splitlines() if ln.startswith("score: P")]
+    assert [int(ln.split(" VP")[0].split()[-1]) for ln in scores] == [row.p0_vp, row.p1_vp]
+    assert f"score: Old Ones {row.oo_vp} VP" in out
+    again = run(capsys, "replay", "--seed", "9", "--chunk", "1", "--game", "37", "--strategies", "economist,hunter")[1]
+    assert again == out
+
+
+def test_results_do_not_depend_on_jobs(sim, tmp_path):
+    assert main(["simulate", "--games", "1200", "--seed", "9", "--strategies", "economist,hunter",
+                 "--out", str(tmp_path), "--jobs", "2"]) == 0
+    a = pq.read_table(sim / "summary.parquet").drop(["chunk_id"]).to_pandas()
+    b = pq.read_table(tmp_path / "summary.parquet").drop(["chunk_id"]).to_pandas()
+    assert a.equals(b)
+
+
+def test_solo(tmp_path, capsys):
+    code, out, _ = run(capsys, "simulate", "--mode", "solo", "--games", "50", "--strategies", "defender",
+                       "--difficulty", "easy", "--out", str(tmp_path))
+    assert code == 0
+    t = pq.read_table(tmp_path / "summary.parquet").to_pandas()
+    assert (t.num_players == 1).all() and (t["mode"] == L.MODE_SOLO).all()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "5"], "parameter 'players' must be <= 4"),
+    (["--strategies", "cheater"], "unknown strategy 'cheater'"),
+    (["--strategies", "economist,hunter,defender"], "gives 3 strategies for 2 players"),
+    (["--mode", "revenge"], "unknown --mode 'revenge'"),
+    (["--games", "0"], "--games must be positive"),
+    (["--tables", "summary,gossip"], "unknown table 'gossip'"),
+    (["--mode", "solo", "--players", "3"], "solo mode has exactly 1 player"),
+    (["--mode", "solo", "--difficulty", "nightmare"], "parameter 'difficulty' must be one of"),
+    (["--difficulty", "easy"], "--difficulty is for --mode solo"),
+    (["--strategies", "economist:army_min=x"], "parameter 'army_min' got 'x'"),
+    (["--strategies", "balanced:withdraw=optimal"], "exact optimal withdrawal table is not wired"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, tmp_path, args, message):
+    code, out, err = run(capsys, "simulate", "--games", "5", "--out", str(tmp_path / "x"), *args)
+    assert code == 2 and message in err and err.count("\n") == 1 and not out
+
+
+def test_replay_bad_input(capsys):
+    code, _, err = run(capsys, "replay", "--seed", "-1", "--game", "0")
+    assert code == 2 and "must be >= 0" in err
+
+
+# -- modes (the runner's contract) -----------------------------------------------------------
+
+def test_modes_registered_with_a_0_1_key_metric():
+    data = load_pack()
+    for name, metric in (("base", "old_ones_win"), ("solo", "humans_win")):
+        mode = get_mode(name)
+        params = mode.validate({})
+        out = mode.run_chunk(params, data, 5, 2, 30, frozenset({"summary", "seats", "combats", "moves"}))
+        s = out["summary"]
+        assert s["game_index"].tolist() == list(range(30))
+        assert set(np.unique(s[mode.key_metric]).tolist()) <= {0, 1} and mode.key_metric == metric
+        assert set(out) == {"summary", "seats", "combats", "moves"}
+        assert all("game_index" in t for t in out.values())
+
+
+def test_mode_rows_are_the_replayable_games():
+    data = load_pack()
+    mode = get_mode("base")
+    params = mode.validate({"players": 3, "strategies": "hunter,balanced,economist"})
+    s = mode.run_chunk(params, data, 123, 4, 10, frozenset({"summary"}))["summary"]
+    eng = Engine()
+    row, _ = eng.play(game_generator(123, 4, 7), make_spec("base", 3, "hunter,balanced,economist"))
+    assert s["oo_vp"][7] == row[L.S_OO_VP] and s["p2_vp"][7] == row[L.S_PLAYER0 + 2 * L.S_PLAYER_STRIDE + L.SP_VP]
+
+
+def test_mode_validation_checks_the_cell_as_a_whole():
+    with pytest.raises(UserError, match="gives 2 strategies for 3 players"):
+        get_mode("base").validate({"players": 3, "strategies": "hunter,balanced"})
+    with pytest.raises(UserError, match="unknown parameter 'colour'"):
+        get_mode("solo").validate({"colour": "red"})
