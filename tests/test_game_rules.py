@@ -12,7 +12,13 @@ import pytest
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels import game_layout as L
 from simkit.kernels.board import lay_track
-from simkit.kernels.game_common import ensure_dist, in_range, take_from_display, unit_capacity, unit_reach
+from simkit.kernels.game_common import (
+    ensure_dist,
+    in_range,
+    take_from_display,
+    unit_capacity,
+    unit_reach,
+)
 from simkit.kernels.game_old_ones import assassinate, move_with_card, resolve_ports, temple_tiles
 from simkit.kernels.game_setup import setup_game
 
@@ -293,7 +299,7 @@ def test_a_defended_port_can_survive(eng):
 
 def test_solo_starts_on_space_one_with_the_difficulty_resources(eng):
     from simkit.core.seeds import game_generator
-    for diff, res in eng.rules.solo_levels.items():
+    for diff in eng.rules.solo_levels:
         spec = make_spec("solo", 1, "economist", difficulty=diff)
         row, log = eng.play(game_generator(1, 0, 0), spec, log=True)
         setup = log[log[:, 0] == L.EV_SETUP]

@@ -14,7 +14,6 @@ from simkit.kernels.board import attack_distance
 from simkit.kernels.deck import draw_card, refill_full
 
 
-
 @nb.njit(cache=True)
 def log_event(X, kind, time, actor, a, b, c, d, e):
     """Append one row to the event log (no-op unless logging is on); returns the row or -1."""

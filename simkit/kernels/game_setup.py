@@ -9,7 +9,13 @@ no shuffle: simkit.kernels.deck draws uniformly from the cards left.
 import numba as nb
 
 from simkit.kernels import game_layout as L
-from simkit.kernels.board import PORT_RANDOM, distance_field, place_ports, random_survey_setup, shuffle_prefix
+from simkit.kernels.board import (
+    PORT_RANDOM,
+    distance_field,
+    place_ports,
+    random_survey_setup,
+    shuffle_prefix,
+)
 from simkit.kernels.game_common import draw_personality, log_event
 
 
