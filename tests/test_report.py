@@ -103,3 +103,53 @@ def test_report_refuses_a_foreign_parquet_file(tmp_path, capsys):
     pd.DataFrame({"x": [1]}).to_parquet(tmp_path / "odds.parquet")
     assert main(["report", str(tmp_path), "--out", str(tmp_path / "r.html")]) == 2
     assert "not an odds table" in capsys.readouterr().err
+
+
+SPEC = """
+[experiment]
+name = "report_test"
+mode = "base"
+root_seed = 5
+chunk_size = 100
+games = 200
+outputs = ["summary", "seats"]
+
+[params]
+players = 2
+shuffle_seats = false
+
+[grid]
+strategies = ["economist,hunter", "balanced,defender"]
+"""
+
+
+@pytest.fixture(scope="module")
+def game_results(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("games")
+    spec = folder / "spec.toml"
+    spec.write_text(SPEC)
+    assert main(["experiment", "run", str(spec), "--out", str(folder / "lake"), "--jobs", "1"]) == 0
+    return folder
+
+
+def test_game_lake_report_has_outcome_vp_ending_and_strategy_sections(game_results, tmp_path, capsys):
+    page = build(game_results, tmp_path, capsys)
+    assert {"provenance", "lake0", "table-lake0-rates", "fig-lake0-rates", "table-lake0-oo-vp",
+            "table-lake0-ending", "table-lake0-strategies"} <= page.ids
+
+
+def test_game_lake_rates_in_the_report_equal_the_analysis_api(game_results, tmp_path, capsys):
+    from simkit import analysis
+
+    page = build(game_results, tmp_path, capsys)
+    lake = analysis.open_lake(game_results / "lake")
+    expected = analysis.win_rates(lake.scan(), by=lake.grid_keys, metric=lake.key_metric).sort(lake.grid_keys)
+    shown = {row[0]: row for row in page.tables["table-lake0-rates"][1:]}
+    assert len(shown) == len(expected) == 2
+    for r in expected.to_dicts():
+        row = shown[r["strategies"]]
+        assert row[2] == f"{r['rate']:.4f}" and row[3] == f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"
+    per = analysis.per_strategy(lake.scan("seats"), strategy="strategy", metric="win")
+    table = {row[0]: row for row in page.tables["table-lake0-strategies"][1:]}
+    for r in per.to_dicts():
+        assert table[r["strategy"]][3] == f"{r['rate']:.4f}"

@@ -37,22 +37,51 @@ def _banner(metas: list[dict], sources: list[Path]) -> str:
             "user types in the real values (simkit/data/auztralia/README.md).")
 
 
+def _lake_meta(lake) -> dict:
+    """Banner facts of one lake experiment, from its manifest."""
+    from simkit.datapack import load_pack, provenance_shares
+
+    record = lake.record
+    data = record.get("data") or {}
+    shares = {}
+    try:  # the share of assumed values is a property of the pack the lake was built from
+        pack = load_pack(data.get("path") if isinstance(data, dict) else None)
+        if pack.hash == record.get("data_hash") or not isinstance(data, dict):
+            shares = provenance_shares(pack)
+    except UserError:
+        pass
+    return {"engine_version": record.get("engine_version", "?"), "data_hash": record.get("data_hash", "?"),
+            "provenance_shares": shares, "seed": record.get("root_seed")}
+
+
 def build_report(source: Path, title: str | None = None) -> Report:
     """Build the report for a results folder (or a single odds table file)."""
     from simkit.odds import read_table
     from simkit.report import combat
 
+    from simkit import analysis
+    from simkit.report import games
+
     source = Path(source)
     if not source.exists():
         raise UserError(f"{source}: no such file or folder")
     files = [source] if source.is_file() else sorted(source.glob("**/odds*.parquet"))
+    lakes = [] if source.is_file() else sorted({p.parent for p in source.glob("**/manifest.json")})
     sections, metas, names = [], [], []
     for path in files:
         table, meta = read_table(path)
         metas.append(meta)
         sections.append(combat.section(table))
         names.append("combat-odds")
+    for root in lakes:
+        manifest = analysis.Manifest.load(root)
+        for experiment in sorted(manifest.experiments):
+            lake = analysis.open_lake(root, experiment)
+            metas.append(_lake_meta(lake))
+            for sid, html in games.sections(lake, len(names)):
+                sections.append(html)
+                names.append(sid)
     if not sections:
         raise UserError(f"{source}: nothing to report (no odds table, no game results)")
-    html = page(title or f"simkit report: {source.name}", _banner(metas, files), sections)
+    html = page(title or f"simkit report: {source.name}", _banner(metas, files + lakes), sections)
     return Report(html=html, sections=names)

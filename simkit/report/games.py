@@ -1,0 +1,156 @@
+"""Report sections for game lakes (`simkit experiment run` of the base/solo/revenge modes).
+
+Every number comes from simkit.analysis over the lake's verified files, and every
+rate is shown with its Wilson 95% interval.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+
+from simkit import analysis
+from simkit.report.html import esc, figure_html, table_html
+
+END_REASONS = {0: "unfinished", 1: "time (53)", 2: "port lost", 3: "aborted"}
+OLD_ONE_VP = ("oo_vp_revealed", "oo_vp_unrevealed", "oo_vp_blighted")
+POOL_SPREAD_FLAG = 0.10  # flag a balance claim when strategy pools disagree by more than this
+
+
+def cell_label(row: dict, keys: list[str]) -> str:
+    return ", ".join(f"{k}={row[k]}" for k in keys) or "all games"
+
+
+def rates_by_cell(lake: analysis.Lake) -> pl.DataFrame:
+    keys = lake.grid_keys or ["cell"]
+    return analysis.win_rates(lake.scan(), by=keys, metric=lake.key_metric).sort(keys)
+
+
+def outcome_section(lake: analysis.Lake, sid: str) -> str:
+    keys = lake.grid_keys
+    rates = rates_by_cell(lake)
+    metric = lake.key_metric
+    title = "Difficulty balance" if "difficulty" in keys else "Outcomes by cell"
+    rows = rates.to_dicts()
+    fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5))
+    y = np.arange(len(rows))
+    p = np.array([r["rate"] for r in rows])
+    err = np.array([[r["rate"] - r["ci_low"] for r in rows], [r["ci_high"] - r["rate"] for r in rows]])
+    ax.errorbar(p, y, xerr=err, fmt="o", capsize=3)
+    ax.set_yticks(y, [cell_label(r, keys) for r in rows], fontsize=8)
+    ax.set_xlabel(f"{metric} rate (95% Wilson interval)")
+    ax.set_xlim(0, 1)
+    ax.invert_yaxis()
+    ax.set_title(f"{metric} by cell")
+    parts = [f'<h2 id="{sid}">{esc(title)}: {esc(lake.experiment)}</h2>',
+             f'<p class="note">Key metric <b>{esc(metric)}</b>; {int(rates["games"].sum()):,} games.</p>',
+             figure_html(fig, f"{metric} rate by cell with 95% intervals", f"fig-{sid}-rates"),
+             table_html([*keys, "games", "rate", "95% interval"],
+                        [[*(r[k] for k in keys), f"{r['games']:,}", f"{r['rate']:.4f}",
+                          f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"] for r in rows],
+                        f"table-{sid}-rates", text_columns=tuple(range(len(keys))))]
+    return "".join(parts)
+
+
+def vp_section(lake: analysis.Lake, sid: str) -> str:
+    summary = lake.scan()
+    names = summary.collect_schema().names()
+    present = [c for c in OLD_ONE_VP if c in names]
+    if not present:
+        return ""
+    keys = lake.grid_keys or ["cell"]
+    means = (summary.group_by(keys).agg([pl.col(c).mean() for c in present] + [pl.len().alias("games")])
+             .sort(keys).collect())
+    fig, ax = plt.subplots(figsize=(8, 0.35 * len(means) + 1.5))
+    left = np.zeros(len(means))
+    labels = [cell_label(r, keys) for r in means.to_dicts()]
+    for c in present:
+        vals = means[c].to_numpy()
+        ax.barh(labels, vals, left=left, label=c.replace("oo_vp_", ""))
+        left += vals
+    ax.invert_yaxis()
+    ax.set_xlabel("mean Old One VP per game")
+    ax.legend(fontsize=8)
+    ax.tick_params(axis="y", labelsize=8)
+    parts = [f'<h3 id="{sid}-vp">VP by source</h3>',
+             figure_html(fig, "Old One VP by source (revealed tiles, unrevealed tiles doubled, blighted farms)",
+                         f"fig-{sid}-oo-vp"),
+             table_html([*keys, "games", *present],
+                        [[*(r[k] for k in keys), f"{r['games']:,}", *(f"{r[c]:.2f}" for c in present)]
+                         for r in means.to_dicts()], f"table-{sid}-oo-vp", text_columns=tuple(range(len(keys))))]
+    try:
+        seats = analysis.vp_by_source(lake.scan("seats"), by=["strategy"])
+    except analysis.LakeError:
+        seats = None
+    if seats is not None and len(seats):
+        cols = [c for c in seats.columns if c.startswith("vp_")]
+        parts.append(table_html(["strategy", "seats", *cols],
+                                [[r["strategy"], f"{r['games']:,}", *(f"{r[c]:.2f}" for c in cols)]
+                                 for r in seats.sort("strategy").to_dicts()], f"table-{sid}-human-vp"))
+    return "".join(parts)
+
+
+def ending_section(lake: analysis.Lake, sid: str) -> str:
+    summary = lake.scan()
+    names = summary.collect_schema().names()
+    if "end_reason" not in names or "end_time" not in names:
+        return ""
+    keys = lake.grid_keys or ["cell"]
+    counts = (summary.group_by([*keys, "end_reason"]).len().sort([*keys, "end_reason"]).collect())
+    totals = summary.group_by(keys).len().rename({"len": "games"}).collect()
+    joined = counts.join(totals, on=keys).to_dicts()
+    rows = []
+    from simkit.core.stats import wilson_interval
+    for r in joined:
+        lo, hi = wilson_interval(r["len"], r["games"])
+        rows.append([*(r[k] for k in keys), END_REASONS.get(int(r["end_reason"]), str(r["end_reason"])),
+                     f"{r['len']:,}", f"{r['len'] / r['games']:.4f}", f"{lo:.4f}-{hi:.4f}"])
+    port_times = summary.filter(pl.col("end_reason") == 2).select("end_time").collect()["end_time"].to_numpy()
+    fig, ax = plt.subplots(figsize=(8, 3))
+    if port_times.size:
+        ax.hist(port_times, bins=np.arange(port_times.min(), 55) - 0.5)
+    ax.set_xlabel("Time Track space when a Port fell")
+    ax.set_ylabel("games")
+    ax.set_title("When Ports are lost (all cells)")
+    return "".join([
+        f'<h3 id="{sid}-ending">How and when games end</h3>',
+        table_html([*keys, "end", "games", "share", "95% interval"], rows, f"table-{sid}-ending",
+                   text_columns=tuple(range(len(keys) + 1))),
+        figure_html(fig, "Port-loss timing", f"fig-{sid}-port-loss")])
+
+
+def strategy_section(lake: analysis.Lake, sid: str) -> str:
+    try:
+        seats = lake.scan("seats")
+    except analysis.LakeError:
+        return ""
+    per = analysis.per_strategy(seats, strategy="strategy", metric="win").sort("strategy")
+    rates = rates_by_cell(lake)
+    parts = [f'<h2 id="{sid}-strategies">Strategies: {esc(lake.experiment)}</h2>',
+             table_html(["strategy", "seats played", "wins", "win rate", "95% interval"],
+                        [[r["strategy"], f"{r['games']:,}", f"{r['wins']:,}", f"{r['rate']:.4f}",
+                          f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"] for r in per.to_dicts()],
+                        f"table-{sid}-strategies")]
+    if len(rates) > 1:
+        spread = float(rates["rate"].max() - rates["rate"].min())
+        worst = rates.sort("rate").to_dicts()
+        keys = lake.grid_keys
+        verdict = (f"<b>Flag:</b> the {esc(lake.key_metric)} rate ranges from {worst[0]['rate']:.3f} "
+                   f"({esc(cell_label(worst[0], keys))}) to {worst[-1]['rate']:.3f} "
+                   f"({esc(cell_label(worst[-1], keys))}): a balance claim here depends on which bots play."
+                   if spread > POOL_SPREAD_FLAG else
+                   f"The {esc(lake.key_metric)} rate varies by {spread:.3f} across strategy pools: "
+                   "conclusions do not hinge on one bot.")
+        parts.append(f'<p class="note" id="{sid}-pool-flag">{verdict}</p>')
+    return "".join(parts)
+
+
+def sections(lake: analysis.Lake, index: int) -> list[tuple[str, str]]:
+    """(section id, html) for one experiment of a lake."""
+    sid = f"lake{index}"
+    out = [(sid, outcome_section(lake, sid) + vp_section(lake, sid) + ending_section(lake, sid))]
+    strat = strategy_section(lake, sid)
+    if strat:
+        out.append((f"{sid}-strategies", strat))
+    return out
