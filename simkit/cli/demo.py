@@ -65,6 +65,25 @@ def _board(out: Path, data_dir) -> None:
          data=data_dir)
 
 
+DEMO_SPECS = Path(__file__).resolve().parents[2] / "experiments"
+
+
+def _balance(out: Path) -> None:
+    from simkit.modes import available
+    from simkit.runner import load_spec, run_experiment
+
+    name = "demo_revenge.toml" if "revenge" in available() and (DEMO_SPECS / "demo_revenge.toml").exists() \
+        else "demo_balance.toml"
+    spec = load_spec(DEMO_SPECS / name)
+    typer.echo(f"[4] balance run: {spec.name} ({DEMO_SPECS / name}); the first run compiles the game engine (~1 min)")
+    lake = out / "lake"
+    if (lake / "manifest.json").exists():  # the demo's own lake from an earlier run: start afresh
+        import shutil
+        shutil.rmtree(lake)
+    run_experiment(spec, out=lake, jobs=1)
+    typer.echo(f"    lake: {out / 'lake'}")
+
+
 @app.command("demo")
 def demo(out: Annotated[Path, typer.Option(help="Folder for everything the demo writes.")] = Path("results/demo"),
          max_per_type: Annotated[int, typer.Option(help="Odds table size (units per type).")] = 1,
@@ -76,7 +95,7 @@ def demo(out: Annotated[Path, typer.Option(help="Folder for everything the demo 
     _combat_odds(out, pack, max_per_type)
     _headline_combat(out, pack)
     _board(out, data)
-    typer.echo("[4] Revenge balance run: not built yet (issue 5); the report covers combat odds for now")
+    _balance(out)
     from simkit.report import build_report
 
     report = build_report(out, title="simkit demo report")

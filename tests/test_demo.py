@@ -1,0 +1,15 @@
+"""The README's main job runs end to end and leaves the files it promises."""
+
+from __future__ import annotations
+
+from simkit.cli import main
+
+
+def test_demo_writes_odds_matchup_board_lake_and_report(tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert main(["demo", "--out", str(out)]) == 0
+    for name in ("odds.parquet", "combat.json", "board.png", "lake/manifest.json", "report.html"):
+        assert (out / name).exists(), name
+    html = (out / "report.html").read_text()
+    assert 'id="combat-odds"' in html and 'id="lake0"' in html
+    assert "report:" in capsys.readouterr().out
