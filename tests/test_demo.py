@@ -11,5 +11,5 @@ def test_demo_writes_odds_matchup_board_lake_and_report(tmp_path, capsys):
     for name in ("odds.parquet", "combat.json", "board.png", "lake/manifest.json", "report.html"):
         assert (out / name).exists(), name
     html = (out / "report.html").read_text()
-    assert 'id="combat-odds"' in html and 'id="lake0"' in html
+    assert 'id="combat-odds"' in html and 'id="lake1"' in html  # sections numbered in order
     assert "report:" in capsys.readouterr().out
