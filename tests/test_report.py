@@ -112,7 +112,7 @@ mode = "base"
 root_seed = 5
 chunk_size = 100
 games = 200
-outputs = ["summary", "seats"]
+outputs = ["summary", "seats", "moves", "combats"]
 
 [params]
 players = 2
@@ -135,7 +135,8 @@ def game_results(tmp_path_factory) -> Path:
 def test_game_lake_report_has_outcome_vp_ending_and_strategy_sections(game_results, tmp_path, capsys):
     page = build(game_results, tmp_path, capsys)
     assert {"provenance", "lake0", "table-lake0-rates", "fig-lake0-rates", "table-lake0-oo-vp",
-            "table-lake0-ending", "table-lake0-strategies"} <= page.ids
+            "table-lake0-ending", "table-lake0-strategies", "lake0-board", "fig-lake0-traffic",
+            "fig-lake0-combats"} <= page.ids
 
 
 def test_game_lake_rates_in_the_report_equal_the_analysis_api(game_results, tmp_path, capsys):

@@ -153,4 +153,9 @@ def sections(lake: analysis.Lake, index: int) -> list[tuple[str, str]]:
     strat = strategy_section(lake, sid)
     if strat:
         out.append((f"{sid}-strategies", strat))
+    from simkit.report import board
+
+    where = board.section(lake, sid)
+    if where:
+        out.append((f"{sid}-board", where))
     return out
