@@ -78,7 +78,7 @@ class Mode:
 
 
 _MODES: dict[str, Mode] = {}
-_PROVIDERS = ("simkit.combat.mode", "simkit.game.modes")  # modules that register modes on import
+_PROVIDERS = ("simkit.combat.mode", "simkit.game.modes", "simkit.revenge.modes")  # modules that register modes on import
 
 
 def register(mode: Mode) -> Mode:

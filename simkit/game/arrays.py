@@ -24,6 +24,7 @@ def build_static(board: Board, tiles: SurveyTiles, data: AuzData, rules: GameRul
     cost = data.unit_cost[:L.NUM_UNITS]
     if np.any(cost != np.round(cost)):
         raise DataPackError("units.toml", "the full game needs whole-Gold unit costs")
+    myth = _mythos(data)
     r = rules.r.copy()
     r[L.R_SANITY] = data.sanity_per_combat
     bits = np.arange(L.NUM_UNITS)
@@ -65,7 +66,23 @@ def build_static(board: Board, tiles: SurveyTiles, data: AuzData, rules: GameRul
         pers_vp=rules.pers_vp, pers_one_use=rules.pers_one_use,
         hit_rate=hit_rate, harm_rate=harm_rate, level_cap=level_cap, level_vp=level_vp,
         level_hit=level_hit, level_harm=level_harm,
+        unit_oop_vp=np.asarray(data.unit_oop_vp, dtype=np.int64),
+        unit_oop_vp_alt=np.asarray(data.unit_oop_vp_alt, dtype=np.int64),
+        port_rev=np.array([data.port["strength_normal"], data.port["strength_weak"], data.port["flip_threshold"],
+                           data.port["sanity_strength_4"], data.port["sanity_strength_2"], data.port["oop_vp"]],
+                          dtype=np.int64),
+        myth_effect=myth.effect.astype(np.int64), myth_tp=myth.tp_cost.astype(np.int64),
+        myth_combat=myth.combat.astype(np.int64), myth_amount=myth.amount.astype(np.int64),
+        myth_level=myth.level.astype(np.int64),
     )
+
+
+def _mythos(data: AuzData):
+    from pathlib import Path
+
+    from simkit.revenge.mythos import FILE, load_mythos
+    here = Path(data.path) if data.path else None
+    return load_mythos(here if here is not None and (here / FILE).is_file() else None)
 
 
 def new_state(S: L.Static, log_capacity: int = LOG_CAPACITY) -> L.State:
@@ -89,6 +106,9 @@ def new_state(S: L.Static, log_capacity: int = LOG_CAPACITY) -> L.State:
         sid=np.zeros(L.MAX_PLAYERS, dtype=np.int64),
         params=np.zeros((L.MAX_PLAYERS, L.NUM_PARAMS), dtype=np.float64),
         log=np.zeros((max(1, log_capacity), L.LOG_W), dtype=np.int64),
+        mythos_deck=np.zeros(max(1, S.myth_effect.size), dtype=np.int64),
+        mythos_hand=np.zeros(max(1, S.myth_effect.size), dtype=np.int64),
+        oop_params=np.zeros(L.OOP_NUM_PARAMS, dtype=np.float64),
     )
 
 

@@ -31,7 +31,9 @@ from simkit.kernels.game_state import to_refs
 from strategies.human import HeuristicParams
 from strategies.registry import parse_one
 
-MODES = ("base", "solo")
+MODES = ("base", "solo", "revenge")
+# Revenge rulebook, Setup 3 (rules): 6 Gold, 3 Iron, 3 Coal; alt translation: 6 Iron.
+REVENGE_START = {"revenge": (3, 3, 6), "revenge-alt": (3, 6, 6)}   # coal, iron, gold
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,10 @@ class GameSpec:
 
     mode: str = "base"
     strategies: tuple[HeuristicParams, ...] = ()
-    difficulty: str | None = None          # solo only
+    difficulty: str | None = None          # solo; revenge: normal / hard / heroic
     shuffle_seats: bool = True
+    ruleset: str = "revenge"               # revenge only: revenge / revenge-alt
+    oop: object = None                     # revenge only: strategies.old_ones.OOPParams
 
     @property
     def players(self) -> int:
@@ -50,8 +54,20 @@ class GameSpec:
 
 def make_spec(mode: str, players: int, strategies: Sequence[str | HeuristicParams] | str,
               difficulty: str | None = None, shuffle_seats: bool = True,
-              rules: GameRules | None = None) -> GameSpec:
+              rules: GameRules | None = None, ruleset: str = "revenge", oop: str | object = "rusher") -> GameSpec:
     """Validate user input into a GameSpec (one strategy for all seats, or one per seat)."""
+    if mode == "revenge":
+        from strategies.old_ones import parse_oop
+        if difficulty is None:
+            difficulty = "normal"
+        if difficulty not in L.DIFFICULTY_NAMES:
+            raise UserError(f"unknown difficulty '{difficulty}' (expected one of: {', '.join(L.DIFFICULTY_NAMES)})")
+        if ruleset not in L.RULESET_NAMES:
+            raise UserError(f"unknown ruleset '{ruleset}' (expected one of: {', '.join(L.RULESET_NAMES)})")
+        spec = make_spec("base", players, strategies, shuffle_seats=shuffle_seats, rules=rules)
+        oop_p = parse_oop(oop) if isinstance(oop, str) else oop
+        return GameSpec(mode="revenge", strategies=spec.strategies, difficulty=difficulty,
+                        shuffle_seats=shuffle_seats, ruleset=ruleset, oop=oop_p)
     if mode not in MODES:
         raise UserError(f"unknown mode '{mode}' (expected one of: {', '.join(MODES)})")
     if mode == "solo" and players != 1:
@@ -103,6 +119,10 @@ class Engine:
             coal, iron, gold = r.solo_levels[diff]
             return L.MODE_SOLO, r.solo_start, coal, iron, gold, names.index(diff)
         start = int(r.r[L.R_START_SPACE + spec.players - 1])
+        if spec.mode == "revenge":
+            coal, iron, gold = REVENGE_START[spec.ruleset]
+            code = L.DIFFICULTY_NAMES.index(spec.difficulty) + 3 * L.RULESET_NAMES.index(spec.ruleset)
+            return L.MODE_REVENGE, start, coal, iron, gold, code
         coal, iron, gold = r.start_resources("base")
         return L.MODE_BASE, start, coal, iron, gold, -1
 
@@ -117,19 +137,24 @@ class Engine:
         for p, s in enumerate(spec.strategies):
             X.sid[p] = s.sid
             X.params[p] = s.lower()
+        X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
         mode, start, coal, iron, gold, diff = self._mode_args(spec)
         n_log = play_game(rng, self.S, self.X, self.W, spec.players, mode, start, coal, iron, gold,
                           spec.shuffle_seats, diff, 1 if log else 0, 1 if checked else 0, self.row)
         return self.row.copy(), (X.log[:n_log].copy() if log else X.log[:0].copy())
 
     def play_many(self, spec: GameSpec, root_seed: int, chunk_id: int, n_games: int, *,
-                  log: bool = False, checked: bool = False, first_game: int = 0):
-        """Games first_game.. of one chunk; returns (rows [n, SUMMARY_SIZE], logs list)."""
+                  log: bool = False, checked: bool = False, first_game: int = 0, g_extra: Sequence[int] = ()):
+        """Games first_game.. of one chunk; returns (rows [n, SUMMARY_SIZE], logs list).
+        With ``g_extra`` (game_layout G_* indices) also self.extra [n, len] of those values."""
         rows = np.zeros((n_games, L.SUMMARY_SIZE), dtype=np.int64)
+        self.extra = np.zeros((n_games, len(g_extra)), dtype=np.int64)
+        gx = np.asarray(g_extra, dtype=np.int64)
         logs = []
         lowered = [(s.sid, s.lower()) for s in spec.strategies]
         mode, start, coal, iron, gold, diff = self._mode_args(spec)
         X = self.state
+        X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
         for k in range(n_games):
             X.sid[:] = 0
             X.params[:] = 0.0
@@ -139,6 +164,8 @@ class Engine:
             rng = game_generator(root_seed, chunk_id, first_game + k)
             n_log = play_game(rng, self.S, self.X, self.W, spec.players, mode, start, coal, iron, gold,
                               spec.shuffle_seats, diff, 1 if log else 0, 1 if checked else 0, rows[k])
+            if gx.size:
+                self.extra[k] = X.g[gx]
             if log:
                 logs.append(X.log[:n_log].copy())
         return rows, logs

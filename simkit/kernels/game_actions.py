@@ -15,6 +15,7 @@ import numba as nb
 
 from simkit.kernels import game_layout as L
 from simkit.kernels.board import can_build_track, clear_network, lay_track
+from simkit.kernels.game_oop import maybe_outpost
 from simkit.kernels.game_attack import attack_action, find_attack_witness
 from simkit.kernels.game_common import (
     display_count,
@@ -382,6 +383,8 @@ def buy_military(rng, S, X, W, p, extra_gold):
     X.g[L.G_SUPPLY + u] -= cnt
     X.pl[p, L.P_UNITS + u] += cnt
     log_event(X, L.EV_BUY, X.pl[p, L.P_TIME], p, u, cnt, cost + extra_gold, 0, 0)
+    if X.g[L.G_MODE] == L.MODE_REVENGE:
+        maybe_outpost(S, X, W, p)
     return S.r[L.R_TP + L.BOX_MILITARY]
 
 

@@ -14,6 +14,7 @@ from simkit.kernels import game_layout as L
 from simkit.kernels.board import attack_distance
 from simkit.kernels.game_combat import fight
 from simkit.kernels.game_common import flip_tile, in_range, log_event, tiles_in_hex, unit_reach
+from simkit.kernels.game_oop import after_attack
 from strategies.human.policy import plan_attack, withdraw_after_flip
 
 
@@ -102,6 +103,9 @@ def attack_action(rng, S, X, W, p):
         X.g[L.G_ILLEGAL] += 1
         X.pl[p, L.P_ILLEGAL] += 1
     tp = attack_tp(W)
+    if X.g[L.G_MODE] == L.MODE_REVENGE and X.g[L.G_EXTRA_TIME] > 0:
+        tp += X.g[L.G_EXTRA_TIME]          # Atlach-Nacha (Mythos)
+        X.g[L.G_EXTRA_TIME] = 0
     bits = 0
     sent = 0
     for u in range(L.NUM_UNITS):
@@ -118,8 +122,13 @@ def attack_action(rng, S, X, W, p):
             flipped = True
     if not X.hex_blocked[h]:
         return tp            # only Empty tiles: removed, nothing to fight
+    if X.g[L.G_MODE] == L.MODE_REVENGE and tiles_in_hex(X, h, W.tiles2) == 0:
+        after_attack(X, h, p)  # an empty Spawn tile: removed, 1 VP
+        return tp
     if flipped and withdraw_after_flip(rng, S, X, W, p, h):
         log_event(X, L.EV_WITHDRAW_FLIP, X.pl[p, L.P_TIME], p, h, 0, 0, 0, 0)
         return tp
     fight(rng, S, X, W, p, h, False)
+    if X.g[L.G_MODE] == L.MODE_REVENGE:
+        after_attack(X, h, p)
     return tp

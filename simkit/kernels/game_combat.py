@@ -98,8 +98,10 @@ def kill_tile(S, X, i):
 
 
 @nb.njit(cache=True)
-def prepare_combat(S, X, W, p, tiles, n, port_defence):
-    """Fill W.cst / W.cmx for player p's force (W.force) against tiles[:n] (at most 4)."""
+def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
+    """Fill W.cst / W.cmx for player p's force (W.force) against tiles[:n] (at most 4) in
+    hex h. Revenge: p's Port token (port defence, strength > 0) and p's Outpost in h join
+    as the PORT / OUTPOST stacks (fight as Infantry, never withdraw)."""
     st = W.cst
     mx = W.cmx
     for k in range(st.size):
@@ -135,8 +137,52 @@ def prepare_combat(S, X, W, p, tiles, n, port_defence):
     mx[C.JONES] = 1 if has_effect(S, X, p, L.EFF_JONES) > 0 else 0
     mx[C.MAX_RESHUFFLES] = S.r[L.R_MAX_RESHUFFLES]
     st[C.SANITY] = S.r[L.R_SANITY]
+    if X.g[L.G_MODE] == L.MODE_REVENGE:
+        if port_defence and X.pl[p, L.P_PORT_STRENGTH] > 0:
+            strength = X.pl[p, L.P_PORT_STRENGTH]
+            st[C.COUNT + C.PORT_STACK] = 1
+            mx[C.CAPACITY + C.PORT_STACK] = strength
+            st[C.DAMAGE + C.PORT_STACK] = min(X.pl[p, L.P_PORT_DMG], strength - 1)
+            st[C.SANITY] += S.port_rev[3] if strength >= S.port_rev[0] else S.port_rev[4]
+        if h >= 0 and X.hx[h, L.H_OUTPOST] == p:
+            st[C.COUNT + L.OUTPOST_STACK] = 1
     st[C.OUTCOME] = C.ONGOING
     return m
+
+
+@nb.njit(cache=True)
+def oop_unit_vp(S, X, s):
+    """OOP VP for one eliminated unit of combat stack s (Revenge; alt ruleset table)."""
+    if X.g[L.G_RULESET] == L.RULES_ALT:
+        return S.unit_oop_vp_alt[s]
+    return S.unit_oop_vp[s]
+
+
+@nb.njit(cache=True)
+def remove_outpost(S, X, h):
+    """Outpost in h eliminated: the OOP scores it (Revenge, Scoring for OOP)."""
+    q = X.hx[h, L.H_OUTPOST]
+    if q < 0:
+        return
+    X.hx[h, L.H_OUTPOST] = -1
+    X.pl[q, L.P_OUTPOSTS] -= 1
+    X.hex_target[h] = X.hx[h, L.H_PORT_OWNER] >= 0 or X.hex_farm[h] == 1
+    vp = oop_unit_vp(S, X, L.OUTPOST_STACK)
+    X.g[L.G_OOP_VP] += vp
+    X.g[L.G_OOP_VP_UNITS] += vp
+    X.g[L.G_OUTPOSTS_LOST] += 1
+
+
+@nb.njit(cache=True)
+def revenge_losses(S, X, W, p, h):
+    """After a Revenge fight: OOP VP per unit eliminated; a lost Outpost leaves the map."""
+    st = W.cst
+    for u in range(L.NUM_UNITS):
+        vp = st[C.LOST + u] * oop_unit_vp(S, X, u)
+        X.g[L.G_OOP_VP] += vp
+        X.g[L.G_OOP_VP_UNITS] += vp
+    if h >= 0 and X.hx[h, L.H_OUTPOST] == p and st[C.LOST + L.OUTPOST_STACK] > 0:
+        remove_outpost(S, X, h)
 
 
 @nb.njit(cache=True)
@@ -149,7 +195,7 @@ def fight(rng, S, X, W, p, h, port_defence):
     on surviving Old Ones (Zombies heal), destroyed Old Ones are scored.
     """
     n = tiles_in_hex(X, h, W.tiles2)
-    m = prepare_combat(S, X, W, p, W.tiles2, n, port_defence)
+    m = prepare_combat(S, X, W, p, W.tiles2, n, port_defence, h)
     W.alloc_params[0] = X.params[p, L.SP_ALLOC_ARG]
     W.wd_params[0] = X.params[p, L.SP_WD_SANITY]
     W.wd_params[1] = X.params[p, L.SP_WD_UNITS]
@@ -168,6 +214,8 @@ def fight(rng, S, X, W, p, h, port_defence):
         X.pl[p, L.P_UNITS + u] -= k
         X.pl[p, L.P_LOST + u] += k
         X.g[L.G_SUPPLY + u] += k
+    if X.g[L.G_MODE] == L.MODE_REVENGE:
+        revenge_losses(S, X, W, p, h)
     outcome = st[C.OUTCOME]
     for j in range(m):
         i = W.tiles2[j]

@@ -59,7 +59,7 @@ def refresh_blocked(X, h):
     """hex_blocked[h] = an Old One tile (face up or down) is in h."""
     if h < 0:
         return
-    blocked = False
+    blocked = X.hx[h, L.H_SPAWN] >= 0   # Revenge: a Spawn tile blocks rails and can be attacked
     for i in range(X.tile_hex.size):
         if X.tile_hex[i] == h:
             blocked = True

@@ -88,7 +88,26 @@ G_CASTRO_SAVES = G_FIRST_VIOLATION + 1
 # Revenge (reserved, unused by the base engine)
 G_OOP_VP = G_CASTRO_SAVES + 1
 G_MYTHOS_POS = G_OOP_VP + 1
-G_SIZE = G_MYTHOS_POS + 1
+G_MYTHOS_LEFT = G_MYTHOS_POS + 1       # cards in the Mythos draw pile (circular buffer mythos_deck)
+G_RULESET = G_MYTHOS_LEFT + 1          # RULES_* below
+G_PORT_START = G_RULESET + 1           # Port strength at setup (0: base-game Ports, Heroic)
+G_OOP_LEFT = G_PORT_START + 1          # + level-1: tiles left in the OOP's drawn supply of that level
+G_OOP_ACTIONS = G_OOP_LEFT + 3         # + OOP_* action: how often the OOP took it
+G_MYTHOS_PLAYED = G_OOP_ACTIONS + 4
+G_EXTRA_TIME = G_MYTHOS_PLAYED + 1     # Atlach-Nacha: TP added to the next human attack
+G_SPAWNS_TAKEN = G_EXTRA_TIME + 1
+G_OUTPOSTS_BUILT = G_SPAWNS_TAKEN + 1
+G_OUTPOSTS_LOST = G_OUTPOSTS_BUILT + 1
+G_OUTPOST_COMBATS = G_OUTPOSTS_LOST + 1
+G_PORT_FLIPS = G_OUTPOST_COMBATS + 1
+G_OOP_VP_UNITS = G_PORT_FLIPS + 1      # part of G_OOP_VP from units / outposts
+G_SIZE = G_OOP_VP_UNITS + 1
+
+RULES_REVENGE, RULES_ALT = 0, 1
+RULESET_NAMES = ("revenge", "revenge-alt")
+DIFF_NORMAL, DIFF_HARD, DIFF_HEROIC = 0, 1, 2
+DIFFICULTY_NAMES = ("normal", "hard", "heroic")
+OOP_PLACE, OOP_REVEAL, OOP_MOVE, OOP_SUMMON = 0, 1, 2, 3
 
 END_NONE, END_TIME, END_PORT, END_ABORT = 0, 1, 2, 3
 END_NAMES = ("none", "time", "port", "abort")
@@ -123,7 +142,9 @@ P_PREV_TIME = P_ILLEGAL + 1              # checked build: time only moves forwar
 # Revenge (reserved)
 P_PORT_STRENGTH = P_PREV_TIME + 1
 P_OUTPOSTS = P_PORT_STRENGTH + 1
-P_SIZE = P_OUTPOSTS + 1
+P_PORT_DMG = P_OUTPOSTS + 1              # Revenge: damage kept on the Port token (main ruleset)
+P_SPAWNS = P_PORT_DMG + 1                # Revenge: Spawn tiles collected (1 VP each, also in P_VP_TOKENS)
+P_SIZE = P_SPAWNS + 1
 
 # -- hexes hx[h, ...] --------------------------------------------------------------------
 H_RES = 0              # + COAL/IRON/GOLD/PHOSPHATE tokens
@@ -136,6 +157,8 @@ H_SIZE = H_OUTPOST + 1
 
 # -- Old One tiles -------------------------------------------------------------------------
 TILE_STACK, TILE_BOARD, TILE_KILLED, TILE_REMOVED, TILE_ASIDE = 0, 1, 2, 3, 4
+OUTPOST_STACK, PORT_STACK = 5, 6   # combat stacks (simkit.names.STACKS)
+REV_BLIGHT_VP = 3      # Revenge, Scoring for OOP: 3 VP per blighted Farm (rules)
 MAX_IN_HEX = 4         # Old Ones one combat can hold (simkit.kernels.combat_layout)
 
 # -- rules r[R_*] (int64, from simkit/data/auztralia/game.toml) -----------------------------
@@ -208,6 +231,7 @@ HP_ATK_FROM = 23       # no attacks before this space
 HP_PERS_W = 24         # + effect (EFF_*): wish to recruit a Personality with that effect
 HP_THREAT_W = 32       # extra garrison units per point of Old One damage capacity near the Port
 HP_THREAT_RANGE = 33   # ... counting awake Old Ones within this many hexes of the Port
+HP_OUTPOST = 34        # Revenge: buy an Outpost (+2 Gold) with a unit when an Old One is within this many hexes of a site (0 never)
 
 # -- event log rows log[i, :] = (kind, time, actor, a, b, c, d, e) ---------------------------
 LOG_W = 8
@@ -248,6 +272,18 @@ CHK_NEGATIVE, CHK_CUBES, CHK_TRACKS, CHK_FARMS, CHK_SUPPLY, CHK_TIME, CHK_TILES,
     CHK_END = range(1, 9)
 CHECK_NAMES = ("ok", "negative", "cubes", "tracks", "farms", "supply", "time", "tiles", "end")
 
+# Old One player (Revenge) strategy parameters, X.oop_params[...] (strategies/old_ones)
+OOP_NUM_PARAMS = 12
+OP_KIND = 0            # 0 heuristic, 1 uniformly random legal actions
+OP_MOVE_POLICY = 1     # simkit.kernels.movement CHOOSE_* id for Move actions
+OP_FACE_UP_MIN = 2     # reveal while fewer face-up movers than this
+OP_DOWN_MAX = 3        # place while fewer face-down tiles on the map than this
+OP_HAND_MIN = 4        # summon while fewer Mythos cards in hand than this (and nothing better)
+OP_PLAY_MYTHOS = 5     # probability of playing a playable Mythos card on a turn
+OP_TARGET_WEAK = 6     # 1: place / reveal near the weakest Port (else anywhere, random)
+OP_FARM_BIAS = 7       # 1: place near human farms and prefer blighting Mythos cards
+OP_MOVE_MIN = 8        # move only when at least this many face-up movers
+
 # -- containers passed to the kernels (numba types them as named tuples of arrays) -----------
 from collections import namedtuple  # noqa: E402  (kept next to the fields it names)
 
@@ -286,6 +322,11 @@ Static = namedtuple("Static", (
     "level_vp",         # float64 [4] mean VP of a face-down tile of level l
     "level_hit",        # float64 [4, 5] hit_rate averaged over the non-empty tiles of level l
     "level_harm",       # float64 [4, 3]
+    # Revenge of the Old Ones
+    "unit_oop_vp",      # int64 [7] OOP VP per eliminated unit (stacks order; Revenge rulebook)
+    "unit_oop_vp_alt",  # int64 [7] (alt translation)
+    "port_rev",         # int64 [6] strength_normal, strength_weak, flip_threshold, sanity4, sanity2, oop_vp
+    "myth_effect", "myth_tp", "myth_combat", "myth_amount", "myth_level",  # int64 [n_mythos]
 ))
 
 # State: everything a game changes; reset by game_setup.setup_game.
@@ -298,6 +339,9 @@ State = namedtuple("State", (
     "sid",              # int64 [MAX_PLAYERS] strategy id per seat (strategies.human.policy)
     "params",           # float64 [MAX_PLAYERS, NUM_PARAMS]
     "log",              # int64 [cap, LOG_W]
+    "mythos_deck",      # int64 [n_mythos] circular draw pile (top at G_MYTHOS_POS, G_MYTHOS_LEFT cards)
+    "mythos_hand",      # int64 [n_mythos] 1 = card in the OOP's hand
+    "oop_params",       # float64 [OOP_NUM_PARAMS] the Old One player's strategy
 ))
 
 # Work: caller-owned scratch so no kernel allocates.

@@ -14,6 +14,7 @@ from simkit.kernels import game_layout as L
 from simkit.kernels.game_actions import player_turn
 from simkit.kernels.game_common import log_event
 from simkit.kernels.game_old_ones import old_ones_turn
+from simkit.kernels.game_oop import oop_turn
 from simkit.kernels.game_scoring import summarize
 from simkit.kernels.game_setup import setup_game
 
@@ -140,7 +141,10 @@ def run_game(rng, S, X, W):
             g[L.G_END_TIME] = g[L.G_OO_TIME]
             break
         if actor == OLD_ONES:
-            old_ones_turn(rng, S, X, W)
+            if g[L.G_MODE] == L.MODE_REVENGE:
+                oop_turn(rng, S, X, W)
+            else:
+                old_ones_turn(rng, S, X, W)
         else:
             player_turn(rng, S, X, W, actor)
         if checked:

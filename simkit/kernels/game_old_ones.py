@@ -67,7 +67,14 @@ def blight_or_save(S, X, W, h):
 
 @nb.njit(cache=True)
 def move_with_card(rng, S, X, W, c, only):
-    """Resolve Old One card c for movement (all face-up Old Ones, or tile ``only``)."""
+    """Resolve Old One card c for movement, base rule (compass, no stop at Farms)."""
+    move_with_card_policy(rng, S, X, W, c, only, CHOOSE_COMPASS, False)
+
+
+@nb.njit(cache=True)
+def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm):
+    """Resolve Old One card c for movement (all face-up Old Ones, or tile ``only``).
+    policy: simkit.kernels.movement CHOOSE_* (base: CHOOSE_COMPASS); stop_at_farm: Revenge."""
     T = X.tile_hex.size
     for i in range(T):
         W.face[i] = X.tile_up[i] & (X.tile_hex[i] >= 0) & ((only < 0) | (i == only))
@@ -78,7 +85,7 @@ def move_with_card(rng, S, X, W, c, only):
     W.card1[0] = c
     blighted = movement_phase(W.card1, S.card_moves, S.card_compass, S.card_rotation, S.neighbors,
                               X.hex_target, X.hex_farm, X.tile_hex, S.tile_type, W.face, S.type_moves,
-                              False, CHOOSE_COMPASS, rng, W.moves, W.stopped, W.dist, W.dist2, W.queue,
+                              stop_at_farm, policy, rng, W.moves, W.stopped, W.dist, W.dist2, W.queue,
                               W.before, W.cand6)
     X.g[L.G_MOVE_CARDS] += 1
     for i in range(T):

@@ -10,6 +10,7 @@ import numba as nb
 
 from simkit.kernels import game_layout as L
 from simkit.kernels.game_common import log_event
+from simkit.kernels.game_oop import revenge_oop_vp
 
 OLD_ONES_BIT = 1 << L.MAX_PLAYERS
 
@@ -117,7 +118,10 @@ def summarize(S, X, W, out):
         out[L.S_FARMS_BUILT] += farms
         log_event(X, L.EV_SCORE, g[L.G_OO_TIME], p, tot, W.cand6[0], W.cand6[1],
                   W.cand6[3] + W.cand6[4], W.cand6[2])
-    oo = old_ones_vp(S, X, src)
+    if g[L.G_MODE] == L.MODE_REVENGE:
+        oo = revenge_oop_vp(S, X, src)
+    else:
+        oo = old_ones_vp(S, X, src)
     log_event(X, L.EV_SCORE, g[L.G_OO_TIME], -1, oo, src[0], src[1], src[2], 0)
     mask = winners(totals, nplay, oo)
     out[L.S_NUM_PLAYERS] = nplay

@@ -17,6 +17,7 @@ from simkit.kernels.board import (
     shuffle_prefix,
 )
 from simkit.kernels.game_common import draw_personality, log_event
+from simkit.kernels.game_oop import revenge_setup
 
 
 @nb.njit(cache=True)
@@ -102,7 +103,7 @@ def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, s
     # Setup 4-6: survey, resources and Old One tiles.
     random_survey_setup(rng, S.neighbors, S.hex_terrain, S.hex_level, S.survey_hex, W.order,
                         S.survey_resource, S.survey_old_one, S.tile_level, X.stacks, X.stack_top,
-                        X.stack_size, False, W.hex_res, W.hex_tile, W.hex_spawn, W.hex_marks,
+                        X.stack_size, mode == L.MODE_REVENGE, W.hex_res, W.hex_tile, W.hex_spawn, W.hex_marks,
                         W.set_aside)
     n = X.hx.shape[0]
     for h in range(n):
@@ -184,6 +185,8 @@ def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, s
         distance_field(S.neighbors, W.mask, W.dist2, W.queue)
         for m in range(n):
             X.port_dist[p, m] = W.dist2[m]
+    if mode == L.MODE_REVENGE:
+        revenge_setup(rng, S, X, W, difficulty)
     for p in range(num_players - 1, -1, -1):
         log_event(X, L.EV_SETUP, start_space, p, X.pl[p, L.P_PORT], start_space, X.sid[p],
                   W.seat_perm[p], 0)

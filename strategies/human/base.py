@@ -45,6 +45,7 @@ class HeuristicParams:
     pers_w: tuple = _PERS_DEFAULT
     threat_w: float = 0.5
     threat_range: int = 5
+    outpost: int = 3                    # Revenge: Outpost (+2 Gold) when an Old One is this close to a site (0 never)
     allocate: str = "spread"            # strategies.combat allocation policy
     withdraw: str = "sanity:0,lost:3"   # strategies.combat withdrawal thresholds
 
@@ -73,6 +74,7 @@ class HeuristicParams:
             raise UserError(f"strategy {self.name}: pers_w needs {len(L.EFFECT_NAMES)} weights")
         v[L.HP_PERS_W:L.HP_PERS_W + len(L.EFFECT_NAMES)] = self.pers_w
         v[L.HP_THREAT_W], v[L.HP_THREAT_RANGE] = self.threat_w, self.threat_range
+        v[L.HP_OUTPOST] = self.outpost
         return v
 
     def describe(self) -> dict:

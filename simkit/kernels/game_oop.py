@@ -1,0 +1,849 @@
+"""Revenge of the Old Ones: setup additions, the Old One *player's* turn, Mythos cards,
+Port / Outpost defence and Spawn tiles (revenge-of-the-old-ones-rules.txt).
+
+One OOP turn = one action (1 TP): Place, Reveal, Move (four movement cards, the OOP picks
+among eligible hexes, Old Ones stop at Farms) or Summon (draw three Mythos, keep one, two
+to the bottom); before it the OOP may play one Mythos card (its TP cost moves the disc;
+a card costing TP ends the turn). The game loop hands the turn back whenever the purple
+disc is no longer the lowest. Decisions follow X.oop_params (strategies/old_ones).
+
+Mythos effects implemented (simkit.revenge.mythos EFFECTS ids): 0 place_tiles_near_port,
+1 extra_time_next_combat, 2 blight_farms, 4 move_closest_old_one, 5 remove_rails,
+6 level3_at_temple, 9 destroy_airship, 12 block_action_boxes, 13 level3_near_port.
+Never played (not implemented): 3, 7, 10, 11 (combat cards), 8 remove_recent_unit,
+14 take_trophy.
+"""
+
+import numba as nb
+
+from simkit.kernels import combat_layout as C
+from simkit.kernels import game_layout as L
+from simkit.kernels.board import OUTBACK, clear_network, distance_field
+from simkit.kernels.game_combat import fight, oop_unit_vp, remove_outpost
+from simkit.kernels.game_common import draw_oo_card, draw_personality, flip_tile, log_event, now
+from simkit.kernels.game_old_ones import move_with_card_policy, movers_exist
+
+MAX_OUTPOSTS = 2       # per player: 8 Outpost tiles in the box; the rules speak of "both their Outposts"
+
+
+@nb.njit(cache=True)
+def effect_implemented(e):
+    return e in (0, 1, 2, 4, 5, 6, 9, 12, 13)
+
+
+# -- setup -------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def revenge_setup(rng, S, X, W, code):
+    """After the base setup (survey with Spawn tiles, Ports): difficulty / ruleset from
+    ``code`` = difficulty + 3 * ruleset; 2 Infantry and a Personality per human; Port
+    tokens; the OOP's 9/6/4 tiles; the Mythos deck and a 3-card hand; purple disc at the
+    bottom of the players' start space, awake."""
+    g = X.g
+    diff = code % 3
+    g[L.G_DIFFICULTY] = diff
+    g[L.G_RULESET] = code // 3
+    n = X.hx.shape[0]
+    for h in range(n):
+        X.hx[h, L.H_SPAWN] = W.hex_spawn[h]
+        if W.hex_spawn[h] >= 0:
+            X.hex_blocked[h] = True
+    strength = 0
+    if diff == L.DIFF_NORMAL:
+        strength = S.port_rev[0]
+    elif diff == L.DIFF_HARD:
+        strength = S.port_rev[1]
+    g[L.G_PORT_START] = strength
+    nplay = g[L.G_NUM_PLAYERS]
+    for p in range(nplay):
+        X.pl[p, L.P_PORT_STRENGTH] = strength
+        take = min(2, g[L.G_SUPPLY + L.INFANTRY])
+        X.pl[p, L.P_UNITS + L.INFANTRY] += take
+        g[L.G_SUPPLY + L.INFANTRY] -= take
+    # one Personality each in turn order, the display refilled after each
+    D = S.r[L.R_DISPLAY]
+    for p in range(nplay):
+        best = -1
+        best_w = -1e18
+        for j in range(D):
+            c = X.display[j]
+            if c >= 0:
+                w = X.params[p, L.HP_PERS_W + S.pers_effect[c]] + 1e-3 * S.pers_vp[c]
+                if w > best_w:
+                    best_w = w
+                    best = j
+        if best >= 0:
+            c = X.display[best]
+            X.pl[p, L.P_PERS] |= 1 << c
+            X.pl[p, L.P_PERS_VP] += S.pers_vp[c]
+            log_event(X, L.EV_RECRUIT, X.pl[p, L.P_TIME], p, c, best, -1, 0, 0)
+            X.display[best] = draw_personality(X)
+    # OOP's tiles: the next 9 / 6 / 4 of the shuffled stacks (the rest are "unused")
+    for lv in range(3):
+        want = 9 if lv == 0 else (6 if lv == 1 else 4)
+        g[L.G_OOP_LEFT + lv] = min(want, X.stack_size[lv] - X.stack_top[lv])
+    # Mythos deck and the starting hand
+    nm = S.myth_effect.size
+    for c in range(nm):
+        X.mythos_deck[c] = c
+        X.mythos_hand[c] = 0
+    for j in range(nm - 1, 0, -1):
+        k = int(rng.random() * (j + 1))
+        t = X.mythos_deck[j]
+        X.mythos_deck[j] = X.mythos_deck[k]
+        X.mythos_deck[k] = t
+    g[L.G_MYTHOS_POS] = 0
+    g[L.G_MYTHOS_LEFT] = nm
+    for _ in range(3):
+        c = mythos_draw(X)
+        if c >= 0:
+            X.mythos_hand[c] = 1
+    # the purple disc starts with the players, at the bottom of the stack, awake
+    g[L.G_OO_TIME] = X.pl[0, L.P_TIME]
+    g[L.G_OO_ARRIVAL] = 0
+    g[L.G_AWAKE] = 1
+
+
+@nb.njit(cache=True)
+def mythos_draw(X):
+    g = X.g
+    if g[L.G_MYTHOS_LEFT] <= 0:
+        return -1
+    nm = X.mythos_deck.size
+    c = X.mythos_deck[g[L.G_MYTHOS_POS]]
+    g[L.G_MYTHOS_POS] = (g[L.G_MYTHOS_POS] + 1) % nm
+    g[L.G_MYTHOS_LEFT] -= 1
+    return c
+
+
+@nb.njit(cache=True)
+def mythos_bottom(X, c):
+    g = X.g
+    nm = X.mythos_deck.size
+    X.mythos_deck[(g[L.G_MYTHOS_POS] + g[L.G_MYTHOS_LEFT]) % nm] = c
+    g[L.G_MYTHOS_LEFT] += 1
+
+
+# -- helpers -----------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def count_in_hex(X, h):
+    k = 0
+    for i in range(X.tile_hex.size):
+        if X.tile_hex[i] == h:
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def take_spawn(X, h, p):
+    """Player p removes the (now empty) Spawn tile in h: 1 VP at game end."""
+    if X.hx[h, L.H_SPAWN] < 0 or count_in_hex(X, h) > 0:
+        return
+    X.hx[h, L.H_SPAWN] = -1
+    X.hex_blocked[h] = False
+    X.pl[p, L.P_SPAWNS] += 1
+    X.pl[p, L.P_VP_TOKENS] += 1
+    X.g[L.G_SPAWNS_TAKEN] += 1
+
+
+@nb.njit(cache=True)
+def place_legal(S, X, h, lv):
+    """A tile of level lv may go on the Spawn tile in h (level rule, Dangerous +1)."""
+    sp = X.hx[h, L.H_SPAWN]
+    if sp < 0 or S.hex_level[h] < 1:
+        return False
+    return S.hex_level[h] + sp >= lv
+
+
+@nb.njit(cache=True)
+def place_sites(S, X, W, lv):
+    """W.hexes[:k] = the hexes a level-lv tile may be placed on (empty Spawn tiles, or
+    occupied ones when no empty one of the required level remains). Returns k."""
+    n = X.hx.shape[0]
+    k = 0
+    for h in range(n):
+        if place_legal(S, X, h, lv) and count_in_hex(X, h) == 0:
+            W.hexes[k] = h
+            k += 1
+    if k > 0:
+        return k
+    for h in range(n):
+        if place_legal(S, X, h, lv) and count_in_hex(X, h) < L.MAX_IN_HEX:
+            W.hexes[k] = h
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def place_levels(X, out3):
+    """out3[lv] = 1 if a tile of level lv+1 may be taken now: from the largest set, or any
+    lower level (rules: 'you may place the lower levels even if there are fewer left')."""
+    g = X.g
+    most = 0
+    for lv in range(3):
+        most = max(most, g[L.G_OOP_LEFT + lv])
+    top = -1
+    for lv in range(3):
+        if most > 0 and g[L.G_OOP_LEFT + lv] == most:
+            top = lv
+    for lv in range(3):
+        out3[lv] = 1 if (top >= 0 and lv <= top and g[L.G_OOP_LEFT + lv] > 0) else 0
+    return top
+
+
+@nb.njit(cache=True)
+def weakest_port(S, X):
+    """The human whose Port looks easiest to take (Port strength + units' capacity)."""
+    best = 0
+    best_v = 1 << 40
+    for p in range(X.g[L.G_NUM_PLAYERS]):
+        v = X.pl[p, L.P_PORT_STRENGTH]
+        for u in range(L.NUM_UNITS):
+            v += X.pl[p, L.P_UNITS + u] * S.unit_cap[u]
+        if v < best_v:
+            best_v = v
+            best = p
+    return best
+
+
+@nb.njit(cache=True)
+def pick_hex(rng, S, X, W, k, target_p, farm_bias, random_pick):
+    """One of W.hexes[:k]: random, nearest an un-blighted Farm, or nearest target_p's Port."""
+    if k <= 0:
+        return -1
+    if random_pick:
+        return W.hexes[int(rng.random() * k)]
+    best = W.hexes[0]
+    best_d = 1 << 40
+    for j in range(k):
+        h = W.hexes[j]
+        if farm_bias:
+            d = W.dist2[h] if W.dist2[h] >= 0 else 1 << 20
+        else:
+            d = X.port_dist[target_p, h]
+            if d < 0:
+                d = 1 << 20
+        if d < best_d:
+            best_d = d
+            best = h
+    return best
+
+
+@nb.njit(cache=True)
+def put_tile(S, X, t, h, up):
+    X.tile_hex[t] = h
+    X.tile_state[t] = L.TILE_BOARD
+    X.tile_up[t] = False
+    X.hex_blocked[h] = True
+    log_event(X, L.EV_TEMPLE_TILE, now(X), -1, t, h, S.tile_type[t] if up else -2, 0, 0)
+    if up:
+        flip_tile(S, X, t, -1)
+
+
+@nb.njit(cache=True)
+def take_oop_tile(X, lv):
+    """Next tile of the OOP's drawn supply of level lv (0-based), -1 if none."""
+    if X.g[L.G_OOP_LEFT + lv] <= 0 or X.stack_top[lv] >= X.stack_size[lv]:
+        return -1
+    t = X.stacks[lv, X.stack_top[lv]]
+    X.stack_top[lv] += 1
+    X.g[L.G_OOP_LEFT + lv] -= 1
+    return t
+
+
+@nb.njit(cache=True)
+def take_unused_tile(X, lv):
+    """A random unused tile of level lv (0-based): from the shuffled stack's end."""
+    if X.stack_size[lv] <= X.stack_top[lv] + X.g[L.G_OOP_LEFT + lv]:
+        return -1
+    X.stack_size[lv] -= 1
+    return X.stacks[lv, X.stack_size[lv]]
+
+
+# -- fights ------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def revenge_port_defence(rng, S, X, W, p):
+    """Old Ones on p's Port: everything in the Barracks and the Port token fight. True if
+    the Port is lost (10 VP to the OOP). A surviving strength-4 Port that took
+    flip_threshold+ damage flips to 2; the main ruleset keeps lesser damage on the token,
+    the alt ruleset removes it."""
+    h = X.pl[p, L.P_PORT]
+    for u in range(L.NUM_UNITS):
+        W.force[u] = X.pl[p, L.P_UNITS + u]
+    fight(rng, S, X, W, p, h, True)
+    st = W.cst
+    lost = count_in_hex(X, h) > 0 or (X.pl[p, L.P_PORT_STRENGTH] > 0 and st[C.LOST + L.PORT_STACK] > 0)
+    if lost:
+        X.g[L.G_OOP_VP] += S.port_rev[5]
+        return True
+    strength = X.pl[p, L.P_PORT_STRENGTH]
+    if strength > 0:
+        hits = st[C.PORT_HITS]
+        if strength >= S.port_rev[0] and hits >= S.port_rev[2]:
+            X.pl[p, L.P_PORT_STRENGTH] = S.port_rev[1]
+            X.pl[p, L.P_PORT_DMG] = 0
+            X.g[L.G_PORT_FLIPS] += 1
+        elif X.g[L.G_RULESET] == L.RULES_ALT:
+            X.pl[p, L.P_PORT_DMG] = 0
+        else:
+            X.pl[p, L.P_PORT_DMG] = st[C.DAMAGE + L.PORT_STACK]
+    return False
+
+
+@nb.njit(cache=True)
+def outpost_defence(rng, S, X, W, h):
+    """Old Ones reached an Outpost: its owner fights at once, free, with the Barracks (alt
+    ruleset: up to 3 units; units joined to the Port by the network only)."""
+    p = X.hx[h, L.H_OUTPOST]
+    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
+    W.ctx[L.CTX_DIST_OK] = 0
+    joined = False
+    for k in range(6):
+        m = S.neighbors[h, k]
+        if m >= 0 and X.edge_owner[h, k] == p and W.clear[m]:
+            joined = True
+    cap = 1 << 20 if X.g[L.G_RULESET] != L.RULES_ALT else 3
+    for u in range(L.NUM_UNITS):
+        W.force[u] = 0
+    if joined:
+        for u in (L.ARMOURED_TRAIN, L.ARTILLERY, L.ARMOURED_CAR, L.INFANTRY, L.AIRSHIP):
+            k = min(X.pl[p, L.P_UNITS + u], cap)
+            W.force[u] = k
+            cap -= k
+    X.g[L.G_OUTPOST_COMBATS] += 1
+    fight(rng, S, X, W, p, h, False)
+    if count_in_hex(X, h) > 0 and X.hx[h, L.H_OUTPOST] == p:
+        # Old Ones still standing on it: the Outpost is overrun
+        remove_outpost(S, X, h)
+
+
+@nb.njit(cache=True)
+def resolve_revenge_fights(rng, S, X, W):
+    """Every Port, then every Outpost, with Old Ones on it; all are fought (FAQ). True if a
+    Port fell (the game is over)."""
+    ended = False
+    for p in range(X.g[L.G_NUM_PLAYERS]):
+        h = X.pl[p, L.P_PORT]
+        if h >= 0 and count_in_hex(X, h) > 0:
+            if revenge_port_defence(rng, S, X, W, p):
+                X.pl[p, L.P_PORT_LOST] = 1
+                if not ended:
+                    X.g[L.G_PORT_LOST_BY] = p
+                ended = True
+                log_event(X, L.EV_PORT_LOST, now(X), p, h, 0, 0, 0, 0)
+    for h in range(X.hx.shape[0]):
+        if X.hx[h, L.H_OUTPOST] >= 0 and count_in_hex(X, h) > 0:
+            outpost_defence(rng, S, X, W, h)
+    if ended:
+        X.g[L.G_OVER] = 1
+        X.g[L.G_END_REASON] = L.END_PORT
+        X.g[L.G_END_TIME] = now(X)
+    return ended
+
+
+@nb.njit(cache=True)
+def oop_move(rng, S, X, W):
+    policy = int(X.oop_params[L.OP_MOVE_POLICY])
+    for _ in range(4):
+        c = draw_oo_card(rng, X)
+        move_with_card_policy(rng, S, X, W, c, -1, policy, True)
+    resolve_revenge_fights(rng, S, X, W)
+
+
+# -- human hooks -------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def after_attack(X, h, p):
+    """A human attack on h is over: an empty Spawn tile left there is taken."""
+    if X.hx[h, L.H_SPAWN] >= 0 and count_in_hex(X, h) == 0:
+        take_spawn(X, h, p)
+
+
+@nb.njit(cache=True)
+def maybe_outpost(S, X, W, p):
+    """Buy Military: +2 Gold for an Outpost on an empty hex of p's network when an Old One
+    is within HP_OUTPOST hexes of it (the nearest such hex)."""
+    reach = int(X.params[p, L.HP_OUTPOST])
+    cost = S.unit_cost_f[L.OUTPOST_STACK]
+    if reach <= 0 or X.pl[p, L.P_OUTPOSTS] >= MAX_OUTPOSTS or X.pl[p, L.P_RES + L.GOLD] < cost:
+        return
+    n = X.hx.shape[0]
+    any_ = False
+    for h in range(n):
+        W.mask[h] = False
+    for i in range(X.tile_hex.size):
+        if X.tile_hex[i] >= 0:
+            W.mask[X.tile_hex[i]] = True
+            any_ = True
+    if not any_:
+        return
+    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+    W.ctx[L.CTX_S_DIST2] = 0
+    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
+    W.ctx[L.CTX_DIST_OK] = 0
+    best = -1
+    best_d = reach + 1
+    for h in range(n):
+        if not W.clear[h] or X.hex_blocked[h] or X.hx[h, L.H_PORT_OWNER] >= 0 or X.hx[h, L.H_FARM_OWNER] >= 0:
+            continue
+        if X.hx[h, L.H_OUTPOST] >= 0:
+            continue
+        empty = True
+        for r in range(L.NUM_RES):
+            if X.hx[h, L.H_RES + r] > 0:
+                empty = False
+        d = W.dist2[h]
+        if empty and 0 < d < best_d:
+            best_d = d
+            best = h
+    if best < 0:
+        return
+    X.pl[p, L.P_RES + L.GOLD] -= int(cost)
+    X.hx[best, L.H_OUTPOST] = p
+    X.hex_target[best] = True
+    X.pl[p, L.P_OUTPOSTS] += 1
+    X.g[L.G_OUTPOSTS_BUILT] += 1
+    log_event(X, L.EV_BUY, X.pl[p, L.P_TIME], p, L.OUTPOST_STACK, 1, int(cost), best, 0)
+
+
+# -- Mythos cards ------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def mythos_applicable(S, X, W, c, target_p):
+    e = S.myth_effect[c]
+    lv = S.myth_level[c]
+    if e == 0:
+        return X.g[L.G_OOP_LEFT + max(lv, 1) - 1] > 0 or take_unused_ok(X, max(lv, 1) - 1)
+    if e == 1:
+        return True
+    if e == 2:
+        return blight_candidate(S, X) >= 0
+    if e == 4:
+        return movers_exist(S, X, -1)
+    if e == 5:
+        return X.pl[target_p, L.P_TRACKS] > 0
+    if e == 6:
+        return take_unused_ok(X, 2) and temple_near(S, X, target_p) >= 0
+    if e == 9:
+        for p in range(X.g[L.G_NUM_PLAYERS]):
+            if X.pl[p, L.P_UNITS + L.AIRSHIP] > 0:
+                return True
+        return False
+    if e == 12:
+        for p in range(X.g[L.G_NUM_PLAYERS]):
+            if X.pl[p, L.P_HQ] > 0:
+                return True
+        return False
+    if e == 13:
+        return take_unused_ok(X, 2)
+    return False
+
+
+@nb.njit(cache=True)
+def take_unused_ok(X, lv):
+    return X.stack_size[lv] > X.stack_top[lv] + X.g[L.G_OOP_LEFT + lv]
+
+
+@nb.njit(cache=True)
+def blight_candidate(S, X):
+    """An un-blighted Farm next to a face-up Old One (lowest hex), -1 none."""
+    for h in range(X.hex_farm.size):
+        if X.hex_farm[h] != 1:
+            continue
+        for k in range(6):
+            m = S.neighbors[h, k]
+            if m < 0:
+                continue
+            for i in range(X.tile_hex.size):
+                if X.tile_hex[i] == m and X.tile_up[i] and S.tile_type[i] >= 0:
+                    return h
+    return -1
+
+
+@nb.njit(cache=True)
+def temple_near(S, X, target_p):
+    best = -1
+    best_d = 1 << 40
+    for i in range(X.tile_hex.size):
+        h = X.tile_hex[i]
+        if h >= 0 and X.tile_up[i] and S.tile_type[i] == L.TEMPLE and count_in_hex(X, h) < L.MAX_IN_HEX:
+            d = X.port_dist[target_p, h]
+            if d >= 0 and d < best_d:
+                best_d = d
+                best = h
+    return best
+
+
+@nb.njit(cache=True)
+def play_mythos(rng, S, X, W, c, target_p):
+    """Resolve Mythos card c (it leaves the hand). Returns True if the game ended."""
+    X.mythos_hand[c] = 0
+    X.g[L.G_MYTHOS_PLAYED] += 1
+    e = S.myth_effect[c]
+    amount = S.myth_amount[c]
+    lv = max(S.myth_level[c], 1) - 1
+    n = X.hx.shape[0]
+    log_event(X, L.EV_REVELATION, now(X), -1, 100 + e, c, target_p, 0, 0)
+    if e == 0:
+        port = X.pl[target_p, L.P_PORT]
+        for _ in range(amount):
+            t = take_oop_tile(X, lv)
+            if t < 0:
+                t = take_unused_tile(X, lv)
+            if t < 0:
+                break
+            best = -1
+            best_d = 1 << 40
+            for h in range(n):
+                if S.hex_terrain[h] != OUTBACK or X.hex_blocked[h] or X.hx[h, L.H_PORT_OWNER] >= 0:
+                    continue
+                if X.hx[h, L.H_FARM_OWNER] >= 0 or X.hx[h, L.H_OUTPOST] >= 0 or h == port:
+                    continue
+                d = X.port_dist[target_p, h]
+                if d >= 0 and d < best_d:
+                    best_d = d
+                    best = h
+            if best < 0:
+                X.tile_state[t] = L.TILE_ASIDE
+                break
+            put_tile(S, X, t, best, False)
+    elif e == 1:
+        X.g[L.G_EXTRA_TIME] += amount
+    elif e == 2:
+        for _ in range(amount):
+            h = blight_candidate(S, X)
+            if h < 0:
+                break
+            X.hex_farm[h] = 2
+            X.hex_target[h] = False
+            X.g[L.G_FARMS_BLIGHTED] += 1
+            log_event(X, L.EV_BLIGHT, now(X), X.hx[h, L.H_FARM_OWNER], h, X.hx[h, L.H_FARM_KIND], 0, 0, 0)
+    elif e == 4:
+        return byakhee(rng, S, X, W, amount)
+    elif e == 5:
+        removed = 0
+        while removed < amount and X.pl[target_p, L.P_TRACKS] > 0:
+            # the target's link farthest from its Port
+            bh = -1
+            bk = -1
+            bd = -1
+            for h in range(n):
+                for k in range(6):
+                    if X.edge_owner[h, k] == target_p:
+                        d = X.port_dist[target_p, h]
+                        if d > bd:
+                            bd = d
+                            bh = h
+                            bk = k
+            if bh < 0:
+                break
+            m = S.neighbors[bh, bk]
+            X.edge_owner[bh, bk] = -1
+            X.edge_owner[m, (bk + 3) % 6] = -1
+            X.pl[target_p, L.P_TRACKS] -= 1
+            removed += 1
+    elif e == 6:
+        h = temple_near(S, X, target_p)
+        t = take_unused_tile(X, 2)
+        if h >= 0 and t >= 0:
+            put_tile(S, X, t, h, True)
+    elif e == 9:
+        q = -1
+        for p in range(X.g[L.G_NUM_PLAYERS]):
+            if X.pl[p, L.P_UNITS + L.AIRSHIP] > 0 and (q < 0 or p == target_p):
+                q = p
+        if q >= 0:
+            X.pl[q, L.P_UNITS + L.AIRSHIP] -= 1
+            X.pl[q, L.P_LOST + L.AIRSHIP] += 1
+            X.g[L.G_SUPPLY + L.AIRSHIP] += 1
+            vp = oop_unit_vp(S, X, L.AIRSHIP)
+            X.g[L.G_OOP_VP] += vp
+            X.g[L.G_OOP_VP_UNITS] += vp
+    elif e == 12:
+        for p in range(X.g[L.G_NUM_PLAYERS]):
+            for _ in range(amount):
+                if X.pl[p, L.P_HQ] <= 0:
+                    break
+                best = L.BOX_RAIL
+                for b in range(L.NUM_BOXES):
+                    if b != L.BOX_RETRIEVE and X.pl[p, L.P_BOX + b] > X.pl[p, L.P_BOX + best]:
+                        best = b
+                X.pl[p, L.P_HQ] -= 1
+                X.pl[p, L.P_BOX + best] += 1
+    elif e == 13:
+        t = take_unused_tile(X, 2)
+        if t >= 0:
+            best = -1
+            best_d = 1 << 40
+            for h in range(n):
+                if X.hx[h, L.H_SPAWN] >= 0 and count_in_hex(X, h) < L.MAX_IN_HEX:
+                    d = X.port_dist[target_p, h] * 8 + count_in_hex(X, h)
+                    if X.port_dist[target_p, h] >= 0 and d < best_d:
+                        best_d = d
+                        best = h
+            if best >= 0:
+                put_tile(S, X, t, best, True)
+            else:
+                X.tile_state[t] = L.TILE_ASIDE
+    return X.g[L.G_OVER] != 0
+
+
+@nb.njit(cache=True)
+def byakhee(rng, S, X, W, amount):
+    """The face-up Old One closest to a Port/Outpost moves ``amount`` hexes towards it."""
+    n = X.hx.shape[0]
+    for h in range(n):
+        W.mask[h] = X.hex_target[h] and X.hex_farm[h] != 1
+    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+    W.ctx[L.CTX_S_DIST2] = 0
+    best = -1
+    best_d = 1 << 40
+    for i in range(X.tile_hex.size):
+        h = X.tile_hex[i]
+        t = S.tile_type[i]
+        if h < 0 or not X.tile_up[i] or t < 0 or t == L.TEMPLE or not S.type_moves[t]:
+            continue
+        d = W.dist2[h]
+        if d > 0 and d < best_d:
+            best_d = d
+            best = i
+    if best < 0:
+        return False
+    for _ in range(amount):
+        h = X.tile_hex[best]
+        if W.dist2[h] <= 0:
+            break
+        step = -1
+        for k in range(6):
+            m = S.neighbors[h, k]
+            if m >= 0 and W.dist2[m] == W.dist2[h] - 1 and count_in_hex(X, m) < L.MAX_IN_HEX:
+                step = m
+                break
+        if step < 0:
+            break
+        X.tile_hex[best] = step
+        X.hex_blocked[step] = True
+        blocked = X.hx[h, L.H_SPAWN] >= 0 or count_in_hex(X, h) > 0
+        X.hex_blocked[h] = blocked
+        X.g[L.G_OO_MOVES] += 1
+        log_event(X, L.EV_MOVE, now(X), -1, best, h, step, -1, S.tile_type[best])
+        if X.hex_farm[step] == 1:
+            X.hex_farm[step] = 2
+            X.hex_target[step] = False
+            X.g[L.G_FARMS_BLIGHTED] += 1
+            log_event(X, L.EV_BLIGHT, now(X), X.hx[step, L.H_FARM_OWNER], step, X.hx[step, L.H_FARM_KIND], 0, 0, 0)
+            break
+    return resolve_revenge_fights(rng, S, X, W)
+
+
+@nb.njit(cache=True)
+def mythos_score(S, X, c):
+    """How much a heuristic OOP wants card c (farm-biased players like blighting)."""
+    e = S.myth_effect[c]
+    if not effect_implemented(e):
+        return -1.0
+    v = 1.0 + 0.5 * S.myth_tp[c]
+    if X.oop_params[L.OP_FARM_BIAS] > 0 and e == 2:
+        v += 3.0
+    if X.oop_params[L.OP_TARGET_WEAK] > 0 and (e == 4 or e == 13 or e == 0):
+        v += 2.0
+    return v
+
+
+# -- the OOP's turn ----------------------------------------------------------------------------
+@nb.njit(cache=True)
+def advance(X, k):
+    g = X.g
+    g[L.G_OO_TIME] += k
+    g[L.G_ARRIVALS] += 1
+    g[L.G_OO_ARRIVAL] = g[L.G_ARRIVALS]
+
+
+@nb.njit(cache=True)
+def face_counts(S, X, out2):
+    """out2 = (face-up movers, face-down tiles) on the map."""
+    up = 0
+    down = 0
+    for i in range(X.tile_hex.size):
+        if X.tile_hex[i] < 0:
+            continue
+        if not X.tile_up[i]:
+            down += 1
+        else:
+            t = S.tile_type[i]
+            if t >= 0 and t != L.TEMPLE and S.type_moves[t]:
+                up += 1
+    out2[0] = up
+    out2[1] = down
+
+
+@nb.njit(cache=True)
+def oop_turn(rng, S, X, W):
+    """The Old One player is the active player: at most one Mythos card, then one action."""
+    g = X.g
+    end = S.r[L.R_END]
+    g[L.G_OO_TURNS] += 1
+    prm = X.oop_params
+    random_kind = prm[L.OP_KIND] == 1
+    target = weakest_port(S, X) if (prm[L.OP_TARGET_WEAK] > 0 or random_kind) else \
+        int(rng.random() * g[L.G_NUM_PLAYERS])
+    log_event(X, L.EV_OO_TURN, g[L.G_OO_TIME], -1, g[L.G_OO_TIME], 0, 0, 0, 0)
+    # a Mythos card (not after the disc has reached the end; its cost must fit)
+    want = prm[L.OP_PLAY_MYTHOS]
+    if want > 0 and rng.random() < want:
+        best = -1
+        best_v = 0.0
+        for c in range(S.myth_effect.size):
+            if X.mythos_hand[c] == 0 or not effect_implemented(S.myth_effect[c]):
+                continue
+            if g[L.G_OO_TIME] + S.myth_tp[c] > end or not mythos_applicable(S, X, W, c, target):
+                continue
+            v = rng.random() if random_kind else mythos_score(S, X, c)
+            if v > best_v:
+                best_v = v
+                best = c
+        if best >= 0:
+            cost = S.myth_tp[best]
+            if cost > 0:
+                advance(X, cost)
+            if play_mythos(rng, S, X, W, best, target):
+                return
+            if cost > 0:
+                return
+    # one action
+    lv_ok = W.cand6
+    top = place_levels(X, lv_ok)
+    place_lv = -1
+    for lv in range(2, -1, -1):
+        if lv_ok[lv] == 1 and place_lv < 0:
+            if place_sites(S, X, W, lv + 1) > 0:
+                place_lv = lv
+    face_counts(S, X, W.dmg)
+    up = W.dmg[0]
+    down = W.dmg[1]
+    can_place = place_lv >= 0
+    can_reveal = down > 0
+    can_move = up > 0 and movers_exist(S, X, -1)
+    can_summon = g[L.G_MYTHOS_LEFT] > 0
+    hand = 0
+    for c in range(S.myth_effect.size):
+        hand += X.mythos_hand[c]
+    action = -1
+    if random_kind:
+        k = int(can_place) + int(can_reveal) + int(can_move) + int(can_summon)
+        if k > 0:
+            r = int(rng.random() * k)
+            for a in range(4):
+                ok = (a == 0 and can_place) or (a == 1 and can_reveal) or (a == 2 and can_move) or \
+                    (a == 3 and can_summon)
+                if ok:
+                    if r == 0:
+                        action = a
+                        break
+                    r -= 1
+    else:
+        if can_move and up >= prm[L.OP_MOVE_MIN]:
+            action = L.OOP_MOVE
+        elif can_place and down < prm[L.OP_DOWN_MAX]:
+            action = L.OOP_PLACE
+        elif can_reveal and up < prm[L.OP_FACE_UP_MIN]:
+            action = L.OOP_REVEAL
+        elif can_summon and hand < prm[L.OP_HAND_MIN]:
+            action = L.OOP_SUMMON
+        elif can_move:
+            action = L.OOP_MOVE
+        elif can_reveal:
+            action = L.OOP_REVEAL
+        elif can_place:
+            action = L.OOP_PLACE
+        elif can_summon:
+            action = L.OOP_SUMMON
+    advance(X, 1)
+    if action < 0:
+        return
+    g[L.G_OOP_ACTIONS + action] += 1
+    farm_bias = prm[L.OP_FARM_BIAS] > 0 and not random_kind
+    if action == L.OOP_PLACE:
+        if random_kind:
+            # any allowed level with a site
+            k = 0
+            for lv in range(3):
+                if lv_ok[lv] == 1 and place_sites(S, X, W, lv + 1) > 0:
+                    W.choice[k] = lv
+                    k += 1
+            place_lv = W.choice[int(rng.random() * k)]
+        m = place_sites(S, X, W, place_lv + 1)
+        if farm_bias:
+            n = X.hex_farm.size
+            any_ = False
+            for h in range(n):
+                W.mask[h] = X.hex_farm[h] == 1
+                any_ = any_ or W.mask[h]
+            if any_:
+                distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+                W.ctx[L.CTX_S_DIST2] = 0
+            else:
+                farm_bias = False
+        h = pick_hex(rng, S, X, W, m, target, farm_bias, random_kind or prm[L.OP_TARGET_WEAK] <= 0)
+        t = take_oop_tile(X, place_lv)
+        if t >= 0 and h >= 0:
+            put_tile(S, X, t, h, False)
+    elif action == L.OOP_REVEAL:
+        best = -1
+        best_v = -1e18
+        for i in range(X.tile_hex.size):
+            h = X.tile_hex[i]
+            if h < 0 or X.tile_up[i]:
+                continue
+            if random_kind:
+                v = rng.random()
+            else:
+                t = S.tile_type[i]
+                v = 0.0
+                if t >= 0 and t != L.TEMPLE and S.type_moves[t]:
+                    v += 100.0 + S.tile_vp[i]
+                elif t >= 0:
+                    v += 10.0
+                d = X.port_dist[target, h]
+                v -= d if d >= 0 else 50
+            if v > best_v:
+                best_v = v
+                best = i
+        if best >= 0:
+            flip_tile(S, X, best, -1)
+    elif action == L.OOP_MOVE:
+        oop_move(rng, S, X, W)
+    else:
+        kept = -1
+        kept_v = -1e18
+        drawn = 0
+        for j in range(3):
+            c = mythos_draw(X)
+            if c < 0:
+                break
+            W.choice[j] = c
+            drawn += 1
+            v = rng.random() if random_kind else mythos_score(S, X, c) + 1e-3 * rng.random()
+            if v > kept_v:
+                kept_v = v
+                kept = j
+        for j in range(drawn):
+            if j == kept:
+                X.mythos_hand[W.choice[j]] = 1
+            else:
+                mythos_bottom(X, W.choice[j])
+
+
+@nb.njit(cache=True)
+def revenge_oop_vp(S, X, out3):
+    """out3 = (Old Ones on the map at face value, 0, 3 per blighted Farm); returns the OOP
+    total including the VP tokens from eliminations (units, Outposts, Ports)."""
+    on_map = 0
+    for i in range(X.tile_hex.size):
+        if X.tile_hex[i] >= 0:
+            on_map += S.tile_vp[i]
+    blighted = 0
+    for h in range(X.hex_farm.size):
+        if X.hex_farm[h] == 2:
+            blighted += 1
+    out3[0] = on_map
+    out3[1] = 0
+    out3[2] = blighted * L.REV_BLIGHT_VP
+    return out3[0] + out3[2] + X.g[L.G_OOP_VP]

@@ -1,0 +1,99 @@
+"""Mode "revenge": whole Revenge of the Old Ones games (an Old One player against 1-4
+humans) for the experiment runner (simkit.modes contract).
+
+Parameters: humans, strategies (human), oop (Old One player strategy, strategies.old_ones),
+difficulty (normal: Port 4, hard: Port 2, heroic: base-game Ports), ruleset (revenge /
+revenge-alt). Key metric ``old_ones_win`` (the OOP wins ties). Game g of chunk c uses
+simkit.core.seeds.game_generator(root, c, g).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simkit.datapack import AuzData
+from simkit.errors import UserError
+from simkit.game.engine import GameSpec, make_spec
+from simkit.game.modes import DEFAULT_CHUNK, STRATEGY_NAMES, StrategyParam, engine_for
+from simkit.game.tables import EVENT_TABLES, TABLES, event_tables, seats_table, summary_table
+from simkit.kernels import game_layout as L
+from simkit.modes import Mode, Param, register
+from strategies.old_ones import OOP_REGISTRY, parse_oop
+
+# extra summary columns (int64) read from the game state after each game
+EXTRA = (
+    ("oop_vp_tokens", L.G_OOP_VP), ("oop_vp_units", L.G_OOP_VP_UNITS), ("port_flips", L.G_PORT_FLIPS),
+    ("spawns_taken", L.G_SPAWNS_TAKEN), ("outposts_built", L.G_OUTPOSTS_BUILT),
+    ("outposts_lost", L.G_OUTPOSTS_LOST), ("outpost_combats", L.G_OUTPOST_COMBATS),
+    ("mythos_played", L.G_MYTHOS_PLAYED), ("oop_place", L.G_OOP_ACTIONS + L.OOP_PLACE),
+    ("oop_reveal", L.G_OOP_ACTIONS + L.OOP_REVEAL), ("oop_move", L.G_OOP_ACTIONS + L.OOP_MOVE),
+    ("oop_summon", L.G_OOP_ACTIONS + L.OOP_SUMMON), ("ruleset", L.G_RULESET),
+)
+
+
+@dataclass(frozen=True)
+class OOPParam(Param):
+    def check(self, mode: str, key: str, value: Any) -> Any:
+        value = super().check(mode, key, value)
+        try:
+            parse_oop(value)
+        except UserError as exc:
+            raise UserError(f"mode '{mode}': parameter '{key}': {exc}") from None
+        return value.strip().lower()
+
+
+def spec_of(params: Mapping[str, Any]) -> GameSpec:
+    try:
+        return make_spec("revenge", params["humans"], params["strategies"], difficulty=params["difficulty"],
+                         shuffle_seats=params["shuffle_seats"], ruleset=params["ruleset"], oop=params["oop"])
+    except UserError as exc:
+        raise UserError(f"mode 'revenge': {exc}") from None
+
+
+@dataclass(frozen=True)
+class RevengeMode(Mode):
+    def validate(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        out = super().validate(params)
+        spec_of(out)
+        return out
+
+
+def run_chunk(params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int, n_games: int,
+              outputs: frozenset) -> dict[str, dict[str, np.ndarray]]:
+    spec = spec_of(params)
+    eng = engine_for(data, params.get("map", "eastern"))
+    want_events = any(t in outputs for t in EVENT_TABLES)
+    rows, logs = eng.play_many(spec, root_seed, chunk_id, n_games, log=want_events,
+                               checked=bool(params.get("checked", False)), g_extra=[g for _, g in EXTRA])
+    summary = summary_table(rows)
+    for j, (name, _) in enumerate(EXTRA):
+        summary[name] = eng.extra[:, j].astype(np.int64)
+    out = {"summary": summary}
+    if "seats" in outputs:
+        out["seats"] = seats_table(rows, STRATEGY_NAMES)
+    if want_events:
+        out.update(event_tables(logs, eng.board.hex_number, which=[t for t in EVENT_TABLES if t in outputs]))
+    return out
+
+
+REVENGE = register(RevengeMode(
+    name="revenge",
+    params={
+        "humans": Param(int, 2, minimum=1, maximum=L.MAX_PLAYERS, help="human players (1-4)"),
+        "strategies": StrategyParam(str, "balanced", help="human strategies: one for all, or one per human"),
+        "oop": OOPParam(str, "rusher", help=f"Old One player strategy ({', '.join(OOP_REGISTRY)})"),
+        "difficulty": Param(str, "normal", choices=L.DIFFICULTY_NAMES,
+                            help="normal (Port 4), hard (Port 2), heroic (base-game Ports)"),
+        "ruleset": Param(str, "revenge", choices=L.RULESET_NAMES, help="revenge rulebook or the alt translation"),
+        "shuffle_seats": Param(bool, True, help="random seating (first player) per game"),
+        "map": Param(str, "eastern", help="map name in the pack's maps/ folder"),
+        "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
+    },
+    run_chunk=run_chunk, key_metric="old_ones_win", outputs=frozenset(TABLES),
+    description="Revenge of the Old Ones: an Old One player against 1-4 humans",
+    extra={"chunk_size": DEFAULT_CHUNK, "strategies": STRATEGY_NAMES, "oop_strategies": tuple(OOP_REGISTRY)},
+))

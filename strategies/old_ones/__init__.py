@@ -1,0 +1,100 @@
+"""Old One player (Revenge of the Old Ones) strategies: frozen parameter sets lowered to
+the float64 vector simkit.kernels.game_oop reads (simkit.kernels.game_layout OP_*).
+
+    rusher   -- reveals movers and marches on the weakest Port (movement: toward Ports/Outposts)
+    blighter -- places near human Farms, base compass movement (Farms are targets), blighting Mythos
+    mythos   -- summons a big hand and plays Mythos cards every turn it can (attrition)
+    random   -- uniformly random legal action / site / card (fuzzing baseline)
+
+Spec syntax like the human ones: ``rusher``, ``mythos:play_mythos=0.5``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import ClassVar
+
+import numpy as np
+
+from simkit.errors import UserError
+from simkit.kernels import game_layout as L
+from simkit.kernels.movement import CHOOSE_COMPASS, CHOOSE_PORTS, CHOOSE_RANDOM
+
+
+@dataclass(frozen=True)
+class OOPParams:
+    name: ClassVar[str] = "oop"
+    kind: int = 0                 # 0 heuristic, 1 random legal
+    move_policy: int = CHOOSE_PORTS
+    face_up_min: int = 2          # reveal while fewer face-up movers
+    down_max: int = 3             # place while fewer face-down tiles on the map
+    hand_min: int = 1             # summon while fewer Mythos cards in hand
+    play_mythos: float = 0.5      # chance to play a playable Mythos card on a turn
+    target_weak: int = 1          # place / reveal near the weakest Port
+    farm_bias: int = 0            # place near Farms, prefer blighting cards
+    move_min: int = 2             # move when at least this many face-up movers
+
+    def lower(self) -> np.ndarray:
+        v = np.zeros(L.OOP_NUM_PARAMS, dtype=np.float64)
+        v[L.OP_KIND], v[L.OP_MOVE_POLICY] = self.kind, self.move_policy
+        v[L.OP_FACE_UP_MIN], v[L.OP_DOWN_MAX], v[L.OP_HAND_MIN] = self.face_up_min, self.down_max, self.hand_min
+        v[L.OP_PLAY_MYTHOS], v[L.OP_TARGET_WEAK] = self.play_mythos, self.target_weak
+        v[L.OP_FARM_BIAS], v[L.OP_MOVE_MIN] = self.farm_bias, self.move_min
+        return v
+
+
+@dataclass(frozen=True)
+class Rusher(OOPParams):
+    name: ClassVar[str] = "rusher"
+
+
+@dataclass(frozen=True)
+class Blighter(OOPParams):
+    name: ClassVar[str] = "blighter"
+    move_policy: int = CHOOSE_COMPASS
+    target_weak: int = 0
+    farm_bias: int = 1
+    down_max: int = 4
+    move_min: int = 1
+
+
+@dataclass(frozen=True)
+class MythosPlayer(OOPParams):
+    name: ClassVar[str] = "mythos"
+    hand_min: int = 4
+    play_mythos: float = 1.0
+    move_min: int = 3
+    down_max: int = 2
+
+
+@dataclass(frozen=True)
+class RandomOOP(OOPParams):
+    name: ClassVar[str] = "random"
+    kind: int = 1
+    move_policy: int = CHOOSE_RANDOM
+    play_mythos: float = 0.3
+
+
+OOP_PLAYERS = (Rusher, Blighter, MythosPlayer, RandomOOP)
+OOP_REGISTRY = {cls.name: cls for cls in OOP_PLAYERS}
+
+
+def parse_oop(spec: str) -> OOPParams:
+    """``name[:field=value...]`` of a registered Old One player strategy."""
+    name, *overrides = spec.strip().split(":")
+    key = name.strip().lower()
+    if key not in OOP_REGISTRY:
+        raise UserError(f"unknown Old One strategy '{name}' (available: {', '.join(OOP_REGISTRY)})")
+    s = OOP_REGISTRY[key]()
+    known = {f.name: f for f in fields(s)}
+    changes = {}
+    for item in overrides:
+        k, eq, text = item.partition("=")
+        k = k.strip()
+        if not eq or k not in known:
+            raise UserError(f"Old One strategy '{name}': unknown parameter '{item}' (expected one of: {', '.join(known)})")
+        try:
+            changes[k] = float(text) if isinstance(getattr(s, k), float) else int(text)
+        except ValueError:
+            raise UserError(f"Old One strategy '{name}': parameter '{k}' got '{text}'") from None
+    return replace(s, **changes) if changes else s
