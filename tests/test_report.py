@@ -154,3 +154,34 @@ def test_game_lake_rates_in_the_report_equal_the_analysis_api(game_results, tmp_
     table = {row[0]: row for row in page.tables["table-lake0-strategies"][1:]}
     for r in per.to_dicts():
         assert table[r["strategy"]][3] == f"{r['rate']:.4f}"
+
+
+@pytest.fixture(scope="module")
+def sensitivity_results(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("sensitivity")
+    root = Path(__file__).resolve().parents[1] / "experiments"
+    for name in ("artillery_cost", "armoured_car_cost"):
+        text = (root / f"sensitivity_{name}.toml").read_text()
+        text = text.replace("games = 4000", "games = 300").replace("chunk_size = 1000", "chunk_size = 150")
+        spec = folder / f"{name}.toml"
+        spec.write_text(text)
+        assert main(["experiment", "run", str(spec), "--out", str(folder / name), "--jobs", "1"]) == 0
+    return folder
+
+
+def test_sensitivity_section_shows_paired_changes_against_the_shipped_values(sensitivity_results, tmp_path, capsys):
+    from simkit import analysis
+    from simkit.datapack import load_pack
+    from simkit.runner.overrides import pack_value
+
+    page = build(sensitivity_results, tmp_path, capsys)
+    assert {"sensitivity", "sensitivity-band", "fig-sensitivity", "table-sensitivity"} <= page.ids
+    rows = page.tables["table-sensitivity"][1:]
+    assert len(rows) == 4  # two values either side of the shipped one, two experiments
+    lake = analysis.open_lake(sensitivity_results / "artillery_cost")
+    key = "units.artillery.cost"
+    expected = analysis.paired_difference(lake.scan(), {key: pack_value(load_pack(), key)},
+                                          metric=lake.key_metric, by=[key]).to_dicts()
+    shown = {float(r[1]): r for r in rows if r[0] == key}
+    for r in expected:
+        assert shown[r[key]][6] == f"{r['diff']:+.4f}"

@@ -73,14 +73,23 @@ def build_report(source: Path, title: str | None = None) -> Report:
         metas.append(meta)
         sections.append(combat.section(table))
         names.append("combat-odds")
+    from simkit.report import sensitivity
+
+    sweeps = []
     for root in lakes:
         manifest = analysis.Manifest.load(root)
         for experiment in sorted(manifest.experiments):
             lake = analysis.open_lake(root, experiment)
             metas.append(_lake_meta(lake))
+            if sensitivity.is_sensitivity(lake):
+                sweeps.append(lake)
+                continue
             for sid, html in games.sections(lake, len(names)):
                 sections.append(html)
                 names.append(sid)
+    if sweeps:
+        sections.append(sensitivity.section(sweeps))
+        names.append("sensitivity")
     if not sections:
         raise UserError(f"{source}: nothing to report (no odds table, no game results)")
     html = page(title or f"simkit report: {source.name}", _banner(metas, files + lakes), sections)

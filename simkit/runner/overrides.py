@@ -119,3 +119,19 @@ def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
     if port != data.port:
         changes["port"] = port
     return dataclasses.replace(data, hash=override_hash(data.hash, overrides), **changes)
+
+
+def pack_value(data: AuzData, key: str) -> Any:
+    """The value ``key`` has in ``data`` itself (the baseline of a sensitivity sweep)."""
+    parts = key.split(".")
+    if parts[0] == "units" and len(parts) == 3 and parts[2] in _UNIT_FIELDS:
+        attr, kind, _ = _UNIT_FIELDS[parts[2]]
+        return kind(getattr(data, attr)[STACKS.index(parts[1])])
+    if parts[0] == "old_ones" and len(parts) == 3 and parts[2] in _OLD_ONE_FIELDS:
+        attr, kind, _ = _OLD_ONE_FIELDS[parts[2]]
+        return kind(getattr(data, attr)[OLD_ONES.index(parts[1])])
+    if parts[0] == "port" and len(parts) == 2 and parts[1] in _PORT_FIELDS:
+        return int(data.port[parts[1]])
+    if key == "combat.sanity_per_combat":
+        return int(data.sanity_per_combat)
+    raise UserError(f"unknown override key '{key}' (expected one of: {', '.join(OVERRIDE_PATTERNS)})")
