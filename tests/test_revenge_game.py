@@ -125,3 +125,16 @@ def test_mode_registered_and_runs():
     assert (s["violations"] == 0).all()
     out2 = mode.run_chunk(params, load_pack(), 7, 0, 5, frozenset({"summary"}))
     assert (out2["summary"]["oo_vp"] == s["oo_vp"]).all()     # reproducible per seed
+
+
+def test_cli_simulate_revenge(tmp_path):
+    import pyarrow.parquet as pq
+
+    from simkit.cli import main
+    code = main(["simulate", "--mode", "revenge", "--humans", "2", "--difficulty", "heroic", "--rules",
+                 "revenge-alt", "--oop", "random", "--games", "20", "--checked", "--out", str(tmp_path / "o")])
+    assert code in (0, None)
+    t = pq.read_table(tmp_path / "o" / "summary.parquet").to_pydict()
+    assert len(t["old_ones_win"]) == 20 and set(t["ruleset"]) == {1} and sum(t["violations"]) == 0
+    assert main(["simulate", "--mode", "revenge", "--difficulty", "brutal", "--games", "2",
+                 "--out", str(tmp_path / "b")]) == 2

@@ -41,7 +41,11 @@ def _chunk_worker(mode: str, params: dict, data_path: str | None, seed: int, chu
     from simkit.game.modes import run_chunk
 
     data = load_pack(data_path)
-    tables = run_chunk(mode, params, data, seed, chunk, n, frozenset(outputs))
+    if mode == "revenge":
+        from simkit.revenge.modes import run_chunk as revenge_chunk
+        tables = revenge_chunk(params, data, seed, chunk, n, frozenset(outputs))
+    else:
+        tables = run_chunk(mode, params, data, seed, chunk, n, frozenset(outputs))
     for t in tables.values():     # game_index within the chunk -> add the chunk id
         t["chunk_id"] = np.full(len(t["game_index"]), chunk, dtype=np.int32)
     return tables
@@ -50,12 +54,15 @@ def _chunk_worker(mode: str, params: dict, data_path: str | None, seed: int, chu
 @app.command("simulate")
 def simulate(
     out: Annotated[Path, typer.Option("--out", help="Folder for the Parquet files.")],
-    mode: Annotated[str, typer.Option("--mode", help="base or solo.")] = "base",
+    mode: Annotated[str, typer.Option("--mode", help="base, solo or revenge.")] = "base",
     players: Annotated[int | None, typer.Option("--players", help="Human players, 1-4 (default 2; solo: 1).")] = None,
+    humans: Annotated[int | None, typer.Option("--humans", help="Revenge: human players, 1-4 (default 2).")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help="Revenge: revenge or revenge-alt.")] = None,
+    oop: Annotated[str | None, typer.Option("--oop", help="Revenge: Old One player strategy (rusher, blighter, mythos, random).")] = None,
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Root seed (seeds are data).")] = 0,
     strategies: Annotated[str, typer.Option("--strategies", help="NAME[,NAME...]: one for all seats or one per seat.")] = "balanced",
-    difficulty: Annotated[str | None, typer.Option("--difficulty", help="Solo difficulty (solo.toml).")] = None,
+    difficulty: Annotated[str | None, typer.Option("--difficulty", help="Solo difficulty (solo.toml); revenge: normal, hard, heroic.")] = None,
     tables: Annotated[str, typer.Option("--tables", help="Tables to write: summary,seats,combats,moves.")] = "summary,seats",
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (results do not depend on it).")] = 1,
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Seat strategies in the order given (no random first player).")] = False,
@@ -70,8 +77,10 @@ def simulate(
     from simkit.game.modes import BASE, SOLO
     from simkit.game.tables import TABLES
 
-    if mode not in ("base", "solo"):
-        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo)")
+    if mode not in ("base", "solo", "revenge"):
+        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo, revenge)")
+    if mode != "revenge" and (humans is not None or rules is not None or oop is not None):
+        raise UserError("--humans, --rules and --oop are for --mode revenge")
     if games <= 0:
         raise UserError(f"--games must be positive, got {games}")
     if jobs < 1:
@@ -84,7 +93,15 @@ def simulate(
             raise UserError(f"unknown table '{t}' in --tables (expected: {', '.join(TABLES)})")
     if "summary" not in wanted:
         wanted = ("summary",) + wanted
-    if mode == "solo":
+    if mode == "revenge":
+        from simkit.revenge.modes import REVENGE
+        if players is not None and humans is not None and players != humans:
+            raise UserError("give --humans (or --players) once")
+        n_h = humans if humans is not None else (players if players is not None else 2)
+        params = REVENGE.validate({"humans": n_h, "strategies": strategies, "difficulty": difficulty or "normal",
+                                   "ruleset": rules or "revenge", "oop": oop or "rusher",
+                                   "shuffle_seats": not fixed_seats, "checked": checked})
+    elif mode == "solo":
         if players not in (None, 1):
             raise UserError(f"solo mode has exactly 1 player, got --players {players}")
         raw = {"strategy": strategies, **({"difficulty": difficulty} if difficulty else {}), "checked": checked}
@@ -144,8 +161,10 @@ def replay(
 
     if seed < 0 or game < 0 or chunk < 0:
         raise UserError("--seed, --game and --chunk must be >= 0")
-    if mode not in ("base", "solo"):
-        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo)")
+    if mode not in ("base", "solo", "revenge"):
+        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo, revenge)")
+    if mode != "revenge" and (humans is not None or rules is not None or oop is not None):
+        raise UserError("--humans, --rules and --oop are for --mode revenge")
     from simkit.datapack import load_pack
     pack = load_pack(data)
     eng = Engine(data=pack, rules=rules_for(pack), data_path=data)

@@ -1,0 +1,160 @@
+"""Revenge rules on constructed states: Summon keeps one, Mythos TP and timing, Port flip
+4 -> 2, OOP VP on eliminations, outpost defence."""
+
+import numpy as np
+import pytest
+
+from simkit.game.engine import Engine, make_spec
+from simkit.kernels import combat_layout as C
+from simkit.kernels import game_layout as L
+from simkit.kernels.game_oop import oop_turn, outpost_defence, revenge_port_defence
+from simkit.kernels.game_setup import setup_game
+from simkit.revenge.mythos import EFFECTS
+
+
+@pytest.fixture(scope="module")
+def eng():
+    return Engine()
+
+
+def _setup(eng, seed=3, oop="mythos", difficulty=0):
+    spec = make_spec("revenge", 2, "balanced", oop=oop)
+    X = eng.state
+    X.sid[:] = 0
+    for p, s in enumerate(spec.strategies):
+        X.sid[p] = s.sid
+        X.params[p] = s.lower()
+    X.oop_params[:] = spec.oop.lower()
+    setup_game(np.random.default_rng(seed), eng.S, eng.X, eng.W, 2, L.MODE_REVENGE, 10, 3, 3, 6, False,
+               difficulty, 0, 1)
+    return X
+
+
+def _card(eng, effect):
+    return int(np.flatnonzero(eng.arrays.myth_effect == EFFECTS.index(effect))[0])
+
+
+def test_summon_keeps_one_and_two_go_to_the_bottom(eng):
+    X = _setup(eng)
+    X.g[L.G_OOP_LEFT:L.G_OOP_LEFT + 3] = 0       # nothing to place, reveal or move
+    X.mythos_hand[:] = 0
+    X.oop_params[L.OP_PLAY_MYTHOS] = 0
+    left = X.g[L.G_MYTHOS_LEFT]
+    pos = X.g[L.G_MYTHOS_POS]
+    top3 = [X.mythos_deck[(pos + j) % X.mythos_deck.size] for j in range(3)]
+    t = X.g[L.G_OO_TIME]
+    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    assert X.g[L.G_OO_TIME] == t + 1
+    assert X.g[L.G_OOP_ACTIONS + L.OOP_SUMMON] == 1
+    assert X.mythos_hand.sum() == 1 and X.g[L.G_MYTHOS_LEFT] == left - 1
+    kept = int(np.flatnonzero(X.mythos_hand)[0])
+    assert kept in top3
+    n = X.mythos_deck.size
+    bottom = [X.mythos_deck[(X.g[L.G_MYTHOS_POS] + X.g[L.G_MYTHOS_LEFT] - 2 + j) % n] for j in range(2)]
+    assert sorted(bottom) == sorted(c for c in top3 if c != kept)
+
+
+def test_mythos_costs_its_tp_and_ends_the_turn(eng):
+    X = _setup(eng)
+    X.mythos_hand[:] = 0
+    c = _card(eng, "extra_time_next_combat")          # Atlach-Nacha
+    X.mythos_hand[c] = 1
+    X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
+    t = X.g[L.G_OO_TIME]
+    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    assert X.mythos_hand[c] == 0 and X.g[L.G_MYTHOS_PLAYED] == 1
+    assert X.g[L.G_OO_TIME] == t + eng.arrays.myth_tp[c]
+    assert X.g[L.G_EXTRA_TIME] == eng.arrays.myth_amount[c]
+    assert X.g[L.G_OOP_ACTIONS:L.G_OOP_ACTIONS + 4].sum() == 0   # the card was the turn
+
+
+def test_mythos_not_played_past_the_end(eng):
+    X = _setup(eng)
+    X.mythos_hand[:] = 0
+    c = _card(eng, "block_action_boxes")              # Nyarlathotep, 2 TP
+    assert eng.arrays.myth_tp[c] == 2
+    X.mythos_hand[c] = 1
+    X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
+    X.g[L.G_OO_TIME] = 52
+    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_PLAYED] == 0
+    assert X.g[L.G_OO_TIME] == 53
+
+
+def test_combat_cards_are_never_played(eng):
+    X = _setup(eng)
+    X.mythos_hand[:] = 0
+    c = _card(eng, "ghoul_joins_combat")
+    X.mythos_hand[c] = 1
+    X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
+    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    assert X.mythos_hand[c] == 1
+
+
+def _put(eng, h, ttype):
+    X = eng.state
+    i = int(np.flatnonzero((eng.arrays.tile_type == ttype) & (X.tile_hex < 0))[0])
+    X.tile_hex[i] = h
+    X.tile_state[i] = L.TILE_BOARD
+    X.tile_up[i] = True
+    X.hex_blocked[h] = True
+    return i
+
+
+def test_port_flip_and_oop_vp(eng):
+    flips = kept = 0
+    for seed in range(60):
+        X = _setup(eng, seed=seed)
+        p = 0
+        h = X.pl[p, L.P_PORT]
+        _put(eng, h, L.SHOGGOTH)
+        vp0 = X.g[L.G_OOP_VP]
+        lost = revenge_port_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, p)
+        st = eng.work.cst
+        units_vp = sum(int(st[C.LOST + u]) * int(eng.arrays.unit_oop_vp[u]) for u in range(L.NUM_UNITS))
+        if lost:
+            assert X.g[L.G_OOP_VP] - vp0 == units_vp + 10
+            continue
+        assert X.g[L.G_OOP_VP] - vp0 == units_vp
+        if st[C.PORT_HITS] >= 2:
+            assert X.pl[p, L.P_PORT_STRENGTH] == 2 and X.pl[p, L.P_PORT_DMG] == 0
+            flips += 1
+        else:
+            assert X.pl[p, L.P_PORT_STRENGTH] == 4
+            assert X.pl[p, L.P_PORT_DMG] == st[C.DAMAGE + L.PORT_STACK]   # main ruleset keeps it
+            kept += 1
+    assert flips > 0
+
+
+def test_heroic_ports_have_no_token(eng):
+    X = _setup(eng, difficulty=L.DIFF_HEROIC)
+    assert X.pl[0, L.P_PORT_STRENGTH] == 0
+    h = X.pl[0, L.P_PORT]
+    _put(eng, h, L.ZOMBIE)
+    revenge_port_defence(np.random.default_rng(1), eng.S, eng.X, eng.W, 0)
+    assert eng.work.cst[C.COUNT + L.PORT_STACK] == 0 and eng.work.cst[C.PORT_HITS] == 0
+
+
+def test_outpost_defence_free_and_scored(eng):
+    lost_seen = 0
+    for seed in range(40):
+        X = _setup(eng, seed=seed)
+        p = 0
+        # an Outpost next to nothing in particular: any hex without pieces
+        h = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0))[0])
+        X.hx[h, L.H_OUTPOST] = p
+        X.pl[p, L.P_OUTPOSTS] = 1
+        X.hex_target[h] = True
+        X.pl[p, L.P_UNITS + L.INFANTRY] = 0      # the Outpost fights alone (disconnected / empty)
+        X.g[L.G_SUPPLY + L.INFANTRY] += 2
+        _put(eng, h, L.SHOGGOTH)
+        t = X.pl[p, L.P_TIME]
+        vp0 = X.g[L.G_OOP_VP]
+        outpost_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, h)
+        assert X.pl[p, L.P_TIME] == t                       # no Time Point cost
+        assert eng.work.cst[C.COUNT + L.OUTPOST_STACK] + eng.work.cst[C.LOST + L.OUTPOST_STACK] == 1
+        if X.hx[h, L.H_OUTPOST] < 0:
+            lost_seen += 1
+            assert X.g[L.G_OOP_VP] - vp0 == eng.arrays.unit_oop_vp[L.OUTPOST_STACK]
+            assert X.pl[p, L.P_OUTPOSTS] == 0 and not X.hex_target[h]
+    assert lost_seen > 0
