@@ -161,10 +161,8 @@ def replay(
 
     if seed < 0 or game < 0 or chunk < 0:
         raise UserError("--seed, --game and --chunk must be >= 0")
-    if mode not in ("base", "solo", "revenge"):
-        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo, revenge)")
-    if mode != "revenge" and (humans is not None or rules is not None or oop is not None):
-        raise UserError("--humans, --rules and --oop are for --mode revenge")
+    if mode not in ("base", "solo"):
+        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo)")
     from simkit.datapack import load_pack
     pack = load_pack(data)
     eng = Engine(data=pack, rules=rules_for(pack), data_path=data)
