@@ -90,7 +90,6 @@ def test_solo(tmp_path, capsys):
     (["--players", "5"], "parameter 'players' must be <= 4"),
     (["--strategies", "cheater"], "unknown strategy 'cheater'"),
     (["--strategies", "economist,hunter,defender"], "gives 3 strategies for 2 players"),
-    (["--mode", "revenge"], "unknown --mode 'revenge'"),
     (["--games", "0"], "--games must be positive"),
     (["--tables", "summary,gossip"], "unknown table 'gossip'"),
     (["--mode", "solo", "--players", "3"], "solo mode has exactly 1 player"),

@@ -88,7 +88,10 @@ def run_chunk(mode: str, params: Mapping[str, Any], data: AuzData, root_seed: in
     want_events = any(t in outputs for t in EVENT_TABLES)
     rows, logs = eng.play_many(spec, root_seed, chunk_id, n_games, log=want_events,
                                checked=bool(params.get("checked", False)))
-    out = {"summary": summary_table(rows)}
+    summary = summary_table(rows)
+    for name in params:  # the runner adds every parameter to each row (strings, not engine codes)
+        summary.pop(name, None)
+    out = {"summary": summary}
     if "seats" in outputs:
         out["seats"] = seats_table(rows, STRATEGY_NAMES)
     if want_events:

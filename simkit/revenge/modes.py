@@ -72,6 +72,8 @@ def run_chunk(params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id
     summary = summary_table(rows)
     for j, (name, _) in enumerate(EXTRA):
         summary[name] = eng.extra[:, j].astype(np.int64)
+    for name in params:  # the runner adds every parameter to each row (strings, not engine codes)
+        summary.pop(name, None)
     out = {"summary": summary}
     if "seats" in outputs:
         out["seats"] = seats_table(rows, STRATEGY_NAMES)
