@@ -135,6 +135,6 @@ def test_cli_simulate_revenge(tmp_path):
                  "revenge-alt", "--oop", "random", "--games", "20", "--checked", "--out", str(tmp_path / "o")])
     assert code in (0, None)
     t = pq.read_table(tmp_path / "o" / "summary.parquet").to_pydict()
-    assert len(t["old_ones_win"]) == 20 and set(t["ruleset"]) == {1} and sum(t["violations"]) == 0
+    assert len(t["old_ones_win"]) == 20 and set(t["ruleset"]) == {"revenge-alt"} and sum(t["violations"]) == 0
     assert main(["simulate", "--mode", "revenge", "--difficulty", "brutal", "--games", "2",
                  "--out", str(tmp_path / "b")]) == 2

@@ -131,6 +131,10 @@ def simulate(
         cols: dict[str, np.ndarray] = {}
         for key in parts[0][t]:
             cols[key] = np.concatenate([p[t][key] for p in parts])
+        if t == "summary":  # every row says which parameters played it, as in the runner's lake
+            n = len(next(iter(cols.values())))
+            for key, value in params.items():
+                cols.setdefault(key, np.full(n, value))
         table = pa.table(cols)
         table = table.replace_schema_metadata({"simkit": json.dumps({**meta, "table": t})})
         sink = pa.BufferOutputStream()
