@@ -40,6 +40,28 @@ NOTEBOOKS = {
                  "lost = odds.p_units_lost[:6]\nplt.bar(range(len(lost)), lost)\n"
                  "plt.xlabel('units lost'); plt.ylabel('probability'); plt.title(fight.describe())\nplt.show()"),
     ],
+    "revenge_difficulty_with_polars.ipynb": [
+        ("md", "# Revenge difficulty levels, analysed with polars\n\nA small run of the Revenge mode at Normal, "
+               "Hard and Heroic (raise `GAMES` for real answers), then the Old One player's win rate with 95% "
+               "Wilson intervals, paired differences on shared seeds, and where the points come from."),
+        ("code", "import tempfile, tomllib\nfrom pathlib import Path\nimport polars as pl\n"
+                 "from simkit import analysis\nfrom simkit.runner import parse_spec, run_experiment\n\n"
+                 "GAMES = 300\n"
+                 "spec = parse_spec(tomllib.loads(f\"\"\"\n[experiment]\nname = 'notebook_revenge'\nmode = 'revenge'\n"
+                 "root_seed = 11\nchunk_size = 150\ngames = {GAMES}\noutputs = ['summary']\n"
+                 "[params]\nhumans = 2\nstrategies = 'balanced'\noop = 'rusher'\n"
+                 "[grid]\ndifficulty = ['normal', 'hard', 'heroic']\n\"\"\"))\n"
+                 "lake_dir = Path(tempfile.mkdtemp()) / 'lake'\n"
+                 "run_experiment(spec, out=lake_dir, jobs=1, quiet=True)\nlake = analysis.open_lake(lake_dir)"),
+        ("code", "rates = analysis.win_rates(lake.scan(), by=['difficulty'], metric='old_ones_win')\nprint(rates)"),
+        ("md", "Every cell played the same seeds, so differences between difficulties are measured game by "
+               "game (common random numbers):"),
+        ("code", "print(analysis.paired_difference(lake.scan(), {'difficulty': 'normal'}, metric='old_ones_win', "
+                 "by=['difficulty']))"),
+        ("code", "summary = lake.scan()\n"
+                 "print(summary.group_by('difficulty').agg(pl.col('ports_lost').mean(), pl.col('oo_vp').mean(),\n"
+                 "      pl.col('best_player_vp').mean(), pl.len().alias('games')).sort('difficulty').collect())"),
+    ],
     "type_in_your_own_deck.ipynb": [
         ("md", "# Typing in your own Old One deck\n\nThe shipped deck is *assumed* (the card faces are not "
                "public). Copy the pack, edit `old_one_card_rows.csv` from your own cards, then check it."),
