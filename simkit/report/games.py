@@ -22,9 +22,40 @@ def cell_label(row: dict, keys: list[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in keys) or "all games"
 
 
-def rates_by_cell(lake: analysis.Lake) -> pl.DataFrame:
-    keys = lake.grid_keys or ["cell"]
-    return analysis.win_rates(lake.scan(), by=keys, metric=lake.key_metric).sort(keys)
+LEVEL_ORDER = {"easy": 0, "normal": 1, "hard": 2, "heroic": 3}  # difficulty levels, easiest first
+
+
+def natural_sort(df: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Sort by the grid keys, difficulty levels in play order rather than alphabetically."""
+    rows = df.to_dicts()
+    rows.sort(key=lambda r: tuple(LEVEL_ORDER.get(r[k], 9) if k == "difficulty" else r[k] for k in keys))
+    return pl.DataFrame(rows, schema=df.schema) if rows else df
+
+
+def rates_by_cell(lake: analysis.Lake, keys: list[str] | None = None) -> pl.DataFrame:
+    keys = keys if keys is not None else (lake.grid_keys or ["cell"])
+    return natural_sort(analysis.win_rates(lake.scan(), by=keys, metric=lake.key_metric), keys)
+
+
+def headline_tables(lake: analysis.Lake, sid: str) -> str:
+    """Marginal rates: difficulty x humans (the question users bring), then each grid key alone."""
+    keys = lake.grid_keys
+    if len(keys) < 2:
+        return ""
+    groups = []
+    if "difficulty" in keys and ("humans" in keys or "players" in keys):
+        groups.append(["difficulty", "humans" if "humans" in keys else "players"])
+    groups += [[k] for k in keys]
+    parts = []
+    for group in groups:
+        rates = rates_by_cell(lake, group)
+        name = "-".join(group)
+        parts.append(f"<h3>{esc(lake.key_metric)} by {esc(' x '.join(group))} (other grid keys pooled)</h3>")
+        parts.append(table_html([*group, "games", "rate", "95% interval"],
+                                [[*(r[k] for k in group), f"{r['games']:,}", f"{r['rate']:.4f}",
+                                  f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"] for r in rates.to_dicts()],
+                                f"table-{sid}-by-{name}", text_columns=tuple(range(len(group)))))
+    return "".join(parts)
 
 
 def outcome_section(lake: analysis.Lake, sid: str) -> str:
@@ -45,6 +76,8 @@ def outcome_section(lake: analysis.Lake, sid: str) -> str:
     ax.set_title(f"{metric} by cell")
     parts = [f'<h2 id="{sid}">{esc(title)}: {esc(lake.experiment)}</h2>',
              f'<p class="note">Key metric <b>{esc(metric)}</b>; {int(rates["games"].sum()):,} games.</p>',
+             headline_tables(lake, sid),
+             "<h3>Every cell</h3>",
              figure_html(fig, f"{metric} rate by cell with 95% intervals", f"fig-{sid}-rates"),
              table_html([*keys, "games", "rate", "95% interval"],
                         [[*(r[k] for k in keys), f"{r['games']:,}", f"{r['rate']:.4f}",
@@ -60,8 +93,8 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
     if not present:
         return ""
     keys = lake.grid_keys or ["cell"]
-    means = (summary.group_by(keys).agg([pl.col(c).mean() for c in present] + [pl.len().alias("games")])
-             .sort(keys).collect())
+    means = natural_sort(summary.group_by(keys).agg([pl.col(c).mean() for c in present] + [pl.len().alias("games")])
+                         .collect(), keys)
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(means) + 1.5))
     left = np.zeros(len(means))
     labels = [cell_label(r, keys) for r in means.to_dicts()]
