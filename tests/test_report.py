@@ -185,3 +185,21 @@ def test_sensitivity_section_shows_paired_changes_against_the_shipped_values(sen
     shown = {float(r[1]): r for r in rows if r[0] == key}
     for r in expected:
         assert shown[r[key]][6] == f"{r['diff']:+.4f}"
+
+
+def test_ruleset_comparison_shows_paired_differences_on_shared_seeds(tmp_path, capsys):
+    from simkit import analysis
+
+    text = (Path(__file__).resolve().parents[1] / "experiments" / "revenge_rulesets.toml").read_text()
+    spec = tmp_path / "rulesets.toml"
+    spec.write_text(text.replace("games = 10000", "games = 200").replace("chunk_size = 1000", "chunk_size = 200"))
+    assert main(["experiment", "run", str(spec), "--out", str(tmp_path / "lake"), "--jobs", "1"]) == 0
+    page = build(tmp_path / "lake", tmp_path, capsys)
+    rows = page.tables["table-lake0-rulesets"][1:]
+    lake = analysis.open_lake(tmp_path / "lake")
+    expected = analysis.paired_difference(lake.scan(), {"ruleset": "revenge"}, metric="old_ones_win",
+                                          within=["difficulty"], by=["difficulty", "ruleset"]).to_dicts()
+    assert len(rows) == len(expected) == 3
+    shown = {r[0]: r for r in rows}
+    for r in expected:
+        assert shown[r["difficulty"]][5] == f"{r['diff']:+.4f}"

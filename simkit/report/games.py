@@ -86,6 +86,25 @@ def outcome_section(lake: analysis.Lake, sid: str) -> str:
     return "".join(parts)
 
 
+def ruleset_section(lake: analysis.Lake, sid: str) -> str:
+    """Each ruleset against the rulebook on the same seeds (paired differences)."""
+    keys = lake.grid_keys
+    if "ruleset" not in keys:
+        return ""
+    values = lake.scan().select(pl.col("ruleset").unique()).collect()["ruleset"].to_list()
+    base = "revenge" if "revenge" in values else sorted(values)[0]
+    others = [k for k in keys if k != "ruleset"]
+    diffs = analysis.paired_difference(lake.scan(), {"ruleset": base}, metric=lake.key_metric,
+                                       within=others, by=[*others, "ruleset"])
+    diffs = natural_sort(diffs, [*others, "ruleset"])
+    return "".join([
+        f'<h3 id="{sid}-rulesets">Ruleset comparison (paired on shared seeds, against {esc(base)})</h3>',
+        table_html([*others, "ruleset", "paired games", "rate", f"{base} rate", "change", "95% interval"],
+                   [[*(r[k] for k in others), r["ruleset"], f"{r['games']:,}", f"{r['rate']:.4f}",
+                     f"{r['baseline_rate']:.4f}", f"{r['diff']:+.4f}", f"{r['ci_low']:+.4f} .. {r['ci_high']:+.4f}"]
+                    for r in diffs.to_dicts()], f"table-{sid}-rulesets", text_columns=tuple(range(len(others) + 1)))])
+
+
 def vp_section(lake: analysis.Lake, sid: str) -> str:
     summary = lake.scan()
     names = summary.collect_schema().names()
@@ -182,7 +201,8 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
 def sections(lake: analysis.Lake, index: int) -> list[tuple[str, str]]:
     """(section id, html) for one experiment of a lake."""
     sid = f"lake{index}"
-    out = [(sid, outcome_section(lake, sid) + vp_section(lake, sid) + ending_section(lake, sid))]
+    out = [(sid, outcome_section(lake, sid) + ruleset_section(lake, sid) + vp_section(lake, sid)
+            + ending_section(lake, sid))]
     strat = strategy_section(lake, sid)
     if strat:
         out.append((f"{sid}-strategies", strat))
