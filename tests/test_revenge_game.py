@@ -11,7 +11,6 @@ from simkit.kernels.game_oop import (
     place_legal,
     place_levels,
     place_sites,
-    revenge_port_defence,
     take_spawn,
 )
 

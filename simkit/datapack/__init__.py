@@ -8,7 +8,6 @@ whose ``hash`` changes exactly when a value that can change a result changes.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import tomllib
@@ -19,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from simkit.core.packfiles import cell_int, read_csv
 from simkit.errors import DataPackError
 from simkit.names import NUM_OLD_ONES, NUM_STACKS, OLD_ONES, PERSONALITIES, STACKS, UNITS
 
@@ -128,32 +128,10 @@ class _Reader:
 
     # -- CSV ---------------------------------------------------------------
     def csv(self, name: str, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
-        path = self.root / name
-        if not path.is_file():
-            raise DataPackError(name, f"missing file (looked in {self.root})")
-        with open(path, newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh)
-            header = reader.fieldnames or []
-            for col in columns:
-                if col not in header:
-                    raise DataPackError(name, f"missing column '{col}' (header: {','.join(header)})")
-            rows = []
-            for line, row in enumerate(reader, start=2):
-                if None in row or any(row[c] is None for c in columns):
-                    raise DataPackError(name, "wrong number of fields", row=line)
-                rows.append((line, row))
-        return rows
+        return read_csv(self.root, name, columns)
 
     def cell_int(self, name: str, line: int, row: dict, col: str, lo: int, hi: int | None = None) -> int:
-        text = row[col].strip()
-        try:
-            val = int(text)
-        except ValueError:
-            raise DataPackError(name, f"expected a whole number, got {text!r}", row=line, field=col) from None
-        if val < lo or (hi is not None and val > hi):
-            bound = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-            raise DataPackError(name, f"expected {bound}, got {val}", row=line, field=col)
-        return val
+        return cell_int(name, line, row, col, lo, hi)
 
     def row_tag(self, name: str, line: int, row: dict, n_values: int) -> None:
         """One provenance tag covers every value in its row."""

@@ -15,7 +15,6 @@ import numba as nb
 
 from simkit.kernels import game_layout as L
 from simkit.kernels.board import can_build_track, clear_network, lay_track
-from simkit.kernels.game_oop import maybe_outpost
 from simkit.kernels.game_attack import attack_action, find_attack_witness
 from simkit.kernels.game_common import (
     display_count,
@@ -24,6 +23,7 @@ from simkit.kernels.game_common import (
     log_event,
     take_from_display,
 )
+from simkit.kernels.game_oop import maybe_outpost
 from strategies.human.policy import (
     choose_action,
     pick_drawn,

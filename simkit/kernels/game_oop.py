@@ -709,7 +709,7 @@ def oop_turn(rng, S, X, W):
                 return
     # one action
     lv_ok = W.cand6
-    top = place_levels(X, lv_ok)
+    place_levels(X, lv_ok)  # fills lv_ok with the levels that can be placed
     place_lv = -1
     for lv in range(2, -1, -1):
         if lv_ok[lv] == 1 and place_lv < 0:

@@ -56,11 +56,9 @@ def _lake_meta(lake) -> dict:
 
 def build_report(source: Path, title: str | None = None) -> Report:
     """Build the report for a results folder (or a single odds table file)."""
-    from simkit.odds import read_table
-    from simkit.report import combat
-
     from simkit import analysis
-    from simkit.report import games
+    from simkit.odds import read_table
+    from simkit.report import combat, games
 
     source = Path(source)
     if not source.exists():
