@@ -141,3 +141,34 @@ def test_a_cell_repeated_after_defaults_are_filled_is_refused(tmp_path):
         "[grid]", '[grid]\nallocate = ["cheapest", "CHEAPEST"]')
     with pytest.raises(UserError, match="same cell"):
         load_spec(write(tmp_path, text))
+
+
+def test_deck_override_redraws_the_assumed_deck_within_the_rules_of_thumb():
+    from simkit.datapack import load_pack
+    from simkit.datapack.assumed_deck import SEED
+    from simkit.datapack.thumbs import rule_of_thumb_violations
+    from simkit.runner.overrides import apply_overrides, pack_value
+
+    data = load_pack()
+    assert pack_value(data, "deck.assumed_seed") == SEED
+    same = apply_overrides(data, {"deck.assumed_seed": SEED})
+    other = apply_overrides(data, {"deck.assumed_seed": 7})
+    assert (same.card_hits == data.card_hits).all()
+    assert (other.card_hits != data.card_hits).any() and rule_of_thumb_violations(other) == []
+    assert other.hash != data.hash
+
+
+def test_deck_override_refuses_a_pack_that_holds_another_deck():
+    import dataclasses
+
+    import pytest
+
+    from simkit.datapack import load_pack
+    from simkit.errors import UserError
+    from simkit.runner.overrides import apply_overrides
+
+    data = load_pack()
+    hits = data.card_hits.copy()
+    hits[0, 0] ^= 1  # one symbol typed in differently: a user's own deck
+    with pytest.raises(UserError, match="deck.assumed_seed"):
+        apply_overrides(dataclasses.replace(data, card_hits=hits), {"deck.assumed_seed": 3})

@@ -7,6 +7,8 @@ Keys name a value the way the pack files do, and values keep the pack's units:
     port.<field>              strength_normal, strength_weak, flip_threshold,
                               sanity_strength_4, sanity_strength_2, oop_vp
     combat.sanity_per_combat
+    deck.assumed_seed         redraw the assumed Old One deck with another seed (the same
+                              rules-of-thumb targets; only for a pack holding the shipped deck)
 
 The pack is copied (dataclasses.replace; the loaded pack is never changed) and gets a new
 ``hash``: the base hash and the sorted overrides hashed together, so the lake records both
@@ -37,7 +39,7 @@ _PORT_FIELDS = ("strength_normal", "strength_weak", "flip_threshold", "sanity_st
                 "sanity_strength_2", "oop_vp")
 OVERRIDE_PATTERNS = ("units.<unit>.<" + "|".join(_UNIT_FIELDS) + ">",
                      "old_ones.<type>.<" + "|".join(_OLD_ONE_FIELDS) + ">",
-                     "port.<" + "|".join(_PORT_FIELDS) + ">", "combat.sanity_per_combat")
+                     "port.<" + "|".join(_PORT_FIELDS) + ">", "combat.sanity_per_combat", "deck.assumed_seed")
 
 
 def _value(key: str, value: Any, kind: type, minimum: float | None) -> Any:
@@ -73,6 +75,8 @@ def check_override(key: str, value: Any) -> Any:
             raise UserError(f"override '{key}': unknown port field '{parts[1]}' (expected one of: {', '.join(_PORT_FIELDS)})")
         return _value(key, value, int, 0)
     if key == "combat.sanity_per_combat":
+        return _value(key, value, int, 0)
+    if key == "deck.assumed_seed":
         return _value(key, value, int, 0)
     raise UserError(f"unknown override '{key}' (expected one of: {', '.join(OVERRIDE_PATTERNS)})")
 
@@ -112,6 +116,14 @@ def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
                 array("unit_cost")[PORT] = float(value)
                 array("unit_oop_vp")[PORT] = value
                 array("unit_oop_vp_alt")[PORT] = value
+        elif key == "deck.assumed_seed":
+            from simkit.datapack.assumed_deck import SEED, deck_arrays
+
+            shipped = deck_arrays(SEED)
+            if not all(np.array_equal(getattr(data, k), v) for k, v in shipped.items()):
+                raise UserError("override 'deck.assumed_seed' redraws the shipped assumed deck; "
+                                "this pack holds another deck (your own cards?)")
+            changes.update(deck_arrays(value))
         else:
             changes["sanity_per_combat"] = value
     if port["strength_weak"] > port["strength_normal"]:
@@ -134,4 +146,7 @@ def pack_value(data: AuzData, key: str) -> Any:
         return int(data.port[parts[1]])
     if key == "combat.sanity_per_combat":
         return int(data.sanity_per_combat)
+    if key == "deck.assumed_seed":
+        from simkit.datapack.assumed_deck import SEED
+        return SEED
     raise UserError(f"unknown override key '{key}' (expected one of: {', '.join(OVERRIDE_PATTERNS)})")
