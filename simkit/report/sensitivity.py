@@ -57,8 +57,10 @@ def section(lakes: list[analysis.Lake]) -> str:
     band = (f"With the shipped values the {esc(metric)} rate is {', '.join(f'{b:.3f}' for b in base_rates)} "
             f"(per experiment). Moving one assumed value one step puts it anywhere from {lo:.3f} to {hi:.3f} "
             "(95% paired intervals): treat balance conclusions finer than that band as unsupported until the "
-            "real values are typed in. Deck faces are not perturbed here (only pack values the runner can "
-            "override).")
+            "real values are typed in. "
+            + ("Deck faces were redrawn within the rulebook's rules of thumb (deck.assumed_seed); tile values "
+               "are not perturbed." if any(r["key"] == "deck.assumed_seed" for r in rows) else
+               "Deck faces and tile values are not perturbed here (see experiments/sensitivity_deck_faces.toml)."))
     return "".join([
         '<h2 id="sensitivity">Sensitivity to assumed data</h2>',
         f'<p class="note" id="sensitivity-band">{band}</p>',
