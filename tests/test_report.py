@@ -203,3 +203,14 @@ def test_ruleset_comparison_shows_paired_differences_on_shared_seeds(tmp_path, c
     shown = {r[0]: r for r in rows}
     for r in expected:
         assert shown[r["difficulty"]][5] == f"{r['diff']:+.4f}"
+
+
+def test_board_heatmap_counts_events_by_printed_hex_number():
+    import numpy as np
+    import polars as pl
+
+    from simkit.report.board import hex_counts
+
+    numbers = np.array([3, 7, 9])  # printed numbers of a three-hex board, in board order
+    frame = pl.LazyFrame({"to_hex": [7, 7, 9, 3, 8]})  # 8 is not on this board
+    assert hex_counts(frame, "to_hex", numbers).tolist() == [1.0, 2.0, 1.0]

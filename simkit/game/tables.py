@@ -20,22 +20,19 @@ EVENT_TABLES = ("combats", "moves")
 _PLAYER_FIELDS = [name[3:] for name in L.SUMMARY_COLUMNS if name.startswith("p0_")]
 
 
-def _small(values: np.ndarray) -> np.ndarray:
-    """The narrowest signed integer type that holds the column."""
-    if values.size == 0:
-        return values.astype(np.int32)
-    lo, hi = int(values.min()), int(values.max())
-    for t in (np.int8, np.int16, np.int32):
-        info = np.iinfo(t)
-        if info.min <= lo and hi <= info.max:
-            return values.astype(t)
-    return values.astype(np.int64)
+FLAGS = ("old_ones_win", "humans_win", "end_reason", "win")  # 0/1 outcomes and small codes: int8
+
+
+def _int(values: np.ndarray, name: str = "") -> np.ndarray:
+    """A fixed integer type per column (never chosen from the values, so every chunk of a
+    lake has the same schema): int8 for flags and codes, int32 for everything else."""
+    return values.astype(np.int8 if name in FLAGS else np.int32)
 
 
 def summary_table(rows: np.ndarray, first_game: int = 0) -> dict[str, np.ndarray]:
     out = {"game_index": np.arange(first_game, first_game + rows.shape[0], dtype=np.int32)}
     for j, name in enumerate(L.SUMMARY_COLUMNS):
-        out[name] = _small(rows[:, j]) if name not in ("end_reason",) else rows[:, j].astype(np.int8)
+        out[name] = _int(rows[:, j], name)
     return out
 
 
@@ -61,7 +58,7 @@ def seats_table(rows: np.ndarray, strategy_names: Sequence[str], first_game: int
         if k == "strategy":
             out[k] = np.array(v, dtype=object)
         else:
-            out[k] = _small(np.array(v, dtype=np.int64))
+            out[k] = _int(np.array(v, dtype=np.int64), k)
     out["game_index"] = out["game_index"].astype(np.int32)
     return out
 
@@ -81,16 +78,16 @@ def event_tables(logs: Sequence[np.ndarray], hex_number: np.ndarray, first_game:
     if "combats" in which:
         r, gi = pick(L.EV_COMBAT)
         tables["combats"] = {
-            "game_index": gi, "time": _small(r[:, 1]), "seat": _small(r[:, 2]),
-            "hex": _small(hex_number[r[:, 3]]), "outcome": r[:, 4].astype(np.int8),
+            "game_index": gi, "time": _int(r[:, 1]), "seat": _int(r[:, 2]),
+            "hex": _int(hex_number[r[:, 3]]), "outcome": r[:, 4].astype(np.int8),
             "destroyed": ((r[:, 4] == C.WIN) | (r[:, 4] == C.WIN_AND_DEFEAT)).astype(np.int8),
-            "cards": _small(r[:, 5]), "units_lost": _small(r[:, 6]), "port_defence": r[:, 7].astype(np.int8),
+            "cards": _int(r[:, 5]), "units_lost": _int(r[:, 6]), "port_defence": r[:, 7].astype(np.int8),
         }
     if "moves" in which:
         r, gi = pick(L.EV_MOVE)
         tables["moves"] = {
-            "game_index": gi, "time": _small(r[:, 1]), "tile": _small(r[:, 3]),
-            "from_hex": _small(hex_number[r[:, 4]]), "to_hex": _small(hex_number[r[:, 5]]),
-            "card": _small(r[:, 6]), "old_one": _small(r[:, 7]),
+            "game_index": gi, "time": _int(r[:, 1]), "tile": _int(r[:, 3]),
+            "from_hex": _int(hex_number[r[:, 4]]), "to_hex": _int(hex_number[r[:, 5]]),
+            "card": _int(r[:, 6]), "old_one": _int(r[:, 7]),
         }
     return tables

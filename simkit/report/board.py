@@ -11,12 +11,14 @@ from simkit import analysis
 from simkit.report.html import esc, figure_html
 
 
-def hex_counts(frame: pl.LazyFrame, column: str, num_hexes: int) -> np.ndarray:
+def hex_counts(frame: pl.LazyFrame, column: str, hex_number: np.ndarray) -> np.ndarray:
+    """Rows per hex; event tables name hexes by their printed number, mapped here to board order."""
     counts = frame.group_by(column).len().collect()
-    out = np.zeros(num_hexes)
+    index = {int(num): i for i, num in enumerate(hex_number)}
+    out = np.zeros(len(hex_number))
     for h, n in zip(counts[column].to_list(), counts["len"].to_list(), strict=True):
-        if h is not None and 0 <= h < num_hexes:
-            out[h] = n
+        if h is not None and int(h) in index:
+            out[index[int(h)]] = n
     return out
 
 
@@ -58,11 +60,11 @@ def section(lake: analysis.Lake, sid: str) -> str:
     parts = [f'<h2 id="{sid}-board">Board analytics: {esc(lake.experiment)}</h2>',
              f'<p class="note">{games:,} games on the {esc(board.name)} map (assumed layout); anchors mark port '
              "symbols. Per-hex blight and port-loss-by-site need event fields the engine does not record yet.</p>"]
-    traffic = hex_counts(moves, "to_hex", board.num_hexes) * per100
+    traffic = hex_counts(moves, "to_hex", board.hex_number) * per100
     parts.append(figure_html(heat_map(board, traffic, "Old One steps into each hex", "entries per 100 games"),
                              "Where the Old Ones walk", f"fig-{sid}-traffic"))
     try:
-        fights = hex_counts(lake.scan("combats"), "hex", board.num_hexes) * per100
+        fights = hex_counts(lake.scan("combats"), "hex", board.hex_number) * per100
         parts.append(figure_html(heat_map(board, fights, "Combats fought in each hex", "combats per 100 games"),
                                  "Where the fighting happens", f"fig-{sid}-combats"))
     except analysis.LakeError:
