@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.core.packfiles import cell_int, read_csv
+from simkit.core.packfiles import cell_int, read_csv, read_toml
 from simkit.errors import DataPackError
 from simkit.kernels.athena import (
     COST_AMMO,
@@ -105,13 +104,7 @@ class _Reader:
         self.values: dict[str, Any] = {}
 
     def toml(self, name: str) -> dict:
-        path = self.root / name
-        if not path.is_file():
-            raise DataPackError(name, f"missing file (looked in {self.root})")
-        try:
-            return tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise DataPackError(name, f"not valid TOML: {exc}") from None
+        return read_toml(self.root, name)
 
     def section(self, file: str, table: dict, key: str) -> dict:
         sec = table.get(key)

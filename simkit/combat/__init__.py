@@ -239,6 +239,13 @@ class CombatOdds:
         return out
 
 
+def policies(allocate=None, withdraw=None):
+    """Policy objects from objects, user text or None (cheapest-first, never withdraw)."""
+    allocate = parse_allocation(allocate) if isinstance(allocate, str) else (allocate or Cheapest())
+    withdraw = parse_withdrawal(withdraw) if isinstance(withdraw, str) else (withdraw or Never())
+    return allocate, withdraw
+
+
 def _policy_names(allocate, withdraw) -> tuple[str, str]:
     def name(p):
         fields = {k: v for k, v in vars(p).items()} if hasattr(p, "__dict__") else {}
@@ -263,12 +270,7 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     ties to the cheaper line, or ``objective='value'``: destroy_value * P(destroy)
     minus expected Gold lost). ``allocate`` may be OptimalAllocation.
     """
-    allocate = allocate or Cheapest()
-    withdraw = withdraw or Never()
-    if isinstance(allocate, str):
-        allocate = parse_allocation(allocate)
-    if isinstance(withdraw, str):
-        withdraw = parse_withdrawal(withdraw)
+    allocate, withdraw = policies(allocate, withdraw)
     st0, mx, cost = combat_arrays(combat, data)
     if max(combat.force) > MAX_FORCE:
         raise UserError(f"the exact method takes at most {MAX_FORCE} units per type; use --method mc")
@@ -357,8 +359,7 @@ class CombatEnd:
 
 def play_cards(combat: Combat, data: AuzData, cards: list[int], allocate=None, withdraw=None) -> CombatEnd:
     """Resolve a combat with the given card numbers drawn in that order (for tests and replays)."""
-    allocate = parse_allocation(allocate) if isinstance(allocate, str) else (allocate or Cheapest())
-    withdraw = parse_withdrawal(withdraw) if isinstance(withdraw, str) else (withdraw or Never())
+    allocate, withdraw = policies(allocate, withdraw)
     st, mx, cost = combat_arrays(combat, data)
     start = st.copy()
     script = np.array([data.card_index(c) for c in cards], dtype=np.int64)
@@ -452,12 +453,7 @@ def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd):
 def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, allocate=None,
                      withdraw=None, seen: tuple[int, ...] = (), jobs: int = 1) -> CombatOdds:
     """Monte Carlo estimate with Wilson 95% intervals; identical for any ``jobs``."""
-    allocate = allocate or Cheapest()
-    withdraw = withdraw or Never()
-    if isinstance(allocate, str):
-        allocate = parse_allocation(allocate)
-    if isinstance(withdraw, str):
-        withdraw = parse_withdrawal(withdraw)
+    allocate, withdraw = policies(allocate, withdraw)
     if isinstance(withdraw, OptimalWithdrawal) or isinstance(allocate, OptimalAllocation):
         raise UserError("optimal policies are computed by --method exact; Monte Carlo plays fixed policies")
     if games <= 0:

@@ -6,9 +6,21 @@ Game-neutral: every game module's pack loader reads its CSV files through these.
 from __future__ import annotations
 
 import csv
+import tomllib
 from pathlib import Path
 
 from simkit.errors import DataPackError
+
+
+def read_toml(root: Path, name: str) -> dict:
+    """The parsed TOML file ``root/name``."""
+    path = root / name
+    if not path.is_file():
+        raise DataPackError(name, f"missing file (looked in {root})")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataPackError(name, f"not valid TOML: {exc}") from None
 
 
 def read_csv(root: Path, name: str, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.core.packfiles import cell_int, read_csv
+from simkit.core.packfiles import cell_int, read_csv, read_toml
 from simkit.errors import DataPackError
 from simkit.names import NUM_OLD_ONES, NUM_STACKS, OLD_ONES, PERSONALITIES, STACKS, UNITS
 
@@ -93,13 +92,7 @@ class _Reader:
 
     # -- TOML --------------------------------------------------------------
     def toml(self, name: str) -> dict:
-        path = self.root / name
-        if not path.is_file():
-            raise DataPackError(name, f"missing file (looked in {self.root})")
-        try:
-            return tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise DataPackError(name, f"not valid TOML: {exc}") from None
+        return read_toml(self.root, name)
 
     def value(self, file: str, table: dict, section: str, key: str, kind: type,
               minimum: float | None = None) -> Any:
