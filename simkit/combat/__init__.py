@@ -25,13 +25,22 @@ from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels import combat_layout as L
 from simkit.kernels.combat import LOST_HIST, play_script, simulate_combats, start_combat
-from simkit.kernels.combat_exact import CARDS, FLIP, GOLD, HIST, LOST, NV, OUT, node_value, terminal
+from simkit.kernels.combat_exact import (
+    CARDS,
+    CTX_OVERFLOW,
+    CTX_STATES,
+    FLIP,
+    GOLD,
+    HIST,
+    LOST,
+    NV,
+    OUT,
+    node_value,
+    terminal,
+)
 from simkit.kernels.hashtable import new_table
 from simkit.names import (
     AIRSHIP,
-    ARMOURED_CAR,
-    ARMOURED_TRAIN,
-    NUM_OLD_ONES,
     NUM_STACKS,
     OLD_ONES,
     OUTPOST,
@@ -320,15 +329,15 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
                          data.card_airship[rep].copy(), alloc_params, wd_params, ctx_i, ctx_f,
                          keys, rows, values, decisions, features, sbuf, vbuf, ibuf, cbuf, split_buf)
         v = values[row].copy() if row >= 0 else None
-        if ctx_i[4] == 2:
+        if ctx_i[CTX_OVERFLOW] == 2:
             raise ExactTooLarge(f"a card splits its cubes more than {MAX_SPLITS} ways; use a fixed --allocate")
-        if ctx_i[4] != 0:
+        if ctx_i[CTX_OVERFLOW] != 0:
             raise ExactTooLarge(f"the exact method needs more than {state_budget:,} states for "
                                 f"{combat.describe()}; use --method mc")
     names = _policy_names(allocate, withdraw)
     extra = {"objective": objective, "destroy_value": destroy_value} if isinstance(withdraw, OptimalWithdrawal) else {}
     if isinstance(withdraw, OptimalWithdrawal):
-        n = int(ctx_i[5])
+        n = int(ctx_i[CTX_STATES])
         extra["decision_nodes_withdrawing"] = int(np.count_nonzero(decisions[:n] > L.STAY))
         extra["policy_rules"] = policy_in_words(decisions[:n], features[:n])
     return CombatOdds(
@@ -339,7 +348,7 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
         p_units_lost=[float(x) for x in v[HIST:HIST + LOST_HIST]],
         p_port_flip=float(v[FLIP]) if combat.port_strength else None,
         allocate=names[0], withdraw=names[1], seed=None, data_hash=data.hash,
-        states=int(ctx_i[5]), extra=extra,
+        states=int(ctx_i[CTX_STATES]), extra=extra,
     )
 
 
@@ -489,6 +498,6 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     )
 
 
-__all__ = ["Combat", "CombatEnd", "CombatOdds", "play_cards", "ExactTooLarge", "auto_odds", "STATE_BUDGET", "exact_odds", "monte_carlo_odds", "combat_arrays",
-           "parse_force", "parse_old_ones", "parse_seen", "MC_CHUNK", "AIRSHIP", "ARMOURED_CAR",
-           "ARMOURED_TRAIN", "NUM_OLD_ONES"]
+__all__ = ["STATE_BUDGET", "Combat", "CombatEnd", "CombatOdds", "ExactTooLarge", "auto_odds", "available_cards",
+           "combat_arrays", "exact_odds", "monte_carlo_odds", "parse_force", "parse_old_ones", "parse_seen",
+           "play_cards", "policies", "policy_in_words"]
