@@ -1,9 +1,13 @@
 """Revenge benchmark: compile time, then 2-human Revenge games/s on one core (JSON lines)."""
 
-import json
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import emit  # noqa: E402
 
 
 def main(n_games: int = 2000) -> None:
@@ -12,15 +16,15 @@ def main(n_games: int = 2000) -> None:
     eng = Engine()
     spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop="rusher")
     eng.play(np.random.default_rng(0), spec)
-    print(json.dumps({"bench": "revenge_compile", "seconds": round(time.perf_counter() - t0, 2)}))
+    emit("revenge_compile", time.perf_counter() - t0, "s", note="first game; warm if the numba cache exists")
     for oop in ("rusher", "random"):
         spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop=oop)
         eng.play_many(spec, 1, 0, 50)
         t = time.perf_counter()
         eng.play_many(spec, 1, 1, n_games)
         dt = time.perf_counter() - t
-        print(json.dumps({"bench": "revenge_2p_games_per_s", "oop": oop, "humans": "balanced",
-                          "games": n_games, "games_per_s": round(n_games / dt, 1)}))
+        emit("revenge_2p_games_per_s", n_games / dt, "games/s", oop=oop, humans="balanced", games=n_games,
+             target=1000)
 
 
 if __name__ == "__main__":
