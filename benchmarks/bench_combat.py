@@ -52,6 +52,21 @@ def main() -> None:
             odds = exact_odds(Combat.parse(force, vs), data)
         emit(f"combat_exact_{force.replace('=', '').replace(',', '_')}_vs_{vs}", t.seconds, "s", states=odds.states)
 
+    # the optimal withdraw table (no card counting): what a game solves before each combat
+    from simkit.combat import combat_arrays, withdraw_table_for
+    from strategies.combat import parse_allocation, parse_withdrawal
+    for force, vs in [("infantry=2", "zombie"), ("infantry=2,artillery=1", "shoggoth"), (FOUR_TYPES, "shoggoth")]:
+        fight_t = Combat.parse(force, vs)
+        st0, mx, cost = combat_arrays(fight_t, data)
+        args_t = (fight_t, data, parse_allocation("cheapest"), parse_withdrawal("table-value"), st0, mx, cost)
+        solved = withdraw_table_for(*args_t)
+        reps = 200
+        with Timer() as t:
+            for _ in range(reps):
+                withdraw_table_for(*args_t)
+        emit(f"combat_withdraw_table_{force.replace('=', '').replace(',', '_')}_vs_{vs}", t.seconds / reps * 1e3,
+             "ms", states=solved.states, note="Python API incl. buffer allocation; games reuse buffers")
+
     if not args.skip_table:
         with Timer() as t:
             table = odds_table(data, args.table_k, jobs=1)

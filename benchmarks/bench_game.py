@@ -74,6 +74,9 @@ def main() -> None:
          actions_per_game=float(rows[:, L.S_ACTIONS].mean()))
     emit("game_heuristic_slowdown_vs_random", r_rand / mean_heur, "x",
          note="random games/s divided by heuristic games/s (>1: heuristics are slower)")
+    r_tab, _ = rate(eng, "economist,hunter:withdraw=table-value", 2, n // len(HEURISTIC_PAIRS), 100)
+    emit("game_2p_withdraw_table_games_per_s", r_tab, "games/s", strategies="economist,hunter:withdraw=table-value",
+         cores=1, note="the hunter solves the optimal withdraw table before each of its combats")
     r_chk, _ = rate(eng, "economist,hunter", 2, n // 2, 5, checked=True)
     emit("game_2p_checked_games_per_s", r_chk, "games/s", note="invariants checked after every turn")
     for players in (1, 3, 4):

@@ -96,7 +96,7 @@ def test_solo(tmp_path, capsys):
     (["--mode", "solo", "--difficulty", "nightmare"], "parameter 'difficulty' must be one of"),
     (["--difficulty", "easy"], "--difficulty is for --mode solo"),
     (["--strategies", "economist:army_min=x"], "parameter 'army_min' got 'x'"),
-    (["--strategies", "balanced:withdraw=optimal"], "exact optimal withdrawal table is not wired"),
+    (["--strategies", "balanced:withdraw=optimal"], "counts every card"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, tmp_path, args, message):
     code, out, err = run(capsys, "simulate", "--games", "5", "--out", str(tmp_path / "x"), *args)

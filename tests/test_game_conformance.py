@@ -45,6 +45,10 @@ def test_strategy_conforms(eng, strategy):
     conformance(eng, strategy)
 
 
+def test_strategy_playing_the_withdraw_table_conforms(eng):
+    conformance(eng, "balanced:withdraw=table-value")
+
+
 def test_mixed_table_conforms(eng):
     spec = make_spec("base", 4, "random,economist,hunter,defender")
     rows, _ = eng.play_many(spec, 5, 0, GAMES, checked=True)

@@ -53,7 +53,7 @@ from simkit.names import (
 )
 from strategies.combat import parse_allocation, parse_withdrawal
 from strategies.combat.allocation import Cheapest, OptimalAllocation
-from strategies.combat.withdrawal import Never, OptimalWithdrawal
+from strategies.combat.withdrawal import Never, OptimalTable, OptimalWithdrawal
 
 MC_CHUNK = 1 << 16  # games per seeded chunk: results never depend on --jobs
 MAX_FORCE = 12      # units per stack the exact solver accepts
@@ -270,6 +270,24 @@ class ExactTooLarge(UserError):
     """The matchup needs more exact-solver states than the budget allows."""
 
 
+def withdraw_table_for(combat: Combat, data: AuzData, allocate, withdraw, st0, mx, cost,
+                       seen: tuple[int, ...] = ()):
+    """The solved table an OptimalTable policy plays (simkit.combat.table), else None."""
+    if not isinstance(withdraw, OptimalTable):
+        return None
+    from simkit.combat.table import solve_withdraw_table
+    destroy_value = withdraw.destroy_value
+    if destroy_value is None:
+        destroy_value = float(sum(data.old_one_vp[t] for t in combat.old_ones))
+    return solve_withdraw_table(st0, mx, cost, data, allocate, withdraw, destroy_value,
+                                available_cards(data, seen))
+
+
+def _table_array(solved) -> np.ndarray:
+    from simkit.kernels.combat_table_lookup import EMPTY_TABLE
+    return EMPTY_TABLE if solved is None else solved.table
+
+
 def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
                seen: tuple[int, ...] = (), objective: str | None = None,
                state_budget: int = STATE_BUDGET) -> CombatOdds:
@@ -298,6 +316,8 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     cls_hits = (data.card_hits[rep] & force_mask).astype(np.uint8)
     alloc_id, alloc_params = allocate.lower()
     wd_id, wd_params = withdraw.lower()
+    solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, seen)
+    wd_table = _table_array(solved_table)
     objective = objective or (withdraw.objective if isinstance(withdraw, OptimalWithdrawal) else "p_destroy")
     destroy_value = getattr(withdraw, "destroy_value", None)
     if destroy_value is None:
@@ -326,7 +346,7 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
                              dtype=np.int64)
         row = node_value(st, avail.copy(), full, place, st0, mx, cost, cls_hits,
                          data.card_purple[rep].copy(), data.card_sanity[rep].copy(),
-                         data.card_airship[rep].copy(), alloc_params, wd_params, ctx_i, ctx_f,
+                         data.card_airship[rep].copy(), alloc_params, wd_params, wd_table, ctx_i, ctx_f,
                          keys, rows, values, decisions, features, sbuf, vbuf, ibuf, cbuf, split_buf)
         v = values[row].copy() if row >= 0 else None
         if ctx_i[CTX_OVERFLOW] == 2:
@@ -340,6 +360,8 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
         n = int(ctx_i[CTX_STATES])
         extra["decision_nodes_withdrawing"] = int(np.count_nonzero(decisions[:n] > L.STAY))
         extra["policy_rules"] = policy_in_words(decisions[:n], features[:n])
+    if solved_table is not None:
+        extra.update(table_extra(solved_table, withdraw))
     return CombatOdds(
         method="exact", combat=combat.describe(),
         outcomes={name: float(v[OUT + o]) for o, name in enumerate(L.OUTCOME_NAMES)},
@@ -366,17 +388,25 @@ class CombatEnd:
     damage_left: tuple[int, ...]  # damage staying on each surviving Old One (-1: destroyed)
 
 
+def table_extra(solved, withdraw) -> dict[str, Any]:
+    """What a result reports about the withdraw table it played."""
+    return {"table_states": solved.states, "table_objective": withdraw.objective,
+            "table_states_withdrawing": int(np.count_nonzero(solved.decisions > L.STAY)),
+            "table_model_p_destroy": float(solved.value[OUT + L.WIN] + solved.value[OUT + L.WIN_AND_DEFEAT])}
+
+
 def play_cards(combat: Combat, data: AuzData, cards: list[int], allocate=None, withdraw=None) -> CombatEnd:
     """Resolve a combat with the given card numbers drawn in that order (for tests and replays)."""
     allocate, withdraw = policies(allocate, withdraw)
     st, mx, cost = combat_arrays(combat, data)
+    wd_table = _table_array(withdraw_table_for(combat, data, allocate, withdraw, st, mx, cost))
     start = st.copy()
     script = np.array([data.card_index(c) for c in cards], dtype=np.int64)
     if script.size == 0:
         raise UserError("play_cards needs at least one card")
     alloc, wd = allocate.lower(), withdraw.lower()
     play_script(np.random.default_rng(0), st, mx, cost, data.card_hits, data.card_purple, data.card_sanity, data.card_airship,
-                script, alloc[0], alloc[1], wd[0], wd[1])
+                script, alloc[0], alloc[1], wd[0], wd[1], wd_table)
     force = st[L.COUNT:L.COUNT + NUM_STACKS]
     return CombatEnd(
         outcome=L.OUTCOME_NAMES[st[L.OUTCOME]],
@@ -446,13 +476,13 @@ def policy_in_words(decisions: np.ndarray, features: np.ndarray) -> list[str]:
     return lines or ["never withdraw: fighting on is always at least as good"]
 
 
-def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd):
+def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table):
     outcomes = np.zeros(L.NUM_OUTCOMES, dtype=np.int64)
     lost = np.zeros(NUM_STACKS, dtype=np.int64)
     hist = np.zeros(LOST_HIST, dtype=np.int64)
     cards = np.zeros(3, dtype=np.int64)
     simulate_combats(rng, n, st0, mx, cost, data.card_hits, data.card_purple, data.card_sanity,
-                     data.card_airship, start_deck, alloc[0], alloc[1], wd[0], wd[1],
+                     data.card_airship, start_deck, alloc[0], alloc[1], wd[0], wd[1], wd_table,
                      data.port["flip_threshold"], outcomes, lost, hist, cards,
                      np.empty(data.card_hits.shape[0], dtype=np.int64), st0.copy(), st0.copy(),
                      np.zeros(L.MAX_OLD_ONES, dtype=np.int64), np.zeros(0, dtype=np.int64))
@@ -472,11 +502,14 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     sizes = chunk_sizes(games, MC_CHUNK)
     rngs = chunk_generators(seed, len(sizes))
     alloc, wd = allocate.lower(), withdraw.lower()
+    solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, seen)
+    wd_table = _table_array(solved_table)
     if jobs == 1 or len(sizes) == 1:
-        parts = [_mc_chunk(r, n, st0, mx, cost, data, start_deck, alloc, wd) for r, n in zip(rngs, sizes, strict=True)]
+        parts = [_mc_chunk(r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table)
+                 for r, n in zip(rngs, sizes, strict=True)]
     else:
         from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=jobs)(delayed(_mc_chunk)(r, n, st0, mx, cost, data, start_deck, alloc, wd)
+        parts = Parallel(n_jobs=jobs)(delayed(_mc_chunk)(r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table)
                                       for r, n in zip(rngs, sizes, strict=True))
     outcomes = sum(p[0] for p in parts)
     lost = sum(p[1] for p in parts)
@@ -494,10 +527,10 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
         p_units_lost=[float(x) for x in hist / games],
         p_port_flip=float(cards[2] / games) if combat.port_strength else None,
         allocate=names[0], withdraw=names[1], seed=seed, data_hash=data.hash,
-        games=games, ci95=ci,
+        games=games, ci95=ci, extra=table_extra(solved_table, withdraw) if solved_table is not None else {},
     )
 
 
 __all__ = ["STATE_BUDGET", "Combat", "CombatEnd", "CombatOdds", "ExactTooLarge", "auto_odds", "available_cards",
            "combat_arrays", "exact_odds", "monte_carlo_odds", "parse_force", "parse_old_ones", "parse_seen",
-           "play_cards", "policies", "policy_in_words"]
+           "play_cards", "policies", "policy_in_words", "withdraw_table_for"]

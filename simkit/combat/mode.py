@@ -18,11 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from simkit.combat import Combat, available_cards, combat_arrays, parse_seen
+from simkit.combat import Combat, available_cards, combat_arrays, parse_seen, withdraw_table_for
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels import combat_layout as L
 from simkit.kernels.combat_rows import SCRIPT_PREFIX, combat_rows
+from simkit.kernels.combat_table_lookup import EMPTY_TABLE
 from simkit.modes import Mode, Param, register
 from simkit.names import NUM_STACKS, OLD_ONES, STACKS
 from strategies.combat import (
@@ -118,6 +119,7 @@ class Prepared:
     start_deck: np.ndarray
     alloc: tuple[int, np.ndarray]
     wd: tuple[int, np.ndarray]
+    wd_table: np.ndarray  # the solved withdraw table (policy 'table'), else an empty one
     script_len: int
     vp_destroy: int
     oop_vp: np.ndarray
@@ -135,9 +137,11 @@ def prepare(params: Mapping[str, Any], data: AuzData) -> Prepared:
     script_len = start_deck.size + combat.max_reshuffles * full
     if script_len == 0:
         raise UserError(f"mode '{MODE}': every card is seen and max_reshuffles is 0: no card can be drawn")
+    allocate, withdraw = parse_allocation(params["allocate"]), parse_withdrawal(params["withdraw"])
+    solved = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, parse_seen(params["seen"]))
     return Prepared(st0=st0, mx=mx, cost=cost, start_deck=start_deck,
-                    alloc=parse_allocation(params["allocate"]).lower(),
-                    wd=parse_withdrawal(params["withdraw"]).lower(), script_len=script_len,
+                    alloc=allocate.lower(), wd=withdraw.lower(),
+                    wd_table=EMPTY_TABLE if solved is None else solved.table, script_len=script_len,
                     vp_destroy=int(sum(data.old_one_vp[t] for t in combat.old_ones)),
                     oop_vp=data.unit_oop_vp.astype(np.int64))
 
@@ -168,7 +172,7 @@ def play_keys(prep: Prepared, data: AuzData, keys: np.ndarray) -> dict[str, np.n
     full = data.card_hits.shape[0]
     combat_rows(np.random.default_rng(0), keys, prep.st0, prep.mx, prep.cost, data.card_hits,
                 data.card_purple, data.card_sanity, data.card_airship, prep.start_deck, full,
-                prep.alloc[0], prep.alloc[1], prep.wd[0], prep.wd[1], data.port["flip_threshold"],
+                prep.alloc[0], prep.alloc[1], prep.wd[0], prep.wd[1], prep.wd_table, data.port["flip_threshold"],
                 outcome, cards, sanity, port_hits, flip, lost,
                 np.empty(max(full, prep.start_deck.size), dtype=np.int64), prep.st0.copy(), prep.st0.copy(),
                 np.zeros(L.MAX_OLD_ONES, dtype=np.int64),

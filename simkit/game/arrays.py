@@ -137,4 +137,17 @@ def new_work(S: L.Static) -> L.Work:
         legal=np.zeros(L.NUM_BOXES, dtype=bool), force=np.zeros(L.NUM_UNITS, dtype=np.int64),
         choice=np.zeros(8, dtype=np.int64), ctx=np.zeros(L.CTX_SIZE, dtype=np.int64),
         seat_perm=np.zeros(L.MAX_PLAYERS, dtype=np.int64),
+        **withdraw_table_work(S.card_hits.shape[0]),
     )
+
+
+GAME_TABLE_STATES = 20_000  # withdraw-table states per combat (a full army needs a few thousand)
+
+
+def withdraw_table_work(n_cards: int) -> dict[str, np.ndarray]:
+    from simkit.combat.table import table_work
+    w = table_work(GAME_TABLE_STATES, n_cards)
+    return dict(wt_table=w["table"], wt_slots=w["slots_used"], wt_values=w["values"], wt_sbuf=w["sbuf"],
+                wt_vbuf=w["vbuf"], wt_ibuf=w["ibuf"], wt_rep=w["rep"], wt_prob=w["prob"],
+                wt_weight=np.ones(n_cards), wt_ctx_i=np.zeros(6, dtype=np.int64), wt_ctx_f=np.zeros(1),
+                wt_st=np.zeros(C.STATE_SIZE, dtype=np.int64))

@@ -228,7 +228,7 @@ def jones_available(st, mx):
 
 @nb.njit(**NO_NRT)
 def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                deck, n_left, alloc_id, alloc_params, wd_id, wd_params, scratch, dmg, script):
+                deck, n_left, alloc_id, alloc_params, wd_id, wd_params, wd_table, scratch, dmg, script):
     """Play one combat to its end on ``st`` drawing from ``deck``; return n_left after it.
 
     A non-empty ``script`` replaces chance: the k-th card drawn is script[k] (tests
@@ -237,7 +237,7 @@ def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_
     outcome = start_combat(st, mx)
     while outcome == L.ONGOING:
         if mx[L.CAN_WITHDRAW] != 0:
-            option = withdraw_decision(wd_id, wd_params, st, mx)
+            option = withdraw_decision(wd_id, wd_params, wd_table, st, mx)
             if option != L.STAY and withdraw(st, mx, option) and combatants(st) == 0:
                 outcome = L.WITHDRAW
                 break
@@ -274,7 +274,7 @@ def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_
 
 @nb.njit(**NO_NRT)
 def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                     start_deck, alloc_id, alloc_params, wd_id, wd_params, flip_threshold,
+                     start_deck, alloc_id, alloc_params, wd_id, wd_params, wd_table, flip_threshold,
                      out_outcomes, out_lost, out_lost_hist, out_cards, work_deck, work_st, work_scratch,
                      work_dmg, no_script):
     """Monte Carlo: ``n_games`` independent combats from st0, each from a fresh deck.
@@ -295,7 +295,7 @@ def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, car
             copy_into(work_deck, start_deck)
         copy_into(st, st0)
         play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                    work_deck, n_start, alloc_id, alloc_params, wd_id, wd_params, work_scratch, work_dmg,
+                    work_deck, n_start, alloc_id, alloc_params, wd_id, wd_params, wd_table, work_scratch, work_dmg,
                     no_script)
         outcome = st[L.OUTCOME]
         out_outcomes[outcome] += 1
@@ -313,7 +313,7 @@ def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, car
 
 @nb.njit(cache=True)
 def play_script(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, script,
-                alloc_id, alloc_params, wd_id, wd_params):
+                alloc_id, alloc_params, wd_id, wd_params, wd_table):
     """Resolve a combat on ``st`` with the cards drawn in the order ``script``.
 
     ``rng`` is never drawn from (the script decides every draw); it only keeps one
@@ -321,5 +321,5 @@ def play_script(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_
     """
     deck = np.zeros(1, dtype=np.int64)
     play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, deck, 0,
-                alloc_id, alloc_params, wd_id, wd_params, st.copy(), np.zeros(L.MAX_OLD_ONES, dtype=np.int64),
+                alloc_id, alloc_params, wd_id, wd_params, wd_table, st.copy(), np.zeros(L.MAX_OLD_ONES, dtype=np.int64),
                 script)

@@ -215,7 +215,7 @@ def all_splits(st, mx, n, rows):
 
 @nb.njit(**NO_NRT)
 def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cls_sanity,
-               cls_airship, alloc_params, wd_params, ctx_i, ctx_f, keys, rows, values, decisions,
+               cls_airship, alloc_params, wd_params, wd_table, ctx_i, ctx_f, keys, rows, values, decisions,
                features, sbuf, vbuf, ibuf, cbuf, split_buf):
     """Row of ``values`` holding the value of state ``st`` before a withdrawal decision and
     the next draw (-1 once the state budget is exhausted).
@@ -242,7 +242,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
     optimal_wd = (ctx_i[CTX_WD] == WD_OPTIMAL) & (mx[L.CAN_WITHDRAW] != 0)
     fixed_option = L.STAY
     if mx[L.CAN_WITHDRAW] != 0 and not optimal_wd:
-        fixed_option = withdraw_decision(ctx_i[CTX_WD], wd_params, st, mx)
+        fixed_option = withdraw_decision(ctx_i[CTX_WD], wd_params, wd_table, st, mx)
     for option in range(4):
         if optimal_wd:
             if option != L.STAY and not has_withdrawable(st, mx):
@@ -309,7 +309,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                     terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
                 else:
                     row = node_value(after, deck, full, place, st0, mx, mx_cost, cls_hits, cls_purple,
-                                     cls_sanity, cls_airship, alloc_params, wd_params, ctx_i, ctx_f,
+                                     cls_sanity, cls_airship, alloc_params, wd_params, wd_table, ctx_i, ctx_f,
                                      keys, rows, values, decisions, features, sbuf, vbuf, ibuf, cbuf,
                                      split_buf)
                     if row < 0:

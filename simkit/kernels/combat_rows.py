@@ -75,7 +75,7 @@ def card_order(key, script, start_deck, full_size, work_deck):
 
 @nb.njit(cache=True, nogil=True, _nrt=False)
 def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                start_deck, full_size, alloc_id, alloc_params, wd_id, wd_params, flip_threshold,
+                start_deck, full_size, alloc_id, alloc_params, wd_id, wd_params, wd_table, flip_threshold,
                 out_outcome, out_cards, out_sanity, out_port_hits, out_flip, out_lost,
                 work_deck, work_st, work_scratch, work_dmg, script_short, script_full):
     """Play one combat per key from st0; write one row per combat into the out_* arrays.
@@ -93,14 +93,14 @@ def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity
         card_order(key, script_short, start_deck, full_size, work_deck)
         copy_into(st, st0)
         play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                    work_deck, 0, alloc_id, alloc_params, wd_id, wd_params, work_scratch, work_dmg,
+                    work_deck, 0, alloc_id, alloc_params, wd_id, wd_params, wd_table, work_scratch, work_dmg,
                     script_short)
         if (st[L.CARDS] >= script_short.size) & (script_full.size > script_short.size) \
                 & (st[L.OUTCOME] == L.WITHDRAW):
             card_order(key, script_full, start_deck, full_size, work_deck)
             copy_into(st, st0)
             play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                        work_deck, 0, alloc_id, alloc_params, wd_id, wd_params, work_scratch,
+                        work_deck, 0, alloc_id, alloc_params, wd_id, wd_params, wd_table, work_scratch,
                         work_dmg, script_full)
         out_outcome[g] = st[L.OUTCOME]
         out_cards[g] = st[L.CARDS]

@@ -101,7 +101,8 @@ G_OUTPOSTS_LOST = G_OUTPOSTS_BUILT + 1
 G_OUTPOST_COMBATS = G_OUTPOSTS_LOST + 1
 G_PORT_FLIPS = G_OUTPOST_COMBATS + 1
 G_OOP_VP_UNITS = G_PORT_FLIPS + 1      # part of G_OOP_VP from units / outposts
-G_SIZE = G_OOP_VP_UNITS + 1
+G_TABLE_FALLBACKS = G_OOP_VP_UNITS + 1  # combats whose withdraw table outgrew its buffers (thresholds used)
+G_SIZE = G_TABLE_FALLBACKS + 1
 
 RULES_REVENGE, RULES_ALT = 0, 1
 RULESET_NAMES = ("revenge", "revenge-alt")
@@ -232,6 +233,7 @@ HP_PERS_W = 24         # + effect (EFF_*): wish to recruit a Personality with th
 HP_THREAT_W = 32       # extra garrison units per point of Old One damage capacity near the Port
 HP_THREAT_RANGE = 33   # ... counting awake Old Ones within this many hexes of the Port
 HP_OUTPOST = 34        # Revenge: buy an Outpost (+2 Gold) with a unit when an Old One is within this many hexes of a site (0 never)
+SP_WD_OBJECTIVE = 39   # combat policy slot: the withdraw table's objective (0 P(destroy), 1 value)
 
 # -- event log rows log[i, :] = (kind, time, actor, a, b, c, d, e) ---------------------------
 LOG_W = 8
@@ -373,6 +375,11 @@ Work = namedtuple("Work", (
     "choice",                          # int64 [8] multi-valued strategy answers
     "ctx",                             # int64 [CTX_SIZE] per-turn facts the engine computed
     "seat_perm",                       # int64 [MAX_PLAYERS]
+    # the optimal withdraw table (simkit.kernels.combat_table), solved per combat
+    "wt_table", "wt_slots", "wt_values",   # int64 [slots, 4], int64 [states], float64 [states, NV]
+    "wt_sbuf", "wt_vbuf", "wt_ibuf",       # per-depth work buffers
+    "wt_rep", "wt_prob", "wt_weight",      # card classes of the matchup: int64, float64, float64 [cards]
+    "wt_ctx_i", "wt_ctx_f", "wt_st",       # solver settings; the start state
 ))
 
 # W.ctx[...]: facts of the current turn (read by strategies, written by the engine).

@@ -5,10 +5,10 @@ from __future__ import annotations
 from simkit.errors import UserError
 from simkit.names import unit_id
 from strategies.combat.allocation import Cheapest, OptimalAllocation, Protect, Spread
-from strategies.combat.withdrawal import Never, OptimalWithdrawal, Threshold
+from strategies.combat.withdrawal import Never, OptimalTable, OptimalWithdrawal, Threshold
 
 ALLOCATION_POLICIES = ("cheapest", "spread", "protect:UNIT[+UNIT]", "optimal")
-WITHDRAW_POLICIES = ("never", "optimal", "value", "sanity:N", "units:N", "lost:N")
+WITHDRAW_POLICIES = ("never", "optimal", "value", "table", "table-value", "sanity:N", "units:N", "lost:N")
 
 
 def parse_allocation(text: str):
@@ -26,7 +26,10 @@ def parse_allocation(text: str):
 
 
 def parse_withdrawal(text: str, destroy_value: float | None = None):
-    """'never' | 'optimal' | 'value' | thresholds such as 'sanity:1,lost:2'."""
+    """'never' | 'optimal' | 'value' | 'table' | 'table-value' | thresholds such as 'sanity:1,lost:2'.
+
+    optimal/value count cards (exact solver only); table/table-value are the optimal
+    withdraw table for a player who does not (any method, and the game engine)."""
     text = text.strip().lower()
     if text == "never":
         return Never()
@@ -34,6 +37,10 @@ def parse_withdrawal(text: str, destroy_value: float | None = None):
         return OptimalWithdrawal("p_destroy", destroy_value)
     if text == "value":
         return OptimalWithdrawal("value", destroy_value)
+    if text == "table":
+        return OptimalTable("p_destroy", destroy_value)
+    if text == "table-value":
+        return OptimalTable("value", destroy_value)
     fields = {"sanity": -1, "units": -1, "lost": -1}
     for part in text.split(","):
         key, _, num = part.partition(":")

@@ -8,16 +8,20 @@ import numba as nb
 import numpy as np
 
 from simkit.kernels import combat_layout as L
+from simkit.kernels.combat_table_lookup import table_decision
 
-NEVER, THRESHOLD, OPTIMAL = 0, 1, 2
+NEVER, THRESHOLD, OPTIMAL, TABLE = 0, 1, 2, 3
 
 
 @nb.njit(cache=True, inline="always")
-def withdraw_decision(policy_id, params, st, mx):
+def withdraw_decision(policy_id, params, table, st, mx):
     """STAY or a WITHDRAW_* option for the state before the next card.
 
     THRESHOLD params: [sanity_at_most, units_at_most, lost_at_least]; -1 disables one.
+    TABLE: the option stored for this state in ``table`` (simkit.kernels.combat_table).
     """
+    if policy_id == TABLE:
+        return table_decision(table, st)
     if policy_id != THRESHOLD:
         return L.STAY
     units = 0
@@ -74,3 +78,17 @@ class OptimalWithdrawal:
 
     def lower(self) -> tuple[int, np.ndarray]:
         return OPTIMAL, np.full(3, -1.0)
+
+
+@dataclass(frozen=True)
+class OptimalTable:
+    """The optimal withdraw table: exact for a player who does not count cards (each
+    draw independent, with the deck's proportions); see simkit.combat.table. Games
+    solve it at the start of every combat."""
+
+    objective: str = "p_destroy"  # or "value"
+    destroy_value: float | None = None
+    name = "table"
+
+    def lower(self) -> tuple[int, np.ndarray]:
+        return TABLE, np.full(3, -1.0)

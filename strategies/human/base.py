@@ -15,7 +15,7 @@ import numpy as np
 from simkit.errors import UserError
 from simkit.kernels import game_layout as L
 from strategies.combat import parse_allocation, parse_withdrawal
-from strategies.combat.withdrawal import OptimalWithdrawal
+from strategies.combat.withdrawal import OptimalTable, OptimalWithdrawal
 
 # Personality wishes by effect (index = game_layout.EFF_*); heuristic players differ
 # through the combat ones.
@@ -47,20 +47,22 @@ class HeuristicParams:
     threat_range: int = 5
     outpost: int = 3                    # Revenge: Outpost (+2 Gold) when an Old One is this close to a site (0 never)
     allocate: str = "spread"            # strategies.combat allocation policy
-    withdraw: str = "sanity:0,lost:3"   # strategies.combat withdrawal thresholds
+    withdraw: str = "sanity:0,lost:3"   # strategies.combat withdrawal: thresholds, or the table ('table-value')
 
     def lower(self) -> np.ndarray:
         v = np.zeros(L.NUM_PARAMS, dtype=np.float64)
         alloc = parse_allocation(self.allocate)
         wd = parse_withdrawal(self.withdraw)
         if isinstance(wd, OptimalWithdrawal):
-            raise UserError(f"strategy {self.name}: the exact optimal withdrawal table is not wired into "
-                            "the game engine; use thresholds such as 'sanity:1,lost:2'")
+            raise UserError(f"strategy {self.name}: withdraw '{self.withdraw}' counts every card (exact solver "
+                            "only); games play 'table' or 'table-value' (the optimal withdraw table) or "
+                            "thresholds such as 'sanity:1,lost:2'")
         a_id, a_par = alloc.lower()
         w_id, w_par = wd.lower()
         v[L.SP_ALLOC], v[L.SP_ALLOC_ARG] = a_id, a_par[0]
         v[L.SP_WD_ID] = w_id
         v[L.SP_WD_SANITY:L.SP_WD_LOST + 1] = w_par
+        v[L.SP_WD_OBJECTIVE] = 1 if isinstance(wd, OptimalTable) and wd.objective == "value" else 0
         v[L.HP_RAIL_RES], v[L.HP_RAIL_FARM], v[L.HP_RAIL_OLDONE] = self.rail_res, self.rail_farm, self.rail_oldone
         v[L.HP_ARMY_MIN], v[L.HP_ARMY_FROM] = self.army_min, self.army_from
         v[L.HP_ATK_RATIO], v[L.HP_ATK_RADIUS], v[L.HP_ATK_FACEDOWN] = self.atk_ratio, self.atk_radius, self.atk_facedown

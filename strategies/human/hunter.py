@@ -1,6 +1,8 @@
 """Early military hunter: buy a mixed force early, attack Old Ones while they sleep
 (un-revealed tiles score double for the Old Ones), build rails towards them, and farm
-only for the Gold the army needs."""
+only for the Gold the army needs. In combat it plays the optimal withdraw table
+(strategies.combat, simkit.combat.table): leave when fighting on is worth less than
+the Old Ones' VP times the chance to destroy them, minus the Gold at risk."""
 
 from dataclasses import dataclass
 
@@ -35,6 +37,7 @@ class Hunter(HeuristicParams):
     farm_min: int = 1
     atk_from: int = 4
     max_surcharge: int = 2
+    withdraw: str = "table-value"   # the optimal withdraw table (value objective), solved per combat
 
 
 @nb.njit(cache=True)

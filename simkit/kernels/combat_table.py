@@ -1,0 +1,227 @@
+"""The optimal withdraw table: exact backward induction over combat states alone.
+
+The exact solver (combat_exact.py) keys every node on the deck composition too, which
+is exact for a player who counts every card but far too large to solve inside a game
+(hundreds of thousands of states for a mixed force). This solver treats each draw as
+independent, with the probabilities of the deck it is given (the full deck, or what is
+left after cards already seen): the exact optimum for a player who does not count
+cards. Its state space is only (stack counts and damage, sanity, Old One damage), so a
+game solves one table at the start of every combat in well under a millisecond.
+
+A card that changes nothing (no hits, cubes, sanity or airship damage that land) leads
+back to the same state; the recursion solves that self-loop in closed form:
+V = (sum over the other cards of p * W + p_self * one card) / (1 - p_self).
+
+The table is an open-addressing hash table (simkit.kernels.hashtable layout) with
+columns (key1, key2, decision, row); ``withdraw_decision`` looks states up in it, so the
+Monte Carlo kernel, the exact solver (to price the table policy under the real deck)
+and the game engine all play the same table.
+"""
+
+import numba as nb
+
+from simkit.kernels import combat_layout as L
+from simkit.kernels.combat import (
+    NO_NRT,
+    apply_card,
+    card_effect,
+    check_end,
+    combatants,
+    copy_into,
+    finish,
+    has_withdrawable,
+    jones_available,
+    place_cubes,
+    withdraw,
+)
+from simkit.kernels.combat_exact import (
+    CARDS,
+    CTX_ALLOC,
+    CTX_OVERFLOW,
+    CTX_STATES,
+    NV,
+    better,
+    policy_split,
+    set_objective,
+    step_delta,
+    terminal_into,
+)
+from simkit.kernels.combat_table_lookup import COL_DECISION, COL_ROW, TABLE_COLS, state_keys
+from simkit.kernels.hashtable import EMPTY, _slot
+
+DEPTH = 512          # recursion depth bound: every step that is not a self-loop makes progress
+SELF_LOOP_ONLY = 1.0 - 1e-12
+
+
+@nb.njit(**NO_NRT)
+def clear_table(table, slots_used, n):
+    for r in range(n):
+        for k in range(TABLE_COLS):
+            table[slots_used[r], k] = EMPTY
+
+
+@nb.njit(**NO_NRT)
+def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob, alloc_params,
+               ctx_i, ctx_f, table, slots_used, values, sbuf, vbuf, ibuf):
+    """Row of ``values`` holding the optimal future value of state ``st`` (before a
+    withdrawal decision and the next draw); -1 once the buffers are exhausted.
+
+    prob[k]: probability that the next card is of class k, card number rep[k] (independent
+    draws; see group_deck). The
+    allocation is the fixed policy ctx_i[CTX_ALLOC]; Corporal Jones follows the Monte
+    Carlo kernel's rule (leave before a card that would defeat the force).
+    """
+    if ctx_i[CTX_OVERFLOW] != 0:
+        return -1
+    k1, k2 = state_keys(st)
+    slot = _slot(table, k1, k2)
+    if table[slot, 0] != EMPTY:
+        return table[slot, COL_ROW]
+    d = st[L.CARDS]
+    if d >= sbuf.shape[0]:
+        ctx_i[CTX_OVERFLOW] = 1
+        return -1
+    here, after, scratch = sbuf[d, 0], sbuf[d, 1], sbuf[d, 2]
+    best, v, w = vbuf[d, 0], vbuf[d, 1], vbuf[d, 2]
+    dmg = ibuf[d, 0, :L.MAX_OLD_ONES]
+    split_row = ibuf[d, 1:2, :L.NUM_STACKS]
+    best_option = -1
+    for option in range(4):
+        if option != L.STAY and (mx[L.CAN_WITHDRAW] == 0 or not has_withdrawable(st, mx)):
+            continue
+        copy_into(here, st)
+        if option != L.STAY:
+            if not withdraw(here, mx, option):
+                continue
+            if combatants(here) == 0:
+                finish(here, mx, L.WITHDRAW)
+                terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
+                if best_option < 0 or better(v, best, ctx_i):
+                    copy_into(best, v)
+                    best_option = option
+                continue
+        for k in range(NV):
+            v[k] = 0.0
+        p_self = 0.0
+        for k in range(prob.size):
+            if prob[k] == 0.0:
+                continue
+            copy_into(after, here)
+            after[L.CARDS] += 1
+            p, s_loss, a = card_effect(after, mx, card_hits, card_purple, card_sanity, card_airship, rep[k], dmg)
+            policy_split(after, mx, mx_cost, p, ctx_i[CTX_ALLOC], alloc_params, scratch, split_row)
+            for s in range(L.NUM_STACKS):
+                place_cubes(after, mx, s, split_row[0, s])
+            outcome = check_end(after, mx, apply_card(after, mx, dmg, s_loss, a))
+            if outcome == L.DEFEAT and jones_available(here, mx):
+                copy_into(after, here)
+                after[L.CARDS] += 1
+                after[L.JONES_USED] = 1
+                withdraw(after, mx, L.WITHDRAW_ALL)
+                outcome = L.WITHDRAW
+            if outcome != L.ONGOING:
+                finish(after, mx, outcome)
+                terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
+            else:
+                a1, a2 = state_keys(after)
+                if a1 == k1 and a2 == k2 and after[L.PORT_HITS] == here[L.PORT_HITS]:
+                    p_self += prob[k]
+                    continue
+                row = table_node(after, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep,
+                                 prob, alloc_params, ctx_i, ctx_f, table, slots_used, values, sbuf, vbuf, ibuf)
+                if row < 0:
+                    return -1
+                copy_into(w, values[row])
+                step_delta(w, here, after, mx_cost)
+                set_objective(w, ctx_i, ctx_f)
+            for j in range(NV):
+                v[j] += prob[k] * w[j]
+        if p_self >= SELF_LOOP_ONLY:
+            # no card can change anything: the Monte Carlo kernel's stalemate guard ends it
+            withdraw(here, mx, L.WITHDRAW_ALL)
+            finish(here, mx, L.WITHDRAW)
+            terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
+        elif p_self > 0.0:
+            v[CARDS] += p_self
+            for k in range(NV):
+                v[k] /= 1.0 - p_self
+        set_objective(v, ctx_i, ctx_f)
+        if best_option < 0 or better(v, best, ctx_i):
+            copy_into(best, v)
+            best_option = option
+    index = ctx_i[CTX_STATES]
+    if index >= values.shape[0]:
+        ctx_i[CTX_OVERFLOW] = 1
+        return -1
+    copy_into(values[index], best)
+    slot = _slot(table, k1, k2)
+    table[slot, 0] = k1
+    table[slot, 1] = k2
+    table[slot, COL_DECISION] = best_option
+    table[slot, COL_ROW] = index
+    slots_used[index] = slot
+    ctx_i[CTX_STATES] = index + 1
+    return index
+
+
+@nb.njit(**NO_NRT)
+def solve_table(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob, alloc_params,
+                ctx_i, ctx_f, table, slots_used, values, sbuf, vbuf, ibuf):
+    """Fill ``table`` for the combat starting at st0 (after start_combat); returns the
+    root row or -1 (buffers too small: the table is then cleared and must not be used).
+
+    The table must be empty on entry; clear_table(table, slots_used, ctx_i[CTX_STATES])
+    empties it again cheaply.
+    """
+    ctx_i[CTX_OVERFLOW] = 0
+    ctx_i[CTX_STATES] = 0
+    row = table_node(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob,
+                     alloc_params, ctx_i, ctx_f, table, slots_used, values, sbuf, vbuf, ibuf)
+    if row < 0:
+        clear_table(table, slots_used, ctx_i[CTX_STATES])
+        ctx_i[CTX_STATES] = 0
+    return row
+
+
+@nb.njit(cache=True, inline="always")
+def same_effect(card_hits, card_purple, card_sanity, card_airship, a, b, mx, force_mask):
+    """Do cards a and b do the same thing to every Old One type in this matchup?"""
+    for i in range(L.MAX_OLD_ONES):
+        t = mx[L.OO_TYPE + i]
+        if t < 0:
+            continue
+        if (card_hits[a, t] & force_mask) != (card_hits[b, t] & force_mask):
+            return False
+        if card_purple[a, t] != card_purple[b, t] or card_sanity[a, t] != card_sanity[b, t] \
+                or card_airship[a, t] != card_airship[b, t]:
+            return False
+    return True
+
+
+@nb.njit(**NO_NRT)
+def group_deck(st0, mx, card_hits, card_purple, card_sanity, card_airship, weight, rep, prob):
+    """Group cards by what they do in this matchup: rep[k] = a card of class k,
+    prob[k] = its share of ``weight`` (cards per card number). Returns the class count;
+    prob[k] = 0 past it."""
+    force_mask = 0
+    for s in range(L.NUM_STACKS):
+        if st0[L.COUNT + s] > 0 and mx[L.HITBIT + s] >= 0:
+            force_mask |= 1 << mx[L.HITBIT + s]
+    n = 0
+    total = 0.0
+    for c in range(weight.size):
+        total += weight[c]
+    for k in range(prob.size):
+        prob[k] = 0.0
+    for c in range(weight.size):
+        if weight[c] <= 0:
+            continue
+        k = 0
+        while k < n and not same_effect(card_hits, card_purple, card_sanity, card_airship, rep[k], c, mx,
+                                        force_mask):
+            k += 1
+        if k == n:
+            rep[n] = c
+            n += 1
+        prob[k] += weight[c] / total
+    return n
