@@ -155,3 +155,18 @@ def test_games_play_the_table_without_falling_back_and_it_withdraws(engine):
     combats = np.concatenate([lg[lg[:, 0] == G.EV_COMBAT] for lg in logs])
     withdrawals = combats[(combats[:, 4] == L.WITHDRAW) & (combats[:, 7] == 0)]  # port defence never withdraws
     assert len(withdrawals) > 0
+
+
+def test_game_results_do_not_depend_on_the_table_cache(engine, monkeypatch):
+    from simkit.game import arrays
+    from simkit.game.engine import Engine, make_spec
+    from simkit.kernels import game_layout as G
+    spec = make_spec("base", 3, "hunter,balanced:withdraw=table-value,hunter:withdraw=table")
+    rows, logs = engine.play_many(spec, 5, 0, 60, log=True)
+    monkeypatch.setattr(arrays, "GAME_TABLE_MATCHUPS", 2)  # the cache starts again every few combats
+    small = Engine()
+    rows_small, logs_small = small.play_many(spec, 5, 0, 60, log=True)
+    assert small.work.wt_cache[0] <= 2
+    assert np.array_equal(rows, rows_small)
+    assert all(np.array_equal(a, b) for a, b in zip(logs, logs_small, strict=True))
+    assert (np.concatenate(logs)[:, 0] == G.EV_COMBAT).sum() > 20

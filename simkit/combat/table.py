@@ -39,10 +39,16 @@ class WithdrawTable:
     decisions: np.ndarray  # option per stored state (row order)
 
 
-def table_work(max_states: int, n_cards: int):
-    """Work buffers for solve_table (the game engine keeps one set per workspace)."""
+def table_work(max_states: int, n_cards: int, cached_states: int = 0, cached_matchups: int = 0):
+    """Work buffers for solve_table; with ``cached_*`` also for cached_table (the game
+    engine keeps one set per workspace: one table holds many matchups' entries)."""
+    from simkit.kernels.combat_table import SIG_SIZE
+    from simkit.kernels.hashtable import new_table
+    sig_keys, sig_rows = new_table(max(cached_matchups, 1))
     return dict(
-        table=new_withdraw_table(max_states),
+        table=new_withdraw_table(max(max_states, cached_states)),
+        sigs=np.zeros((cached_matchups, SIG_SIZE), dtype=np.int64), sig_keys=sig_keys, sig_rows=sig_rows,
+        sig=np.zeros(SIG_SIZE, dtype=np.int64), cache_i=np.zeros(2, dtype=np.int64),
         slots_used=np.zeros(max_states, dtype=np.int64),
         values=np.zeros((max_states, NV)),
         sbuf=np.zeros((DEPTH, 3, L.STATE_SIZE), dtype=np.int64),
@@ -74,7 +80,7 @@ def solve_withdraw_table(st0: np.ndarray, mx: np.ndarray, cost: np.ndarray, data
     group_deck(st, mx, data.card_hits, data.card_purple, data.card_sanity, data.card_airship, weight,
                w["rep"], w["prob"])
     row = solve_table(st, mx, cost, data.card_hits, data.card_purple, data.card_sanity, data.card_airship,
-                      w["rep"], w["prob"], alloc_params, ctx_i, ctx_f, w["table"], w["slots_used"], w["values"],
+                      w["rep"], w["prob"], alloc_params, ctx_i, ctx_f, 0, w["table"], w["slots_used"], w["values"],
                       w["sbuf"], w["vbuf"], w["ibuf"])
     if row < 0:
         raise UserError(f"the withdraw table needs more than {max_states:,} states for this matchup")

@@ -141,13 +141,16 @@ def new_work(S: L.Static) -> L.Work:
     )
 
 
-GAME_TABLE_STATES = 20_000  # withdraw-table states per combat (a full army needs a few thousand)
+GAME_TABLE_STATES = 20_000     # withdraw-table states per combat (a full army needs a few thousand)
+GAME_TABLE_CACHED = 120_000    # states of all cached matchups' tables together
+GAME_TABLE_MATCHUPS = 4_096    # matchups cached (then the cache starts again)
 
 
 def withdraw_table_work(n_cards: int) -> dict[str, np.ndarray]:
     from simkit.combat.table import table_work
-    w = table_work(GAME_TABLE_STATES, n_cards)
+    w = table_work(GAME_TABLE_STATES, n_cards, GAME_TABLE_CACHED, GAME_TABLE_MATCHUPS)
     return dict(wt_table=w["table"], wt_slots=w["slots_used"], wt_values=w["values"], wt_sbuf=w["sbuf"],
                 wt_vbuf=w["vbuf"], wt_ibuf=w["ibuf"], wt_rep=w["rep"], wt_prob=w["prob"],
                 wt_weight=np.ones(n_cards), wt_ctx_i=np.zeros(6, dtype=np.int64), wt_ctx_f=np.zeros(1),
-                wt_st=np.zeros(C.STATE_SIZE, dtype=np.int64))
+                wt_st=np.zeros(C.STATE_SIZE, dtype=np.int64), wt_sigs=w["sigs"], wt_sig_keys=w["sig_keys"],
+                wt_sig_rows=w["sig_rows"], wt_sig=w["sig"], wt_cache=w["cache_i"])

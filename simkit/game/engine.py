@@ -23,7 +23,6 @@ from simkit.core.seeds import game_generator
 from simkit.datapack import AuzData, load_pack
 from simkit.errors import UserError
 from simkit.game.arrays import LOG_CAPACITY, build_static, new_state, new_work
-from simkit.game.cache import drop_stale_engine_cache
 from simkit.game.config import GameRules, load_rules
 from simkit.kernels import game_layout as L
 from simkit.kernels.game_loop import play_game
@@ -99,7 +98,6 @@ class Engine:
     def __init__(self, data: AuzData | None = None, rules: GameRules | None = None,
                  map_name: str | Path = "eastern", data_path: Path | None = None,
                  log_capacity: int = LOG_CAPACITY):
-        drop_stale_engine_cache()
         self.data = data or load_pack(data_path)
         self.rules = rules or load_rules(data_path)
         self.board = load_map(map_name, data_path)

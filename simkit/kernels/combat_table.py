@@ -19,6 +19,7 @@ and the game engine all play the same table.
 """
 
 import numba as nb
+import numpy as np
 
 from simkit.kernels import combat_layout as L
 from simkit.kernels.combat import (
@@ -37,6 +38,7 @@ from simkit.kernels.combat import (
 from simkit.kernels.combat_exact import (
     CARDS,
     CTX_ALLOC,
+    CTX_OBJECTIVE,
     CTX_OVERFLOW,
     CTX_STATES,
     NV,
@@ -47,7 +49,7 @@ from simkit.kernels.combat_exact import (
     terminal_into,
 )
 from simkit.kernels.combat_table_lookup import COL_DECISION, COL_ROW, TABLE_COLS, state_keys
-from simkit.kernels.hashtable import EMPTY, _slot
+from simkit.kernels.hashtable import EMPTY, _slot, table_get, table_put
 
 DEPTH = 512          # recursion depth bound: every step that is not a self-loop makes progress
 SELF_LOOP_ONLY = 1.0 - 1e-12
@@ -62,7 +64,7 @@ def clear_table(table, slots_used, n):
 
 @nb.njit(**NO_NRT)
 def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob, alloc_params,
-               ctx_i, ctx_f, table, slots_used, values, sbuf, vbuf, ibuf):
+               ctx_i, ctx_f, tag, table, slots_used, values, sbuf, vbuf, ibuf):
     """Row of ``values`` holding the optimal future value of state ``st`` (before a
     withdrawal decision and the next draw); -1 once the buffers are exhausted.
 
@@ -73,7 +75,7 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
     """
     if ctx_i[CTX_OVERFLOW] != 0:
         return -1
-    k1, k2 = state_keys(st)
+    k1, k2 = state_keys(st, tag)
     slot = _slot(table, k1, k2)
     if table[slot, 0] != EMPTY:
         return table[slot, COL_ROW]
@@ -123,12 +125,13 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
                 finish(after, mx, outcome)
                 terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
             else:
-                a1, a2 = state_keys(after)
+                a1, a2 = state_keys(after, tag)
                 if a1 == k1 and a2 == k2 and after[L.PORT_HITS] == here[L.PORT_HITS]:
                     p_self += prob[k]
                     continue
                 row = table_node(after, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep,
-                                 prob, alloc_params, ctx_i, ctx_f, table, slots_used, values, sbuf, vbuf, ibuf)
+                                 prob, alloc_params, ctx_i, ctx_f, tag, table, slots_used, values, sbuf, vbuf,
+                                 ibuf)
                 if row < 0:
                     return -1
                 copy_into(w, values[row])
@@ -166,17 +169,15 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
 
 @nb.njit(**NO_NRT)
 def solve_table(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob, alloc_params,
-                ctx_i, ctx_f, table, slots_used, values, sbuf, vbuf, ibuf):
-    """Fill ``table`` for the combat starting at st0 (after start_combat); returns the
-    root row or -1 (buffers too small: the table is then cleared and must not be used).
-
-    The table must be empty on entry; clear_table(table, slots_used, ctx_i[CTX_STATES])
-    empties it again cheaply.
+                ctx_i, ctx_f, tag, table, slots_used, values, sbuf, vbuf, ibuf):
+    """Fill ``table`` under ``tag`` for the combat starting at st0 (after start_combat);
+    returns the root row or -1 (buffers too small: this tag's entries are then removed
+    again and must not be used). ``table`` needs room for values.shape[0] more states.
     """
     ctx_i[CTX_OVERFLOW] = 0
     ctx_i[CTX_STATES] = 0
     row = table_node(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob,
-                     alloc_params, ctx_i, ctx_f, table, slots_used, values, sbuf, vbuf, ibuf)
+                     alloc_params, ctx_i, ctx_f, tag, table, slots_used, values, sbuf, vbuf, ibuf)
     if row < 0:
         clear_table(table, slots_used, ctx_i[CTX_STATES])
         ctx_i[CTX_STATES] = 0
@@ -225,3 +226,95 @@ def group_deck(st0, mx, card_hits, card_purple, card_sanity, card_airship, weigh
             n += 1
         prob[k] += weight[c] / total
     return n
+
+
+# -- a cache of solved tables: a game engine meets the same matchups again and again ------
+SIG_SIZE = L.STATE_SIZE + L.MATCHUP_SIZE + L.NUM_STACKS + 4
+CACHE_MATCHUPS, CACHE_ENTRIES = 0, 1  # cache_i: matchups cached, table entries in use
+SIG_OFFSET = 1 << 20                  # makes every signature entry non-negative for hashing
+
+
+@nb.njit(**NO_NRT)
+def table_signature(st0, mx, mx_cost, alloc_params, ctx_i, ctx_f, sig):
+    """Everything a table depends on, as integers (the cache compares it exactly)."""
+    k = 0
+    for j in range(L.STATE_SIZE):
+        sig[k] = st0[j]
+        k += 1
+    for j in range(L.MATCHUP_SIZE):
+        sig[k] = mx[j]
+        k += 1
+    for s in range(L.NUM_STACKS):
+        sig[k] = np.int64(round(mx_cost[s] * 4096.0))
+        k += 1
+    sig[k] = ctx_i[CTX_ALLOC]
+    sig[k + 1] = ctx_i[CTX_OBJECTIVE]
+    sig[k + 2] = np.int64(round(alloc_params[0] * 4096.0))
+    sig[k + 3] = np.int64(round(ctx_f[0] * 4096.0))
+
+
+@nb.njit(cache=True, inline="always")
+def signature_keys(sig):
+    """Two independent 62-bit hashes of a signature (FNV-style)."""
+    h1 = np.uint64(0xCBF29CE484222325)
+    h2 = np.uint64(0x9E3779B97F4A7C15)
+    for j in range(sig.size):
+        x = np.uint64(sig[j] + SIG_OFFSET)
+        h1 = (h1 ^ x) * np.uint64(0x100000001B3)
+        h2 = (h2 ^ x) * np.uint64(0xC2B2AE3D27D4EB4F)
+        h2 ^= h2 >> np.uint64(29)
+    return np.int64(h1 >> np.uint64(2)), np.int64(h2 >> np.uint64(2))
+
+
+@nb.njit(**NO_NRT)
+def reset_cache(table, sig_keys, sig_rows, cache_i):
+    for i in range(table.shape[0]):
+        for k in range(TABLE_COLS):
+            table[i, k] = EMPTY
+    for i in range(sig_rows.size):
+        sig_keys[i, 0] = EMPTY
+        sig_keys[i, 1] = EMPTY
+        sig_rows[i] = EMPTY
+    cache_i[CACHE_MATCHUPS] = 0
+    cache_i[CACHE_ENTRIES] = 0
+
+
+@nb.njit(**NO_NRT)
+def cached_table(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, weight, rep, prob,
+                 alloc_params, ctx_i, ctx_f, table, slots_used, values, sbuf, vbuf, ibuf,
+                 sigs, sig_keys, sig_rows, sig, cache_i):
+    """Tag of the solved table for the combat starting at st0 (solved on a miss), or -1
+    if it outgrew the buffers.
+
+    Every cached matchup's entries share ``table`` under their own tag. When it or the
+    signature store is full, everything is dropped and filled again: a table is a
+    function of its signature alone, so results never depend on what was cached.
+    """
+    table_signature(st0, mx, mx_cost, alloc_params, ctx_i, ctx_f, sig)
+    h1, h2 = signature_keys(sig)
+    mid = table_get(sig_keys, sig_rows, h1, h2)
+    if mid != EMPTY:
+        same = True
+        for j in range(SIG_SIZE):
+            if sigs[mid, j] != sig[j]:
+                same = False
+                break
+        if same:
+            return mid
+    if cache_i[CACHE_MATCHUPS] >= sigs.shape[0] or \
+            cache_i[CACHE_ENTRIES] + values.shape[0] > table.shape[0] // 2:
+        reset_cache(table, sig_keys, sig_rows, cache_i)
+        mid = EMPTY
+    tag = cache_i[CACHE_MATCHUPS]
+    group_deck(st0, mx, card_hits, card_purple, card_sanity, card_airship, weight, rep, prob)
+    row = solve_table(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob,
+                      alloc_params, ctx_i, ctx_f, tag, table, slots_used, values, sbuf, vbuf, ibuf)
+    if row < 0:
+        return -1
+    cache_i[CACHE_ENTRIES] += ctx_i[CTX_STATES]
+    cache_i[CACHE_MATCHUPS] = tag + 1
+    if mid == EMPTY:  # (a hash collision with another signature keeps the first one cached)
+        for j in range(SIG_SIZE):
+            sigs[tag, j] = sig[j]
+        table_put(sig_keys, sig_rows, h1, h2, tag)
+    return tag

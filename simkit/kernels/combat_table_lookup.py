@@ -23,12 +23,16 @@ def new_withdraw_table(max_states: int) -> np.ndarray:
 EMPTY_TABLE = np.full((1, TABLE_COLS), EMPTY, dtype=np.int64)
 
 
+TAG_SHIFT = 31  # key2 bits above this name the matchup, so one table can hold many
+
+
 @nb.njit(cache=True, inline="always")
-def state_keys(st):
+def state_keys(st, tag):
     """Two keys naming everything the future of a combat depends on, deck aside.
 
     8 bits per stack (count < 32, damage < 8) fill key1; sanity (< 64), Old One damage
-    (< 64 each) and Corporal Jones fill key2. The ranges hold with room to spare for
+    (< 64 each) and Corporal Jones fill key2's low 31 bits, ``tag`` (which matchup's
+    table, see combat_table.TableCache) the rest. The ranges hold with room to spare for
     every pack the loader accepts (MAX_FORCE 12 units per stack, capacities < 8).
     """
     k1 = 0
@@ -39,12 +43,12 @@ def state_keys(st):
     for i in range(L.MAX_OLD_ONES):
         k2 = (k2 << 6) | min(st[L.OO_DAMAGE + i], 63)
     k2 = (k2 << 1) | st[L.JONES_USED]
-    return k1, k2
+    return k1, k2 | (tag << TAG_SHIFT)
 
 
 @nb.njit(cache=True, inline="always")
-def table_decision(table, st):
-    """The table's option for state st (STAY if the state is not in it)."""
-    k1, k2 = state_keys(st)
+def table_decision(table, tag, st):
+    """The option table ``tag`` stores for state st (STAY if the state is not in it)."""
+    k1, k2 = state_keys(st, tag)
     d = table[_slot(table, k1, k2), COL_DECISION]
     return L.STAY if d == EMPTY else d

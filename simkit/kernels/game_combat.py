@@ -12,8 +12,8 @@ import numba as nb
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 from simkit.kernels.combat import copy_into, play_combat, start_combat
-from simkit.kernels.combat_exact import CTX_ALLOC, CTX_OBJECTIVE, CTX_STATES
-from simkit.kernels.combat_table import clear_table, group_deck, solve_table
+from simkit.kernels.combat_exact import CTX_ALLOC, CTX_OBJECTIVE
+from simkit.kernels.combat_table import cached_table
 from simkit.kernels.game_common import (
     has_effect,
     log_event,
@@ -190,16 +190,15 @@ def revenge_losses(S, X, W, p, h):
 
 
 @nb.njit(cache=True)
-def solve_withdraw_table(S, X, W, p, m):
-    """Solve the optimal withdraw table (simkit.kernels.combat_table) for the combat
-    prepared in W.cst / W.cmx against tiles W.tiles2[:m], with player p's allocation
-    and objective; the draws are modelled on the full deck (p does not count cards).
-    Returns False if it outgrew the buffers (the table is then empty)."""
+def withdraw_table_tag(S, X, W, p, m):
+    """The optimal withdraw table (simkit.kernels.combat_table) for the combat prepared
+    in W.cst / W.cmx against tiles W.tiles2[:m], with player p's allocation and
+    objective, draws modelled on the full deck (p does not count cards): its tag in the
+    workspace's table cache, solved on a miss; -1 if it outgrew the buffers."""
     st = W.wt_st
     copy_into(st, W.cst)
     if start_combat(st, W.cmx) != C.ONGOING:
-        W.wt_ctx_i[CTX_STATES] = 0
-        return True  # decided before the first card: nothing to choose
+        return 0  # decided before the first card: no decision will be looked up
     ctx_i = W.wt_ctx_i
     ctx_i[CTX_ALLOC] = int(X.params[p, L.SP_ALLOC])
     ctx_i[CTX_OBJECTIVE] = int(X.params[p, L.SP_WD_OBJECTIVE])
@@ -207,12 +206,10 @@ def solve_withdraw_table(S, X, W, p, m):
     for j in range(m):
         value += S.tile_vp[W.tiles2[j]]
     W.wt_ctx_f[0] = value
-    group_deck(st, W.cmx, S.card_hits, S.card_purple, S.card_sanity, S.card_airship, W.wt_weight, W.wt_rep,
-               W.wt_prob)
-    row = solve_table(st, W.cmx, W.mx_cost, S.card_hits, S.card_purple, S.card_sanity, S.card_airship,
-                      W.wt_rep, W.wt_prob, W.alloc_params, ctx_i, W.wt_ctx_f, W.wt_table, W.wt_slots,
-                      W.wt_values, W.wt_sbuf, W.wt_vbuf, W.wt_ibuf)
-    return row >= 0
+    return cached_table(st, W.cmx, W.mx_cost, S.card_hits, S.card_purple, S.card_sanity, S.card_airship,
+                        W.wt_weight, W.wt_rep, W.wt_prob, W.alloc_params, ctx_i, W.wt_ctx_f, W.wt_table, W.wt_slots,
+                        W.wt_values, W.wt_sbuf, W.wt_vbuf, W.wt_ibuf, W.wt_sigs, W.wt_sig_keys, W.wt_sig_rows,
+                        W.wt_sig, W.wt_cache)
 
 
 @nb.njit(cache=True)
@@ -231,15 +228,16 @@ def fight(rng, S, X, W, p, h, port_defence):
     W.wd_params[1] = X.params[p, L.SP_WD_UNITS]
     W.wd_params[2] = X.params[p, L.SP_WD_LOST]
     wd_id = int(X.params[p, L.SP_WD_ID])
-    if wd_id == WD_TABLE and not port_defence and not solve_withdraw_table(S, X, W, p, m):
-        wd_id = WD_THRESHOLD  # the table outgrew its buffers: the strategy's thresholds decide
-        X.g[L.G_TABLE_FALLBACKS] += 1
+    if wd_id == WD_TABLE and not port_defence:
+        tag = withdraw_table_tag(S, X, W, p, m)
+        if tag >= 0:
+            W.wd_params[0] = tag
+        else:  # the table outgrew its buffers: the strategy's thresholds (if any) decide
+            wd_id = WD_THRESHOLD
+            X.g[L.G_TABLE_FALLBACKS] += 1
     n_left = play_combat(rng, W.cst, W.cmx, W.mx_cost, S.card_hits, S.card_purple, S.card_sanity,
                          S.card_airship, X.oo_deck, X.g[L.G_DECK_LEFT], int(X.params[p, L.SP_ALLOC]),
                          W.alloc_params, wd_id, W.wd_params, W.wt_table, W.scratch, W.dmg, W.no_script)
-    if wd_id == WD_TABLE:
-        clear_table(W.wt_table, W.wt_slots, W.wt_ctx_i[CTX_STATES])
-        W.wt_ctx_i[CTX_STATES] = 0
     X.g[L.G_RESHUFFLES] += W.cst[C.RESHUFFLES]
     X.g[L.G_DECK_LEFT] = n_left
     st = W.cst

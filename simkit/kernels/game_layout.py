@@ -380,6 +380,7 @@ Work = namedtuple("Work", (
     "wt_sbuf", "wt_vbuf", "wt_ibuf",       # per-depth work buffers
     "wt_rep", "wt_prob", "wt_weight",      # card classes of the matchup: int64, float64, float64 [cards]
     "wt_ctx_i", "wt_ctx_f", "wt_st",       # solver settings; the start state
+    "wt_sigs", "wt_sig_keys", "wt_sig_rows", "wt_sig", "wt_cache",  # the cache of solved tables
 ))
 
 # W.ctx[...]: facts of the current turn (read by strategies, written by the engine).

@@ -28,6 +28,7 @@ def parse_allocation(text: str):
 def parse_withdrawal(text: str, destroy_value: float | None = None):
     """'never' | 'optimal' | 'value' | 'table' | 'table-value' | thresholds such as 'sanity:1,lost:2'.
 
+    Thresholds may also be written 'sanity=1+lost=2' (inside a strategy spec).
     optimal/value count cards (exact solver only); table/table-value are the optimal
     withdraw table for a player who does not (any method, and the game engine)."""
     text = text.strip().lower()
@@ -42,7 +43,8 @@ def parse_withdrawal(text: str, destroy_value: float | None = None):
     if text == "table-value":
         return OptimalTable("value", destroy_value)
     fields = {"sanity": -1, "units": -1, "lost": -1}
-    for part in text.split(","):
+    # 'sanity=1+lost=2' is the same, spelled to fit inside a strategy spec (hunter:withdraw=...)
+    for part in text.replace("+", ",").replace("=", ":").split(","):
         key, _, num = part.partition(":")
         key = key.strip()
         if key not in fields or not num.strip().isdigit():

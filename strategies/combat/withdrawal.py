@@ -18,10 +18,10 @@ def withdraw_decision(policy_id, params, table, st, mx):
     """STAY or a WITHDRAW_* option for the state before the next card.
 
     THRESHOLD params: [sanity_at_most, units_at_most, lost_at_least]; -1 disables one.
-    TABLE: the option stored for this state in ``table`` (simkit.kernels.combat_table).
+    TABLE params: [tag of the matchup's table in ``table``] (simkit.kernels.combat_table).
     """
     if policy_id == TABLE:
-        return table_decision(table, st)
+        return table_decision(table, np.int64(params[0]), st)
     if policy_id != THRESHOLD:
         return L.STAY
     units = 0
@@ -91,4 +91,4 @@ class OptimalTable:
     name = "table"
 
     def lower(self) -> tuple[int, np.ndarray]:
-        return TABLE, np.full(3, -1.0)
+        return TABLE, np.array([0.0, -1.0, -1.0])  # tag 0: a table solved on its own
