@@ -214,3 +214,55 @@ def test_board_heatmap_counts_events_by_printed_hex_number():
     numbers = np.array([3, 7, 9])  # printed numbers of a three-hex board, in board order
     frame = pl.LazyFrame({"to_hex": [7, 7, 9, 3, 8]})  # 8 is not on this board
     assert hex_counts(frame, "to_hex", numbers).tolist() == [1.0, 2.0, 1.0]
+
+
+REVENGE_SPEC = """
+[experiment]
+name = "revenge_report_test"
+mode = "revenge"
+root_seed = 8
+chunk_size = 150
+games = 150
+outputs = ["summary", "seats", "moves", "combats", "farms", "ports"]
+
+[params]
+humans = 2
+strategies = "balanced"
+oop = "rusher"
+
+[grid]
+difficulty = ["normal", "hard", "heroic"]
+"""
+
+
+@pytest.fixture(scope="module")
+def revenge_results(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("revenge")
+    spec = folder / "spec.toml"
+    spec.write_text(REVENGE_SPEC)
+    assert main(["experiment", "run", str(spec), "--out", str(folder / "lake"), "--jobs", "1"]) == 0
+    return folder
+
+
+def test_farm_and_port_tables_agree_with_the_game_summary(revenge_results):
+    import polars as pl
+
+    from simkit import analysis
+
+    lake = analysis.open_lake(revenge_results / "lake")
+    keys = ["difficulty", "game_index", "chunk_id"]
+    summary = lake.scan().select(*keys, "farms_built", "farms_blighted", "ports_lost", "log_overflow").collect()
+    assert summary["log_overflow"].sum() == 0
+    farms = lake.scan("farms").group_by(keys).agg(pl.len().alias("placed"), pl.col("blighted").sum()).collect()
+    both = summary.join(farms, on=keys, how="left").fill_null(0)
+    assert both["farms_blighted"].sum() > 0
+    assert (both["placed"] == both["farms_built"]).all()
+    assert (both["blighted"] == both["farms_blighted"]).all()
+    seat_keys = [*keys, "seat"]
+    seats = lake.scan("seats").select(*seat_keys, "port_lost").collect()
+    ports = lake.scan("ports").select(*seat_keys, "lost").collect()
+    assert ports.height == seats.height and ports["lost"].sum() > 0  # one Port per human seat
+    joined = seats.join(ports, on=seat_keys, how="left")
+    assert (joined["lost"] == joined["port_lost"]).all()
+    lost = lake.scan("ports").filter(pl.col("lost") == 1).collect()
+    assert (lost["lost_time"] > 0).all()
