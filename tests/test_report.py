@@ -135,8 +135,7 @@ def game_results(tmp_path_factory) -> Path:
 def test_game_lake_report_has_outcome_vp_ending_and_strategy_sections(game_results, tmp_path, capsys):
     page = build(game_results, tmp_path, capsys)
     assert {"provenance", "lake0", "table-lake0-rates", "fig-lake0-rates", "table-lake0-oo-vp",
-            "table-lake0-ending", "table-lake0-strategies", "lake0-board", "fig-lake0-traffic",
-            "fig-lake0-combats"} <= page.ids
+            "table-lake0-ending", "table-lake0-strategies", "lake0-board", "fig-lake0-board-maps"} <= page.ids
 
 
 def test_game_lake_rates_in_the_report_equal_the_analysis_api(game_results, tmp_path, capsys):
@@ -266,3 +265,48 @@ def test_farm_and_port_tables_agree_with_the_game_summary(revenge_results):
     assert (joined["lost"] == joined["port_lost"]).all()
     lost = lake.scan("ports").filter(pl.col("lost") == 1).collect()
     assert (lost["lost_time"] > 0).all()
+
+
+def test_board_section_shows_blight_per_hex_and_port_loss_by_site_equal_to_the_analysis_api(
+        revenge_results, tmp_path, capsys):
+    from simkit import analysis
+
+    page = build(revenge_results, tmp_path, capsys)
+    assert {"lake0-board", "fig-lake0-board-maps", "table-lake0-blight", "lake0-ports",
+            "fig-lake0-port-loss-sites", "table-lake0-port-loss"} <= page.ids
+    lake = analysis.open_lake(revenge_results / "lake")
+    expected = analysis.port_loss_by_site(lake.scan("ports"), by=["difficulty"]).to_dicts()
+    rows = {int(r[0]): r for r in page.tables["table-lake0-port-loss"][1:]}
+    levels = ["normal", "hard", "heroic"]  # play order, three cells per level
+    assert len(expected) == sum(len(r) - 1 for r in rows.values()) // 3 > 0
+    for r in expected:
+        k = 1 + 3 * levels.index(r["difficulty"])
+        assert rows[r["hex"]][k:k + 3] == [f"{r['games']:,}", f"{r['rate']:.3f}",
+                                          f"{r['ci_low']:.3f}-{r['ci_high']:.3f}"]
+    blight = {r["hex"]: r for r in analysis.blight_by_hex(lake.scan("farms")).to_dicts()}
+    shown = page.tables["table-lake0-blight"][1:]
+    assert shown and all(int(r[1].replace(",", "")) >= 30 for r in shown)
+    for r in shown:
+        b = blight[int(r[0])]
+        assert r[1:] == [f"{b['games']:,}", f"{b['wins']:,}", f"{b['rate']:.3f}", f"{b['ci_low']:.3f}-{b['ci_high']:.3f}"]
+    rates = [float(r[3]) for r in shown]
+    assert rates == sorted(rates, reverse=True)
+
+
+def test_vp_quantile_tables_equal_the_analysis_api_for_each_side(revenge_results, tmp_path, capsys):
+    from simkit import analysis
+
+    page = build(revenge_results, tmp_path, capsys)
+    assert {"lake0-vp-distributions", "fig-lake0-vp-distributions"} <= page.ids
+    lake = analysis.open_lake(revenge_results / "lake")
+    sides = {"oop": analysis.old_ones_vp_sources(lake.scan()),
+             "humans": analysis.human_vp_sources(lake.scan("seats"))}
+    for side, frame in sides.items():
+        expected = analysis.vp_quantiles(frame, by=["difficulty"]).to_dicts()
+        rows = {(r[0], r[1]): r for r in page.tables[f"table-lake0-vp-quantiles-{side}"][1:]}
+        assert len(rows) == len(expected) and {"total"} < {s for _, s in rows}
+        for r in expected:
+            row = rows[(r["difficulty"], r["source"])]
+            assert row[2:] == [f"{r['games']:,}", f"{r['mean']:.2f}", f"{r['scoring']:.3f}",
+                               *(f"{r[q]:.0f}" for q in ("q10", "q25", "q50", "q75", "q90"))]
+    assert [r[0] for r in page.tables["table-lake0-vp-quantiles-oop"][1:]][::5] == ["normal", "hard", "heroic"]
