@@ -181,9 +181,9 @@ def test_sensitivity_section_shows_paired_changes_against_the_shipped_values(sen
     key = "units.artillery.cost"
     expected = analysis.paired_difference(lake.scan(), {key: pack_value(load_pack(), key)},
                                           metric=lake.key_metric, by=[key]).to_dicts()
-    shown = {float(r[1]): r for r in rows if r[0] == key}
+    shown = {float(r[2]): r for r in rows if r[1] == key}
     for r in expected:
-        assert shown[r[key]][6] == f"{r['diff']:+.4f}"
+        assert shown[r[key]][7] == f"{r['diff']:+.4f}"
 
 
 def test_ruleset_comparison_shows_paired_differences_on_shared_seeds(tmp_path, capsys):
@@ -310,3 +310,66 @@ def test_vp_quantile_tables_equal_the_analysis_api_for_each_side(revenge_results
             assert row[2:] == [f"{r['games']:,}", f"{r['mean']:.2f}", f"{r['scoring']:.3f}",
                                *(f"{r[q]:.0f}" for q in ("q10", "q25", "q50", "q75", "q90"))]
     assert [r[0] for r in page.tables["table-lake0-vp-quantiles-oop"][1:]][::5] == ["normal", "hard", "heroic"]
+
+
+TILE_SPEC = Path(__file__).resolve().parents[1] / "experiments" / "sensitivity_tile_values.toml"
+
+
+def test_tile_value_sensitivity_stays_within_the_stated_bounds():
+    """Only assumed tile values move, one step, and Major Old Ones keep capacity 6+ (KNOWN-DATA.md)."""
+    import tomllib
+
+    from simkit.datapack import load_pack
+    from simkit.runner.overrides import pack_value
+
+    spec = tomllib.loads(TILE_SPEC.read_text())
+    assert spec["experiment"]["design"] == "one_at_a_time" and spec["experiment"]["mode"] == "revenge"
+    grid = spec["override_grid"]
+    assert len(grid) >= 6
+    pack = load_pack()
+    provenance = tomllib.loads((Path(pack.path) / "old_ones.toml").read_text())
+    for key, values in grid.items():
+        _, kind, field = key.split(".")
+        assert field in ("vp", "damage_capacity")
+        assert provenance[kind][field]["provenance"] == "assumed", key  # external values stay as stated
+        shipped = pack_value(pack, key)
+        for v in values:
+            assert v != shipped and abs(v - shipped) <= 2 and v >= 1, (key, v)
+            if kind in ("shoggoth", "cthulhu") and field == "damage_capacity":
+                assert v >= 6, (key, v)
+            if field == "vp" and kind in ("mi_go", "loyalist"):
+                assert v > pack_value(pack, "old_ones.zombie.vp"), (key, v)  # Zombies stay the weakest
+    assert "old_ones.zombie.damage_capacity" not in grid and "old_ones.cthulhu.vp" not in grid
+
+
+def test_one_at_a_time_tile_values_reach_the_report_band_as_paired_changes(tmp_path, capsys):
+    import tomllib
+
+    from simkit import analysis
+    from simkit.datapack import load_pack
+    from simkit.runner.overrides import pack_value
+
+    text = TILE_SPEC.read_text().replace("games = 6000", "games = 200").replace("chunk_size = 1000", "chunk_size = 200")
+    spec = tmp_path / "tiles.toml"
+    spec.write_text(text)
+    assert main(["experiment", "run", str(spec), "--out", str(tmp_path / "sens" / "tiles"), "--jobs", "1"]) == 0
+    page = build(tmp_path / "sens", tmp_path, capsys)
+    assert {"sensitivity", "sensitivity-band", "fig-sensitivity", "table-sensitivity"} <= page.ids
+    lake = analysis.open_lake(tmp_path / "sens" / "tiles")
+    keys = lake.grid_keys
+    pack = load_pack()
+    base = {k: pack_value(pack, k) for k in keys}
+    expected = analysis.paired_difference(lake.scan(), base, metric="old_ones_win", by=keys).to_dicts()
+    rows = page.tables["table-sensitivity"][1:]
+    assert len(rows) == len(expected) == sum(len(v) for v in tomllib.loads(text)["override_grid"].values())
+    shown = {(r[1], int(r[2])): r for r in rows}
+    moved = 0
+    for r in expected:
+        changed = [k for k in keys if r[k] != base[k]]
+        assert len(changed) == 1  # one value at a time
+        row = shown[(changed[0], r[changed[0]])]
+        assert row[0] == "revenge" and row[3] == str(base[changed[0]]) and row[7] == f"{r['diff']:+.4f}"
+        moved += r["ci_low"] != r["ci_high"]
+    assert moved > len(expected) // 2  # tile values change Revenge games (the override reaches the game mode)
+    html = (tmp_path / "report.html").read_text()  # the band names the tile values as perturbed
+    assert "Old One tile values (VP, damage capacity) were moved one step" in html
