@@ -49,8 +49,10 @@ def draw_map(ax, board, values: np.ndarray, title: str, label: str, cmap: str = 
         if board.hex_port[h]:
             ax.plot([x[h]], [y[h]], marker="$\u2693$", color="#1f77b4", markersize=7)
             if label_ports:
-                ax.annotate(str(int(board.hex_number[h])), (x[h], y[h]), xytext=(6, -2), textcoords="offset points",
-                            fontsize=7, color="#1f4e79", fontweight="bold")
+                ax.annotate(str(int(board.hex_number[h])), (x[h], y[h]), xytext=(7, -3), textcoords="offset points",
+                            fontsize=8, color="#1f4e79", fontweight="bold",
+                            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "#1f4e79",
+                                  "linewidth": 0.5, "alpha": 0.9})
     ax.set_xlim(x.min() - 1.4, x.max() + 1.4)
     ax.set_ylim(y.min() - 1.4, y.max() + 1.4)
     ax.set_aspect("equal")

@@ -36,6 +36,13 @@ def rates_by_cell(lake: analysis.Lake, keys: list[str] | None = None) -> pl.Data
     return natural_sort(analysis.win_rates(lake.scan(), by=keys, metric=lake.key_metric), keys)
 
 
+def headline_keys(lake: analysis.Lake) -> list[str]:
+    """Difficulty x human count, the question users bring (empty when the lake does not vary both)."""
+    keys = lake.grid_keys
+    humans = "humans" if "humans" in keys else "players"
+    return ["difficulty", humans] if "difficulty" in keys and humans in keys else []
+
+
 def headline_tables(lake: analysis.Lake, sid: str) -> str:
     """Marginal rates: difficulty x humans (the question users bring), then each grid key alone."""
     keys = lake.grid_keys
@@ -239,7 +246,7 @@ def ending_section(lake: analysis.Lake, sid: str) -> str:
     names = summary.collect_schema().names()
     if "end_reason" not in names or "end_time" not in names:
         return ""
-    keys = lake.grid_keys or ["cell"]
+    keys = headline_keys(lake) or lake.grid_keys or ["cell"]
     counts = natural_sort(summary.group_by([*keys, "end_reason"]).len().collect(), [*keys, "end_reason"])
     totals = summary.group_by(keys).len().rename({"len": "games"}).collect()
     joined = counts.join(totals, on=keys, how="left", maintain_order="left").to_dicts()
@@ -257,7 +264,8 @@ def ending_section(lake: analysis.Lake, sid: str) -> str:
     ax.set_ylabel("games")
     ax.set_title("When Ports are lost (all cells)")
     return "".join([
-        f'<h3 id="{sid}-ending">How and when games end</h3>',
+        f'<h3 id="{sid}-ending">How and when games end'
+        + (" (other grid keys pooled)" if len(keys) < len(lake.grid_keys) else "") + "</h3>",
         table_html([*keys, "end", "games", "share", "95% interval"], rows, f"table-{sid}-ending",
                    text_columns=tuple(range(len(keys) + 1))),
         figure_html(fig, "Port-loss timing", f"fig-{sid}-port-loss")])

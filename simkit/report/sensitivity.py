@@ -30,14 +30,17 @@ def rows_for(lake: analysis.Lake) -> list[dict]:
     pack = load_pack()
     base = {k: pack_value(pack, k) for k in keys}
     diffs = analysis.paired_difference(lake.scan(), base, metric=lake.key_metric, by=keys)
-    mode = lake.record.get("spec", {}).get("mode", "?")
+    spec = lake.record.get("spec", {})
+    mode = spec.get("mode", "?")
+    fixed = ", ".join(f"{k}={v}" for k, v in spec.get("params", {}).items())
     out = []
     for r in diffs.to_dicts():
         key = next(k for k in keys if r[k] != base[k])  # the one value this cell moved
-        out.append({"experiment": lake.experiment, "mode": mode, "key": key, "value": r[key],
+        out.append({"experiment": lake.experiment, "mode": mode, "params": fixed, "key": key, "value": r[key],
                     "baseline": base[key], "games": r["games"], "rate": r["rate"],
                     "baseline_rate": r["baseline_rate"], "diff": r["diff"], "ci_low": r["ci_low"],
                     "ci_high": r["ci_high"], "metric": lake.key_metric})
+    out.sort(key=lambda r: (keys.index(r["key"]), r["value"]))  # each key's values together, in order
     return out
 
 
@@ -80,7 +83,7 @@ def section(lakes: list[analysis.Lake]) -> str:
         lo = min(r["baseline_rate"] + r["ci_low"] for r in mine)
         hi = max(r["baseline_rate"] + r["ci_high"] for r in mine)
         big = max(mine, key=lambda r: abs(r["diff"]))
-        items.append(f"<li><b>{esc(exp)}</b> ({esc(mine[0]['mode'])} mode): shipped {esc(metric)} rate "
+        items.append(f"<li><b>{esc(exp)}</b> ({esc(mine[0]['mode'])} mode; {esc(mine[0]['params'])}): shipped {esc(metric)} rate "
                      f"{mine[0]['baseline_rate']:.3f}; one value one step away puts it anywhere from {lo:.3f} to "
                      f"{hi:.3f}; the largest change is {big['diff']:+.3f} ({esc(big['key'])} = {esc(big['value'])})</li>")
     band = ("Each row moves one assumed value one step from the shipped pack, every other value as shipped, on "
