@@ -192,3 +192,78 @@ def vp_by_source(frame: Frame, by: Sequence[str] = ("cell",), prefix: str = "vp_
     df = df.with_columns(*[pl.when(pl.col(total_col) > 0).then(pl.col(c) / pl.col(total_col)).otherwise(0.0)
                            .alias(f"share_{c[len(prefix):]}") for c in sources])
     return _out(df, pandas)
+
+
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+# Where each side's VP come from, as columns of the summary table (Revenge: the Old One
+# player's on-map tiles, blighted farms, eliminated units and Outposts, Ports destroyed;
+# base/solo: revealed tiles, unrevealed tiles doubled, blighted farms).
+OOP_SOURCES = {"vp_on_map": pl.col("oo_vp_revealed"), "vp_blighted": pl.col("oo_vp_blighted"),
+               "vp_units": pl.col("oop_vp_units"), "vp_ports": pl.col("oop_vp_tokens") - pl.col("oop_vp_units")}
+OLD_ONES_SOURCES = {"vp_revealed": pl.col("oo_vp_revealed"), "vp_unrevealed": pl.col("oo_vp_unrevealed"),
+                    "vp_blighted": pl.col("oo_vp_blighted")}
+
+
+def old_ones_vp_sources(frame: Frame) -> pl.LazyFrame:
+    """The summary rows with the Old Ones' VP split by source as ``vp_<source>`` columns and
+    ``vp_total`` (= oo_vp). Revenge lakes (an Old One player) get on_map, blighted, units and
+    ports; base and solo lakes get revealed, unrevealed (doubled) and blighted."""
+    lf = _lazy(frame)
+    have = lf.collect_schema().names()
+    sources = OOP_SOURCES if "oop_vp_tokens" in have else OLD_ONES_SOURCES
+    _check_columns(lf, ["oo_vp"] + sorted({c for e in sources.values() for c in e.meta.root_names()}))
+    return lf.with_columns(*[e.cast(pl.Int64).alias(k) for k, e in sources.items()],
+                           vp_total=pl.col("oo_vp").cast(pl.Int64))
+
+
+def human_vp_sources(seats: Frame) -> pl.LazyFrame:
+    """A seats table with ``vp_total`` (each human's own VP; the sources are its ``vp_*``)."""
+    lf = _lazy(seats)
+    _check_columns(lf, ["vp"])
+    return lf.with_columns(vp_total=pl.col("vp").cast(pl.Int64))
+
+
+def vp_quantiles(frame: Frame, by: Sequence[str] = ("cell",), prefix: str = "vp_",
+                 quantiles: Sequence[float] = QUANTILES, pandas: bool = False):
+    """The distribution of VP per game from each source (``vp_<source>`` columns, ``vp_total``
+    included): one row per (group, source) with games, mean, share of games scoring any, and
+    the requested quantiles (``q10``, ``q50``, ...; nearest observed value, so whole VP)."""
+    lf = _lazy(frame)
+    by = list(by)
+    sources = [c for c in lf.collect_schema().names() if c.startswith(prefix)]
+    if not sources:
+        raise UserError(f"no '{prefix}*' columns in these rows")
+    _check_columns(lf, by)
+    for q in quantiles:
+        if not 0 <= q <= 1:
+            raise UserError(f"quantile {q} is not between 0 and 1")
+    long = lf.select(*by, *[pl.col(c).cast(pl.Float64) for c in sources]).unpivot(
+        index=by, on=sources, variable_name="source", value_name="vp")
+    aggs = [pl.len().alias("games"), pl.col("vp").mean().alias("mean"), (pl.col("vp") > 0).mean().alias("scoring")]
+    aggs += [pl.col("vp").quantile(q, interpolation="nearest").alias(f"q{round(q * 100)}") for q in quantiles]
+    df = long.group_by([*by, "source"]).agg(aggs).with_columns(
+        pl.col("source").str.strip_prefix(prefix)).collect()
+    order = {s[len(prefix):]: i for i, s in enumerate(sources)}
+    rows = sorted(df.to_dicts(), key=lambda r: (tuple(r[k] for k in by), order[r["source"]]))
+    return _out(pl.DataFrame(rows, schema=df.schema) if rows else df, pandas)
+
+
+def _piece_rates(frame: Frame, flag: str, by: Sequence[str], pandas: bool):
+    lf = _lazy(frame)
+    by = list(by)
+    _check_columns(lf, by + ["hex", flag])
+    return win_rates(lf, by=[*by, "hex"], metric=flag, pandas=pandas)
+
+
+def port_loss_by_site(ports: Frame, by: Sequence[str] = (), pandas: bool = False):
+    """Share of Ports placed on each site (printed hex number) that fell, with Wilson 95%
+    intervals: a lake's ``ports`` table; columns by..., hex, games (Ports placed), wins (lost),
+    rate, ci_low, ci_high."""
+    return _piece_rates(ports, "lost", by, pandas)
+
+
+def blight_by_hex(farms: Frame, by: Sequence[str] = (), pandas: bool = False):
+    """Share of farms placed on each hex that were blighted, with Wilson 95% intervals: a
+    lake's ``farms`` table; columns by..., hex, games (farms placed), wins (blighted), rate, ..."""
+    return _piece_rates(farms, "blighted", by, pandas)

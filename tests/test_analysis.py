@@ -149,3 +149,43 @@ def test_summary_command_prints_the_key_metric_per_cell(sweep, capsys):
     obj = json.loads(capsys.readouterr().out)
     assert obj["key_metric"] == "destroyed" and len(obj["rows"]) == 6
     assert all(r["ci_low"] <= r["rate"] <= r["ci_high"] for r in obj["rows"])
+
+
+def test_vp_quantiles_are_observed_values_per_group_and_source():
+    frame = pl.DataFrame({"g": ["a"] * 5 + ["b"] * 3, "vp_x": [0, 1, 2, 3, 40, 5, 5, 6],
+                          "vp_y": [0, 0, 0, 0, 1, 2, 2, 2]})
+    q = analysis.vp_quantiles(frame, by=["g"], quantiles=(0.0, 0.5, 1.0))
+    rows = {(r["g"], r["source"]): r for r in q.to_dicts()}
+    assert list(q["source"][:2]) == ["x", "y"] and len(rows) == 4
+    assert rows[("a", "x")]["q50"] == 2 and rows[("a", "x")]["q0"] == 0 and rows[("a", "x")]["q100"] == 40
+    assert rows[("a", "x")]["mean"] == pytest.approx(46 / 5) and rows[("a", "y")]["scoring"] == pytest.approx(0.2)
+    assert rows[("b", "y")]["q50"] == 2 and rows[("b", "x")]["games"] == 3
+    with pytest.raises(UserError):
+        analysis.vp_quantiles(frame, quantiles=(1.5,), by=["g"])
+
+
+def test_old_one_vp_sources_add_up_to_the_old_ones_total():
+    from simkit.datapack import load_pack
+    from simkit.revenge.modes import run_chunk
+
+    params = {"humans": 2, "strategies": "balanced", "oop": "rusher", "difficulty": "hard", "ruleset": "revenge",
+              "shuffle_seats": True, "map": "eastern", "checked": False}
+    summary = pl.DataFrame(run_chunk(params, load_pack(), 3, 0, 200, frozenset({"summary"}))["summary"])
+    parts = analysis.old_ones_vp_sources(summary).collect()
+    sources = [c for c in parts.columns if c.startswith("vp_") and c != "vp_total"]
+    assert sources == ["vp_on_map", "vp_blighted", "vp_units", "vp_ports"]
+    assert (parts.select(pl.sum_horizontal(sources))[:, 0] == parts["vp_total"]).all()
+    assert parts["vp_ports"].min() >= 0 and parts["vp_ports"].max() > 0
+    assert set(parts["vp_ports"].unique()) <= {0, 10, 20, 30, 40}  # 10 per Port (rules)
+
+
+def test_port_loss_by_site_and_blight_by_hex_are_wilson_rates_per_hex():
+    ports = pl.DataFrame({"hex": [3, 3, 3, 8], "lost": [1, 0, 0, 1], "difficulty": ["hard"] * 4})
+    df = analysis.port_loss_by_site(ports, by=["difficulty"])
+    assert df["hex"].to_list() == [3, 8] and df["games"].to_list() == [3, 1] and df["wins"].to_list() == [1, 1]
+    lo, hi = wilson_interval(1, 3)
+    assert df["ci_low"][0] == pytest.approx(lo) and df["ci_high"][0] == pytest.approx(hi)
+    farms = pl.DataFrame({"hex": [5, 5], "blighted": [1, 1]})
+    assert analysis.blight_by_hex(farms)["rate"].to_list() == [1.0]
+    with pytest.raises(UserError):
+        analysis.blight_by_hex(ports)

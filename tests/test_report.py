@@ -135,8 +135,7 @@ def game_results(tmp_path_factory) -> Path:
 def test_game_lake_report_has_outcome_vp_ending_and_strategy_sections(game_results, tmp_path, capsys):
     page = build(game_results, tmp_path, capsys)
     assert {"provenance", "lake0", "table-lake0-rates", "fig-lake0-rates", "table-lake0-oo-vp",
-            "table-lake0-ending", "table-lake0-strategies", "lake0-board", "fig-lake0-traffic",
-            "fig-lake0-combats"} <= page.ids
+            "table-lake0-ending", "table-lake0-strategies", "lake0-board", "fig-lake0-board-maps"} <= page.ids
 
 
 def test_game_lake_rates_in_the_report_equal_the_analysis_api(game_results, tmp_path, capsys):
@@ -182,9 +181,9 @@ def test_sensitivity_section_shows_paired_changes_against_the_shipped_values(sen
     key = "units.artillery.cost"
     expected = analysis.paired_difference(lake.scan(), {key: pack_value(load_pack(), key)},
                                           metric=lake.key_metric, by=[key]).to_dicts()
-    shown = {float(r[1]): r for r in rows if r[0] == key}
+    shown = {float(r[2]): r for r in rows if r[1] == key}
     for r in expected:
-        assert shown[r[key]][6] == f"{r['diff']:+.4f}"
+        assert shown[r[key]][7] == f"{r['diff']:+.4f}"
 
 
 def test_ruleset_comparison_shows_paired_differences_on_shared_seeds(tmp_path, capsys):
@@ -214,3 +213,163 @@ def test_board_heatmap_counts_events_by_printed_hex_number():
     numbers = np.array([3, 7, 9])  # printed numbers of a three-hex board, in board order
     frame = pl.LazyFrame({"to_hex": [7, 7, 9, 3, 8]})  # 8 is not on this board
     assert hex_counts(frame, "to_hex", numbers).tolist() == [1.0, 2.0, 1.0]
+
+
+REVENGE_SPEC = """
+[experiment]
+name = "revenge_report_test"
+mode = "revenge"
+root_seed = 8
+chunk_size = 150
+games = 150
+outputs = ["summary", "seats", "moves", "combats", "farms", "ports"]
+
+[params]
+humans = 2
+strategies = "balanced"
+oop = "rusher"
+
+[grid]
+difficulty = ["normal", "hard", "heroic"]
+"""
+
+
+@pytest.fixture(scope="module")
+def revenge_results(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("revenge")
+    spec = folder / "spec.toml"
+    spec.write_text(REVENGE_SPEC)
+    assert main(["experiment", "run", str(spec), "--out", str(folder / "lake"), "--jobs", "1"]) == 0
+    return folder
+
+
+def test_farm_and_port_tables_agree_with_the_game_summary(revenge_results):
+    import polars as pl
+
+    from simkit import analysis
+
+    lake = analysis.open_lake(revenge_results / "lake")
+    keys = ["difficulty", "game_index", "chunk_id"]
+    summary = lake.scan().select(*keys, "farms_built", "farms_blighted", "ports_lost", "log_overflow").collect()
+    assert summary["log_overflow"].sum() == 0
+    farms = lake.scan("farms").group_by(keys).agg(pl.len().alias("placed"), pl.col("blighted").sum()).collect()
+    both = summary.join(farms, on=keys, how="left").fill_null(0)
+    assert both["farms_blighted"].sum() > 0
+    assert (both["placed"] == both["farms_built"]).all()
+    assert (both["blighted"] == both["farms_blighted"]).all()
+    seat_keys = [*keys, "seat"]
+    seats = lake.scan("seats").select(*seat_keys, "port_lost").collect()
+    ports = lake.scan("ports").select(*seat_keys, "lost").collect()
+    assert ports.height == seats.height and ports["lost"].sum() > 0  # one Port per human seat
+    joined = seats.join(ports, on=seat_keys, how="left")
+    assert (joined["lost"] == joined["port_lost"]).all()
+    lost = lake.scan("ports").filter(pl.col("lost") == 1).collect()
+    assert (lost["lost_time"] > 0).all()
+
+
+def test_board_section_shows_blight_per_hex_and_port_loss_by_site_equal_to_the_analysis_api(
+        revenge_results, tmp_path, capsys):
+    from simkit import analysis
+
+    page = build(revenge_results, tmp_path, capsys)
+    assert {"lake0-board", "fig-lake0-board-maps", "table-lake0-blight", "lake0-ports",
+            "fig-lake0-port-loss-sites", "table-lake0-port-loss"} <= page.ids
+    lake = analysis.open_lake(revenge_results / "lake")
+    expected = analysis.port_loss_by_site(lake.scan("ports"), by=["difficulty"]).to_dicts()
+    rows = {int(r[0]): r for r in page.tables["table-lake0-port-loss"][1:]}
+    levels = ["normal", "hard", "heroic"]  # play order, three cells per level
+    assert len(expected) == sum(len(r) - 1 for r in rows.values()) // 3 > 0
+    for r in expected:
+        k = 1 + 3 * levels.index(r["difficulty"])
+        assert rows[r["hex"]][k:k + 3] == [f"{r['games']:,}", f"{r['rate']:.3f}",
+                                          f"{r['ci_low']:.3f}-{r['ci_high']:.3f}"]
+    blight = {r["hex"]: r for r in analysis.blight_by_hex(lake.scan("farms")).to_dicts()}
+    shown = page.tables["table-lake0-blight"][1:]
+    assert shown and all(int(r[1].replace(",", "")) >= 30 for r in shown)
+    for r in shown:
+        b = blight[int(r[0])]
+        assert r[1:] == [f"{b['games']:,}", f"{b['wins']:,}", f"{b['rate']:.3f}", f"{b['ci_low']:.3f}-{b['ci_high']:.3f}"]
+    rates = [float(r[3]) for r in shown]
+    assert rates == sorted(rates, reverse=True)
+
+
+def test_vp_quantile_tables_equal_the_analysis_api_for_each_side(revenge_results, tmp_path, capsys):
+    from simkit import analysis
+
+    page = build(revenge_results, tmp_path, capsys)
+    assert {"lake0-vp-distributions", "fig-lake0-vp-distributions"} <= page.ids
+    lake = analysis.open_lake(revenge_results / "lake")
+    sides = {"oop": analysis.old_ones_vp_sources(lake.scan()),
+             "humans": analysis.human_vp_sources(lake.scan("seats"))}
+    for side, frame in sides.items():
+        expected = analysis.vp_quantiles(frame, by=["difficulty"]).to_dicts()
+        rows = {(r[0], r[1]): r for r in page.tables[f"table-lake0-vp-quantiles-{side}"][1:]}
+        assert len(rows) == len(expected) and {"total"} < {s for _, s in rows}
+        for r in expected:
+            row = rows[(r["difficulty"], r["source"])]
+            assert row[2:] == [f"{r['games']:,}", f"{r['mean']:.2f}", f"{r['scoring']:.3f}",
+                               *(f"{r[q]:.0f}" for q in ("q10", "q25", "q50", "q75", "q90"))]
+    assert [r[0] for r in page.tables["table-lake0-vp-quantiles-oop"][1:]][::5] == ["normal", "hard", "heroic"]
+
+
+TILE_SPEC = Path(__file__).resolve().parents[1] / "experiments" / "sensitivity_tile_values.toml"
+
+
+def test_tile_value_sensitivity_stays_within_the_stated_bounds():
+    """Only assumed tile values move, one step, and Major Old Ones keep capacity 6+ (KNOWN-DATA.md)."""
+    import tomllib
+
+    from simkit.datapack import load_pack
+    from simkit.runner.overrides import pack_value
+
+    spec = tomllib.loads(TILE_SPEC.read_text())
+    assert spec["experiment"]["design"] == "one_at_a_time" and spec["experiment"]["mode"] == "revenge"
+    grid = spec["override_grid"]
+    assert len(grid) >= 6
+    pack = load_pack()
+    provenance = tomllib.loads((Path(pack.path) / "old_ones.toml").read_text())
+    for key, values in grid.items():
+        _, kind, field = key.split(".")
+        assert field in ("vp", "damage_capacity")
+        assert provenance[kind][field]["provenance"] == "assumed", key  # external values stay as stated
+        shipped = pack_value(pack, key)
+        for v in values:
+            assert v != shipped and abs(v - shipped) <= 2 and v >= 1, (key, v)
+            if kind in ("shoggoth", "cthulhu") and field == "damage_capacity":
+                assert v >= 6, (key, v)
+            if field == "vp" and kind in ("mi_go", "loyalist"):
+                assert v > pack_value(pack, "old_ones.zombie.vp"), (key, v)  # Zombies stay the weakest
+    assert "old_ones.zombie.damage_capacity" not in grid and "old_ones.cthulhu.vp" not in grid
+
+
+def test_one_at_a_time_tile_values_reach_the_report_band_as_paired_changes(tmp_path, capsys):
+    import tomllib
+
+    from simkit import analysis
+    from simkit.datapack import load_pack
+    from simkit.runner.overrides import pack_value
+
+    text = TILE_SPEC.read_text().replace("games = 6000", "games = 200").replace("chunk_size = 1000", "chunk_size = 200")
+    spec = tmp_path / "tiles.toml"
+    spec.write_text(text)
+    assert main(["experiment", "run", str(spec), "--out", str(tmp_path / "sens" / "tiles"), "--jobs", "1"]) == 0
+    page = build(tmp_path / "sens", tmp_path, capsys)
+    assert {"sensitivity", "sensitivity-band", "fig-sensitivity", "table-sensitivity"} <= page.ids
+    lake = analysis.open_lake(tmp_path / "sens" / "tiles")
+    keys = lake.grid_keys
+    pack = load_pack()
+    base = {k: pack_value(pack, k) for k in keys}
+    expected = analysis.paired_difference(lake.scan(), base, metric="old_ones_win", by=keys).to_dicts()
+    rows = page.tables["table-sensitivity"][1:]
+    assert len(rows) == len(expected) == sum(len(v) for v in tomllib.loads(text)["override_grid"].values())
+    shown = {(r[1], int(r[2])): r for r in rows}
+    moved = 0
+    for r in expected:
+        changed = [k for k in keys if r[k] != base[k]]
+        assert len(changed) == 1  # one value at a time
+        row = shown[(changed[0], r[changed[0]])]
+        assert row[0] == "revenge" and row[3] == str(base[changed[0]]) and row[7] == f"{r['diff']:+.4f}"
+        moved += r["ci_low"] != r["ci_high"]
+    assert moved > len(expected) // 2  # tile values change Revenge games (the override reaches the game mode)
+    html = (tmp_path / "report.html").read_text()  # the band names the tile values as perturbed
+    assert "Old One tile values (VP, damage capacity) were moved one step" in html

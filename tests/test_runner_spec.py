@@ -172,3 +172,59 @@ def test_deck_override_refuses_a_pack_that_holds_another_deck():
     hits[0, 0] ^= 1  # one symbol typed in differently: a user's own deck
     with pytest.raises(UserError, match="deck.assumed_seed"):
         apply_overrides(dataclasses.replace(data, card_hits=hits), {"deck.assumed_seed": 3})
+
+
+ONE_AT_A_TIME = GOOD.replace("games = 300", 'games = 300\ndesign = "one_at_a_time"').replace(
+    '[grid]\nforce = ["infantry=2", "infantry=2,artillery=1"]\nvs = ["zombie", "shoggoth"]',
+    '[params]\nforce = "infantry=2,artillery=1"\n[grid]\nvs = ["zombie", "shoggoth"]\n[override_grid]\n'
+    '"units.artillery.cost" = [2, 3, 4]\n"old_ones.shoggoth.vp" = [4, 6]').replace(
+    '[params]\nallocate = "cheapest"\n\n', "")
+
+
+def test_one_at_a_time_design_moves_one_override_from_the_pack_per_cell(tmp_path):
+    from simkit.datapack import load_pack
+    from simkit.runner.overrides import pack_value
+
+    spec = load_spec(write(tmp_path, ONE_AT_A_TIME))
+    data = load_pack()
+    keys = ("units.artillery.cost", "old_ones.shoggoth.vp")
+    base = {k: pack_value(data, k) for k in keys}
+    assert base == {"units.artillery.cost": 3.0, "old_ones.shoggoth.vp": 5}
+    assert spec.to_json()["design"] == "one_at_a_time"
+    points = [(c.params["vs"], tuple(c.overrides[k] for k in keys)) for c in spec.cells]
+    # per vs: the pack's values, then each listed value alone (3 = the pack's cost, not repeated)
+    assert points == [(vs, p) for vs in ("zombie", "shoggoth")
+                      for p in ((3.0, 5), (2.0, 5), (4.0, 5), (3.0, 4), (3.0, 6))]
+    grid = load_spec(write(tmp_path, ONE_AT_A_TIME.replace('design = "one_at_a_time"', ""), "g.toml"))
+    assert len(grid.cells) == 2 * 3 * 2  # the default design is every combination
+
+
+@pytest.mark.parametrize("old,new,named", [
+    ('design = "one_at_a_time"', 'design = "one_at_once"', "design"),
+    ('"old_ones.shoggoth.vp" = [4, 6]', '"old_ones.shoggoth.vpp" = [4, 6]', "old_ones.shoggoth.vpp"),
+    ('"old_ones.shoggoth.vp" = [4, 6]', '"old_ones.shogoth.damage_capacity" = [7]', "shogoth"),
+    ('"old_ones.shoggoth.vp" = [4, 6]', '"old_ones.shoggoth.damage_capacity" = [0]', "damage_capacity"),
+])
+def test_bad_design_or_tile_override_exits_2_naming_it(tmp_path, capsys, old, new, named):
+    spec = write(tmp_path, ONE_AT_A_TIME.replace(old, new))
+    code, _, err = run_cli(capsys, "experiment", "check", str(spec))
+    assert code == 2 and named in err and len(err.strip().splitlines()) == 1
+
+
+def test_old_one_value_overrides_reach_the_tiles_the_game_modes_play_with():
+    from simkit.datapack import load_pack
+    from simkit.names import OLD_ONES
+    from simkit.revenge.modes import run_chunk
+    from simkit.runner.overrides import apply_overrides
+
+    data = load_pack()
+    shog = data.tile_type == OLD_ONES.index("shoggoth")
+    assert shog.sum() >= 2 and (data.tile_vp[shog] == 5).all()
+    moved = apply_overrides(data, {"old_ones.shoggoth.vp": 9, "old_ones.shoggoth.damage_capacity": 8})
+    assert (moved.tile_vp[shog] == 9).all() and (moved.tile_capacity[shog] == 8).all()
+    assert (moved.tile_vp[~shog] == data.tile_vp[~shog]).all() and (data.tile_vp[shog] == 5).all()
+    params = {"humans": 2, "strategies": "balanced", "oop": "rusher", "difficulty": "normal", "ruleset": "revenge",
+              "shuffle_seats": True, "map": "eastern", "checked": False}
+    before = run_chunk(params, data, 5, 0, 60, frozenset({"summary"}))["summary"]
+    after = run_chunk(params, moved, 5, 0, 60, frozenset({"summary"}))["summary"]
+    assert (before["oo_vp"] != after["oo_vp"]).any()  # the Revenge engine plays the moved tiles

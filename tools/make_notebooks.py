@@ -48,7 +48,7 @@ NOTEBOOKS = {
                  "from simkit import analysis\nfrom simkit.runner import parse_spec, run_experiment\n\n"
                  "GAMES = 300\n"
                  "spec = parse_spec(tomllib.loads(f\"\"\"\n[experiment]\nname = 'notebook_revenge'\nmode = 'revenge'\n"
-                 "root_seed = 11\nchunk_size = 150\ngames = {GAMES}\noutputs = ['summary']\n"
+                 "root_seed = 11\nchunk_size = 150\ngames = {GAMES}\noutputs = ['summary', 'seats', 'farms', 'ports']\n"
                  "[params]\nhumans = 2\nstrategies = 'balanced'\noop = 'rusher'\n"
                  "[grid]\ndifficulty = ['normal', 'hard', 'heroic']\n\"\"\"))\n"
                  "lake_dir = Path(tempfile.mkdtemp()) / 'lake'\n"
@@ -61,6 +61,20 @@ NOTEBOOKS = {
         ("code", "summary = lake.scan()\n"
                  "print(summary.group_by('difficulty').agg(pl.col('ports_lost').mean(), pl.col('oo_vp').mean(),\n"
                  "      pl.col('best_player_vp').mean(), pl.len().alias('games')).sort('difficulty').collect())"),
+
+        ("md", "## Where the points come from, as distributions\n\nMeans hide a lot: `old_ones_vp_sources` splits "
+               "the Old One player's VP (tiles on the map, blighted farms, units and Outposts, Ports) and "
+               "`vp_quantiles` gives each source's quantiles per difficulty; `human_vp_sources` does the same "
+               "for each human seat (the `seats` table)."),
+        ("code", "oop = analysis.vp_quantiles(analysis.old_ones_vp_sources(lake.scan()), by=['difficulty'])\n"
+                 "print(oop.filter(pl.col('source').is_in(['blighted', 'ports', 'total'])))\n"
+                 "humans = analysis.vp_quantiles(analysis.human_vp_sources(lake.scan('seats')), by=['difficulty'])\n"
+                 "print(humans.filter(pl.col('source') == 'total'))"),
+        ("md", "## Port loss by site and blight by hex\n\nThe `ports` and `farms` tables (in `outputs`) have one row "
+               "per Port / farm placed, with whether it fell / was blighted:"),
+        ("code", "print(analysis.port_loss_by_site(lake.scan('ports'), by=['difficulty']).sort('rate', descending=True).head(6))\n"
+                 "print(analysis.blight_by_hex(lake.scan('farms')).filter(pl.col('games') >= 20)\n"
+                 "      .sort('rate', descending=True).head(5))"),
     ],
     "type_in_your_own_deck.ipynb": [
         ("md", "# Typing in your own Old One deck\n\nThe shipped deck is *assumed* (the card faces are not "

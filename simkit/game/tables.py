@@ -4,6 +4,8 @@
     seats     one row per (game, seat): strategy, VP by source, win, ...
     combats   one row per combat (attack or Port defence)            needs the event log
     moves     one row per Old One step                                needs the event log
+    farms     one row per farm placed, with whether (and when) it was blighted   event log
+    ports     one row per Port placed at setup, with whether (and when) it fell  event log
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ import numpy as np
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 
-TABLES = ("summary", "seats", "combats", "moves")
-EVENT_TABLES = ("combats", "moves")
+TABLES = ("summary", "seats", "combats", "moves", "farms", "ports")
+EVENT_TABLES = ("combats", "moves", "farms", "ports")
 _PLAYER_FIELDS = [name[3:] for name in L.SUMMARY_COLUMNS if name.startswith("p0_")]
 
 
@@ -90,4 +92,40 @@ def event_tables(logs: Sequence[np.ndarray], hex_number: np.ndarray, first_game:
             "from_hex": _int(hex_number[r[:, 4]]), "to_hex": _int(hex_number[r[:, 5]]),
             "card": _int(r[:, 6]), "old_one": _int(r[:, 7]),
         }
+    tables.update(piece_tables(pick, hex_number, which))
     return tables
+
+
+def _fate(placed_key: np.ndarray, ended_key: np.ndarray) -> np.ndarray:
+    """Index of the first ended row with each placed row's key, or -1."""
+    if not len(ended_key):
+        return np.full(len(placed_key), -1, dtype=np.int64)
+    order = np.argsort(ended_key, kind="stable")
+    pos = np.minimum(np.searchsorted(ended_key[order], placed_key), len(order) - 1)
+    return np.where(ended_key[order][pos] == placed_key, order[pos], -1)
+
+
+def piece_tables(pick, hex_number: np.ndarray, which: Sequence[str]) -> dict[str, dict[str, np.ndarray]]:
+    """Farms (EV_FARM, blighted by EV_BLIGHT) and Ports (EV_SETUP, lost by EV_PORT_LOST).
+
+    A hex holds one farm and one Port at most in a game, so (game, hex) names the piece."""
+    n_hex = len(hex_number)
+    out: dict[str, dict[str, np.ndarray]] = {}
+    for table, placed_kind, ended_kind, flag in (("farms", L.EV_FARM, L.EV_BLIGHT, "blighted"),
+                                                 ("ports", L.EV_SETUP, L.EV_PORT_LOST, "lost")):
+        if table not in which:
+            continue
+        r, gi = pick(placed_kind)
+        keep = r[:, 3] >= 0  # a seat without a Port logs hex -1
+        r, gi = r[keep], gi[keep]
+        e, ge = pick(ended_kind)
+        fate = _fate(gi.astype(np.int64) * n_hex + r[:, 3], ge.astype(np.int64) * n_hex + e[:, 3])
+        gone = fate >= 0
+        cols = {"game_index": gi, "seat": _int(r[:, 2]), "hex": _int(hex_number[r[:, 3]])}
+        if table == "farms":
+            cols["time"] = _int(r[:, 1])
+            cols["kind"] = r[:, 4].astype(np.int8)
+        cols[flag] = gone.astype(np.int8)
+        cols[f"{flag}_time"] = _int(np.where(gone, e[np.maximum(fate, 0), 1] if len(e) else -1, -1))
+        out[table] = cols
+    return out

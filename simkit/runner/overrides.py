@@ -4,6 +4,10 @@ Keys name a value the way the pack files do, and values keep the pack's units:
 
     units.<unit>.<field>      cost (Gold), damage_capacity, range, box_count, oop_vp, oop_vp_alt
     old_ones.<type>.<field>   damage_capacity, vp, moves, heals_after_combat, causes_sanity_loss
+                              (damage_capacity and vp set the type's combat value and move every
+                              Old One tile of that type, old_one_tiles.csv, by the same step, so
+                              they reach the game modes too; a pack whose tiles of a type all
+                              carry the type's value, as the shipped one, gets exactly the value)
     port.<field>              strength_normal, strength_weak, flip_threshold,
                               sanity_strength_4, sanity_strength_2, oop_vp
     combat.sanity_per_combat
@@ -35,6 +39,7 @@ _UNIT_FIELDS = {"cost": ("unit_cost", float, 0), "damage_capacity": ("unit_capac
 _OLD_ONE_FIELDS = {"damage_capacity": ("old_one_capacity", int, 1), "vp": ("old_one_vp", int, 0),
                    "moves": ("old_one_moves", bool, None), "heals_after_combat": ("old_one_heals", bool, None),
                    "causes_sanity_loss": ("old_one_sanity", bool, None)}
+_TILE_FIELDS = {"damage_capacity": "tile_capacity", "vp": "tile_vp"}  # the tiles' own columns
 _PORT_FIELDS = ("strength_normal", "strength_weak", "flip_threshold", "sanity_strength_4",
                 "sanity_strength_2", "oop_vp")
 OVERRIDE_PATTERNS = ("units.<unit>.<" + "|".join(_UNIT_FIELDS) + ">",
@@ -106,7 +111,13 @@ def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
         if parts[0] == "units":
             array(_UNIT_FIELDS[parts[2]][0])[STACKS.index(parts[1])] = value
         elif parts[0] == "old_ones":
-            array(_OLD_ONE_FIELDS[parts[2]][0])[OLD_ONES.index(parts[1])] = value
+            t = OLD_ONES.index(parts[1])
+            attr, _, lo = _OLD_ONE_FIELDS[parts[2]]
+            step = value - getattr(data, attr)[t]
+            array(attr)[t] = value
+            if parts[2] in _TILE_FIELDS:  # the full game reads the tiles' own values
+                tiles = array(_TILE_FIELDS[parts[2]])
+                tiles[data.tile_type == t] = np.maximum(getattr(data, _TILE_FIELDS[parts[2]])[data.tile_type == t] + step, lo)
         elif parts[0] == "port":
             port[parts[1]] = value
             # load_pack stores these port values in the port row of the unit arrays too

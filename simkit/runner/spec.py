@@ -35,7 +35,10 @@ EXPERIMENT_KEYS = {
     "outputs": "tables to write, e.g. [\"summary\", \"moves\"]",
     "data": "data pack folder (relative to the spec; default: the shipped pack)",
     "partition_by": "columns that name the lake's folders (default: the grid keys)",
+    "design": "how [override_grid] makes cells: \"grid\" (every combination, default) or \"one_at_a_time\" "
+              "(the pack's own values, then each listed value alone)",
 }
+DESIGNS = ("grid", "one_at_a_time")
 MAX_PARTITION_KEYS = 3
 MAX_SEED = 2**63 - 1
 DEFAULT_MAX_GAMES = 10_000_000
@@ -78,6 +81,7 @@ class Spec:
     text: str
     engine_version: int
     data_hash: str
+    design: str = "grid"
     cells: tuple[Cell, ...] = field(default=())
     experiment_id: str = ""
     data: Any = field(default=None, repr=False, compare=False)  # the loaded pack (before overrides)
@@ -104,7 +108,7 @@ class Spec:
                 "target_ci": self.target_ci, "min_games": self.min_games, "max_games": self.max_games,
                 "outputs": list(self.outputs), "data": self.data_path, "partition_by": list(self.partition_by),
                 "params": self.params, "grid": self.grid, "overrides": self.overrides,
-                "override_grid": self.override_grid}
+                "override_grid": self.override_grid, "design": self.design}
 
 
 class _Where:
@@ -182,6 +186,12 @@ def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_d
     overrides = dict(raw.get("overrides", {}))
     override_grid = {k: _grid_values(w, "override_grid", k, v) for k, v in raw.get("override_grid", {}).items()}
     _check_keys(w, mode, params, grid, overrides, override_grid)
+    design = exp.get("design", "grid")
+    if design not in DESIGNS:
+        raise w.error("[experiment] design", f"must be one of {', '.join(DESIGNS)}, got {design!r}")
+    if design == "one_at_a_time" and (data is None or not override_grid):
+        raise w.error("[experiment] design", "one_at_a_time needs an [override_grid] and a mode that loads "
+                      "the AuZtralia data pack")
 
     varying = [k for k, v in grid.items() if len(v) > 1] + [k for k, v in override_grid.items() if len(v) > 1]
     hint = [k for k in mode.extra.get("partition_hint", ()) if k in varying]
@@ -200,7 +210,7 @@ def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_d
                 min_games=min_games, max_games=max_games, outputs=outputs, data_path=data_path,
                 partition_by=tuple(partition_by), params=params, grid=grid, overrides=overrides,
                 override_grid=override_grid, text=text, engine_version=int(simkit.ENGINE_VERSION),
-                data_hash=getattr(data, "hash", "none"), data=data)
+                data_hash=getattr(data, "hash", "none"), design=design, data=data)
     cells = _cells(w, spec, mode, data)
     spec = _replace(spec, cells=cells)
     digest = hashlib.sha256(json.dumps(spec.identity(), sort_keys=True).encode()).hexdigest()
@@ -324,13 +334,29 @@ def _check_keys(w: _Where, mode: Mode, params: dict, grid: dict, overrides: dict
                     raise w.error(f"[{table}] {key}", str(exc)) from None
 
 
+def _points(spec: Spec, data) -> list[dict[str, Any]]:
+    """The grid points: every combination of [grid], times every combination of
+    [override_grid] (design "grid") or, for design "one_at_a_time", the pack's own values of
+    the override keys and then each listed value alone (every cell sets every key, so the
+    lake has one column per key and the baseline cell is the one at the pack's values)."""
+    grid = [dict(zip(spec.grid, combo, strict=True)) for combo in itertools.product(*spec.grid.values())]
+    if spec.design == "one_at_a_time":
+        from simkit.runner.overrides import pack_value
+
+        base = {k: check_override(k, pack_value(data, k)) for k in spec.override_grid}
+        over = [dict(base)]
+        for key, values in spec.override_grid.items():
+            over += [{**base, key: check_override(key, v)} for v in values if check_override(key, v) != base[key]]
+    else:
+        over = [dict(zip(spec.override_grid, combo, strict=True))
+                for combo in itertools.product(*spec.override_grid.values())]
+    return [{**g, **o} for g in grid for o in over]
+
+
 def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
-    keys = list(spec.grid) + list(spec.override_grid)
-    values = [spec.grid[k] for k in spec.grid] + [spec.override_grid[k] for k in spec.override_grid]
     cells = []
     seen: dict[str, int] = {}
-    for index, combo in enumerate(itertools.product(*values)):
-        point = dict(zip(keys, combo, strict=True))
+    for index, point in enumerate(_points(spec, data)):
         given = {**spec.params, **{k: point[k] for k in spec.grid}}
         overrides = {**spec.overrides, **{k: point[k] for k in spec.override_grid}}
         overrides = {k: check_override(k, v) for k, v in sorted(overrides.items())}
