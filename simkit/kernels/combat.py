@@ -11,7 +11,7 @@ import numpy as np
 
 from simkit.kernels import combat_layout as L
 from simkit.kernels.deck import draw_card, refill_full
-from strategies.combat.allocation import choose_stack
+from strategies.combat.allocation import SPREAD, choose_stack
 from strategies.combat.withdrawal import jones_decision, withdraw_decision
 
 # The Monte Carlo loop is compiled with _nrt=False: numba's reference counting of
@@ -124,11 +124,15 @@ def apply_card(st, mx, dmg, sanity_loss, airship_damage):
 
 @nb.njit(cache=True, inline="always")
 def place_purple_by_policy(st, mx, mx_cost, n, alloc_id, alloc_params):
-    for _ in range(n):
+    while n > 0:
         s = choose_stack(alloc_id, alloc_params, st, mx, mx_cost)
         if s < 0:
             return
-        place_cubes(st, mx, s, 1)
+        # Only SPREAD looks at damage; the others keep choosing s until its stack is
+        # gone, so the cubes it can absorb go on together (same result, fewer choices).
+        k = 1 if alloc_id == SPREAD else min(n, absorbable(st, mx, s))
+        place_cubes(st, mx, s, k)
+        n -= k
 
 
 @nb.njit(cache=True, inline="always")
