@@ -29,6 +29,19 @@ def test_json_output_has_the_documented_fields_and_outcomes_sum_to_one(capsys):
     assert sum(obj["outcomes"].values()) == pytest.approx(1.0, abs=1e-12)
 
 
+@pytest.mark.parametrize("method", ["exact", "mc"])
+def test_withdraw_table_is_played_by_both_methods_and_reported(capsys, method):
+    code, out, _ = run(capsys, "combat", "--force", "infantry=1,airship=1", "--vs", "mi_go", "--withdraw",
+                       "table-value", "--method", method, "--games", "20000", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["method"] == method
+    assert obj["table_states"] > 0 and obj["table_states_withdrawing"] > 0
+    assert obj["outcomes"]["withdraw"] > 0
+    code, out, _ = run(capsys, "combat", "--force", "infantry=1,airship=1", "--vs", "mi_go", "--withdraw",
+                       "table-value", "--method", method, "--games", "20000")
+    assert code == 0 and "withdraw table (value, no card counting)" in out
+
+
 def test_monte_carlo_json_carries_games_and_intervals_per_outcome(capsys):
     code, out, _ = run(capsys, "combat", "--force", "infantry=1", "--vs", "zombie", "--method", "mc",
                        "--games", "50000", "--seed", "5", "--json")

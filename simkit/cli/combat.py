@@ -61,6 +61,11 @@ def _render(odds: CombatOdds) -> None:
     console.print(f"[dim]{tail}; data {odds.data_hash}[/dim]")
     for line in odds.extra.get("policy_rules", []):
         console.print(f"policy: {line}")
+    if "table_states" in odds.extra:
+        x = odds.extra
+        console.print(f"withdraw table ({x['table_objective']}, no card counting): {x['table_states']:,} states, "
+                      f"withdraw in {x['table_states_withdrawing']:,}; P(destroy) "
+                      f"{x['table_model_p_destroy']:.4f} if draws were independent")
     if "exact_skipped" in odds.extra:
         console.print(f"[dim]Monte Carlo because {odds.extra['exact_skipped'].split(';')[0]}[/dim]")
 
