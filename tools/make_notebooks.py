@@ -32,6 +32,15 @@ NOTEBOOKS = {
                  "print(f\"never withdraw: P(destroy) {never.p_destroy:.4f}, Gold lost {never.expected_gold_lost:.3f}\")\n"
                  "print(f\"value-optimal : P(destroy) {value.p_destroy:.4f}, Gold lost {value.expected_gold_lost:.3f}, \"\n"
                  "      f\"P(withdraw) {value.outcomes['withdraw']:.4f}\")"),
+        ("md", "### Without counting cards\n\nThat policy counts every card. The *withdraw table* is the "
+               "optimum for a player who does not (each draw treated as independent): small enough for the game "
+               "engine to solve before every combat. The exact solver prices it under the real deck, so the "
+               "difference is what card counting is worth here."),
+        ("code", "table = exact_odds(fight, data, withdraw='table-value')\n"
+                 "vp = sum(int(data.old_one_vp[t]) for t in fight.old_ones)\n"
+                 "worth = lambda o: vp * o.p_destroy - o.expected_gold_lost\n"
+                 "print(f\"card counting: {worth(value):.4f} | table: {worth(table):.4f} | never: {worth(never):.4f} \"\n"
+                 "      f\"(VP x P(destroy) - Gold lost; the table has {table.extra['table_states']} states)\")"),
         ("md", "## Card counting\n\nWith cards already in the discard pile (`seen`), the odds change:"),
         ("code", "seen = tuple(int(c) for c in data.card_ids[:8])\n"
                  "counted = exact_odds(fight, data, seen=seen)\n"
@@ -106,6 +115,8 @@ def main() -> None:
     for name, cells in NOTEBOOKS.items():
         nb = nbf.v4.new_notebook()
         nb.cells = [nbf.v4.new_markdown_cell(src) if kind == "md" else nbf.v4.new_code_cell(src) for kind, src in cells]
+        for k, cell in enumerate(nb.cells):  # stable ids: regenerating changes only what changed
+            cell.id = f"{Path(name).stem[:40]}-{k}"
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbf.write(nb, HERE / name)
 
