@@ -20,6 +20,7 @@ from simkit.kernels.game_common import (
     display_count,
     ensure_dist,
     flip_tile,
+    is_revenge_like,
     log_event,
     take_from_display,
 )
@@ -382,8 +383,9 @@ def buy_military(rng, S, X, W, p, extra_gold):
     X.pl[p, L.P_RES + L.GOLD] -= cost
     X.g[L.G_SUPPLY + u] -= cnt
     X.pl[p, L.P_UNITS + u] += cnt
+    X.pl[p, L.P_LAST_BUY] = u + 1
     log_event(X, L.EV_BUY, X.pl[p, L.P_TIME], p, u, cnt, cost + extra_gold, 0, 0)
-    if X.g[L.G_MODE] == L.MODE_REVENGE:
+    if is_revenge_like(X):
         maybe_outpost(S, X, W, p)
     return S.r[L.R_TP + L.BOX_MILITARY]
 

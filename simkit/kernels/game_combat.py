@@ -14,12 +14,14 @@ from simkit.kernels import game_layout as L
 from simkit.kernels.combat import play_combat
 from simkit.kernels.game_common import (
     has_effect,
+    is_revenge_like,
     log_event,
     now,
     remove_tile,
     tiles_in_hex,
     unit_capacity,
 )
+from simkit.kernels.game_mythos_combat import combat_mythos
 
 
 @nb.njit(cache=True)
@@ -69,12 +71,14 @@ def kill_tile(S, X, i):
             mask |= 1 << q
             most = max(most, d)
     actor = -1
+    X.tile_last_hex[i] = X.tile_hex[i]
     if n == 1:
         for q in range(L.MAX_PLAYERS):
             if X.tile_dmg[i, q] > 0:
                 actor = q
                 X.pl[q, L.P_TILE_VP] += vp
                 X.pl[q, L.P_KILLS] += 1
+                X.tile_holder[i] = q     # the tile is kept as a trophy (Yog-Sothoth may take it back)
     elif n > 1:
         share = vp // n
         rem = vp - share * n
@@ -137,7 +141,7 @@ def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
     mx[C.JONES] = 1 if has_effect(S, X, p, L.EFF_JONES) > 0 else 0
     mx[C.MAX_RESHUFFLES] = S.r[L.R_MAX_RESHUFFLES]
     st[C.SANITY] = S.r[L.R_SANITY]
-    if X.g[L.G_MODE] == L.MODE_REVENGE:
+    if is_revenge_like(X):
         if port_defence and X.pl[p, L.P_PORT_STRENGTH] > 0:
             strength = X.pl[p, L.P_PORT_STRENGTH]
             st[C.COUNT + C.PORT_STACK] = 1
@@ -200,6 +204,8 @@ def fight(rng, S, X, W, p, h, port_defence):
     W.wd_params[0] = X.params[p, L.SP_WD_SANITY]
     W.wd_params[1] = X.params[p, L.SP_WD_UNITS]
     W.wd_params[2] = X.params[p, L.SP_WD_LOST]
+    if is_revenge_like(X):
+        m = combat_mythos(rng, S, X, W, p, h, port_defence, m)
     n_left = play_combat(rng, W.cst, W.cmx, W.mx_cost, S.card_hits, S.card_purple, S.card_sanity,
                          S.card_airship, X.oo_deck, X.g[L.G_DECK_LEFT], int(X.params[p, L.SP_ALLOC]),
                          W.alloc_params, int(X.params[p, L.SP_WD_ID]), W.wd_params, W.scratch, W.dmg,
@@ -214,16 +220,19 @@ def fight(rng, S, X, W, p, h, port_defence):
         X.pl[p, L.P_UNITS + u] -= k
         X.pl[p, L.P_LOST + u] += k
         X.g[L.G_SUPPLY + u] += k
-    if X.g[L.G_MODE] == L.MODE_REVENGE:
+    if is_revenge_like(X):
         revenge_losses(S, X, W, p, h)
     outcome = st[C.OUTCOME]
     for j in range(m):
         i = W.tiles2[j]
-        add_damage(X, i, p, st[C.OO_DAMAGE + j] - W.dmg_before[j])
-        if st[C.OO_DAMAGE + j] >= S.tile_cap[i]:
+        d = st[C.OO_DAMAGE + j]
+        if d >= W.cmx[C.OO_CAPACITY + j]:   # the capacity of this combat (Formless Spawn may raise it)
+            add_damage(X, i, p, d - W.dmg_before[j])
             kill_tile(S, X, i)
-        elif S.tile_type[i] >= 0 and S.type_heals[S.tile_type[i]]:
-            release_cubes(X, i)
+        else:
+            add_damage(X, i, p, min(d, S.tile_cap[i] - 1) - W.dmg_before[j])
+            if S.tile_type[i] >= 0 and S.type_heals[S.tile_type[i]]:
+                release_cubes(X, i)
     won = (outcome == C.WIN) | (outcome == C.WIN_AND_DEFEAT)
     X.g[L.G_COMBATS] += 1
     X.pl[p, L.P_COMBATS] += 1

@@ -1,34 +1,51 @@
-"""Revenge of the Old Ones: setup additions, the Old One *player's* turn, Mythos cards,
-Port / Outpost defence and Spawn tiles (revenge-of-the-old-ones-rules.txt).
+"""Revenge of the Old Ones: setup additions, the Old One *player's* turn and its Mythos
+cards (revenge-of-the-old-ones-rules.txt). Port / Outpost fights: simkit.kernels.game_defence;
+combat Mythos cards: simkit.kernels.game_mythos_combat; Mythos Solo: game_mythos_solo.
 
 One OOP turn = one action (1 TP): Place, Reveal, Move (four movement cards, the OOP picks
 among eligible hexes, Old Ones stop at Farms) or Summon (draw three Mythos, keep one, two
 to the bottom); before it the OOP may play one Mythos card (its TP cost moves the disc;
-a card costing TP ends the turn). The game loop hands the turn back whenever the purple
-disc is no longer the lowest. Decisions follow X.oop_params (strategies/old_ones).
+a card costing TP ends the turn; the rules allow several cards a turn: a simplification).
+The game loop hands the turn back whenever the purple disc is no longer the lowest.
+Decisions follow X.oop_params (strategies/old_ones).
 
-Mythos effects implemented (simkit.revenge.mythos EFFECTS ids): 0 place_tiles_near_port,
-1 extra_time_next_combat, 2 blight_farms, 4 move_closest_old_one, 5 remove_rails,
-6 level3_at_temple, 9 destroy_airship, 12 block_action_boxes, 13 level3_near_port.
-Never played (not implemented): 3, 7, 10, 11 (combat cards), 8 remove_recent_unit,
-14 take_trophy.
+Every Mythos effect type (simkit.revenge.mythos EFFECTS ids) is implemented. On the
+OOP's turn: 0 place_tiles_near_port, 1 extra_time_next_combat, 2 blight_farms,
+4 move_closest_old_one, 5 remove_rails, 6 level3_at_temple, 8 remove_recent_unit,
+9 destroy_airship, 12 block_action_boxes, 13 level3_near_port, 14 take_trophy. During
+combats (off-turn too): 3 combat_damage_and_sanity, 7 port_combat_extra_damage,
+10 temple_attack_extra_capacity, 11 ghoul_joins_combat (game_mythos_combat).
+Assumed readings (mythos_cards.csv says which): 8 removes the unit of the target's (else
+the next seat's) latest Buy Military, the OOP scoring it; 14 takes the highest-VP tile a
+player destroyed alone back to the hex it died in, face up (the holder's tile VP become VP
+tokens of the same value, as the card says), and does nothing when that hex has no room or
+holds a Port, an Outpost or an un-blighted Farm.
 """
 
 import numba as nb
 
-from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 from simkit.kernels.board import OUTBACK, clear_network, distance_field
-from simkit.kernels.game_combat import fight, oop_unit_vp, remove_outpost
+from simkit.kernels.game_combat import oop_unit_vp
 from simkit.kernels.game_common import draw_oo_card, draw_personality, flip_tile, log_event, now
+from simkit.kernels.game_defence import (  # noqa: F401  (re-exported: the fights live there)
+    count_in_hex,
+    outpost_defence,
+    resolve_revenge_fights,
+    revenge_port_defence,
+)
 from simkit.kernels.game_old_ones import move_with_card_policy, movers_exist
 
 MAX_OUTPOSTS = 2       # per player: 8 Outpost tiles in the box; the rules speak of "both their Outposts"
 
 
+COMBAT_EFFECTS = (3, 7, 10, 11)   # played during combats: simkit.kernels.game_mythos_combat
+
+
 @nb.njit(cache=True)
 def effect_implemented(e):
-    return e in (0, 1, 2, 4, 5, 6, 9, 12, 13)
+    """Every effect type of simkit.revenge.mythos.EFFECTS is implemented (0..14)."""
+    return 0 <= e <= 14
 
 
 # -- setup -------------------------------------------------------------------------------------
@@ -52,6 +69,28 @@ def revenge_setup(rng, S, X, W, code):
         strength = S.port_rev[0]
     elif diff == L.DIFF_HARD:
         strength = S.port_rev[1]
+    human_extras(S, X, strength)
+    # OOP's tiles: the next 9 / 6 / 4 of the shuffled stacks (the rest are "unused")
+    for lv in range(3):
+        want = 9 if lv == 0 else (6 if lv == 1 else 4)
+        g[L.G_OOP_LEFT + lv] = min(want, X.stack_size[lv] - X.stack_top[lv])
+    shuffle_mythos(rng, S, X)
+    for _ in range(3):
+        c = mythos_draw(X)
+        if c >= 0:
+            X.mythos_hand[c] = 1
+    # the purple disc starts with the players, at the bottom of the stack, awake
+    g[L.G_OO_TIME] = X.pl[0, L.P_TIME]
+    g[L.G_OO_ARRIVAL] = 0
+    g[L.G_AWAKE] = 1
+
+
+@nb.njit(cache=True)
+def human_extras(S, X, strength):
+    """Revenge Setup 3 and 5 (and Mythos Solo Setup 3-4): Port tokens of ``strength`` (0:
+    base-game Ports), two Infantry and one Personality each, in turn order, the display
+    refilled after each."""
+    g = X.g
     g[L.G_PORT_START] = strength
     nplay = g[L.G_NUM_PLAYERS]
     for p in range(nplay):
@@ -59,7 +98,6 @@ def revenge_setup(rng, S, X, W, code):
         take = min(2, g[L.G_SUPPLY + L.INFANTRY])
         X.pl[p, L.P_UNITS + L.INFANTRY] += take
         g[L.G_SUPPLY + L.INFANTRY] -= take
-    # one Personality each in turn order, the display refilled after each
     D = S.r[L.R_DISPLAY]
     for p in range(nplay):
         best = -1
@@ -77,11 +115,12 @@ def revenge_setup(rng, S, X, W, code):
             X.pl[p, L.P_PERS_VP] += S.pers_vp[c]
             log_event(X, L.EV_RECRUIT, X.pl[p, L.P_TIME], p, c, best, -1, 0, 0)
             X.display[best] = draw_personality(X)
-    # OOP's tiles: the next 9 / 6 / 4 of the shuffled stacks (the rest are "unused")
-    for lv in range(3):
-        want = 9 if lv == 0 else (6 if lv == 1 else 4)
-        g[L.G_OOP_LEFT + lv] = min(want, X.stack_size[lv] - X.stack_top[lv])
-    # Mythos deck and the starting hand
+
+
+@nb.njit(cache=True)
+def shuffle_mythos(rng, S, X):
+    """The Mythos deck, shuffled, as the draw pile; nobody holds a card."""
+    g = X.g
     nm = S.myth_effect.size
     for c in range(nm):
         X.mythos_deck[c] = c
@@ -93,14 +132,6 @@ def revenge_setup(rng, S, X, W, code):
         X.mythos_deck[k] = t
     g[L.G_MYTHOS_POS] = 0
     g[L.G_MYTHOS_LEFT] = nm
-    for _ in range(3):
-        c = mythos_draw(X)
-        if c >= 0:
-            X.mythos_hand[c] = 1
-    # the purple disc starts with the players, at the bottom of the stack, awake
-    g[L.G_OO_TIME] = X.pl[0, L.P_TIME]
-    g[L.G_OO_ARRIVAL] = 0
-    g[L.G_AWAKE] = 1
 
 
 @nb.njit(cache=True)
@@ -124,15 +155,6 @@ def mythos_bottom(X, c):
 
 
 # -- helpers -----------------------------------------------------------------------------------
-@nb.njit(cache=True)
-def count_in_hex(X, h):
-    k = 0
-    for i in range(X.tile_hex.size):
-        if X.tile_hex[i] == h:
-            k += 1
-    return k
-
-
 @nb.njit(cache=True)
 def take_spawn(X, h, p):
     """Player p removes the (now empty) Spawn tile in h: 1 VP at game end."""
@@ -234,7 +256,7 @@ def put_tile(S, X, t, h, up):
     X.tile_state[t] = L.TILE_BOARD
     X.tile_up[t] = False
     X.hex_blocked[h] = True
-    log_event(X, L.EV_TEMPLE_TILE, now(X), -1, t, h, S.tile_type[t] if up else -2, 0, 0)
+    log_event(X, L.EV_TEMPLE_TILE, now(X), -1, t, h, S.tile_type[t] if up else -2, 1, 0)
     if up:
         flip_tile(S, X, t, -1)
 
@@ -259,87 +281,7 @@ def take_unused_tile(X, lv):
     return X.stacks[lv, X.stack_size[lv]]
 
 
-# -- fights ------------------------------------------------------------------------------------
-@nb.njit(cache=True)
-def revenge_port_defence(rng, S, X, W, p):
-    """Old Ones on p's Port: everything in the Barracks and the Port token fight. True if
-    the Port is lost (10 VP to the OOP). A surviving strength-4 Port that took
-    flip_threshold+ damage flips to 2; the main ruleset keeps lesser damage on the token,
-    the alt ruleset removes it."""
-    h = X.pl[p, L.P_PORT]
-    for u in range(L.NUM_UNITS):
-        W.force[u] = X.pl[p, L.P_UNITS + u]
-    fight(rng, S, X, W, p, h, True)
-    st = W.cst
-    lost = count_in_hex(X, h) > 0 or (X.pl[p, L.P_PORT_STRENGTH] > 0 and st[C.LOST + L.PORT_STACK] > 0)
-    if lost:
-        X.g[L.G_OOP_VP] += S.port_rev[5]
-        return True
-    strength = X.pl[p, L.P_PORT_STRENGTH]
-    if strength > 0:
-        hits = st[C.PORT_HITS]
-        if strength >= S.port_rev[0] and hits >= S.port_rev[2]:
-            X.pl[p, L.P_PORT_STRENGTH] = S.port_rev[1]
-            X.pl[p, L.P_PORT_DMG] = 0
-            X.g[L.G_PORT_FLIPS] += 1
-        elif X.g[L.G_RULESET] == L.RULES_ALT:
-            X.pl[p, L.P_PORT_DMG] = 0
-        else:
-            X.pl[p, L.P_PORT_DMG] = st[C.DAMAGE + L.PORT_STACK]
-    return False
-
-
-@nb.njit(cache=True)
-def outpost_defence(rng, S, X, W, h):
-    """Old Ones reached an Outpost: its owner fights at once, free, with the Barracks (alt
-    ruleset: up to 3 units; units joined to the Port by the network only)."""
-    p = X.hx[h, L.H_OUTPOST]
-    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
-    W.ctx[L.CTX_DIST_OK] = 0
-    joined = False
-    for k in range(6):
-        m = S.neighbors[h, k]
-        if m >= 0 and X.edge_owner[h, k] == p and W.clear[m]:
-            joined = True
-    cap = 1 << 20 if X.g[L.G_RULESET] != L.RULES_ALT else 3
-    for u in range(L.NUM_UNITS):
-        W.force[u] = 0
-    if joined:
-        for u in (L.ARMOURED_TRAIN, L.ARTILLERY, L.ARMOURED_CAR, L.INFANTRY, L.AIRSHIP):
-            k = min(X.pl[p, L.P_UNITS + u], cap)
-            W.force[u] = k
-            cap -= k
-    X.g[L.G_OUTPOST_COMBATS] += 1
-    fight(rng, S, X, W, p, h, False)
-    if count_in_hex(X, h) > 0 and X.hx[h, L.H_OUTPOST] == p:
-        # Old Ones still standing on it: the Outpost is overrun
-        remove_outpost(S, X, h)
-
-
-@nb.njit(cache=True)
-def resolve_revenge_fights(rng, S, X, W):
-    """Every Port, then every Outpost, with Old Ones on it; all are fought (FAQ). True if a
-    Port fell (the game is over)."""
-    ended = False
-    for p in range(X.g[L.G_NUM_PLAYERS]):
-        h = X.pl[p, L.P_PORT]
-        if h >= 0 and count_in_hex(X, h) > 0:
-            if revenge_port_defence(rng, S, X, W, p):
-                X.pl[p, L.P_PORT_LOST] = 1
-                if not ended:
-                    X.g[L.G_PORT_LOST_BY] = p
-                ended = True
-                log_event(X, L.EV_PORT_LOST, now(X), p, h, 0, 0, 0, 0)
-    for h in range(X.hx.shape[0]):
-        if X.hx[h, L.H_OUTPOST] >= 0 and count_in_hex(X, h) > 0:
-            outpost_defence(rng, S, X, W, h)
-    if ended:
-        X.g[L.G_OVER] = 1
-        X.g[L.G_END_REASON] = L.END_PORT
-        X.g[L.G_END_TIME] = now(X)
-    return ended
-
-
+# -- fights (simkit.kernels.game_defence) -------------------------------------------------
 @nb.njit(cache=True)
 def oop_move(rng, S, X, W):
     policy = int(X.oop_params[L.OP_MOVE_POLICY])
@@ -432,8 +374,48 @@ def mythos_applicable(S, X, W, c, target_p):
                 return True
         return False
     if e == 13:
-        return take_unused_ok(X, 2)
-    return False
+        if not take_unused_ok(X, 2):
+            return False
+        for h in range(X.hx.shape[0]):
+            if X.hx[h, L.H_SPAWN] >= 0 and count_in_hex(X, h) < L.MAX_IN_HEX and X.port_dist[target_p, h] >= 0:
+                return True
+        return False       # no Spawn tile with room (always so in Mythos Solo): nothing happens
+    if e == 8:
+        return shambler_victim(X, target_p) >= 0
+    if e == 14:
+        return trophy_tile(S, X) >= 0
+    return False   # combat cards (3, 7, 10, 11) are played in combat only
+
+
+@nb.njit(cache=True)
+def shambler_victim(X, target_p):
+    """Dimensional Shambler: a seat whose latest Buy Military unit is still in its Barracks
+    (target_p first), -1 if none."""
+    for k in range(X.g[L.G_NUM_PLAYERS]):
+        q = (target_p + k) % X.g[L.G_NUM_PLAYERS]
+        u = X.pl[q, L.P_LAST_BUY] - 1
+        if u >= 0 and X.pl[q, L.P_UNITS + u] > 0:
+            return q
+    return -1
+
+
+@nb.njit(cache=True)
+def trophy_tile(S, X):
+    """Yog-Sothoth: the highest-VP Old One tile a player holds (destroyed alone) that can go
+    back face up to the hex it was destroyed in (room left, no Port, Outpost or un-blighted
+    Farm there), -1 if none."""
+    best = -1
+    for i in range(X.tile_hex.size):
+        if X.tile_holder[i] < 0 or X.tile_state[i] != L.TILE_KILLED:
+            continue
+        h = X.tile_last_hex[i]
+        if h < 0 or count_in_hex(X, h) >= L.MAX_IN_HEX or X.hx[h, L.H_PORT_OWNER] >= 0:
+            continue
+        if X.hx[h, L.H_OUTPOST] >= 0 or X.hex_farm[h] == 1:
+            continue
+        if best < 0 or S.tile_vp[i] > S.tile_vp[best]:
+            best = i
+    return best
 
 
 @nb.njit(cache=True)
@@ -472,15 +454,25 @@ def temple_near(S, X, target_p):
 
 
 @nb.njit(cache=True)
-def play_mythos(rng, S, X, W, c, target_p):
-    """Resolve Mythos card c (it leaves the hand). Returns True if the game ended."""
+def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
+    """Resolve Mythos card c (it leaves the hand) against seat target_p; ``how`` and
+    ``tp_paid`` go to the log (MYTHOS_PLAYED by the OOP, MYTHOS_FLIPPED in Mythos Solo).
+    Returns True if the game ended."""
     X.mythos_hand[c] = 0
     X.g[L.G_MYTHOS_PLAYED] += 1
     e = S.myth_effect[c]
     amount = S.myth_amount[c]
     lv = max(S.myth_level[c], 1) - 1
     n = X.hx.shape[0]
-    log_event(X, L.EV_REVELATION, now(X), -1, 100 + e, c, target_p, 0, 0)
+    actor = target_p
+    detail = -1
+    if e == 8 and shambler_victim(X, target_p) >= 0:
+        actor = shambler_victim(X, target_p)
+        detail = X.pl[actor, L.P_LAST_BUY] - 1
+    elif e == 14 and trophy_tile(S, X) >= 0:
+        detail = trophy_tile(S, X)
+        actor = X.tile_holder[detail]
+    log_event(X, L.EV_MYTHOS, now(X), actor, c, how, detail, tp_paid, e)
     if e == 0:
         port = X.pl[target_p, L.P_PORT]
         for _ in range(amount):
@@ -582,6 +574,26 @@ def play_mythos(rng, S, X, W, c, target_p):
                 put_tile(S, X, t, best, True)
             else:
                 X.tile_state[t] = L.TILE_ASIDE
+    elif e == 8:
+        q = shambler_victim(X, target_p)
+        if q >= 0:
+            u = X.pl[q, L.P_LAST_BUY] - 1
+            X.pl[q, L.P_LAST_BUY] = 0
+            X.pl[q, L.P_UNITS + u] -= 1
+            X.pl[q, L.P_LOST + u] += 1
+            X.g[L.G_SUPPLY + u] += 1
+            vp = oop_unit_vp(S, X, u)      # "Includes those destroyed by Mythos cards"
+            X.g[L.G_OOP_VP] += vp
+            X.g[L.G_OOP_VP_UNITS] += vp
+    elif e == 14:
+        i = trophy_tile(S, X)
+        if i >= 0:
+            q = X.tile_holder[i]
+            vp = S.tile_vp[i]
+            X.pl[q, L.P_TILE_VP] -= vp
+            X.pl[q, L.P_VP_TOKENS] += vp     # "gains VP tokens to the same value"
+            X.tile_holder[i] = -1
+            put_tile(S, X, i, X.tile_last_hex[i], True)
     return X.g[L.G_OVER] != 0
 
 
@@ -640,6 +652,8 @@ def mythos_score(S, X, c):
     if not effect_implemented(e):
         return -1.0
     v = 1.0 + 0.5 * S.myth_tp[c]
+    if S.myth_combat[c] != 0:
+        v += 1.0 * X.oop_params[L.OP_COMBAT_MYTHOS]   # free to play in a fight, off-turn
     if X.oop_params[L.OP_FARM_BIAS] > 0 and e == 2:
         v += 3.0
     if X.oop_params[L.OP_TARGET_WEAK] > 0 and (e == 4 or e == 13 or e == 0):
@@ -703,7 +717,7 @@ def oop_turn(rng, S, X, W):
             cost = S.myth_tp[best]
             if cost > 0:
                 advance(X, cost)
-            if play_mythos(rng, S, X, W, best, target):
+            if play_mythos(rng, S, X, W, best, target, L.MYTHOS_PLAYED, cost):
                 return
             if cost > 0:
                 return
@@ -783,6 +797,7 @@ def oop_turn(rng, S, X, W):
                 farm_bias = False
         h = pick_hex(rng, S, X, W, m, target, farm_bias, random_kind or prm[L.OP_TARGET_WEAK] <= 0)
         t = take_oop_tile(X, place_lv)
+        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_PLACE, t, h, place_lv + 1, 0)
         if t >= 0 and h >= 0:
             put_tile(S, X, t, h, False)
     elif action == L.OOP_REVEAL:
@@ -806,9 +821,12 @@ def oop_turn(rng, S, X, W):
             if v > best_v:
                 best_v = v
                 best = i
+        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_REVEAL, best, X.tile_hex[best] if best >= 0 else -1,
+                  0, 0)
         if best >= 0:
             flip_tile(S, X, best, -1)
     elif action == L.OOP_MOVE:
+        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_MOVE, -1, -1, 4, 0)
         oop_move(rng, S, X, W)
     else:
         kept = -1
@@ -829,6 +847,8 @@ def oop_turn(rng, S, X, W):
                 X.mythos_hand[W.choice[j]] = 1
             else:
                 mythos_bottom(X, W.choice[j])
+        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_SUMMON, W.choice[kept] if kept >= 0 else -1, -1,
+                  drawn, 0)
 
 
 @nb.njit(cache=True)
