@@ -81,14 +81,14 @@ def test_mythos_not_played_past_the_end(eng):
     assert X.g[L.G_OO_TIME] == 53
 
 
-def test_combat_cards_are_never_played(eng):
+def test_combat_cards_are_not_played_as_turn_cards(eng):
     X = _setup(eng)
     X.mythos_hand[:] = 0
     c = _card(eng, "ghoul_joins_combat")
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
-    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
-    assert X.mythos_hand[c] == 1
+    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)   # no face-up Old One: no fight this turn
+    assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_PLAYED] == 0
 
 
 def _put(eng, h, ttype):
