@@ -12,7 +12,12 @@ from simkit.kernels.combat import card_effect
 from simkit.kernels.game_combat import fight, kill_tile, prepare_combat
 from simkit.kernels.game_common import tiles_in_hex
 from simkit.kernels.game_mythos_combat import combat_mythos, unused_zombie
-from simkit.kernels.game_oop import effect_implemented, mythos_applicable, play_mythos, revenge_port_defence
+from simkit.kernels.game_oop import (
+    effect_implemented,
+    mythos_applicable,
+    play_mythos,
+    revenge_port_defence,
+)
 from simkit.kernels.game_setup import setup_game
 from simkit.revenge.mythos import EFFECTS, load_mythos
 from strategies.combat.withdrawal import NEVER, THRESHOLD
