@@ -188,10 +188,10 @@ def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, s
         distance_field(S.neighbors, W.mask, W.dist2, W.queue)
         for m in range(n):
             X.port_dist[p, m] = W.dist2[m]
+    for p in range(num_players - 1, -1, -1):
+        log_event(X, L.EV_SETUP, start_space, p, X.pl[p, L.P_PORT], start_space, X.sid[p],
+                  W.seat_perm[p], 0)
     if mode == L.MODE_REVENGE:
         revenge_setup(rng, S, X, W, difficulty)
     elif mode == L.MODE_MYTHOS_SOLO:
         mythos_solo_setup(rng, S, X, W)
-    for p in range(num_players - 1, -1, -1):
-        log_event(X, L.EV_SETUP, start_space, p, X.pl[p, L.P_PORT], start_space, X.sid[p],
-                  W.seat_perm[p], 0)
