@@ -25,7 +25,7 @@ holds a Port, an Outpost or an un-blighted Farm.
 import numba as nb
 
 from simkit.kernels import game_layout as L
-from simkit.kernels.board import OUTBACK, clear_network, distance_field
+from simkit.kernels.board import OUTBACK, distance_field
 from simkit.kernels.game_combat import oop_unit_vp
 from simkit.kernels.game_common import draw_oo_card, draw_personality, flip_tile, log_event, now
 from simkit.kernels.game_defence import (  # noqa: F401  (re-exported: the fights live there)
@@ -35,9 +35,7 @@ from simkit.kernels.game_defence import (  # noqa: F401  (re-exported: the fight
     revenge_port_defence,
 )
 from simkit.kernels.game_old_ones import move_with_card_policy, movers_exist
-
-MAX_OUTPOSTS = 2       # per player: 8 Outpost tiles in the box; the rules speak of "both their Outposts"
-
+from simkit.kernels.game_outpost import MAX_OUTPOSTS, maybe_outpost  # noqa: F401  (re-exported)
 
 COMBAT_EFFECTS = (3, 7, 10, 11)   # played during combats: simkit.kernels.game_mythos_combat
 
@@ -297,53 +295,6 @@ def after_attack(X, h, p):
     """A human attack on h is over: an empty Spawn tile left there is taken."""
     if X.hx[h, L.H_SPAWN] >= 0 and count_in_hex(X, h) == 0:
         take_spawn(X, h, p)
-
-
-@nb.njit(cache=True)
-def maybe_outpost(S, X, W, p):
-    """Buy Military: +2 Gold for an Outpost on an empty hex of p's network when an Old One
-    is within HP_OUTPOST hexes of it (the nearest such hex)."""
-    reach = int(X.params[p, L.HP_OUTPOST])
-    cost = S.unit_cost_f[L.OUTPOST_STACK]
-    if reach <= 0 or X.pl[p, L.P_OUTPOSTS] >= MAX_OUTPOSTS or X.pl[p, L.P_RES + L.GOLD] < cost:
-        return
-    n = X.hx.shape[0]
-    any_ = False
-    for h in range(n):
-        W.mask[h] = False
-    for i in range(X.tile_hex.size):
-        if X.tile_hex[i] >= 0:
-            W.mask[X.tile_hex[i]] = True
-            any_ = True
-    if not any_:
-        return
-    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
-    W.ctx[L.CTX_S_DIST2] = 0
-    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
-    W.ctx[L.CTX_DIST_OK] = 0
-    best = -1
-    best_d = reach + 1
-    for h in range(n):
-        if not W.clear[h] or X.hex_blocked[h] or X.hx[h, L.H_PORT_OWNER] >= 0 or X.hx[h, L.H_FARM_OWNER] >= 0:
-            continue
-        if X.hx[h, L.H_OUTPOST] >= 0:
-            continue
-        empty = True
-        for r in range(L.NUM_RES):
-            if X.hx[h, L.H_RES + r] > 0:
-                empty = False
-        d = W.dist2[h]
-        if empty and 0 < d < best_d:
-            best_d = d
-            best = h
-    if best < 0:
-        return
-    X.pl[p, L.P_RES + L.GOLD] -= int(cost)
-    X.hx[best, L.H_OUTPOST] = p
-    X.hex_target[best] = True
-    X.pl[p, L.P_OUTPOSTS] += 1
-    X.g[L.G_OUTPOSTS_BUILT] += 1
-    log_event(X, L.EV_BUY, X.pl[p, L.P_TIME], p, L.OUTPOST_STACK, 1, int(cost), best, 0)
 
 
 # -- Mythos cards ------------------------------------------------------------------------------
