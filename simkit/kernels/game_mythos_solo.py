@@ -19,14 +19,9 @@ import numba as nb
 
 from simkit.kernels import game_layout as L
 from simkit.kernels.game_common import log_event, now
+from simkit.kernels.game_mythos_cards import mythos_applicable, play_mythos
 from simkit.kernels.game_old_ones import old_ones_turn
-from simkit.kernels.game_oop import (
-    human_extras,
-    mythos_applicable,
-    mythos_draw,
-    play_mythos,
-    shuffle_mythos,
-)
+from simkit.kernels.game_oop import human_extras, mythos_draw, shuffle_mythos
 
 
 @nb.njit(cache=True)
