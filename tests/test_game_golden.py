@@ -79,6 +79,7 @@ def test_revenge_golden_logs_show_the_old_one_player_and_mythos_cards(eng):
     rev = (GOLDEN / "revenge_2h_mythos_normal.txt").read_text()
     for needle in ("# Old One player: mythos", "Old One player: purple disc", "place: a level-", "reveal: tile",
                    "move: 4 Old One cards", "summon: draws 3", ": played, ", "played in combat", "outpost",
+                   "takes the Spawn tile", "Old Ones reach P0 balanced's Outpost", "Port token flips",
                    "score: Old One player"):
         assert needle in rev, needle
     solo = (GOLDEN / "mythos_solo_balanced_normal.txt").read_text()

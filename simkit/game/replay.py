@@ -116,6 +116,16 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
                 lines.append(f"       move: {d} Old One cards")
             else:
                 lines.append(f"       summon: draws {d} Mythos cards, keeps {mythos(b)}")
+        elif kind == L.EV_REVENGE:
+            if a == L.RV_SPAWN_TAKEN:
+                lines.append(f"       {who(actor)} takes the Spawn tile at {hx(b)} ({c} VP)")
+            elif a == L.RV_PORT_FLIP:
+                lines.append(f"       {who(actor)}'s Port token flips to its weaker side")
+            elif a == L.RV_OUTPOST_FIGHT:
+                lines.append(f"       Old Ones reach {who(actor)}'s Outpost at {hx(b)}")
+            else:
+                lines.append(f"       {who(actor)} loses its Outpost at {hx(b)}" + (f" ({c} VP to the Old One player)"
+                                                                                  if mode == "revenge" else ""))
         elif kind == L.EV_MYTHOS:
             how = L.MYTHOS_HOW[b] if 0 <= b < len(L.MYTHOS_HOW) else str(b)
             text = f"       Mythos {mythos(a)} ({EFFECTS[e] if 0 <= e < len(EFFECTS) else e}): {how}"

@@ -21,7 +21,7 @@ import numba as nb
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 from simkit.kernels.board import clear_network
-from simkit.kernels.game_combat import fight, remove_outpost
+from simkit.kernels.game_combat import fight, oop_unit_vp, remove_outpost
 from simkit.kernels.game_common import log_event, now
 
 
@@ -53,6 +53,7 @@ def revenge_port_defence(rng, S, X, W, p):
     if strength > 0:
         hits = st[C.PORT_HITS]
         if strength >= S.port_rev[0] and hits >= S.port_rev[2]:
+            log_event(X, L.EV_REVENGE, now(X), p, L.RV_PORT_FLIP, h, 0, 0, 0)
             X.pl[p, L.P_PORT_STRENGTH] = S.port_rev[1]
             X.pl[p, L.P_PORT_DMG] = 0
             X.g[L.G_PORT_FLIPS] += 1
@@ -84,14 +85,16 @@ def outpost_defence(rng, S, X, W, h):
             W.force[u] = k
             cap -= k
     X.g[L.G_OUTPOST_COMBATS] += 1
+    log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_FIGHT, h, 0, 0, 0)
     outcome = fight(rng, S, X, W, p, h, False)
     if X.hx[h, L.H_OUTPOST] != p:
+        log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_LOST, h, oop_unit_vp(S, X, L.OUTPOST_STACK), 0, 0)
         return
-    if count_in_hex(X, h) > 0:
-        # Old Ones still standing on it: the Outpost is overrun
-        remove_outpost(S, X, h)
-    elif X.g[L.G_RULESET] == L.RULES_ALT and outcome == C.WIN_AND_DEFEAT:
-        # alt translation: an Outpost that would have to retreat is eliminated
+    lost = count_in_hex(X, h) > 0        # Old Ones still standing on it: the Outpost is overrun
+    # alt translation: an Outpost that would have to retreat is eliminated
+    lost = lost or (X.g[L.G_RULESET] == L.RULES_ALT and outcome == C.WIN_AND_DEFEAT)
+    if lost:
+        log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_LOST, h, oop_unit_vp(S, X, L.OUTPOST_STACK), 0, 0)
         remove_outpost(S, X, h)
 
 

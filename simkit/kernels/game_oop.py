@@ -157,6 +157,7 @@ def take_spawn(X, h, p):
         return
     X.hx[h, L.H_SPAWN] = -1
     X.hex_blocked[h] = False
+    log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_SPAWN_TAKEN, h, 1, 0, 0)
     X.pl[p, L.P_SPAWNS] += 1
     X.pl[p, L.P_VP_TOKENS] += 1
     X.g[L.G_SPAWNS_TAKEN] += 1
