@@ -6,8 +6,9 @@ game_mythos_combat, Mythos Solo game_mythos_solo (all in simkit.kernels).
 One OOP turn = one action (1 TP): Place, Reveal, Move (four movement cards, the OOP picks
 among eligible hexes, Old Ones stop at Farms) or Summon (draw three Mythos, keep one, two
 to the bottom); before it the OOP may play one Mythos card (its TP cost moves the disc;
-a card costing TP ends the turn; the rules allow several cards a turn: a simplification).
-The game loop hands the turn back whenever the purple disc is no longer the lowest.
+a card costing TP ends the turn, and the game loop gives the OOP its next turn at once if
+its disc is still the lowest, so several cards in a row remain possible; only 0-TP turn
+cards, of which the shipped data has none, are limited to one per turn).
 Decisions follow X.oop_params (strategies/old_ones).
 
 Every Mythos effect type (simkit.revenge.mythos EFFECTS ids) is implemented. On the
