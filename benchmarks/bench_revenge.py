@@ -1,4 +1,5 @@
-"""Revenge benchmark: compile time, then 2-human Revenge games/s on one core (JSON lines)."""
+"""Revenge benchmark: compile time, then 2-human Revenge and Mythos Solo games/s on one
+core (JSON lines)."""
 
 import sys
 import time
@@ -25,6 +26,12 @@ def main(n_games: int = 2000) -> None:
         dt = time.perf_counter() - t
         emit("revenge_2p_games_per_s", n_games / dt, "games/s", oop=oop, humans="balanced", games=n_games,
              target=1000)
+    spec = make_spec("mythos-solo", 1, "balanced", difficulty="normal")
+    eng.play_many(spec, 1, 0, 50)
+    t = time.perf_counter()
+    eng.play_many(spec, 1, 1, n_games)
+    dt = time.perf_counter() - t
+    emit("mythos_solo_games_per_s", n_games / dt, "games/s", strategy="balanced", games=n_games)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """One conformance suite for every strategy (STYLE.md 9): seeded games at every table
-size and in solo mode; only legal answers (the engine never had to replace one), every
-game ends by one of the two end conditions, invariants hold after every turn, the same
-seed gives the identical event log and different seeds give different ones."""
+size, in solo mode, in Revenge of the Old Ones (1-4 humans, each Old One player
+strategy) and in Mythos Solo; only legal answers (the engine never had to replace one),
+every game ends by one of the two end conditions, invariants hold after every turn, the
+same seed gives the identical event log and different seeds give different ones.
+Every Old One player strategy is run through the same suite."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels import game_layout as L
 from strategies import registry
+from strategies.old_ones import OOP_REGISTRY
 
 GAMES = 200
 
@@ -21,8 +24,11 @@ def eng():
     return Engine()
 
 
-def conformance(eng: Engine, strategy: str) -> None:
-    specs = [make_spec("base", n, strategy) for n in (1, 2, 3, 4)] + [make_spec("solo", 1, strategy)]
+def conformance(eng: Engine, strategy: str, oops: tuple[str, ...] = ("rusher", "blighter", "mythos", "random")) -> None:
+    specs = [make_spec("base", n, strategy) for n in (1, 2, 3, 4)] + [make_spec("solo", 1, strategy)] \
+        + [make_spec("revenge", n, strategy, oop=oops[(n - 1) % len(oops)],
+                     difficulty=("normal", "hard", "heroic")[n % 3]) for n in (1, 2, 3, 4)] \
+        + [make_spec("mythos-solo", 1, strategy)]
     for k, spec in enumerate(specs):
         rows, logs = eng.play_many(spec, 1234 + k, 0, GAMES, log=True, checked=True)
         assert rows[:, L.S_ILLEGAL].sum() == 0, f"{strategy}: illegal answers in {spec.mode}/{spec.players}p"
@@ -47,6 +53,18 @@ def test_strategy_conforms(eng, strategy):
 
 def test_strategy_playing_the_withdraw_table_conforms(eng):
     conformance(eng, "balanced:withdraw=table-value")
+
+
+@pytest.mark.parametrize("oop", sorted(OOP_REGISTRY))
+def test_old_one_player_strategy_conforms(eng, oop):
+    for k, (n, ruleset) in enumerate(((2, "revenge"), (3, "revenge-alt"))):
+        humans = "random,economist,hunter" if n == 3 else "balanced,defender"
+        spec = make_spec("revenge", n, humans, oop=oop, ruleset=ruleset)
+        rows, logs = eng.play_many(spec, 4321 + k, 0, GAMES, log=True, checked=True)
+        assert rows[:, L.S_ILLEGAL].sum() == 0 and rows[:, L.S_VIOLATIONS].sum() == 0, (oop, n)
+        assert set(rows[:, L.S_END_REASON].tolist()) <= {L.END_TIME, L.END_PORT}
+        assert rows[:, L.S_LOG_OVERFLOW].sum() == 0
+        assert np.array_equal(eng.play(game_generator(4321 + k, 0, 5), spec, log=True)[1], logs[5])
 
 
 def test_mixed_table_conforms(eng):

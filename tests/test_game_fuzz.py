@@ -1,4 +1,6 @@
-"""Fuzzing: 100,000 games of uniformly random legal players in the checked build.
+"""Fuzzing: 100,000 games in the checked build: uniformly random legal players in the base
+and solo games, and Revenge of the Old Ones (every Old One player strategy against random
+and heuristic humans, both rulesets, every difficulty) and Mythos Solo games.
 
 The kernel checks after every turn (simkit.kernels.game_loop.check_invariants): no
 negative resources, cubes conserved (HQ + boxes + on Old One tiles = 20), tracks and
@@ -16,16 +18,28 @@ from simkit.game.engine import Engine, make_spec
 from simkit.kernels import game_layout as L
 
 TOTAL = 100_000
-# (mode, players, share of the games): four-player games are the slowest
-TABLES = (("base", 1, 0.2), ("base", 2, 0.3), ("base", 3, 0.2), ("base", 4, 0.15), ("solo", 1, 0.15))
+# (mode, players, share of the games, human strategies, options): four-player games are the slowest
+TABLES = (
+    ("base", 1, 0.14, "random", {}), ("base", 2, 0.2, "random", {}), ("base", 3, 0.14, "random", {}),
+    ("base", 4, 0.1, "random", {}), ("solo", 1, 0.1, "random", {}),
+    ("revenge", 2, 0.06, "random", dict(oop="rusher", difficulty="normal")),
+    ("revenge", 3, 0.06, "random,balanced,hunter", dict(oop="blighter", difficulty="hard", ruleset="revenge-alt")),
+    ("revenge", 1, 0.04, "random", dict(oop="mythos", difficulty="heroic")),
+    ("revenge", 4, 0.04, "economist,random,defender,random", dict(oop="random", difficulty="normal",
+                                                                 ruleset="revenge-alt")),
+    ("revenge", 2, 0.04, "random", dict(oop="random", difficulty="hard")),
+    ("mythos-solo", 1, 0.04, "random", dict(difficulty="hard")),
+    ("mythos-solo", 1, 0.04, "random", dict(difficulty="easy")),
+)
 
 
 @pytest.fixture(scope="module")
 def rows():
     eng = Engine()
     parts = []
-    for k, (mode, n, share) in enumerate(TABLES):
-        parts.append(eng.play_many(make_spec(mode, n, "random"), 2024, k, int(TOTAL * share), checked=True)[0])
+    for k, (mode, n, share, humans, opts) in enumerate(TABLES):
+        spec = make_spec(mode, n, humans, **opts)
+        parts.append(eng.play_many(spec, 2024, k, int(round(TOTAL * share)), checked=True)[0])
     return np.concatenate(parts)
 
 
@@ -35,6 +49,10 @@ def col(rows, p, field):
 
 def test_one_hundred_thousand_games(rows):
     assert rows.shape[0] == TOTAL
+    share = {m: sum(t[2] for t in TABLES if t[0] == m) for m in ("base", "solo", "revenge", "mythos-solo")}
+    for name, code in (("base", L.MODE_BASE), ("solo", L.MODE_SOLO), ("revenge", L.MODE_REVENGE),
+                       ("mythos-solo", L.MODE_MYTHOS_SOLO)):
+        assert (rows[:, L.S_MODE] == code).sum() == round(TOTAL * share[name]), name
 
 
 def test_no_invariant_broken_after_any_turn(rows):
@@ -66,7 +84,9 @@ def test_pieces_within_limits(rows):
         assert (col(rows, p, L.SP_GOLD)[seated] >= 0).all()
         assert (col(rows, p, L.SP_FARMS_BLIGHTED)[seated] <= col(rows, p, L.SP_FARMS)[seated]).all()
         assert (col(rows, p, L.SP_VP)[~seated] == -1).all()
-    assert (rows[:, L.S_OO_TURNS] <= 53 - 22).all()
+    base_like = rows[:, L.S_MODE] != L.MODE_REVENGE          # the purple disc starts on 22
+    assert (rows[base_like, L.S_OO_TURNS] <= 53 - 22).all()
+    assert (rows[~base_like, L.S_OO_TURNS] <= 53).all()       # the Old One player starts with the humans
     assert (rows[:, L.S_FARMS_BLIGHTED] <= rows[:, L.S_FARMS_BUILT]).all()
 
 
@@ -77,4 +97,9 @@ def test_vp_add_up(rows):
                                                L.SP_VP_TILES, L.SP_VP_TOKENS))
         assert (parts[seated] == col(rows, p, L.SP_VP)[seated]).all()
     oo = rows[:, L.S_OO_VP_REVEALED] + rows[:, L.S_OO_VP_UNREVEALED] + rows[:, L.S_OO_VP_BLIGHTED]
-    assert (oo == rows[:, L.S_OO_VP]).all()
+    rev = rows[:, L.S_MODE] == L.MODE_REVENGE
+    assert (oo[~rev] == rows[~rev, L.S_OO_VP]).all()
+    # Revenge: Old Ones on the map (no doubling) + 3 per blighted Farm + VP tokens from eliminations
+    assert (rows[rev, L.S_OO_VP_UNREVEALED] == 0).all() and (oo[rev] <= rows[rev, L.S_OO_VP]).all()
+    assert (rows[rev, L.S_OO_VP_BLIGHTED] == 3 * rows[rev, L.S_FARMS_BLIGHTED]).all()
+

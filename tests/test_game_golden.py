@@ -27,6 +27,10 @@ CASES = {
     "base_4p_mixed": dict(seed=2026, game=1, mode="base", players=4, strategies="balanced,defender,hunter,economist"),
     "base_3p_random": dict(seed=7, game=3, mode="base", players=3, strategies="random"),
     "solo_balanced_normal": dict(seed=11, game=2, mode="solo", strategies="balanced", difficulty="normal"),
+    "revenge_2h_mythos_normal": dict(seed=2026, game=2, mode="revenge", players=2, strategies="balanced,hunter",
+                                     difficulty="normal", oop="mythos"),
+    "mythos_solo_balanced_normal": dict(seed=11, game=2, mode="mythos-solo", strategies="balanced",
+                                        difficulty="normal"),
 }
 
 
@@ -67,3 +71,18 @@ def test_golden_logs_cover_the_rules(eng):
                    "fights at hex", "destroyed", ": retrieve (", "Old Ones: purple disc", "Revelation #",
                    " -> hex ", "blighted", "score: Old Ones", "# winner:", "recruits", "buys"):
         assert needle in text, needle
+
+
+def test_revenge_golden_logs_show_the_old_one_player_and_mythos_cards(eng):
+    """The Revenge game shows every OOP action and Mythos cards on its turn and in combat;
+    the Mythos Solo game shows flipped cards, ones that wait for a combat, and Port fights."""
+    rev = (GOLDEN / "revenge_2h_mythos_normal.txt").read_text()
+    for needle in ("# Old One player: mythos", "Old One player: purple disc", "place: a level-", "reveal: tile",
+                   "move: 4 Old One cards", "summon: draws 3", ": played, ", "played in combat", "outpost",
+                   "takes the Spawn tile", "Old Ones reach P0 balanced's Outpost", "Port token flips",
+                   "score: Old One player"):
+        assert needle in rev, needle
+    solo = (GOLDEN / "mythos_solo_balanced_normal.txt").read_text()
+    for needle in ("mode mythos-solo", "Revelation #", ": flipped, on P0", "waits for its combat",
+                   "played in combat", "defends its Port", "score: Old Ones"):
+        assert needle in solo, needle

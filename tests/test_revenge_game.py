@@ -137,3 +137,23 @@ def test_cli_simulate_revenge(tmp_path):
     assert len(t["old_ones_win"]) == 20 and set(t["ruleset"]) == {"revenge-alt"} and sum(t["violations"]) == 0
     assert main(["simulate", "--mode", "revenge", "--difficulty", "brutal", "--games", "2",
                  "--out", str(tmp_path / "b")]) == 2
+
+
+def test_cli_replay_rebuilds_a_revenge_row(tmp_path, capsys):
+    import pyarrow.parquet as pq
+
+    from simkit.cli import main
+    assert main(["simulate", "--mode", "revenge", "--humans", "3", "--difficulty", "hard", "--oop", "blighter",
+                 "--games", "25", "--seed", "6", "--out", str(tmp_path / "o")]) in (0, None)
+    t = pq.read_table(tmp_path / "o" / "summary.parquet").to_pandas()
+    capsys.readouterr()
+    assert main(["replay", "--seed", "6", "--game", "9", "--mode", "revenge", "--humans", "3", "--difficulty", "hard",
+                 "--oop", "blighter"]) in (0, None)
+    out = capsys.readouterr().out
+    row = t[t.game_index == 9].iloc[0]
+    assert "# Old One player: blighter, difficulty hard, ruleset revenge" in out
+    assert f"score: Old One player {row.oo_vp} VP" in out
+    for p in range(3):
+        assert f" {row[f'p{p}_vp']} VP (farms" in out
+    assert "Old One player: purple disc" in out and ("place: " in out or "summon: " in out)
+    assert main(["replay", "--seed", "6", "--game", "0", "--mode", "base", "--oop", "rusher"]) == 2

@@ -38,8 +38,8 @@ def test_combat_cards_are_the_ones_played_during_combat():
 @pytest.mark.parametrize("old,new,field", [
     ("ghoul,ghoul_joins_combat", "ghoul,eat_brains", "effect"),
     ("byakhee,move_closest_old_one,1,", "byakhee,move_closest_old_one,3,", "tp_cost"),
-    (",rules,rules,assumed,\"Revenge rules, Additional Explanation; TP cost not stated\"\n",
-     ",rules,guess,assumed,\"Revenge rules, Additional Explanation; TP cost not stated\"\n", "amount_provenance"),
+    (",rules,rules,assumed,\"Revenge rules, Additional Explanation; TP cost not stated; ASSUMED",
+     ",rules,guess,assumed,\"Revenge rules, Additional Explanation; TP cost not stated; ASSUMED", "amount_provenance"),
 ])
 def test_a_broken_mythos_row_names_its_row_and_field(tmp_path, old, new, field):
     pack = tmp_path / "pack"

@@ -81,14 +81,14 @@ def test_mythos_not_played_past_the_end(eng):
     assert X.g[L.G_OO_TIME] == 53
 
 
-def test_combat_cards_are_never_played(eng):
+def test_combat_cards_are_not_played_as_turn_cards(eng):
     X = _setup(eng)
     X.mythos_hand[:] = 0
     c = _card(eng, "ghoul_joins_combat")
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
-    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
-    assert X.mythos_hand[c] == 1
+    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)   # no face-up Old One: no fight this turn
+    assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_PLAYED] == 0
 
 
 def _put(eng, h, ttype):
@@ -158,3 +158,96 @@ def test_outpost_defence_free_and_scored(eng):
             assert X.g[L.G_OOP_VP] - vp0 == eng.arrays.unit_oop_vp[L.OUTPOST_STACK]
             assert X.pl[p, L.P_OUTPOSTS] == 0 and not X.hex_target[h]
     assert lost_seen > 0
+
+
+def _track(X, S, p, h, k):
+    m = int(S.neighbors[h, k])
+    X.edge_owner[h, k] = p
+    X.edge_owner[m, (k + 3) % 6] = p
+    X.pl[p, L.P_TRACKS] += 1
+    return m
+
+
+def test_an_outpost_can_be_bought_without_a_unit(eng):
+    from simkit.kernels.game_actions import buy_military
+    X = _setup(eng, oop="rusher")
+    S = eng.arrays
+    p = 0
+    port = int(X.pl[p, L.P_PORT])
+    site = -1
+    for k in range(6):
+        m = int(S.neighbors[port, k])
+        if m >= 0 and not X.hex_blocked[m] and X.hx[m, L.H_RES:L.H_RES + L.NUM_RES].sum() == 0 \
+                and X.hx[m, L.H_PORT_OWNER] < 0:
+            site = _track(X, S, p, port, k)
+            break
+    assert site >= 0
+    far = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & ~X.hex_blocked & (X.port_dist[p] == 3))[0])
+    _put(eng, far, L.ZOMBIE)
+    X.params[p, L.HP_OUTPOST] = 6
+    X.pl[p, L.P_RES + L.GOLD] = 2            # a unit and an Outpost would cost more
+    units = X.pl[p, L.P_UNITS:L.P_UNITS + L.NUM_UNITS].copy()
+    assert units.sum() >= 2
+    tp = buy_military(np.random.default_rng(0), eng.S, eng.X, eng.W, p, 0)
+    assert tp == eng.rules.r[L.R_TP + L.BOX_MILITARY]
+    assert X.hx[site, L.H_OUTPOST] == p and X.pl[p, L.P_OUTPOSTS] == 1 and X.hex_target[site]
+    assert X.pl[p, L.P_RES + L.GOLD] == 0 and (X.pl[p, L.P_UNITS:L.P_UNITS + L.NUM_UNITS] == units).all()
+    assert X.g[L.G_ILLEGAL] == 0 and X.pl[p, L.P_LAST_BUY] == 0
+    # with Gold for both, the unit comes first and the Outpost is the +2 Gold extra
+    X.hx[site, L.H_OUTPOST] = -1
+    X.pl[p, L.P_OUTPOSTS] = 0
+    X.pl[p, L.P_RES + L.GOLD] = 10
+    buy_military(np.random.default_rng(0), eng.S, eng.X, eng.W, p, 0)
+    assert X.pl[p, L.P_UNITS:L.P_UNITS + L.NUM_UNITS].sum() > units.sum() and X.pl[p, L.P_OUTPOSTS] == 1
+
+
+def test_alt_translation_eliminates_an_outpost_that_would_retreat(eng):
+    """revenge-alt: a fight at an Outpost that ends in defeat (Sanity ran out on the card that
+    destroyed the last Old One) removes the Outpost; the rulebook keeps it unless damaged."""
+    sanity = int(eng.arrays.r[L.R_SANITY])
+    seen = {L.RULES_REVENGE: 0, L.RULES_ALT: 0}
+    undamaged = 0       # alt-translation cases the rulebook would have kept
+    try:
+        eng.arrays.r[L.R_SANITY] = 1          # make Sanity defeats common
+        for seed in range(300):
+            for ruleset in (L.RULES_REVENGE, L.RULES_ALT):
+                X = _setup(eng, seed=seed)
+                X.g[L.G_RULESET] = ruleset
+                p = 0
+                h = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0))[0])
+                X.hx[h, L.H_OUTPOST] = p
+                X.pl[p, L.P_OUTPOSTS] = 1
+                X.hex_target[h] = True
+                _put(eng, h, L.ZOMBIE)
+                outpost_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, h)
+                st = eng.work.cst
+                if st[C.OUTCOME] != C.WIN_AND_DEFEAT:
+                    continue
+                seen[ruleset] += 1
+                undamaged += ruleset == L.RULES_ALT and st[C.LOST + L.OUTPOST_STACK] == 0
+                if ruleset == L.RULES_ALT:
+                    assert X.hx[h, L.H_OUTPOST] < 0 and X.g[L.G_OUTPOSTS_LOST] == 1
+                else:
+                    assert (X.hx[h, L.H_OUTPOST] == p) == (st[C.LOST + L.OUTPOST_STACK] == 0)
+    finally:
+        eng.arrays.r[L.R_SANITY] = sanity
+    assert seen[L.RULES_ALT] > 0 and seen[L.RULES_REVENGE] > 0 and undamaged > 0
+
+
+def test_the_old_one_player_orders_the_outpost_fights_strongest_first(eng):
+    from simkit.kernels.game_oop import resolve_revenge_fights
+    X = _setup(eng, oop="rusher")
+    free = np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0) & ~X.hex_blocked)
+    weak, strong = int(free[0]), int(free[1])          # the weaker one has the lower hex index
+    for h in (weak, strong):
+        X.hx[h, L.H_OUTPOST] = 0
+        X.hex_target[h] = True
+    X.pl[0, L.P_OUTPOSTS] = 2
+    _put(eng, weak, L.ZOMBIE)
+    _put(eng, strong, L.SHOGGOTH)
+    X.g[L.G_LOG_ON] = 1
+    X.g[L.G_LOG_N] = 0
+    resolve_revenge_fights(np.random.default_rng(2), eng.S, eng.X, eng.W)
+    log = X.log[:X.g[L.G_LOG_N]]
+    fights = [int(r[3]) for r in log if r[0] == L.EV_COMBAT]
+    assert fights[:2] == [strong, weak] and X.g[L.G_OUTPOST_COMBATS] == 2

@@ -65,7 +65,8 @@ def test_mode_typo_lists_the_available_modes(tmp_path, capsys):
     assert code == 2 and "unknown mode 'comabt' (available: " in err and "combat" in err
 
 
-@pytest.mark.parametrize("name,mode", [("revenge_difficulty", "revenge"), ("strategy_round_robin", "base")])
+@pytest.mark.parametrize("name,mode", [("revenge_difficulty", "revenge"), ("strategy_round_robin", "base"),
+                                       ("mythos_solo_difficulty", "mythos-solo")])
 def test_shipped_specs_for_later_modes_name_the_missing_mode_or_validate(capsys, name, mode):
     code, _, err = run_cli(capsys, "experiment", "check", str(EXPERIMENTS / f"{name}.toml"))
     if mode in available():  # the engine is registered: its shipped spec must match its parameters

@@ -44,6 +44,9 @@ def _chunk_worker(mode: str, params: dict, data_path: str | None, seed: int, chu
     if mode == "revenge":
         from simkit.revenge.modes import run_chunk as revenge_chunk
         tables = revenge_chunk(params, data, seed, chunk, n, frozenset(outputs))
+    elif mode == "mythos-solo":
+        from simkit.revenge.modes import run_solo_chunk
+        tables = run_solo_chunk(params, data, seed, chunk, n, frozenset(outputs))
     else:
         tables = run_chunk(mode, params, data, seed, chunk, n, frozenset(outputs))
     for t in tables.values():     # game_index within the chunk -> add the chunk id
@@ -54,7 +57,7 @@ def _chunk_worker(mode: str, params: dict, data_path: str | None, seed: int, chu
 @app.command("simulate")
 def simulate(
     out: Annotated[Path, typer.Option("--out", help="Folder for the Parquet files.")],
-    mode: Annotated[str, typer.Option("--mode", help="base, solo or revenge.")] = "base",
+    mode: Annotated[str, typer.Option("--mode", help="base, solo, revenge or mythos-solo.")] = "base",
     players: Annotated[int | None, typer.Option("--players", help="Human players, 1-4 (default 2; solo: 1).")] = None,
     humans: Annotated[int | None, typer.Option("--humans", help="Revenge: human players, 1-4 (default 2).")] = None,
     rules: Annotated[str | None, typer.Option("--rules", help="Revenge: revenge or revenge-alt.")] = None,
@@ -62,7 +65,7 @@ def simulate(
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Root seed (seeds are data).")] = 0,
     strategies: Annotated[str, typer.Option("--strategies", help="NAME[,NAME...]: one for all seats or one per seat.")] = "balanced",
-    difficulty: Annotated[str | None, typer.Option("--difficulty", help="Solo difficulty (solo.toml); revenge: normal, hard, heroic.")] = None,
+    difficulty: Annotated[str | None, typer.Option("--difficulty", help="Solo / mythos-solo difficulty (solo.toml); revenge: normal, hard, heroic.")] = None,
     tables: Annotated[str, typer.Option("--tables", help="Tables to write: summary,seats,combats,moves.")] = "summary,seats",
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (results do not depend on it).")] = 1,
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Seat strategies in the order given (no random first player).")] = False,
@@ -77,8 +80,8 @@ def simulate(
     from simkit.game.modes import BASE, SOLO
     from simkit.game.tables import TABLES
 
-    if mode not in ("base", "solo", "revenge"):
-        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo, revenge)")
+    if mode not in ("base", "solo", "revenge", "mythos-solo"):
+        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)")
     if mode != "revenge" and (humans is not None or rules is not None or oop is not None):
         raise UserError("--humans, --rules and --oop are for --mode revenge")
     if games <= 0:
@@ -101,11 +104,15 @@ def simulate(
         params = REVENGE.validate({"humans": n_h, "strategies": strategies, "difficulty": difficulty or "normal",
                                    "ruleset": rules or "revenge", "oop": oop or "rusher",
                                    "shuffle_seats": not fixed_seats, "checked": checked})
-    elif mode == "solo":
+    elif mode in ("solo", "mythos-solo"):
         if players not in (None, 1):
-            raise UserError(f"solo mode has exactly 1 player, got --players {players}")
+            raise UserError(f"{mode} mode has exactly 1 player, got --players {players}")
         raw = {"strategy": strategies, **({"difficulty": difficulty} if difficulty else {}), "checked": checked}
-        params = SOLO.validate(raw)
+        if mode == "solo":
+            params = SOLO.validate(raw)
+        else:
+            from simkit.revenge.modes import MYTHOS_SOLO
+            params = MYTHOS_SOLO.validate(raw)
     else:
         if difficulty is not None:
             raise UserError("--difficulty is for --mode solo")
@@ -151,25 +158,34 @@ def replay(
     seed: Annotated[int, typer.Option("--seed", help="Root seed of the run.")],
     game: Annotated[int, typer.Option("--game", help="Game index within the chunk.")],
     chunk: Annotated[int, typer.Option("--chunk", help="Chunk id (simulate: game // 1000).")] = 0,
-    mode: Annotated[str, typer.Option("--mode", help="base or solo.")] = "base",
-    players: Annotated[int, typer.Option("--players", help="Human players, 1-4.")] = 2,
+    mode: Annotated[str, typer.Option("--mode", help="base, solo, revenge or mythos-solo.")] = "base",
+    players: Annotated[int | None, typer.Option("--players", help="Human players, 1-4 (default 2).")] = None,
+    humans: Annotated[int | None, typer.Option("--humans", help="Revenge: human players (as --players).")] = None,
     strategies: Annotated[str, typer.Option("--strategies", help="As given to simulate.")] = "balanced",
-    difficulty: Annotated[str | None, typer.Option("--difficulty", help="Solo difficulty.")] = None,
+    difficulty: Annotated[str | None, typer.Option("--difficulty", help="As given to simulate.")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help="Revenge: revenge or revenge-alt.")] = None,
+    oop: Annotated[str | None, typer.Option("--oop", help="Revenge: Old One player strategy.")] = None,
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="As given to simulate.")] = False,
     data: DataOption = None,
 ) -> None:
-    """Rebuild one game from its seed and print a readable turn-by-turn log."""
+    """Rebuild one game from its seed and print a readable turn-by-turn log (Revenge: the
+    Old One player's actions and Mythos cards too)."""
     from simkit.game.engine import Engine, make_spec
     from simkit.game.modes import rules_for
     from simkit.game.replay import replay_text
 
     if seed < 0 or game < 0 or chunk < 0:
         raise UserError("--seed, --game and --chunk must be >= 0")
-    if mode not in ("base", "solo"):
-        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo)")
+    if mode not in ("base", "solo", "revenge", "mythos-solo"):
+        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)")
+    if mode != "revenge" and (humans is not None or rules is not None or oop is not None):
+        raise UserError("--humans, --rules and --oop are for --mode revenge")
+    if players is not None and humans is not None and players != humans:
+        raise UserError("give --humans (or --players) once")
     from simkit.datapack import load_pack
     pack = load_pack(data)
     eng = Engine(data=pack, rules=rules_for(pack), data_path=data)
-    n = 1 if mode == "solo" else players
-    spec = make_spec(mode, n, strategies, difficulty=difficulty, shuffle_seats=not fixed_seats, rules=eng.rules)
+    n = 1 if mode in ("solo", "mythos-solo") else (humans or players or 2)
+    spec = make_spec(mode, n, strategies, difficulty=difficulty, shuffle_seats=not fixed_seats, rules=eng.rules,
+                     ruleset=rules or "revenge", oop=oop or "rusher")
     typer.echo(replay_text(eng, spec, seed, game, chunk), nl=False)

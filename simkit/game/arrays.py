@@ -109,6 +109,7 @@ def new_state(S: L.Static, log_capacity: int = LOG_CAPACITY) -> L.State:
         mythos_deck=np.zeros(max(1, S.myth_effect.size), dtype=np.int64),
         mythos_hand=np.zeros(max(1, S.myth_effect.size), dtype=np.int64),
         oop_params=np.zeros(L.OOP_NUM_PARAMS, dtype=np.float64),
+        tile_holder=np.full(nt, -1, dtype=np.int64), tile_last_hex=np.full(nt, -1, dtype=np.int64),
     )
 
 

@@ -30,7 +30,7 @@ from simkit.kernels.game_state import to_refs
 from strategies.human import HeuristicParams
 from strategies.registry import parse_one
 
-MODES = ("base", "solo", "revenge")
+MODES = ("base", "solo", "revenge", "mythos-solo")
 # Revenge rulebook, Setup 3 (rules): 6 Gold, 3 Iron, 3 Coal; alt translation: 6 Iron.
 REVENGE_START = {"revenge": (3, 3, 6), "revenge-alt": (3, 6, 6)}   # coal, iron, gold
 
@@ -41,7 +41,7 @@ class GameSpec:
 
     mode: str = "base"
     strategies: tuple[HeuristicParams, ...] = ()
-    difficulty: str | None = None          # solo; revenge: normal / hard / heroic
+    difficulty: str | None = None          # solo, mythos-solo: solo.toml levels; revenge: normal / hard / heroic
     shuffle_seats: bool = True
     ruleset: str = "revenge"               # revenge only: revenge / revenge-alt
     oop: object = None                     # revenge only: strategies.old_ones.OOPParams
@@ -69,6 +69,10 @@ def make_spec(mode: str, players: int, strategies: Sequence[str | HeuristicParam
                         shuffle_seats=shuffle_seats, ruleset=ruleset, oop=oop_p)
     if mode not in MODES:
         raise UserError(f"unknown mode '{mode}' (expected one of: {', '.join(MODES)})")
+    if mode == "mythos-solo":
+        spec = make_spec("solo", players, strategies, difficulty=difficulty, rules=rules)
+        return GameSpec(mode="mythos-solo", strategies=spec.strategies, difficulty=spec.difficulty,
+                        shuffle_seats=False)
     if mode == "solo" and players != 1:
         raise UserError(f"solo mode has exactly 1 player, got --players {players}")
     if not 1 <= players <= L.MAX_PLAYERS:
@@ -111,11 +115,12 @@ class Engine:
 
     def _mode_args(self, spec: GameSpec) -> tuple[int, int, int, int, int, int]:
         r = self.rules
-        if spec.mode == "solo":
+        if spec.mode in ("solo", "mythos-solo"):
             names = list(r.solo_levels)
             diff = spec.difficulty or r.solo_default
             coal, iron, gold = r.solo_levels[diff]
-            return L.MODE_SOLO, r.solo_start, coal, iron, gold, names.index(diff)
+            mode = L.MODE_SOLO if spec.mode == "solo" else L.MODE_MYTHOS_SOLO
+            return mode, r.solo_start, coal, iron, gold, names.index(diff)
         start = int(r.r[L.R_START_SPACE + spec.players - 1])
         if spec.mode == "revenge":
             coal, iron, gold = REVENGE_START[spec.ruleset]

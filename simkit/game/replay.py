@@ -1,6 +1,11 @@
 """Readable turn-by-turn logs: rebuild one game from its seed and print what happened.
 
     replay_game(seed, game, chunk=0, mode="base", players=2, strategies="balanced") -> str
+    replay_game(seed, game, mode="revenge", players=2, difficulty="hard", oop="mythos") -> str
+    replay_game(seed, game, mode="mythos-solo", difficulty="normal") -> str
+
+Revenge logs show the Old One player's actions (place / reveal / move / summon) and every
+Mythos card (played on its turn, in a combat, or flipped in Mythos Solo).
 
 The text is a pure function of the event log (simkit.kernels.game_layout EV_* rows), so
 golden logs (tests/golden/) pin the engine's behaviour: regenerate them only together
@@ -17,7 +22,8 @@ from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, GameSpec, make_spec
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
-from simkit.names import OLD_ONES, UNITS
+from simkit.names import OLD_ONES, STACKS, UNITS
+from simkit.revenge.mythos import EFFECTS
 
 TRADE = {L.TRADE_NONE: "-", L.IMPORT_COAL: "import coal", L.IMPORT_IRON: "import iron",
          L.EXPORT_COAL: "export coal", L.EXPORT_IRON: "export iron"}
@@ -32,9 +38,15 @@ def _units(bits: int) -> str:
     return "+".join(UNITS[u] for u in range(L.NUM_UNITS) if (bits >> u) & 1) or "-"
 
 
-def format_log(log: np.ndarray, eng: Engine, names: list[str]) -> list[str]:
+def _mythos_names(eng: Engine) -> tuple[str, ...]:
+    from simkit.game.arrays import _mythos
+    return _mythos(eng.data).names
+
+
+def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base") -> list[str]:
     """One line per event. ``names[seat]`` labels the seats."""
     hexno = eng.board.hex_number
+    myth = _mythos_names(eng) if mode in ("revenge", "mythos-solo") else ()
     pers = eng.rules.pers_names
     rev_card = eng.rules.rev_card
 
@@ -46,6 +58,9 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str]) -> list[str]:
 
     def card(c: int) -> str:
         return pers[c] if 0 <= c < len(pers) else "-"
+
+    def mythos(c: int) -> str:
+        return myth[c] if 0 <= c < len(myth) else "-"
 
     lines = []
     for row in log:
@@ -63,7 +78,8 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str]) -> list[str]:
             src = f"display slot {b}" if b >= 0 else "the draw pile (1 Gold)"
             lines.append(f"       recruits {card(a)} from {src}")
         elif kind == L.EV_BUY:
-            lines.append(f"       buys {b} {UNITS[a]} ({c} Gold)")
+            where = f" at {hx(d)}" if a == L.OUTPOST_STACK else ""
+            lines.append(f"       buys {b} {STACKS[a]} ({c} Gold){where}")
         elif kind == L.EV_TRADE:
             lines.append(f"       {TRADE.get(a, '?')}, {TRADE.get(b, '?')}")
         elif kind == L.EV_FARM:
@@ -87,7 +103,45 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str]) -> list[str]:
         elif kind == L.EV_RETRIEVE:
             lines.append(f"       {a} cubes back to the HQ")
         elif kind == L.EV_OO_TURN:
-            lines.append(f"[{t:2d}] Old Ones: purple disc to space {a}" + (" (illuminated)" if b else ""))
+            if mode == "revenge":
+                lines.append(f"[{t:2d}] Old One player: purple disc on space {a}")
+            else:
+                lines.append(f"[{t:2d}] Old Ones: purple disc to space {a}" + (" (illuminated)" if b else ""))
+        elif kind == L.EV_OOP_ACTION:
+            if a == L.OOP_PLACE:
+                lines.append(f"       place: a level-{d} Old One")
+            elif a == L.OOP_REVEAL:
+                lines.append(f"       reveal: tile {b} at {hx(c)}")
+            elif a == L.OOP_MOVE:
+                lines.append(f"       move: {d} Old One cards")
+            else:
+                lines.append(f"       summon: draws {d} Mythos cards, keeps {mythos(b)}")
+        elif kind == L.EV_REVENGE:
+            if a == L.RV_SPAWN_TAKEN:
+                lines.append(f"       {who(actor)} takes the Spawn tile at {hx(b)} ({c} VP)")
+            elif a == L.RV_PORT_FLIP:
+                lines.append(f"       {who(actor)}'s Port token flips to its weaker side")
+            elif a == L.RV_OUTPOST_FIGHT:
+                lines.append(f"       Old Ones reach {who(actor)}'s Outpost at {hx(b)}")
+            else:
+                lines.append(f"       {who(actor)} loses its Outpost at {hx(b)}" + (f" ({c} VP to the Old One player)"
+                                                                                  if mode == "revenge" else ""))
+        elif kind == L.EV_MYTHOS:
+            how = L.MYTHOS_HOW[b] if 0 <= b < len(L.MYTHOS_HOW) else str(b)
+            text = f"       Mythos {mythos(a)} ({EFFECTS[e] if 0 <= e < len(EFFECTS) else e}): {how}"
+            if d:
+                text += f", {d} TP"
+            if b in (L.MYTHOS_PLAYED, L.MYTHOS_FLIPPED, L.MYTHOS_COMBAT) and actor >= 0:
+                text += f", on {who(actor)}"
+            if e == EFFECTS.index("remove_recent_unit") and c >= 0:
+                text += f": loses an {STACKS[c]}" if STACKS[c][0] in "aeiou" else f": loses a {STACKS[c]}"
+            elif e == EFFECTS.index("take_trophy") and c >= 0:
+                text += f": tile {c} goes back to the map"
+            elif e == EFFECTS.index("ghoul_joins_combat") and c >= 0:
+                text += f": a Zombie (tile {c}) joins the Old Ones, an Infantry is lost"
+            elif e == EFFECTS.index("temple_attack_extra_capacity") and c >= 0:
+                text += f": the Temple (tile {c}) is harder to destroy"
+            lines.append(text)
         elif kind == L.EV_REVELATION:
             num = int(rev_card[b]) if 0 <= b < len(rev_card) else b
             lines.append(f"       Revelation #{num}: {L.REV_NAMES[a]}")
@@ -105,14 +159,21 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str]) -> list[str]:
             what = f"reveals tile {b}" if eng.rules.pers_effect[a] == L.EFF_REVEAL else f"takes a free {UNITS[b]}"
             lines.append(f"       {card(a)}: {what}")
         elif kind == L.EV_TEMPLE_TILE:
-            lines.append(f"       a {_old_one(c)} (tile {a}) joins the Temple at {hx(b)}")
+            if d:
+                what = "a face-down tile" if c == -2 else f"a {_old_one(c)}"
+                lines.append(f"       {what} (tile {a}) is placed at {hx(b)}")
+            else:
+                lines.append(f"       a {_old_one(c)} (tile {a}) joins the Temple at {hx(b)}")
         elif kind == L.EV_ILLEGAL:
             lines.append(f"       ILLEGAL {DECISIONS[a] if 0 <= a < len(DECISIONS) else a} answer {b} "
                          "(engine default used)")
         elif kind == L.EV_END:
             lines.append(f"end: {L.END_NAMES[a]} (purple disc on {b})")
         elif kind == L.EV_SCORE:
-            if actor < 0:
+            if actor < 0 and mode == "revenge":
+                lines.append(f"score: Old One player {a} VP (Old Ones on the map {b}, blighted {d}, "
+                             f"eliminations {a - b - d})")
+            elif actor < 0:
                 lines.append(f"score: Old Ones {a} VP (revealed {b}, unrevealed {c}, blighted {d})")
             else:
                 lines.append(f"score: {who(actor)} {a} VP (farms {b}, phosphate {c}, Old Ones {d}, "
@@ -131,14 +192,20 @@ def replay_text(eng: Engine, spec: GameSpec, seed: int, game: int, chunk: int = 
     head = [f"# simkit replay: mode {spec.mode}, seed {seed}, chunk {chunk}, game {game}, "
             f"engine {ENGINE_VERSION}, data {eng.data.hash}, rules {eng.rules.hash}, map {eng.board.hash}",
             f"# seats: {', '.join(f'P{p} {n}' for p, n in enumerate(names))}"]
+    if spec.mode == "revenge":
+        head.append(f"# Old One player: {spec.oop.name}, difficulty {spec.difficulty}, ruleset {spec.ruleset}")
+    elif spec.mode == "mythos-solo":
+        head.append(f"# difficulty {spec.difficulty}")
     if int(row[L.S_LOG_OVERFLOW]):
         head.append("# (log truncated: the event buffer filled up)")
     tail = [f"# winner: {who}"]
-    return "\n".join(head + format_log(log, eng, names) + tail) + "\n"
+    return "\n".join(head + format_log(log, eng, names, spec.mode) + tail) + "\n"
 
 
 def replay_game(seed: int, game: int, chunk: int = 0, mode: str = "base", players: int = 2,
-                strategies: str = "balanced", difficulty: str | None = None, eng: Engine | None = None) -> str:
+                strategies: str = "balanced", difficulty: str | None = None, eng: Engine | None = None,
+                ruleset: str = "revenge", oop: str = "rusher") -> str:
     eng = eng or Engine()
-    spec = make_spec(mode, 1 if mode == "solo" else players, strategies, difficulty=difficulty, rules=eng.rules)
+    spec = make_spec(mode, 1 if mode in ("solo", "mythos-solo") else players, strategies, difficulty=difficulty,
+                     rules=eng.rules, ruleset=ruleset, oop=oop)
     return replay_text(eng, spec, seed, game, chunk)

@@ -94,6 +94,7 @@ def card_effect(st, mx, card_hits, card_purple, card_sanity, card_airship, c, dm
 
     Several Old Ones share the card: each takes the hits of its own row, and what
     each row inflicts is added once per living Old One (multiplied by their number).
+    mx[EXTRA_PURPLE] more purple cubes come with every card (Revenge Mythos, else 0).
     """
     mask = present_mask(st, mx)
     p = 0
@@ -108,7 +109,7 @@ def card_effect(st, mx, card_hits, card_purple, card_sanity, card_airship, c, dm
         p += card_purple[c, t]
         s_loss += card_sanity[c, t]
         a += card_airship[c, t]
-    return p, s_loss, a
+    return p + mx[L.EXTRA_PURPLE], s_loss, a
 
 
 @nb.njit(cache=True, inline="always")

@@ -26,6 +26,7 @@ A matchup's static side is ``mx`` (int64) and ``mx_cost`` (float64):
     mx[MILLIGAN]       automatic damage at the start of combat if Artillery present
     mx[JONES]          1 if Corporal Jones is with the force
     mx[MAX_RESHUFFLES] the combat is stopped (counted as a withdrawal) past this
+    mx[EXTRA_PURPLE]   purple cubes added to every card (Revenge Mythos Deep Ones; 0 otherwise)
     mx_cost[s]         gold value of one unit of stack s (allocation, objectives)
 """
 
@@ -56,7 +57,8 @@ PORT_ALONE_ONLY = CAN_WITHDRAW + 1
 MILLIGAN = PORT_ALONE_ONLY + 1
 JONES = MILLIGAN + 1
 MAX_RESHUFFLES = JONES + 1
-MATCHUP_SIZE = MAX_RESHUFFLES + 1
+EXTRA_PURPLE = MAX_RESHUFFLES + 1
+MATCHUP_SIZE = EXTRA_PURPLE + 1
 
 # st[OUTCOME]
 ONGOING = -1

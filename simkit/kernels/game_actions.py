@@ -20,10 +20,11 @@ from simkit.kernels.game_common import (
     display_count,
     ensure_dist,
     flip_tile,
+    is_revenge_like,
     log_event,
     take_from_display,
 )
-from simkit.kernels.game_oop import maybe_outpost
+from simkit.kernels.game_outpost import can_buy_outpost, maybe_outpost, outpost_site, place_outpost
 from strategies.human.policy import (
     choose_action,
     pick_drawn,
@@ -360,13 +361,20 @@ def recruit(rng, S, X, W, p):
 
 @nb.njit(cache=True)
 def buy_military(rng, S, X, W, p, extra_gold):
-    """One unit for its Gold cost, or one or two Infantry at one Gold each."""
+    """One unit for its Gold cost, or one or two Infantry at one Gold each; Revenge /
+    Mythos Solo: or only an Outpost (the strategy answers OUTPOST_STACK), or a unit and
+    an Outpost for 2 more Gold (game_outpost.maybe_outpost)."""
     W.choice[0] = -1
     W.choice[1] = 1
     pick_unit(rng, S, X, W, p)
     u = W.choice[0]
     cnt = W.choice[1]
     gold = X.pl[p, L.P_RES + L.GOLD]
+    if u == L.OUTPOST_STACK and cnt == 1 and can_buy_outpost(S, X, p, gold):
+        h = outpost_site(S, X, W, p, -1)
+        if h >= 0:
+            place_outpost(S, X, p, h, extra_gold)
+            return S.r[L.R_TP + L.BOX_MILITARY]
     ok = (0 <= u < L.NUM_UNITS) and cnt >= 1 and (cnt == 1 or (u == L.INFANTRY and cnt <= S.r[L.R_MAX_INFANTRY]))
     if ok:
         ok = X.g[L.G_SUPPLY + u] >= cnt and gold >= S.unit_cost[u] * cnt
@@ -382,8 +390,9 @@ def buy_military(rng, S, X, W, p, extra_gold):
     X.pl[p, L.P_RES + L.GOLD] -= cost
     X.g[L.G_SUPPLY + u] -= cnt
     X.pl[p, L.P_UNITS + u] += cnt
+    X.pl[p, L.P_LAST_BUY] = u + 1
     log_event(X, L.EV_BUY, X.pl[p, L.P_TIME], p, u, cnt, cost + extra_gold, 0, 0)
-    if X.g[L.G_MODE] == L.MODE_REVENGE:
+    if is_revenge_like(X):
         maybe_outpost(S, X, W, p)
     return S.r[L.R_TP + L.BOX_MILITARY]
 

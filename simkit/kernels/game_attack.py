@@ -13,7 +13,14 @@ import numba as nb
 from simkit.kernels import game_layout as L
 from simkit.kernels.board import attack_distance
 from simkit.kernels.game_combat import fight
-from simkit.kernels.game_common import flip_tile, in_range, log_event, tiles_in_hex, unit_reach
+from simkit.kernels.game_common import (
+    flip_tile,
+    in_range,
+    is_revenge_like,
+    log_event,
+    tiles_in_hex,
+    unit_reach,
+)
 from simkit.kernels.game_oop import after_attack
 from strategies.human.policy import plan_attack, withdraw_after_flip
 
@@ -103,7 +110,7 @@ def attack_action(rng, S, X, W, p):
         X.g[L.G_ILLEGAL] += 1
         X.pl[p, L.P_ILLEGAL] += 1
     tp = attack_tp(W)
-    if X.g[L.G_MODE] == L.MODE_REVENGE and X.g[L.G_EXTRA_TIME] > 0:
+    if is_revenge_like(X) and X.g[L.G_EXTRA_TIME] > 0:
         tp += X.g[L.G_EXTRA_TIME]          # Atlach-Nacha (Mythos)
         X.g[L.G_EXTRA_TIME] = 0
     bits = 0

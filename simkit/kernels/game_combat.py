@@ -11,17 +11,18 @@ import numba as nb
 
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
-from simkit.kernels.combat import copy_into, play_combat, start_combat
-from simkit.kernels.combat_exact import CTX_ALLOC, CTX_OBJECTIVE
-from simkit.kernels.combat_table import cached_table
+from simkit.kernels.combat import play_combat
 from simkit.kernels.game_common import (
     has_effect,
+    is_revenge_like,
     log_event,
     now,
     remove_tile,
     tiles_in_hex,
     unit_capacity,
 )
+from simkit.kernels.game_mythos_combat import combat_mythos
+from simkit.kernels.game_withdraw import withdraw_table_tag
 from strategies.combat.withdrawal import TABLE as WD_TABLE
 from strategies.combat.withdrawal import THRESHOLD as WD_THRESHOLD
 
@@ -73,12 +74,14 @@ def kill_tile(S, X, i):
             mask |= 1 << q
             most = max(most, d)
     actor = -1
+    X.tile_last_hex[i] = X.tile_hex[i]
     if n == 1:
         for q in range(L.MAX_PLAYERS):
             if X.tile_dmg[i, q] > 0:
                 actor = q
                 X.pl[q, L.P_TILE_VP] += vp
                 X.pl[q, L.P_KILLS] += 1
+                X.tile_holder[i] = q     # the tile is kept as a trophy (Yog-Sothoth may take it back)
     elif n > 1:
         share = vp // n
         rem = vp - share * n
@@ -141,7 +144,7 @@ def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
     mx[C.JONES] = 1 if has_effect(S, X, p, L.EFF_JONES) > 0 else 0
     mx[C.MAX_RESHUFFLES] = S.r[L.R_MAX_RESHUFFLES]
     st[C.SANITY] = S.r[L.R_SANITY]
-    if X.g[L.G_MODE] == L.MODE_REVENGE:
+    if is_revenge_like(X):
         if port_defence and X.pl[p, L.P_PORT_STRENGTH] > 0:
             strength = X.pl[p, L.P_PORT_STRENGTH]
             st[C.COUNT + C.PORT_STACK] = 1
@@ -190,29 +193,6 @@ def revenge_losses(S, X, W, p, h):
 
 
 @nb.njit(cache=True)
-def withdraw_table_tag(S, X, W, p, m):
-    """The optimal withdraw table (simkit.kernels.combat_table) for the combat prepared
-    in W.cst / W.cmx against tiles W.tiles2[:m], with player p's allocation and
-    objective, draws modelled on the full deck (p does not count cards): its tag in the
-    workspace's table cache, solved on a miss; -1 if it outgrew the buffers."""
-    st = W.wt_st
-    copy_into(st, W.cst)
-    if start_combat(st, W.cmx) != C.ONGOING:
-        return 0  # decided before the first card: no decision will be looked up
-    ctx_i = W.wt_ctx_i
-    ctx_i[CTX_ALLOC] = int(X.params[p, L.SP_ALLOC])
-    ctx_i[CTX_OBJECTIVE] = int(X.params[p, L.SP_WD_OBJECTIVE])
-    value = 0.0
-    for j in range(m):
-        value += S.tile_vp[W.tiles2[j]]
-    W.wt_ctx_f[0] = value
-    return cached_table(st, W.cmx, W.mx_cost, S.card_hits, S.card_purple, S.card_sanity, S.card_airship,
-                        W.wt_weight, W.wt_rep, W.wt_prob, W.alloc_params, ctx_i, W.wt_ctx_f, W.wt_table, W.wt_slots,
-                        W.wt_values, W.wt_sbuf, W.wt_vbuf, W.wt_ibuf, W.wt_sigs, W.wt_sig_keys, W.wt_sig_rows,
-                        W.wt_sig, W.wt_cache)
-
-
-@nb.njit(cache=True)
 def fight(rng, S, X, W, p, h, port_defence):
     """Resolve combat between player p's force (W.force, already out of nothing: the
     Barracks still hold it) and the Old Ones in hex h. Returns the combat outcome.
@@ -227,9 +207,11 @@ def fight(rng, S, X, W, p, h, port_defence):
     W.wd_params[0] = X.params[p, L.SP_WD_SANITY]
     W.wd_params[1] = X.params[p, L.SP_WD_UNITS]
     W.wd_params[2] = X.params[p, L.SP_WD_LOST]
+    if is_revenge_like(X):
+        m = combat_mythos(rng, S, X, W, p, h, port_defence, m)
     wd_id = int(X.params[p, L.SP_WD_ID])
     if wd_id == WD_TABLE and not port_defence:
-        tag = withdraw_table_tag(S, X, W, p, m)
+        tag = withdraw_table_tag(S, X, W, p, m, W.cst)
         if tag >= 0:
             W.wd_params[0] = tag
         else:  # the table outgrew its buffers: the strategy's thresholds (if any) decide
@@ -248,16 +230,19 @@ def fight(rng, S, X, W, p, h, port_defence):
         X.pl[p, L.P_UNITS + u] -= k
         X.pl[p, L.P_LOST + u] += k
         X.g[L.G_SUPPLY + u] += k
-    if X.g[L.G_MODE] == L.MODE_REVENGE:
+    if is_revenge_like(X):
         revenge_losses(S, X, W, p, h)
     outcome = st[C.OUTCOME]
     for j in range(m):
         i = W.tiles2[j]
-        add_damage(X, i, p, st[C.OO_DAMAGE + j] - W.dmg_before[j])
-        if st[C.OO_DAMAGE + j] >= S.tile_cap[i]:
+        d = st[C.OO_DAMAGE + j]
+        if d >= W.cmx[C.OO_CAPACITY + j]:   # the capacity of this combat (Formless Spawn may raise it)
+            add_damage(X, i, p, d - W.dmg_before[j])
             kill_tile(S, X, i)
-        elif S.tile_type[i] >= 0 and S.type_heals[S.tile_type[i]]:
-            release_cubes(X, i)
+        else:
+            add_damage(X, i, p, min(d, S.tile_cap[i] - 1) - W.dmg_before[j])
+            if S.tile_type[i] >= 0 and S.type_heals[S.tile_type[i]]:
+                release_cubes(X, i)
     won = (outcome == C.WIN) | (outcome == C.WIN_AND_DEFEAT)
     X.g[L.G_COMBATS] += 1
     X.pl[p, L.P_COMBATS] += 1

@@ -38,6 +38,12 @@ def log_event(X, kind, time, actor, a, b, c, d, e):
 
 
 @nb.njit(cache=True)
+def is_revenge_like(X):
+    """Revenge Ports and Outposts are in play (Revenge, Mythos Solo)."""
+    return X.g[L.G_MODE] == L.MODE_REVENGE or X.g[L.G_MODE] == L.MODE_MYTHOS_SOLO
+
+
+@nb.njit(cache=True)
 def now(X):
     """The purple disc's space (the time of Old One events)."""
     return X.g[L.G_OO_TIME]

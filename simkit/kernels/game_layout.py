@@ -20,9 +20,10 @@ game as a handful of fixed-shape arrays; ``-1`` is the one sentinel (none / off-
                       deck; the right end is the end of the line), -1 empty
     pers_deck, rev_deck, oo_deck: card orders; pointers in g.
 
-Revenge (not implemented here) has reserved slots: G_MODE = MODE_REVENGE, G_OOP_*,
-P_PORT_STRENGTH, P_OUTPOSTS, H_SPAWN, H_OUTPOST. Changing any index or enum value is an
-ENGINE_VERSION bump only if it changes behaviour (the golden logs will say).
+Revenge of the Old Ones (MODE_REVENGE) and Mythos Solo (MODE_MYTHOS_SOLO) use the G_OOP_*,
+G_MYTHOS_*, P_PORT_*, P_OUTPOSTS, H_SPAWN and H_OUTPOST slots (simkit/kernels/game_oop.py).
+Changing any index or enum value is an ENGINE_VERSION bump only if it changes behaviour
+(the golden logs will say).
 """
 
 MAX_PLAYERS = 4
@@ -35,7 +36,8 @@ INFANTRY, ARMOURED_CAR, ARTILLERY, ARMOURED_TRAIN, AIRSHIP = 0, 1, 2, 3, 4
 ZOMBIE, MI_GO, SHOGGOTH, CTHULHU, TEMPLE, LOYALIST = 0, 1, 2, 3, 4, 5
 
 # -- modes -----------------------------------------------------------------------------
-MODE_BASE, MODE_SOLO, MODE_REVENGE = 0, 1, 2
+MODE_BASE, MODE_SOLO, MODE_REVENGE, MODE_MYTHOS_SOLO = 0, 1, 2, 3
+MODE_NAMES = ("base", "solo", "revenge", "mythos-solo")
 
 # -- action boxes (player board) ---------------------------------------------------------
 BOX_RAIL, BOX_RAIL_HILLS, BOX_MINE, BOX_RECRUIT, BOX_MILITARY, BOX_TRADE, BOX_FARM, \
@@ -101,7 +103,10 @@ G_OUTPOSTS_LOST = G_OUTPOSTS_BUILT + 1
 G_OUTPOST_COMBATS = G_OUTPOSTS_LOST + 1
 G_PORT_FLIPS = G_OUTPOST_COMBATS + 1
 G_OOP_VP_UNITS = G_PORT_FLIPS + 1      # part of G_OOP_VP from units / outposts
-G_TABLE_FALLBACKS = G_OOP_VP_UNITS + 1  # combats whose withdraw table outgrew its buffers (thresholds used)
+G_MYTHOS_COMBAT = G_OOP_VP_UNITS + 1   # Mythos cards played during a combat (part of G_MYTHOS_PLAYED)
+G_MYTHOS_FLIPPED = G_MYTHOS_COMBAT + 1  # Mythos Solo: cards flipped on non-illuminated spaces
+G_MYTHOS_NO_EFFECT = G_MYTHOS_FLIPPED + 1  # Mythos Solo: flipped cards that did not apply
+G_TABLE_FALLBACKS = G_MYTHOS_NO_EFFECT + 1  # combats whose withdraw table outgrew its buffers (thresholds used)
 G_SIZE = G_TABLE_FALLBACKS + 1
 
 RULES_REVENGE, RULES_ALT = 0, 1
@@ -145,7 +150,8 @@ P_PORT_STRENGTH = P_PREV_TIME + 1
 P_OUTPOSTS = P_PORT_STRENGTH + 1
 P_PORT_DMG = P_OUTPOSTS + 1              # Revenge: damage kept on the Port token (main ruleset)
 P_SPAWNS = P_PORT_DMG + 1                # Revenge: Spawn tiles collected (1 VP each, also in P_VP_TOKENS)
-P_SIZE = P_SPAWNS + 1
+P_LAST_BUY = P_SPAWNS + 1                # 1 + unit type of the player's latest Buy Military, 0 none (Dimensional Shambler)
+P_SIZE = P_LAST_BUY + 1
 
 # -- hexes hx[h, ...] --------------------------------------------------------------------
 H_RES = 0              # + COAL/IRON/GOLD/PHOSPHATE tokens
@@ -263,7 +269,14 @@ EV_ILLEGAL = 22        # actor, a decision code, b value
 EV_TEMPLE_TILE = 23    # a tile, b hex, c type
 EV_FARM_SAVED = 24     # actor, a hex, b tile
 EV_SCORE = 25          # actor (-1 Old Ones), a total, b farms/revealed, c phosphate/unrevealed, d tiles+tokens/blight, e personalities
-NUM_EVENTS = 26
+EV_MYTHOS = 26         # actor target seat (-1 none), a card, b MYTHOS_* how, c hex / tile / unit detail (-1), d TP paid, e effect id
+EV_OOP_ACTION = 27     # a OOP_* action, b detail (tile placed / revealed, Mythos card kept), c hex, d cards drawn
+EV_REVENGE = 28        # actor seat, a RV_* below, b hex, c VP (Spawn tile taken, Outpost lost)
+NUM_EVENTS = 29
+RV_SPAWN_TAKEN, RV_PORT_FLIP, RV_OUTPOST_FIGHT, RV_OUTPOST_LOST = range(4)
+# EV_MYTHOS b: how the card was used
+MYTHOS_PLAYED, MYTHOS_COMBAT, MYTHOS_FLIPPED, MYTHOS_PENDING, MYTHOS_NO_EFFECT = range(5)
+MYTHOS_HOW = ("played", "played in combat", "flipped", "flipped, waits for its combat", "flipped, no effect")
 
 # decisions (EV_ILLEGAL a)
 DEC_ACTION, DEC_TRACK, DEC_MINE, DEC_RECRUIT, DEC_BUY, DEC_TRADE, DEC_FARM, DEC_ATTACK, \
@@ -285,6 +298,7 @@ OP_PLAY_MYTHOS = 5     # probability of playing a playable Mythos card on a turn
 OP_TARGET_WEAK = 6     # 1: place / reveal near the weakest Port (else anywhere, random)
 OP_FARM_BIAS = 7       # 1: place near human farms and prefer blighting Mythos cards
 OP_MOVE_MIN = 8        # move only when at least this many face-up movers
+OP_COMBAT_MYTHOS = 9   # probability of playing a playable combat Mythos card when a combat qualifies
 
 # -- containers passed to the kernels (numba types them as named tuples of arrays) -----------
 from collections import namedtuple  # noqa: E402  (kept next to the fields it names)
@@ -344,6 +358,8 @@ State = namedtuple("State", (
     "mythos_deck",      # int64 [n_mythos] circular draw pile (top at G_MYTHOS_POS, G_MYTHOS_LEFT cards)
     "mythos_hand",      # int64 [n_mythos] 1 = card in the OOP's hand
     "oop_params",       # float64 [OOP_NUM_PARAMS] the Old One player's strategy
+    "tile_holder",      # int64 [n_tile] seat holding tile i as a trophy (destroyed alone), -1
+    "tile_last_hex",    # int64 [n_tile] hex tile i was destroyed in, -1 (Yog-Sothoth returns it there)
 ))
 
 # Work: caller-owned scratch so no kernel allocates.

@@ -13,6 +13,7 @@ import numba as nb
 from simkit.kernels import game_layout as L
 from simkit.kernels.game_actions import player_turn
 from simkit.kernels.game_common import log_event
+from simkit.kernels.game_mythos_solo import mythos_solo_turn
 from simkit.kernels.game_old_ones import old_ones_turn
 from simkit.kernels.game_oop import oop_turn
 from simkit.kernels.game_scoring import summarize
@@ -143,6 +144,8 @@ def run_game(rng, S, X, W):
         if actor == OLD_ONES:
             if g[L.G_MODE] == L.MODE_REVENGE:
                 oop_turn(rng, S, X, W)
+            elif g[L.G_MODE] == L.MODE_MYTHOS_SOLO:
+                mythos_solo_turn(rng, S, X, W)
             else:
                 old_ones_turn(rng, S, X, W)
         else:

@@ -8,7 +8,8 @@ Ports with Old Ones on them are defended in player order, and a lost Port ends t
 Revenge hook: an Old One *player* would replace :func:`old_ones_turn` by its own action
 choice (place / reveal / move four cards / summon, Mythos cards) on the same arrays;
 :func:`movement_check` (with ``n_cards`` = 4 and a chooser policy) and
-:func:`resolve_ports` are the pieces it reuses.
+:func:`resolve_ports` are the pieces it reuses. Mythos Solo (game_mythos_solo) plays this
+turn and then flips a Mythos card.
 """
 
 import numba as nb
@@ -20,10 +21,12 @@ from simkit.kernels.game_common import (
     draw_personality,
     flip_tile,
     has_effect,
+    is_revenge_like,
     log_event,
     now,
     refresh_blocked,
 )
+from simkit.kernels.game_defence import resolve_revenge_fights
 from simkit.kernels.movement import CHOOSE_COMPASS, movement_phase
 
 
@@ -105,7 +108,10 @@ def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm):
 @nb.njit(cache=True)
 def resolve_ports(rng, S, X, W):
     """Defend every Port with Old Ones on it, in player order. True if one was lost
-    (the game is then over)."""
+    (the game is then over). Mythos Solo: Revenge Ports and Outposts
+    (simkit.kernels.game_defence)."""
+    if is_revenge_like(X):
+        return resolve_revenge_fights(rng, S, X, W)
     for p in range(X.g[L.G_NUM_PLAYERS]):
         h = X.pl[p, L.P_PORT]
         if h >= 0 and X.hex_blocked[h]:

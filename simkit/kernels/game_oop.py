@@ -1,34 +1,47 @@
-"""Revenge of the Old Ones: setup additions, the Old One *player's* turn, Mythos cards,
-Port / Outpost defence and Spawn tiles (revenge-of-the-old-ones-rules.txt).
+"""Revenge of the Old Ones: setup additions and the Old One *player's* turn
+(revenge-of-the-old-ones-rules.txt). Elsewhere: Port / Outpost fights game_defence,
+Outpost purchases game_outpost, Mythos turn cards game_mythos_cards, combat Mythos cards
+game_mythos_combat, Mythos Solo game_mythos_solo (all in simkit.kernels).
 
 One OOP turn = one action (1 TP): Place, Reveal, Move (four movement cards, the OOP picks
 among eligible hexes, Old Ones stop at Farms) or Summon (draw three Mythos, keep one, two
 to the bottom); before it the OOP may play one Mythos card (its TP cost moves the disc;
-a card costing TP ends the turn). The game loop hands the turn back whenever the purple
-disc is no longer the lowest. Decisions follow X.oop_params (strategies/old_ones).
+a card costing TP ends the turn, and the game loop gives the OOP its next turn at once if
+its disc is still the lowest, so several cards in a row remain possible; only 0-TP turn
+cards, of which the shipped data has none, are limited to one per turn).
+Decisions follow X.oop_params (strategies/old_ones).
 
-Mythos effects implemented (simkit.revenge.mythos EFFECTS ids): 0 place_tiles_near_port,
-1 extra_time_next_combat, 2 blight_farms, 4 move_closest_old_one, 5 remove_rails,
-6 level3_at_temple, 9 destroy_airship, 12 block_action_boxes, 13 level3_near_port.
-Never played (not implemented): 3, 7, 10, 11 (combat cards), 8 remove_recent_unit,
-14 take_trophy.
+Every Mythos effect type (simkit.revenge.mythos EFFECTS ids) is implemented. On the
+OOP's turn (game_mythos_cards): 0 place_tiles_near_port, 1 extra_time_next_combat,
+2 blight_farms, 4 move_closest_old_one, 5 remove_rails, 6 level3_at_temple,
+8 remove_recent_unit, 9 destroy_airship, 12 block_action_boxes, 13 level3_near_port,
+14 take_trophy. During combats, off-turn too (game_mythos_combat): 3 combat_damage_and_sanity,
+7 port_combat_extra_damage, 10 temple_attack_extra_capacity, 11 ghoul_joins_combat.
 """
 
 import numba as nb
 
-from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
-from simkit.kernels.board import OUTBACK, clear_network, distance_field
-from simkit.kernels.game_combat import fight, oop_unit_vp, remove_outpost
+from simkit.kernels.board import distance_field
 from simkit.kernels.game_common import draw_oo_card, draw_personality, flip_tile, log_event, now
+from simkit.kernels.game_defence import (  # noqa: F401  (re-exported: the fights live there)
+    count_in_hex,
+    outpost_defence,
+    resolve_revenge_fights,
+    revenge_port_defence,
+)
+from simkit.kernels.game_mythos_cards import (  # noqa: F401  (re-exported)
+    COMBAT_EFFECTS,
+    effect_implemented,
+    mythos_applicable,
+    mythos_score,
+    play_mythos,
+    put_tile,
+    take_oop_tile,
+    take_unused_tile,
+)
 from simkit.kernels.game_old_ones import move_with_card_policy, movers_exist
-
-MAX_OUTPOSTS = 2       # per player: 8 Outpost tiles in the box; the rules speak of "both their Outposts"
-
-
-@nb.njit(cache=True)
-def effect_implemented(e):
-    return e in (0, 1, 2, 4, 5, 6, 9, 12, 13)
+from simkit.kernels.game_outpost import MAX_OUTPOSTS, maybe_outpost  # noqa: F401  (re-exported)
 
 
 # -- setup -------------------------------------------------------------------------------------
@@ -52,6 +65,28 @@ def revenge_setup(rng, S, X, W, code):
         strength = S.port_rev[0]
     elif diff == L.DIFF_HARD:
         strength = S.port_rev[1]
+    human_extras(S, X, strength)
+    # OOP's tiles: the next 9 / 6 / 4 of the shuffled stacks (the rest are "unused")
+    for lv in range(3):
+        want = 9 if lv == 0 else (6 if lv == 1 else 4)
+        g[L.G_OOP_LEFT + lv] = min(want, X.stack_size[lv] - X.stack_top[lv])
+    shuffle_mythos(rng, S, X)
+    for _ in range(3):
+        c = mythos_draw(X)
+        if c >= 0:
+            X.mythos_hand[c] = 1
+    # the purple disc starts with the players, at the bottom of the stack, awake
+    g[L.G_OO_TIME] = X.pl[0, L.P_TIME]
+    g[L.G_OO_ARRIVAL] = 0
+    g[L.G_AWAKE] = 1
+
+
+@nb.njit(cache=True)
+def human_extras(S, X, strength):
+    """Revenge Setup 3 and 5 (and Mythos Solo Setup 3-4): Port tokens of ``strength`` (0:
+    base-game Ports), two Infantry and one Personality each, in turn order, the display
+    refilled after each."""
+    g = X.g
     g[L.G_PORT_START] = strength
     nplay = g[L.G_NUM_PLAYERS]
     for p in range(nplay):
@@ -59,7 +94,6 @@ def revenge_setup(rng, S, X, W, code):
         take = min(2, g[L.G_SUPPLY + L.INFANTRY])
         X.pl[p, L.P_UNITS + L.INFANTRY] += take
         g[L.G_SUPPLY + L.INFANTRY] -= take
-    # one Personality each in turn order, the display refilled after each
     D = S.r[L.R_DISPLAY]
     for p in range(nplay):
         best = -1
@@ -77,11 +111,12 @@ def revenge_setup(rng, S, X, W, code):
             X.pl[p, L.P_PERS_VP] += S.pers_vp[c]
             log_event(X, L.EV_RECRUIT, X.pl[p, L.P_TIME], p, c, best, -1, 0, 0)
             X.display[best] = draw_personality(X)
-    # OOP's tiles: the next 9 / 6 / 4 of the shuffled stacks (the rest are "unused")
-    for lv in range(3):
-        want = 9 if lv == 0 else (6 if lv == 1 else 4)
-        g[L.G_OOP_LEFT + lv] = min(want, X.stack_size[lv] - X.stack_top[lv])
-    # Mythos deck and the starting hand
+
+
+@nb.njit(cache=True)
+def shuffle_mythos(rng, S, X):
+    """The Mythos deck, shuffled, as the draw pile; nobody holds a card."""
+    g = X.g
     nm = S.myth_effect.size
     for c in range(nm):
         X.mythos_deck[c] = c
@@ -93,14 +128,6 @@ def revenge_setup(rng, S, X, W, code):
         X.mythos_deck[k] = t
     g[L.G_MYTHOS_POS] = 0
     g[L.G_MYTHOS_LEFT] = nm
-    for _ in range(3):
-        c = mythos_draw(X)
-        if c >= 0:
-            X.mythos_hand[c] = 1
-    # the purple disc starts with the players, at the bottom of the stack, awake
-    g[L.G_OO_TIME] = X.pl[0, L.P_TIME]
-    g[L.G_OO_ARRIVAL] = 0
-    g[L.G_AWAKE] = 1
 
 
 @nb.njit(cache=True)
@@ -125,21 +152,13 @@ def mythos_bottom(X, c):
 
 # -- helpers -----------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def count_in_hex(X, h):
-    k = 0
-    for i in range(X.tile_hex.size):
-        if X.tile_hex[i] == h:
-            k += 1
-    return k
-
-
-@nb.njit(cache=True)
 def take_spawn(X, h, p):
     """Player p removes the (now empty) Spawn tile in h: 1 VP at game end."""
     if X.hx[h, L.H_SPAWN] < 0 or count_in_hex(X, h) > 0:
         return
     X.hx[h, L.H_SPAWN] = -1
     X.hex_blocked[h] = False
+    log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_SPAWN_TAKEN, h, 1, 0, 0)
     X.pl[p, L.P_SPAWNS] += 1
     X.pl[p, L.P_VP_TOKENS] += 1
     X.g[L.G_SPAWNS_TAKEN] += 1
@@ -228,118 +247,7 @@ def pick_hex(rng, S, X, W, k, target_p, farm_bias, random_pick):
     return best
 
 
-@nb.njit(cache=True)
-def put_tile(S, X, t, h, up):
-    X.tile_hex[t] = h
-    X.tile_state[t] = L.TILE_BOARD
-    X.tile_up[t] = False
-    X.hex_blocked[h] = True
-    log_event(X, L.EV_TEMPLE_TILE, now(X), -1, t, h, S.tile_type[t] if up else -2, 0, 0)
-    if up:
-        flip_tile(S, X, t, -1)
-
-
-@nb.njit(cache=True)
-def take_oop_tile(X, lv):
-    """Next tile of the OOP's drawn supply of level lv (0-based), -1 if none."""
-    if X.g[L.G_OOP_LEFT + lv] <= 0 or X.stack_top[lv] >= X.stack_size[lv]:
-        return -1
-    t = X.stacks[lv, X.stack_top[lv]]
-    X.stack_top[lv] += 1
-    X.g[L.G_OOP_LEFT + lv] -= 1
-    return t
-
-
-@nb.njit(cache=True)
-def take_unused_tile(X, lv):
-    """A random unused tile of level lv (0-based): from the shuffled stack's end."""
-    if X.stack_size[lv] <= X.stack_top[lv] + X.g[L.G_OOP_LEFT + lv]:
-        return -1
-    X.stack_size[lv] -= 1
-    return X.stacks[lv, X.stack_size[lv]]
-
-
-# -- fights ------------------------------------------------------------------------------------
-@nb.njit(cache=True)
-def revenge_port_defence(rng, S, X, W, p):
-    """Old Ones on p's Port: everything in the Barracks and the Port token fight. True if
-    the Port is lost (10 VP to the OOP). A surviving strength-4 Port that took
-    flip_threshold+ damage flips to 2; the main ruleset keeps lesser damage on the token,
-    the alt ruleset removes it."""
-    h = X.pl[p, L.P_PORT]
-    for u in range(L.NUM_UNITS):
-        W.force[u] = X.pl[p, L.P_UNITS + u]
-    fight(rng, S, X, W, p, h, True)
-    st = W.cst
-    lost = count_in_hex(X, h) > 0 or (X.pl[p, L.P_PORT_STRENGTH] > 0 and st[C.LOST + L.PORT_STACK] > 0)
-    if lost:
-        X.g[L.G_OOP_VP] += S.port_rev[5]
-        return True
-    strength = X.pl[p, L.P_PORT_STRENGTH]
-    if strength > 0:
-        hits = st[C.PORT_HITS]
-        if strength >= S.port_rev[0] and hits >= S.port_rev[2]:
-            X.pl[p, L.P_PORT_STRENGTH] = S.port_rev[1]
-            X.pl[p, L.P_PORT_DMG] = 0
-            X.g[L.G_PORT_FLIPS] += 1
-        elif X.g[L.G_RULESET] == L.RULES_ALT:
-            X.pl[p, L.P_PORT_DMG] = 0
-        else:
-            X.pl[p, L.P_PORT_DMG] = st[C.DAMAGE + L.PORT_STACK]
-    return False
-
-
-@nb.njit(cache=True)
-def outpost_defence(rng, S, X, W, h):
-    """Old Ones reached an Outpost: its owner fights at once, free, with the Barracks (alt
-    ruleset: up to 3 units; units joined to the Port by the network only)."""
-    p = X.hx[h, L.H_OUTPOST]
-    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
-    W.ctx[L.CTX_DIST_OK] = 0
-    joined = False
-    for k in range(6):
-        m = S.neighbors[h, k]
-        if m >= 0 and X.edge_owner[h, k] == p and W.clear[m]:
-            joined = True
-    cap = 1 << 20 if X.g[L.G_RULESET] != L.RULES_ALT else 3
-    for u in range(L.NUM_UNITS):
-        W.force[u] = 0
-    if joined:
-        for u in (L.ARMOURED_TRAIN, L.ARTILLERY, L.ARMOURED_CAR, L.INFANTRY, L.AIRSHIP):
-            k = min(X.pl[p, L.P_UNITS + u], cap)
-            W.force[u] = k
-            cap -= k
-    X.g[L.G_OUTPOST_COMBATS] += 1
-    fight(rng, S, X, W, p, h, False)
-    if count_in_hex(X, h) > 0 and X.hx[h, L.H_OUTPOST] == p:
-        # Old Ones still standing on it: the Outpost is overrun
-        remove_outpost(S, X, h)
-
-
-@nb.njit(cache=True)
-def resolve_revenge_fights(rng, S, X, W):
-    """Every Port, then every Outpost, with Old Ones on it; all are fought (FAQ). True if a
-    Port fell (the game is over)."""
-    ended = False
-    for p in range(X.g[L.G_NUM_PLAYERS]):
-        h = X.pl[p, L.P_PORT]
-        if h >= 0 and count_in_hex(X, h) > 0:
-            if revenge_port_defence(rng, S, X, W, p):
-                X.pl[p, L.P_PORT_LOST] = 1
-                if not ended:
-                    X.g[L.G_PORT_LOST_BY] = p
-                ended = True
-                log_event(X, L.EV_PORT_LOST, now(X), p, h, 0, 0, 0, 0)
-    for h in range(X.hx.shape[0]):
-        if X.hx[h, L.H_OUTPOST] >= 0 and count_in_hex(X, h) > 0:
-            outpost_defence(rng, S, X, W, h)
-    if ended:
-        X.g[L.G_OVER] = 1
-        X.g[L.G_END_REASON] = L.END_PORT
-        X.g[L.G_END_TIME] = now(X)
-    return ended
-
-
+# -- fights (simkit.kernels.game_defence) -------------------------------------------------
 @nb.njit(cache=True)
 def oop_move(rng, S, X, W):
     policy = int(X.oop_params[L.OP_MOVE_POLICY])
@@ -355,296 +263,6 @@ def after_attack(X, h, p):
     """A human attack on h is over: an empty Spawn tile left there is taken."""
     if X.hx[h, L.H_SPAWN] >= 0 and count_in_hex(X, h) == 0:
         take_spawn(X, h, p)
-
-
-@nb.njit(cache=True)
-def maybe_outpost(S, X, W, p):
-    """Buy Military: +2 Gold for an Outpost on an empty hex of p's network when an Old One
-    is within HP_OUTPOST hexes of it (the nearest such hex)."""
-    reach = int(X.params[p, L.HP_OUTPOST])
-    cost = S.unit_cost_f[L.OUTPOST_STACK]
-    if reach <= 0 or X.pl[p, L.P_OUTPOSTS] >= MAX_OUTPOSTS or X.pl[p, L.P_RES + L.GOLD] < cost:
-        return
-    n = X.hx.shape[0]
-    any_ = False
-    for h in range(n):
-        W.mask[h] = False
-    for i in range(X.tile_hex.size):
-        if X.tile_hex[i] >= 0:
-            W.mask[X.tile_hex[i]] = True
-            any_ = True
-    if not any_:
-        return
-    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
-    W.ctx[L.CTX_S_DIST2] = 0
-    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
-    W.ctx[L.CTX_DIST_OK] = 0
-    best = -1
-    best_d = reach + 1
-    for h in range(n):
-        if not W.clear[h] or X.hex_blocked[h] or X.hx[h, L.H_PORT_OWNER] >= 0 or X.hx[h, L.H_FARM_OWNER] >= 0:
-            continue
-        if X.hx[h, L.H_OUTPOST] >= 0:
-            continue
-        empty = True
-        for r in range(L.NUM_RES):
-            if X.hx[h, L.H_RES + r] > 0:
-                empty = False
-        d = W.dist2[h]
-        if empty and 0 < d < best_d:
-            best_d = d
-            best = h
-    if best < 0:
-        return
-    X.pl[p, L.P_RES + L.GOLD] -= int(cost)
-    X.hx[best, L.H_OUTPOST] = p
-    X.hex_target[best] = True
-    X.pl[p, L.P_OUTPOSTS] += 1
-    X.g[L.G_OUTPOSTS_BUILT] += 1
-    log_event(X, L.EV_BUY, X.pl[p, L.P_TIME], p, L.OUTPOST_STACK, 1, int(cost), best, 0)
-
-
-# -- Mythos cards ------------------------------------------------------------------------------
-@nb.njit(cache=True)
-def mythos_applicable(S, X, W, c, target_p):
-    e = S.myth_effect[c]
-    lv = S.myth_level[c]
-    if e == 0:
-        return X.g[L.G_OOP_LEFT + max(lv, 1) - 1] > 0 or take_unused_ok(X, max(lv, 1) - 1)
-    if e == 1:
-        return True
-    if e == 2:
-        return blight_candidate(S, X) >= 0
-    if e == 4:
-        return movers_exist(S, X, -1)
-    if e == 5:
-        return X.pl[target_p, L.P_TRACKS] > 0
-    if e == 6:
-        return take_unused_ok(X, 2) and temple_near(S, X, target_p) >= 0
-    if e == 9:
-        for p in range(X.g[L.G_NUM_PLAYERS]):
-            if X.pl[p, L.P_UNITS + L.AIRSHIP] > 0:
-                return True
-        return False
-    if e == 12:
-        for p in range(X.g[L.G_NUM_PLAYERS]):
-            if X.pl[p, L.P_HQ] > 0:
-                return True
-        return False
-    if e == 13:
-        return take_unused_ok(X, 2)
-    return False
-
-
-@nb.njit(cache=True)
-def take_unused_ok(X, lv):
-    return X.stack_size[lv] > X.stack_top[lv] + X.g[L.G_OOP_LEFT + lv]
-
-
-@nb.njit(cache=True)
-def blight_candidate(S, X):
-    """An un-blighted Farm next to a face-up Old One (lowest hex), -1 none."""
-    for h in range(X.hex_farm.size):
-        if X.hex_farm[h] != 1:
-            continue
-        for k in range(6):
-            m = S.neighbors[h, k]
-            if m < 0:
-                continue
-            for i in range(X.tile_hex.size):
-                if X.tile_hex[i] == m and X.tile_up[i] and S.tile_type[i] >= 0:
-                    return h
-    return -1
-
-
-@nb.njit(cache=True)
-def temple_near(S, X, target_p):
-    best = -1
-    best_d = 1 << 40
-    for i in range(X.tile_hex.size):
-        h = X.tile_hex[i]
-        if h >= 0 and X.tile_up[i] and S.tile_type[i] == L.TEMPLE and count_in_hex(X, h) < L.MAX_IN_HEX:
-            d = X.port_dist[target_p, h]
-            if d >= 0 and d < best_d:
-                best_d = d
-                best = h
-    return best
-
-
-@nb.njit(cache=True)
-def play_mythos(rng, S, X, W, c, target_p):
-    """Resolve Mythos card c (it leaves the hand). Returns True if the game ended."""
-    X.mythos_hand[c] = 0
-    X.g[L.G_MYTHOS_PLAYED] += 1
-    e = S.myth_effect[c]
-    amount = S.myth_amount[c]
-    lv = max(S.myth_level[c], 1) - 1
-    n = X.hx.shape[0]
-    log_event(X, L.EV_REVELATION, now(X), -1, 100 + e, c, target_p, 0, 0)
-    if e == 0:
-        port = X.pl[target_p, L.P_PORT]
-        for _ in range(amount):
-            t = take_oop_tile(X, lv)
-            if t < 0:
-                t = take_unused_tile(X, lv)
-            if t < 0:
-                break
-            best = -1
-            best_d = 1 << 40
-            for h in range(n):
-                if S.hex_terrain[h] != OUTBACK or X.hex_blocked[h] or X.hx[h, L.H_PORT_OWNER] >= 0:
-                    continue
-                if X.hx[h, L.H_FARM_OWNER] >= 0 or X.hx[h, L.H_OUTPOST] >= 0 or h == port:
-                    continue
-                d = X.port_dist[target_p, h]
-                if d >= 0 and d < best_d:
-                    best_d = d
-                    best = h
-            if best < 0:
-                X.tile_state[t] = L.TILE_ASIDE
-                break
-            put_tile(S, X, t, best, False)
-    elif e == 1:
-        X.g[L.G_EXTRA_TIME] += amount
-    elif e == 2:
-        for _ in range(amount):
-            h = blight_candidate(S, X)
-            if h < 0:
-                break
-            X.hex_farm[h] = 2
-            X.hex_target[h] = False
-            X.g[L.G_FARMS_BLIGHTED] += 1
-            log_event(X, L.EV_BLIGHT, now(X), X.hx[h, L.H_FARM_OWNER], h, X.hx[h, L.H_FARM_KIND], 0, 0, 0)
-    elif e == 4:
-        return byakhee(rng, S, X, W, amount)
-    elif e == 5:
-        removed = 0
-        while removed < amount and X.pl[target_p, L.P_TRACKS] > 0:
-            # the target's link farthest from its Port
-            bh = -1
-            bk = -1
-            bd = -1
-            for h in range(n):
-                for k in range(6):
-                    if X.edge_owner[h, k] == target_p:
-                        d = X.port_dist[target_p, h]
-                        if d > bd:
-                            bd = d
-                            bh = h
-                            bk = k
-            if bh < 0:
-                break
-            m = S.neighbors[bh, bk]
-            X.edge_owner[bh, bk] = -1
-            X.edge_owner[m, (bk + 3) % 6] = -1
-            X.pl[target_p, L.P_TRACKS] -= 1
-            removed += 1
-    elif e == 6:
-        h = temple_near(S, X, target_p)
-        t = take_unused_tile(X, 2)
-        if h >= 0 and t >= 0:
-            put_tile(S, X, t, h, True)
-    elif e == 9:
-        q = -1
-        for p in range(X.g[L.G_NUM_PLAYERS]):
-            if X.pl[p, L.P_UNITS + L.AIRSHIP] > 0 and (q < 0 or p == target_p):
-                q = p
-        if q >= 0:
-            X.pl[q, L.P_UNITS + L.AIRSHIP] -= 1
-            X.pl[q, L.P_LOST + L.AIRSHIP] += 1
-            X.g[L.G_SUPPLY + L.AIRSHIP] += 1
-            vp = oop_unit_vp(S, X, L.AIRSHIP)
-            X.g[L.G_OOP_VP] += vp
-            X.g[L.G_OOP_VP_UNITS] += vp
-    elif e == 12:
-        for p in range(X.g[L.G_NUM_PLAYERS]):
-            for _ in range(amount):
-                if X.pl[p, L.P_HQ] <= 0:
-                    break
-                best = L.BOX_RAIL
-                for b in range(L.NUM_BOXES):
-                    if b != L.BOX_RETRIEVE and X.pl[p, L.P_BOX + b] > X.pl[p, L.P_BOX + best]:
-                        best = b
-                X.pl[p, L.P_HQ] -= 1
-                X.pl[p, L.P_BOX + best] += 1
-    elif e == 13:
-        t = take_unused_tile(X, 2)
-        if t >= 0:
-            best = -1
-            best_d = 1 << 40
-            for h in range(n):
-                if X.hx[h, L.H_SPAWN] >= 0 and count_in_hex(X, h) < L.MAX_IN_HEX:
-                    d = X.port_dist[target_p, h] * 8 + count_in_hex(X, h)
-                    if X.port_dist[target_p, h] >= 0 and d < best_d:
-                        best_d = d
-                        best = h
-            if best >= 0:
-                put_tile(S, X, t, best, True)
-            else:
-                X.tile_state[t] = L.TILE_ASIDE
-    return X.g[L.G_OVER] != 0
-
-
-@nb.njit(cache=True)
-def byakhee(rng, S, X, W, amount):
-    """The face-up Old One closest to a Port/Outpost moves ``amount`` hexes towards it."""
-    n = X.hx.shape[0]
-    for h in range(n):
-        W.mask[h] = X.hex_target[h] and X.hex_farm[h] != 1
-    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
-    W.ctx[L.CTX_S_DIST2] = 0
-    best = -1
-    best_d = 1 << 40
-    for i in range(X.tile_hex.size):
-        h = X.tile_hex[i]
-        t = S.tile_type[i]
-        if h < 0 or not X.tile_up[i] or t < 0 or t == L.TEMPLE or not S.type_moves[t]:
-            continue
-        d = W.dist2[h]
-        if d > 0 and d < best_d:
-            best_d = d
-            best = i
-    if best < 0:
-        return False
-    for _ in range(amount):
-        h = X.tile_hex[best]
-        if W.dist2[h] <= 0:
-            break
-        step = -1
-        for k in range(6):
-            m = S.neighbors[h, k]
-            if m >= 0 and W.dist2[m] == W.dist2[h] - 1 and count_in_hex(X, m) < L.MAX_IN_HEX:
-                step = m
-                break
-        if step < 0:
-            break
-        X.tile_hex[best] = step
-        X.hex_blocked[step] = True
-        blocked = X.hx[h, L.H_SPAWN] >= 0 or count_in_hex(X, h) > 0
-        X.hex_blocked[h] = blocked
-        X.g[L.G_OO_MOVES] += 1
-        log_event(X, L.EV_MOVE, now(X), -1, best, h, step, -1, S.tile_type[best])
-        if X.hex_farm[step] == 1:
-            X.hex_farm[step] = 2
-            X.hex_target[step] = False
-            X.g[L.G_FARMS_BLIGHTED] += 1
-            log_event(X, L.EV_BLIGHT, now(X), X.hx[step, L.H_FARM_OWNER], step, X.hx[step, L.H_FARM_KIND], 0, 0, 0)
-            break
-    return resolve_revenge_fights(rng, S, X, W)
-
-
-@nb.njit(cache=True)
-def mythos_score(S, X, c):
-    """How much a heuristic OOP wants card c (farm-biased players like blighting)."""
-    e = S.myth_effect[c]
-    if not effect_implemented(e):
-        return -1.0
-    v = 1.0 + 0.5 * S.myth_tp[c]
-    if X.oop_params[L.OP_FARM_BIAS] > 0 and e == 2:
-        v += 3.0
-    if X.oop_params[L.OP_TARGET_WEAK] > 0 and (e == 4 or e == 13 or e == 0):
-        v += 2.0
-    return v
 
 
 # -- the OOP's turn ----------------------------------------------------------------------------
@@ -703,7 +321,7 @@ def oop_turn(rng, S, X, W):
             cost = S.myth_tp[best]
             if cost > 0:
                 advance(X, cost)
-            if play_mythos(rng, S, X, W, best, target):
+            if play_mythos(rng, S, X, W, best, target, L.MYTHOS_PLAYED, cost):
                 return
             if cost > 0:
                 return
@@ -783,6 +401,7 @@ def oop_turn(rng, S, X, W):
                 farm_bias = False
         h = pick_hex(rng, S, X, W, m, target, farm_bias, random_kind or prm[L.OP_TARGET_WEAK] <= 0)
         t = take_oop_tile(X, place_lv)
+        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_PLACE, t, h, place_lv + 1, 0)
         if t >= 0 and h >= 0:
             put_tile(S, X, t, h, False)
     elif action == L.OOP_REVEAL:
@@ -806,9 +425,12 @@ def oop_turn(rng, S, X, W):
             if v > best_v:
                 best_v = v
                 best = i
+        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_REVEAL, best, X.tile_hex[best] if best >= 0 else -1,
+                  0, 0)
         if best >= 0:
             flip_tile(S, X, best, -1)
     elif action == L.OOP_MOVE:
+        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_MOVE, -1, -1, 4, 0)
         oop_move(rng, S, X, W)
     else:
         kept = -1
@@ -829,6 +451,8 @@ def oop_turn(rng, S, X, W):
                 X.mythos_hand[W.choice[j]] = 1
             else:
                 mythos_bottom(X, W.choice[j])
+        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_SUMMON, W.choice[kept] if kept >= 0 else -1, -1,
+                  drawn, 0)
 
 
 @nb.njit(cache=True)

@@ -17,6 +17,7 @@ from simkit.kernels.board import (
     shuffle_prefix,
 )
 from simkit.kernels.game_common import draw_personality, log_event
+from simkit.kernels.game_mythos_solo import mythos_solo_setup
 from simkit.kernels.game_oop import revenge_setup
 
 
@@ -53,6 +54,8 @@ def reset_state(S, X, W):
         X.tile_up[i] = False
         X.tile_state[i] = L.TILE_STACK
         W.set_aside[i] = 0
+        X.tile_holder[i] = -1
+        X.tile_last_hex[i] = -1
         for p in range(L.MAX_PLAYERS):
             X.tile_dmg[i, p] = 0
             X.tile_cubes[i, p] = 0
@@ -185,8 +188,10 @@ def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, s
         distance_field(S.neighbors, W.mask, W.dist2, W.queue)
         for m in range(n):
             X.port_dist[p, m] = W.dist2[m]
-    if mode == L.MODE_REVENGE:
-        revenge_setup(rng, S, X, W, difficulty)
     for p in range(num_players - 1, -1, -1):
         log_event(X, L.EV_SETUP, start_space, p, X.pl[p, L.P_PORT], start_space, X.sid[p],
                   W.seat_perm[p], 0)
+    if mode == L.MODE_REVENGE:
+        revenge_setup(rng, S, X, W, difficulty)
+    elif mode == L.MODE_MYTHOS_SOLO:
+        mythos_solo_setup(rng, S, X, W)

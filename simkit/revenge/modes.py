@@ -1,10 +1,16 @@
-"""Mode "revenge": whole Revenge of the Old Ones games (an Old One player against 1-4
-humans) for the experiment runner (simkit.modes contract).
+"""Modes "revenge" and "mythos-solo" for the experiment runner (simkit.modes contract).
 
+revenge: whole Revenge of the Old Ones games (an Old One player against 1-4 humans).
 Parameters: humans, strategies (human), oop (Old One player strategy, strategies.old_ones),
 difficulty (normal: Port 4, hard: Port 2, heroic: base-game Ports), ruleset (revenge /
-revenge-alt). Key metric ``old_ones_win`` (the OOP wins ties). Game g of chunk c uses
-simkit.core.seeds.game_generator(root, c, g).
+revenge-alt). Key metric ``old_ones_win`` (the OOP wins ties).
+
+mythos-solo: the Revenge rules' Mythos Solo (one human, base solo game with the Revenge
+Port and Outposts and a Mythos card flipped on non-illuminated spaces;
+simkit/kernels/game_mythos_solo.py). Parameters: strategy, difficulty (solo.toml levels).
+Key metric ``humans_win`` like the solo mode.
+
+Game g of chunk c uses simkit.core.seeds.game_generator(root, c, g).
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import numpy as np
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.game.engine import GameSpec, make_spec
-from simkit.game.modes import DEFAULT_CHUNK, STRATEGY_NAMES, StrategyParam, engine_for
+from simkit.game.modes import DEFAULT_CHUNK, STRATEGY_NAMES, StrategyParam, engine_for, rules_for
 from simkit.game.tables import EVENT_TABLES, TABLES, event_tables, seats_table, summary_table
 from simkit.kernels import game_layout as L
 from simkit.modes import Mode, Param, register
@@ -32,6 +38,14 @@ EXTRA = (
     ("mythos_played", L.G_MYTHOS_PLAYED), ("oop_place", L.G_OOP_ACTIONS + L.OOP_PLACE),
     ("oop_reveal", L.G_OOP_ACTIONS + L.OOP_REVEAL), ("oop_move", L.G_OOP_ACTIONS + L.OOP_MOVE),
     ("oop_summon", L.G_OOP_ACTIONS + L.OOP_SUMMON), ("ruleset", L.G_RULESET),
+    ("mythos_combat", L.G_MYTHOS_COMBAT),
+)
+# Mythos Solo: no Old One player, no Spawn tiles
+EXTRA_SOLO = (
+    ("port_flips", L.G_PORT_FLIPS), ("outposts_built", L.G_OUTPOSTS_BUILT), ("outposts_lost", L.G_OUTPOSTS_LOST),
+    ("outpost_combats", L.G_OUTPOST_COMBATS), ("mythos_flipped", L.G_MYTHOS_FLIPPED),
+    ("mythos_played", L.G_MYTHOS_PLAYED), ("mythos_combat", L.G_MYTHOS_COMBAT),
+    ("mythos_no_effect", L.G_MYTHOS_NO_EFFECT),
 )
 
 
@@ -62,15 +76,38 @@ class RevengeMode(Mode):
         return out
 
 
+def solo_spec_of(params: Mapping[str, Any]) -> GameSpec:
+    try:
+        return make_spec("mythos-solo", 1, params["strategy"], difficulty=params["difficulty"])
+    except UserError as exc:
+        raise UserError(f"mode 'mythos-solo': {exc}") from None
+
+
+@dataclass(frozen=True)
+class MythosSoloMode(Mode):
+    def validate(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        out = super().validate(params)
+        solo_spec_of(out)
+        return out
+
+
 def run_chunk(params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int, n_games: int,
               outputs: frozenset) -> dict[str, dict[str, np.ndarray]]:
-    spec = spec_of(params)
+    return _chunk(spec_of(params), EXTRA, params, data, root_seed, chunk_id, n_games, outputs)
+
+
+def run_solo_chunk(params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int, n_games: int,
+                   outputs: frozenset) -> dict[str, dict[str, np.ndarray]]:
+    return _chunk(solo_spec_of(params), EXTRA_SOLO, params, data, root_seed, chunk_id, n_games, outputs)
+
+
+def _chunk(spec: GameSpec, extra, params, data, root_seed, chunk_id, n_games, outputs):
     eng = engine_for(data, params.get("map", "eastern"))
     want_events = any(t in outputs for t in EVENT_TABLES)
     rows, logs = eng.play_many(spec, root_seed, chunk_id, n_games, log=want_events,
-                               checked=bool(params.get("checked", False)), g_extra=[g for _, g in EXTRA])
+                               checked=bool(params.get("checked", False)), g_extra=[g for _, g in extra])
     summary = summary_table(rows)
-    for j, (name, _) in enumerate(EXTRA):
+    for j, (name, _) in enumerate(extra):
         summary[name] = eng.extra[:, j].astype(np.int64)
     for name in params:  # the runner adds every parameter to each row (strings, not engine codes)
         summary.pop(name, None)
@@ -98,4 +135,18 @@ REVENGE = register(RevengeMode(
     run_chunk=run_chunk, key_metric="old_ones_win", outputs=frozenset(TABLES),
     description="Revenge of the Old Ones: an Old One player against 1-4 humans",
     extra={"chunk_size": DEFAULT_CHUNK, "strategies": STRATEGY_NAMES, "oop_strategies": tuple(OOP_REGISTRY)},
+))
+
+MYTHOS_SOLO = register(MythosSoloMode(
+    name="mythos-solo",
+    params={
+        "strategy": StrategyParam(str, "balanced", help="the solo player's strategy"),
+        "difficulty": Param(str, rules_for(None).solo_default, choices=tuple(rules_for(None).solo_levels),
+                            help="solo difficulty (solo.toml: starting resources)"),
+        "map": Param(str, "eastern", help="map name in the pack's maps/ folder"),
+        "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
+    },
+    run_chunk=run_solo_chunk, key_metric="humans_win", outputs=frozenset(TABLES),
+    description="Mythos Solo: one player against the Old Ones with the Revenge Port, Outposts and Mythos deck",
+    extra={"chunk_size": DEFAULT_CHUNK, "strategies": STRATEGY_NAMES},
 ))

@@ -1,5 +1,9 @@
 """Mythos cards as data: an effect type the engine implements plus its parameters.
 
+Every effect type below is implemented (simkit.kernels.game_oop on the Old One player's
+turn, simkit.kernels.game_mythos_combat during combats); Mythos Solo flips the same cards
+(simkit.kernels.game_mythos_solo).
+
 The loader validates ``mythos_cards.csv`` (errors name file, row and field) and
 lowers it to integer arrays a numba engine can read: ``effect`` ids index
 :data:`EFFECTS`, so adding a card of an existing type needs no code.
@@ -24,18 +28,18 @@ EFFECTS = (
     "place_tiles_near_port",         # amount tiles of `level`, face down, nearest empty Outback hex to a Port
     "extra_time_next_combat",        # the next combat costs `amount` more TP
     "blight_farms",                  # blight `amount` unblighted farms next to a face-up Old One
-    "combat_damage_and_sanity",      # in combat: `amount` purple damage and `amount` Sanity lost
+    "combat_damage_and_sanity",      # in combat (human not retreating): `amount` purple damage and `amount` Sanity lost
     "move_closest_old_one",          # the Old One closest to a Port/Outpost moves `amount` hexes towards it
     "remove_rails",                  # `amount` rail links of one player back to their supply
     "level3_at_temple",              # a random unused Old One of `level`, face up, at the closest face-up Temple
     "port_combat_extra_damage",      # the next combat at a Port: +`amount` purple per card
-    "remove_recent_unit",            # the most recently bought unit of a player is removed
+    "remove_recent_unit",            # the unit of a player's latest Buy Military is removed (the OOP scores it)
     "destroy_airship",               # one Airship destroyed (the OOP scores it)
     "temple_attack_extra_capacity",  # the next attacked Temple needs `amount` more damage
     "ghoul_joins_combat",            # an unused Zombie joins the combat; the human loses `amount` Infantry
     "block_action_boxes",            # `amount` cubes per human into action boxes (never Retrieve)
     "level3_near_port",              # a random unused Old One of `level`, face up, on the Spawn hex nearest a Port
-    "take_trophy",                   # a player's Old One tile returns to the map; they get its VP as tokens
+    "take_trophy",                   # a player's Old One tile returns face up where it died; they get its VP as tokens
 )
 COLUMNS = ("card", "effect", "tp_cost", "combat", "amount", "level", "known_text", "effect_provenance",
            "amount_provenance", "tp_provenance", "source")

@@ -13,6 +13,7 @@ import numba as nb
 from simkit.kernels import game_layout as L
 from simkit.kernels.board import distance_field
 from simkit.kernels.game_common import ensure_dist, in_range, on_rail, unit_capacity, unit_reach
+from simkit.kernels.game_outpost import can_buy_outpost, outpost_site
 
 FAR = 1 << 20
 
@@ -374,7 +375,8 @@ def pick_farm_heuristic(S, X, W, p, n):
 def pick_unit_heuristic(S, X, W, p):
     """Unit with the best preference weight per square root of its Gold; a type not yet in
     the Barracks counts 2.5x (each type on a card is one hit, whatever the numbers).
-    Infantry comes in pairs when affordable."""
+    Infantry comes in pairs when affordable. Revenge / Mythos Solo: an Outpost alone
+    (OUTPOST_STACK) in the case described below."""
     gold = X.pl[p, L.P_RES + L.GOLD]
     best = -1
     best_v = -1.0
@@ -390,6 +392,17 @@ def pick_unit_heuristic(S, X, W, p):
     W.choice[1] = 1
     if best == L.INFANTRY and gold >= 2 * S.unit_cost[best] and X.g[L.G_SUPPLY + best] >= 2:
         W.choice[1] = 2
+    # Revenge / Mythos Solo: only an Outpost when the Barracks already hold two units, the
+    # Gold does not stretch to the unit and an Outpost, and an Old One is near a site
+    reach = int(X.params[p, L.HP_OUTPOST])
+    if reach > 0 and best >= 0 and can_buy_outpost(S, X, p, gold) and gold < S.unit_cost[best] * W.choice[1] + \
+            S.unit_cost_f[L.OUTPOST_STACK]:
+        units = 0
+        for u in range(L.NUM_UNITS):
+            units += X.pl[p, L.P_UNITS + u]
+        if units >= 2 and outpost_site(S, X, W, p, reach) >= 0:
+            W.choice[0] = L.OUTPOST_STACK
+            W.choice[1] = 1
 
 
 @nb.njit(cache=True)

@@ -6,6 +6,7 @@ import numba as nb
 from simkit.kernels import game_layout as L
 from simkit.kernels.board import attack_distance
 from simkit.kernels.game_common import in_range, unit_reach
+from simkit.kernels.game_outpost import can_buy_outpost, outpost_site
 
 
 @nb.njit(cache=True)
@@ -64,11 +65,18 @@ def pick_drawn(rng, S, X, W, p, a, b):
 
 @nb.njit(cache=True)
 def pick_unit(rng, S, X, W, p):
+    """A uniformly random affordable unit (Revenge / Mythos Solo: or only an Outpost, when
+    one can be placed, as one more option)."""
     gold = X.pl[p, L.P_RES + L.GOLD]
     n = 0
     for u in range(L.NUM_UNITS):
         if X.g[L.G_SUPPLY + u] > 0 and S.unit_cost[u] <= gold:
             n += 1
+    if can_buy_outpost(S, X, p, gold) and outpost_site(S, X, W, p, -1) >= 0:
+        if uniform(rng, n + 1) == n:
+            W.choice[0] = L.OUTPOST_STACK
+            W.choice[1] = 1
+            return
     k = uniform(rng, n)
     W.choice[0] = -1
     for u in range(L.NUM_UNITS):

@@ -6,6 +6,9 @@ the float64 vector simkit.kernels.game_oop reads (simkit.kernels.game_layout OP_
     mythos   -- summons a big hand and plays Mythos cards every turn it can (attrition)
     random   -- uniformly random legal action / site / card (fuzzing baseline)
 
+Combat Mythos cards (simkit.kernels.game_mythos_combat) are played with probability
+``combat_mythos`` in a combat they apply to (1.0 for the heuristics, 0.5 random).
+
 Spec syntax like the human ones: ``rusher``, ``mythos:play_mythos=0.5``.
 """
 
@@ -33,6 +36,7 @@ class OOPParams:
     target_weak: int = 1          # place / reveal near the weakest Port
     farm_bias: int = 0            # place near Farms, prefer blighting cards
     move_min: int = 2             # move when at least this many face-up movers
+    combat_mythos: float = 1.0    # chance to play a combat Mythos card in a combat it applies to
 
     def lower(self) -> np.ndarray:
         v = np.zeros(L.OOP_NUM_PARAMS, dtype=np.float64)
@@ -40,6 +44,7 @@ class OOPParams:
         v[L.OP_FACE_UP_MIN], v[L.OP_DOWN_MAX], v[L.OP_HAND_MIN] = self.face_up_min, self.down_max, self.hand_min
         v[L.OP_PLAY_MYTHOS], v[L.OP_TARGET_WEAK] = self.play_mythos, self.target_weak
         v[L.OP_FARM_BIAS], v[L.OP_MOVE_MIN] = self.farm_bias, self.move_min
+        v[L.OP_COMBAT_MYTHOS] = self.combat_mythos
         return v
 
 
@@ -73,6 +78,7 @@ class RandomOOP(OOPParams):
     kind: int = 1
     move_policy: int = CHOOSE_RANDOM
     play_mythos: float = 0.3
+    combat_mythos: float = 0.5
 
 
 OOP_PLAYERS = (Rusher, Blighter, MythosPlayer, RandomOOP)

@@ -1,0 +1,154 @@
+"""Revenge of the Old Ones Ports and Outposts under attack (revenge-of-the-old-ones-rules.txt,
+Attack on a Port, Outposts), shared by the Revenge game (an Old One player) and Mythos Solo.
+
+Order of the fights after a movement (FAQ "Resolve all combats"): every Port with Old Ones
+on it in seat order, then the Outposts in the order the Old One player chooses (the
+rules: "the Old One player decides the order the combats will take place"); the Port
+fight comes first when one player's Port and Outpost are both reached (FAQ). Damage does
+not carry over from one fight to the next: every fight ends with surviving units healed
+(a simplification of "no damage is healed between attacks").
+
+Ruleset revenge-alt (alt translation): up to 3 units join an Outpost, Port damage is
+removed when the Port survives, and "if an Outpost takes damage that forces a retreat,
+it is eliminated": a fight at an Outpost that ends in defeat (sanity ran out, even if
+the Old Ones died on the same card) removes the Outpost, damaged or not. In the rulebook
+only a damaged Outpost is lost in that case (the base rule: damaged units die when the
+force must retreat).
+"""
+
+import numba as nb
+
+from simkit.kernels import combat_layout as C
+from simkit.kernels import game_layout as L
+from simkit.kernels.board import clear_network
+from simkit.kernels.game_combat import fight, oop_unit_vp, remove_outpost
+from simkit.kernels.game_common import log_event, now
+
+
+@nb.njit(cache=True)
+def count_in_hex(X, h):
+    k = 0
+    for i in range(X.tile_hex.size):
+        if X.tile_hex[i] == h:
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def revenge_port_defence(rng, S, X, W, p):
+    """Old Ones on p's Port: everything in the Barracks and the Port token fight. True if
+    the Port is lost (10 VP to the OOP). A surviving strength-4 Port that took
+    flip_threshold+ damage flips to 2; the main ruleset keeps lesser damage on the token,
+    the alt ruleset removes it."""
+    h = X.pl[p, L.P_PORT]
+    for u in range(L.NUM_UNITS):
+        W.force[u] = X.pl[p, L.P_UNITS + u]
+    fight(rng, S, X, W, p, h, True)
+    st = W.cst
+    lost = count_in_hex(X, h) > 0 or (X.pl[p, L.P_PORT_STRENGTH] > 0 and st[C.LOST + L.PORT_STACK] > 0)
+    if lost:
+        X.g[L.G_OOP_VP] += S.port_rev[5]
+        return True
+    strength = X.pl[p, L.P_PORT_STRENGTH]
+    if strength > 0:
+        hits = st[C.PORT_HITS]
+        if strength >= S.port_rev[0] and hits >= S.port_rev[2]:
+            log_event(X, L.EV_REVENGE, now(X), p, L.RV_PORT_FLIP, h, 0, 0, 0)
+            X.pl[p, L.P_PORT_STRENGTH] = S.port_rev[1]
+            X.pl[p, L.P_PORT_DMG] = 0
+            X.g[L.G_PORT_FLIPS] += 1
+        elif X.g[L.G_RULESET] == L.RULES_ALT:
+            X.pl[p, L.P_PORT_DMG] = 0
+        else:
+            X.pl[p, L.P_PORT_DMG] = st[C.DAMAGE + L.PORT_STACK]
+    return False
+
+
+@nb.njit(cache=True)
+def outpost_defence(rng, S, X, W, h):
+    """Old Ones reached an Outpost: its owner fights at once, free, with the Barracks (alt
+    ruleset: up to 3 units; units joined to the Port by the network only)."""
+    p = X.hx[h, L.H_OUTPOST]
+    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
+    W.ctx[L.CTX_DIST_OK] = 0
+    joined = False
+    for k in range(6):
+        m = S.neighbors[h, k]
+        if m >= 0 and X.edge_owner[h, k] == p and W.clear[m]:
+            joined = True
+    cap = 1 << 20 if X.g[L.G_RULESET] != L.RULES_ALT else 3
+    for u in range(L.NUM_UNITS):
+        W.force[u] = 0
+    if joined:
+        for u in (L.ARMOURED_TRAIN, L.ARTILLERY, L.ARMOURED_CAR, L.INFANTRY, L.AIRSHIP):
+            k = min(X.pl[p, L.P_UNITS + u], cap)
+            W.force[u] = k
+            cap -= k
+    X.g[L.G_OUTPOST_COMBATS] += 1
+    log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_FIGHT, h, 0, 0, 0)
+    outcome = fight(rng, S, X, W, p, h, False)
+    if X.hx[h, L.H_OUTPOST] != p:
+        log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_LOST, h, oop_unit_vp(S, X, L.OUTPOST_STACK), 0, 0)
+        return
+    lost = count_in_hex(X, h) > 0        # Old Ones still standing on it: the Outpost is overrun
+    # alt translation: an Outpost that would have to retreat is eliminated
+    lost = lost or (X.g[L.G_RULESET] == L.RULES_ALT and outcome == C.WIN_AND_DEFEAT)
+    if lost:
+        log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_LOST, h, oop_unit_vp(S, X, L.OUTPOST_STACK), 0, 0)
+        remove_outpost(S, X, h)
+
+
+@nb.njit(cache=True)
+def outpost_threat(S, X, h):
+    """Damage capacity of the Old Ones standing on Outpost h (the OOP's ordering key)."""
+    v = 0
+    for i in range(X.tile_hex.size):
+        if X.tile_hex[i] == h:
+            v += S.tile_cap[i]
+    return v
+
+
+@nb.njit(cache=True)
+def resolve_revenge_fights(rng, S, X, W):
+    """Every Port, then every Outpost, with Old Ones on it; all are fought (FAQ). The
+    Outposts go in the Old One player's order: a random order for the random player,
+    else the strongest attack first (it wears the defenders down; Mythos Solo: hex order).
+    True if a Port fell (the game is over)."""
+    ended = False
+    for p in range(X.g[L.G_NUM_PLAYERS]):
+        h = X.pl[p, L.P_PORT]
+        if h >= 0 and count_in_hex(X, h) > 0:
+            if revenge_port_defence(rng, S, X, W, p):
+                X.pl[p, L.P_PORT_LOST] = 1
+                if not ended:
+                    X.g[L.G_PORT_LOST_BY] = p
+                ended = True
+                log_event(X, L.EV_PORT_LOST, now(X), p, h, 0, 0, 0, 0)
+    k = 0
+    for h in range(X.hx.shape[0]):
+        if X.hx[h, L.H_OUTPOST] >= 0 and count_in_hex(X, h) > 0:
+            W.hexes[k] = h
+            k += 1
+    if k > 1 and X.g[L.G_MODE] == L.MODE_REVENGE:
+        random_order = X.oop_params[L.OP_KIND] == 1
+        # selection sort by the OOP's key (descending threat) or a random shuffle
+        for a in range(k - 1):
+            if random_order:
+                b = a + int(rng.random() * (k - a))
+            else:
+                b = a
+                for j in range(a + 1, k):
+                    if outpost_threat(S, X, W.hexes[j]) > outpost_threat(S, X, W.hexes[b]):
+                        b = j
+            t = W.hexes[a]
+            W.hexes[a] = W.hexes[b]
+            W.hexes[b] = t
+    for j in range(k):
+        h = W.hexes[j]
+        if X.hx[h, L.H_OUTPOST] >= 0 and count_in_hex(X, h) > 0:
+            outpost_defence(rng, S, X, W, h)
+    if ended:
+        X.g[L.G_OVER] = 1
+        X.g[L.G_END_REASON] = L.END_PORT
+        X.g[L.G_END_TIME] = now(X)
+    return ended

@@ -1,0 +1,55 @@
+"""A human's withdrawal rule in a game combat: thresholds, or the optimal withdraw table
+(simkit.kernels.combat_table), solved from the combat's start and cached per matchup in
+the workspace."""
+
+import numba as nb
+
+from simkit.kernels import combat_layout as C
+from simkit.kernels import game_layout as L
+from simkit.kernels.combat import check_end, copy_into, start_combat
+from simkit.kernels.combat_exact import CTX_ALLOC, CTX_OBJECTIVE
+from simkit.kernels.combat_table import cached_table
+from strategies.combat.withdrawal import TABLE as WD_TABLE
+from strategies.combat.withdrawal import THRESHOLD as WD_THRESHOLD
+from strategies.combat.withdrawal import withdraw_decision
+
+
+@nb.njit(cache=True)
+def withdraw_table_tag(S, X, W, p, m, st_start):
+    """The optimal withdraw table (simkit.kernels.combat_table) for the combat from
+    state st_start (W.cmx) against tiles W.tiles2[:m], with player p's allocation and
+    objective, draws modelled on the full deck (p does not count cards): its tag in the
+    workspace's table cache, solved on a miss; -1 if it outgrew the buffers."""
+    st = W.wt_st
+    copy_into(st, st_start)
+    if start_combat(st, W.cmx) != C.ONGOING:
+        return 0  # decided before the first card: no decision will be looked up
+    ctx_i = W.wt_ctx_i
+    ctx_i[CTX_ALLOC] = int(X.params[p, L.SP_ALLOC])
+    ctx_i[CTX_OBJECTIVE] = int(X.params[p, L.SP_WD_OBJECTIVE])
+    value = 0.0
+    for j in range(m):
+        value += S.tile_vp[W.tiles2[j]]
+    W.wt_ctx_f[0] = value
+    return cached_table(st, W.cmx, W.mx_cost, S.card_hits, S.card_purple, S.card_sanity, S.card_airship,
+                        W.wt_weight, W.wt_rep, W.wt_prob, W.alloc_params, ctx_i, W.wt_ctx_f, W.wt_table, W.wt_slots,
+                        W.wt_values, W.wt_sbuf, W.wt_vbuf, W.wt_ibuf, W.wt_sigs, W.wt_sig_keys, W.wt_sig_rows,
+                        W.wt_sig, W.wt_cache)
+
+
+@nb.njit(cache=True)
+def stays_in(S, X, W, p, m, st):
+    """Would player p's withdrawal rule stay in the combat (W.cmx) at state st, before
+    the next card? For the table: the one solved with st as the combat's start."""
+    wd = int(X.params[p, L.SP_WD_ID])
+    if wd == WD_TABLE:
+        tag = withdraw_table_tag(S, X, W, p, m, st)
+        if tag >= 0:
+            if check_end(W.wt_st, W.cmx, False) != C.ONGOING:
+                return True  # over before the first card: nobody retreats
+            W.wd_params[0] = tag
+            option = withdraw_decision(WD_TABLE, W.wd_params, W.wt_table, W.wt_st, W.cmx)
+            W.wd_params[0] = X.params[p, L.SP_WD_SANITY]
+            return option == C.STAY
+        wd = WD_THRESHOLD  # as in the fight: the strategy's thresholds (if any) decide
+    return withdraw_decision(wd, W.wd_params, W.wt_table, st, W.cmx) == C.STAY
