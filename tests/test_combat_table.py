@@ -170,3 +170,17 @@ def test_game_results_do_not_depend_on_the_table_cache(engine, monkeypatch):
     assert np.array_equal(rows, rows_small)
     assert all(np.array_equal(a, b) for a, b in zip(logs, logs_small, strict=True))
     assert (np.concatenate(logs)[:, 0] == G.EV_COMBAT).sum() > 20
+
+
+def test_table_buffers_grow_until_the_matchup_fits_and_say_so_when_it_cannot(pack, monkeypatch):
+    from simkit.combat import combat_arrays, table
+    combat = Combat.parse("infantry=2,artillery=1", "shoggoth")
+    st0, mx, cost = combat_arrays(combat, pack)
+    args = (st0, mx, cost, pack, parse_allocation("cheapest"), parse_withdrawal("table-value"), 5.0)
+    direct = table.solve_withdraw_table(*args)
+    monkeypatch.setattr(table, "FIRST_BUDGET", 8)
+    grown = table.solve_withdraw_table(*args)
+    assert grown.states == direct.states > 8
+    assert np.allclose(grown.value, direct.value)
+    with pytest.raises(UserError, match="more than 20 states"):
+        table.solve_withdraw_table(*args, max_states=20)

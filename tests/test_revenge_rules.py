@@ -251,3 +251,96 @@ def test_the_old_one_player_orders_the_outpost_fights_strongest_first(eng):
     log = X.log[:X.g[L.G_LOG_N]]
     fights = [int(r[3]) for r in log if r[0] == L.EV_COMBAT]
     assert fights[:2] == [strong, weak] and X.g[L.G_OUTPOST_COMBATS] == 2
+
+
+def test_a_surviving_port_keeps_its_damage_in_the_rulebook_and_loses_it_in_the_alt_ruleset(eng):
+    kept = {}
+    for ruleset in (L.RULES_REVENGE, L.RULES_ALT):
+        for seed in range(80):
+            X = _setup(eng, seed=seed)
+            X.g[L.G_RULESET] = ruleset
+            p = 0
+            X.g[L.G_SUPPLY + L.INFANTRY] += X.pl[p, L.P_UNITS + L.INFANTRY]
+            X.pl[p, L.P_UNITS + L.INFANTRY] = 0            # the Port fights alone, as Infantry
+            _put(eng, X.pl[p, L.P_PORT], L.ZOMBIE)
+            lost = revenge_port_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, p)
+            if not lost and eng.work.cst[C.PORT_HITS] == 1:
+                kept[ruleset] = int(X.pl[p, L.P_PORT_DMG])
+                break
+    assert kept == {L.RULES_REVENGE: 1, L.RULES_ALT: 0}
+
+
+def test_units_carry_their_damage_into_the_next_fight_of_the_same_turn(eng):
+    from simkit.kernels.game_combat import prepare_combat
+    from simkit.kernels.game_common import tiles_in_hex
+    from simkit.kernels.game_oop import resolve_revenge_fights
+    X = _setup(eng)
+    W = eng.work
+    p = 0
+    h = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0) & ~X.hex_blocked)[0])
+    _put(eng, h, L.ZOMBIE)
+    W.force[:] = 0
+    W.force[L.INFANTRY] = 2
+    W.dmg_carry[p, L.INFANTRY] = 1                         # left by an earlier fight this turn
+    n = tiles_in_hex(eng.X, h, W.tiles2)
+    prepare_combat(eng.S, eng.X, eng.W, p, W.tiles2, n, False, h)
+    assert W.cst[C.DAMAGE + L.INFANTRY] == 1 and W.cmx[C.KEEP_DAMAGE] == 1
+    # a turn's fights: afterwards every unit has healed (nothing is carried any more)
+    _put(eng, X.pl[p, L.P_PORT], L.SHOGGOTH)
+    resolve_revenge_fights(np.random.default_rng(1), eng.S, eng.X, eng.W)
+    assert W.dmg_carry.sum() == 0
+
+
+def test_the_damage_carried_is_what_the_survivors_of_the_fight_kept(eng):
+    from simkit.kernels.game_defence import carry_damage
+    seen = 0
+    for seed in range(40):
+        X = _setup(eng, seed=seed)
+        W = eng.work
+        p = 0
+        _put(eng, X.pl[p, L.P_PORT], L.SHOGGOTH)
+        W.dmg_carry[:] = 0
+        for u in range(L.NUM_UNITS):
+            W.force[u] = X.pl[p, L.P_UNITS + u]
+        from simkit.kernels.game_combat import fight
+        outcome = fight(np.random.default_rng(seed), eng.S, eng.X, eng.W, p, X.pl[p, L.P_PORT], True)
+        carry_damage(W, p)
+        st = W.cst
+        for u in range(L.NUM_UNITS):
+            expected = st[C.DAMAGE + u] if st[C.COUNT + u] > 0 else 0
+            assert W.dmg_carry[p, u] == expected
+        if outcome in (C.WIN,) and W.dmg_carry[p].sum() > 0:
+            seen += 1
+    assert seen > 0                                        # survivors of a won fight keep damage
+
+
+def test_cycling_the_display_sends_a_card_to_the_bottom_and_refills(eng):
+    from simkit.kernels.game_common import cycle_display
+    X = _setup(eng)
+    pos, size = int(X.g[L.G_PERS_POS]), int(X.g[L.G_PERS_SIZE])
+    before = sorted(X.pers_deck[pos:size].tolist() + [c for c in X.display.tolist() if c >= 0])
+    top, j = int(X.pers_deck[pos]), 1
+    card = int(X.display[j])
+    assert cycle_display(eng.X, j) == card
+    assert X.display[0] == top and X.pers_deck[size - 1] == card
+    assert X.g[L.G_PERS_POS] == pos and X.g[L.G_PERS_SIZE] == size     # the pile keeps its length
+    after = sorted(X.pers_deck[pos:size].tolist() + [c for c in X.display.tolist() if c >= 0])
+    assert after == before                                              # no card lost or doubled
+
+
+def test_a_player_wanting_nothing_on_display_cycles_before_recruiting(eng):
+    from simkit.kernels.game_actions import recruit
+    X = _setup(eng)
+    p = 0
+    X.params[p, L.HP_PERS_W:L.HP_PERS_W + len(L.EFFECT_NAMES)] = 0.0   # wants no Personality at all
+    X.g[L.G_LOG_ON] = 1
+    X.g[L.G_LOG_N] = 0
+    recruit(np.random.default_rng(0), eng.S, eng.X, eng.W, p)
+    log = X.log[:X.g[L.G_LOG_N]]
+    cycles = [r for r in log if r[0] == L.EV_REVENGE and r[3] == L.RV_CYCLE]
+    assert len(cycles) == 1 and X.g[L.G_ILLEGAL] == 0
+    # base games have no such option
+    X.g[L.G_MODE] = L.MODE_BASE
+    X.g[L.G_LOG_N] = 0
+    recruit(np.random.default_rng(0), eng.S, eng.X, eng.W, p)
+    assert not any(r[0] == L.EV_REVENGE for r in X.log[:X.g[L.G_LOG_N]])

@@ -29,6 +29,7 @@ from strategies.combat.allocation import OptimalAllocation
 from strategies.combat.withdrawal import OptimalTable
 
 TABLE_STATES = 400_000  # far above any force the game can field; the API says so if not
+FIRST_BUDGET = 4_096
 
 
 @dataclass(frozen=True)
@@ -75,13 +76,18 @@ def solve_withdraw_table(st0: np.ndarray, mx: np.ndarray, cost: np.ndarray, data
         finish(st, mx, outcome)
         return WithdrawTable(EMPTY_TABLE, terminal(st, st0, cost, ctx_i, ctx_f), 0, np.zeros(0, dtype=np.int8))
     n = data.card_hits.shape[0]
-    w = table_work(max_states, n)
     weight = np.ones(n) if available is None else available.astype(np.float64)
-    group_deck(st, mx, data.card_hits, data.card_purple, data.card_sanity, data.card_airship, weight,
-               w["rep"], w["prob"])
-    row = solve_table(st, mx, cost, data.card_hits, data.card_purple, data.card_sanity, data.card_airship,
-                      w["rep"], w["prob"], alloc_params, ctx_i, ctx_f, 0, w["table"], w["slots_used"], w["values"],
-                      w["sbuf"], w["vbuf"], w["ibuf"])
+    budget = min(FIRST_BUDGET, max_states)
+    while True:  # small buffers first (most tables have tens to hundreds of states)
+        w = table_work(budget, n)
+        group_deck(st, mx, data.card_hits, data.card_purple, data.card_sanity, data.card_airship, weight,
+                   w["rep"], w["prob"])
+        row = solve_table(st, mx, cost, data.card_hits, data.card_purple, data.card_sanity, data.card_airship,
+                          w["rep"], w["prob"], alloc_params, ctx_i, ctx_f, 0, w["table"], w["slots_used"],
+                          w["values"], w["sbuf"], w["vbuf"], w["ibuf"])
+        if row >= 0 or budget >= max_states:
+            break
+        budget = min(budget * 16, max_states)
     if row < 0:
         raise UserError(f"the withdraw table needs more than {max_states:,} states for this matchup")
     states = int(ctx_i[CTX_STATES])

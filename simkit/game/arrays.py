@@ -136,6 +136,7 @@ def new_work(S: L.Static) -> L.Work:
         dmg=np.zeros(C.MAX_OLD_ONES, dtype=np.int64), dmg_before=np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
         no_script=np.zeros(0, dtype=np.int64), alloc_params=np.zeros(1), wd_params=np.zeros(3),
         legal=np.zeros(L.NUM_BOXES, dtype=bool), force=np.zeros(L.NUM_UNITS, dtype=np.int64),
+        dmg_carry=np.zeros((L.MAX_PLAYERS, L.NUM_UNITS), dtype=np.int64),
         choice=np.zeros(8, dtype=np.int64), ctx=np.zeros(L.CTX_SIZE, dtype=np.int64),
         seat_perm=np.zeros(L.MAX_PLAYERS, dtype=np.int64),
         **withdraw_table_work(S.card_hits.shape[0]),

@@ -123,6 +123,8 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
                 lines.append(f"       {who(actor)}'s Port token flips to its weaker side")
             elif a == L.RV_OUTPOST_FIGHT:
                 lines.append(f"       Old Ones reach {who(actor)}'s Outpost at {hx(b)}")
+            elif a == L.RV_CYCLE:
+                lines.append(f"       {who(actor)} sends {pers[b]} (display slot {c}) to the bottom of the pile")
             else:
                 lines.append(f"       {who(actor)} loses its Outpost at {hx(b)}" + (f" ({c} VP to the Old One player)"
                                                                                   if mode == "revenge" else ""))

@@ -150,17 +150,20 @@ def check_end(st, mx, sanity_short):
 
 @nb.njit(cache=True, inline="always")
 def finish(st, mx, outcome):
-    """End of Combat Resolution: damaged units die on defeat, otherwise all heal.
+    """End of Combat Resolution: damaged units die on defeat, otherwise all heal (or,
+    with mx[KEEP_DAMAGE], keep their damage for the caller to carry on).
 
     The port is not a unit of the force: it is lost only by being knocked down to
     nothing or by Old Ones left standing (the caller's business), never by this rule.
     """
     defeated = (outcome == L.DEFEAT) | (outcome == L.WIN_AND_DEFEAT)
+    keep = (mx[L.KEEP_DAMAGE] != 0) & (outcome != L.DEFEAT) & (outcome != L.WIN_AND_DEFEAT)
     for s in range(L.NUM_STACKS):
         if defeated and s != L.PORT_STACK and st[L.DAMAGE + s] > 0 and st[L.COUNT + s] > 0:
             st[L.COUNT + s] -= 1
             st[L.LOST + s] += 1
-        st[L.DAMAGE + s] = 0
+        if not keep or st[L.COUNT + s] == 0:
+            st[L.DAMAGE + s] = 0
     st[L.OUTCOME] = outcome
 
 

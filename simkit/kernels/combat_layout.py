@@ -27,6 +27,8 @@ A matchup's static side is ``mx`` (int64) and ``mx_cost`` (float64):
     mx[JONES]          1 if Corporal Jones is with the force
     mx[MAX_RESHUFFLES] the combat is stopped (counted as a withdrawal) past this
     mx[EXTRA_PURPLE]   purple cubes added to every card (Revenge Mythos Deep Ones; 0 otherwise)
+    mx[KEEP_DAMAGE]    1: surviving units keep their damage at the end (the game carries it
+                       into the next fight of the same turn; Revenge) instead of healing
     mx_cost[s]         gold value of one unit of stack s (allocation, objectives)
 """
 
@@ -58,7 +60,8 @@ MILLIGAN = PORT_ALONE_ONLY + 1
 JONES = MILLIGAN + 1
 MAX_RESHUFFLES = JONES + 1
 EXTRA_PURPLE = MAX_RESHUFFLES + 1
-MATCHUP_SIZE = EXTRA_PURPLE + 1
+KEEP_DAMAGE = EXTRA_PURPLE + 1
+MATCHUP_SIZE = KEEP_DAMAGE + 1
 
 # st[OUTCOME]
 ONGOING = -1

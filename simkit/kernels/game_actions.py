@@ -17,6 +17,7 @@ from simkit.kernels import game_layout as L
 from simkit.kernels.board import can_build_track, clear_network, lay_track
 from simkit.kernels.game_attack import attack_action, find_attack_witness
 from simkit.kernels.game_common import (
+    cycle_display,
     display_count,
     ensure_dist,
     flip_tile,
@@ -27,6 +28,7 @@ from simkit.kernels.game_common import (
 from simkit.kernels.game_outpost import can_buy_outpost, maybe_outpost, outpost_site, place_outpost
 from strategies.human.policy import (
     choose_action,
+    pick_cycle,
     pick_drawn,
     pick_farm,
     pick_free_unit,
@@ -310,9 +312,18 @@ def gain_personality(rng, S, X, W, p, card, slot, other):
 def recruit(rng, S, X, W, p):
     """Take a Personality from the display (the line shifts right, a new card enters on
     the left), or pay 1 Gold, look at the top two of the pile, keep one, put the other
-    back on top, and optionally swap the kept card with one in the display."""
+    back on top, and optionally swap the kept card with one in the display. Revenge:
+    before that, the player may move one displayed card to the bottom of the pile."""
     g = X.g
     D = S.r[L.R_DISPLAY]
+    if is_revenge_like(X) and g[L.G_PERS_POS] < g[L.G_PERS_SIZE]:
+        # Revenge: first, optionally move one displayed card to the bottom of the pile
+        j = pick_cycle(rng, S, X, W, p)
+        if 0 <= j < D and X.display[j] >= 0:
+            card = cycle_display(X, j)
+            log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_CYCLE, card, j, 0, 0)
+        elif j != -1:
+            illegal(X, p, L.DEC_RECRUIT, 300 + j)
     gold_ok = X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_RECRUIT_DRAW_GOLD]
     can_draw = (g[L.G_PERS_POS] < g[L.G_PERS_SIZE]) & gold_ok
     slot = pick_recruit(rng, S, X, W, p)

@@ -153,6 +153,12 @@ def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
             st[C.SANITY] += S.port_rev[3] if strength >= S.port_rev[0] else S.port_rev[4]
         if h >= 0 and X.hx[h, L.H_OUTPOST] == p:
             st[C.COUNT + L.OUTPOST_STACK] = 1
+        # "no damage is healed between attacks": a turn's later fights start with the
+        # damage the earlier ones left (W.dmg_carry, kept by game_defence; else zero)
+        mx[C.KEEP_DAMAGE] = 1
+        for u in range(L.NUM_UNITS):
+            if st[C.COUNT + u] > 0:
+                st[C.DAMAGE + u] = min(W.dmg_carry[p, u], mx[C.CAPACITY + u] - 1)
     st[C.OUTCOME] = C.ONGOING
     return m
 

@@ -132,6 +132,20 @@ def take_from_display(X, slot):
 
 
 @nb.njit(cache=True)
+def cycle_display(X, slot):
+    """Revenge (Personalities): the card in ``slot`` goes to the bottom of the draw pile
+    and the display is refilled as when a card is taken. Needs a non-empty pile."""
+    card = take_from_display(X, slot)
+    g = X.g
+    pos, size = g[L.G_PERS_POS], g[L.G_PERS_SIZE]
+    for k in range(pos - 1, size - 1):   # the pile pers_deck[pos:size] moves up one place
+        X.pers_deck[k] = X.pers_deck[k + 1]
+    X.pers_deck[size - 1] = card
+    g[L.G_PERS_POS] = pos - 1
+    return card
+
+
+@nb.njit(cache=True)
 def display_count(X):
     n = 0
     for j in range(X.display.size):

@@ -4,9 +4,9 @@ Attack on a Port, Outposts), shared by the Revenge game (an Old One player) and 
 Order of the fights after a movement (FAQ "Resolve all combats"): every Port with Old Ones
 on it in seat order, then the Outposts in the order the Old One player chooses (the
 rules: "the Old One player decides the order the combats will take place"); the Port
-fight comes first when one player's Port and Outpost are both reached (FAQ). Damage does
-not carry over from one fight to the next: every fight ends with surviving units healed
-(a simplification of "no damage is healed between attacks").
+fight comes first when one player's Port and Outpost are both reached (FAQ). "No damage
+is healed between attacks": a player's units that survive one fight carry their damage
+into that player's next fight of the same turn (W.dmg_carry); all heal after the last.
 
 Ruleset revenge-alt (alt translation): up to 3 units join an Outpost, Port damage is
 removed when the Port survives, and "if an Outpost takes damage that forces a retreat,
@@ -35,6 +35,18 @@ def count_in_hex(X, h):
 
 
 @nb.njit(cache=True)
+def carry_damage(W, p):
+    """After one of p's fights: the damage its surviving units keep for the next fight
+    of this turn (the combat kept it: combat_layout KEEP_DAMAGE)."""
+    st = W.cst
+    for u in range(L.NUM_UNITS):
+        if st[C.COUNT + u] > 0:
+            W.dmg_carry[p, u] = st[C.DAMAGE + u]
+        elif W.force[u] > 0:  # all lost or withdrawn (withdrawn units go home undamaged)
+            W.dmg_carry[p, u] = 0
+
+
+@nb.njit(cache=True)
 def revenge_port_defence(rng, S, X, W, p):
     """Old Ones on p's Port: everything in the Barracks and the Port token fight. True if
     the Port is lost (10 VP to the OOP). A surviving strength-4 Port that took
@@ -44,6 +56,7 @@ def revenge_port_defence(rng, S, X, W, p):
     for u in range(L.NUM_UNITS):
         W.force[u] = X.pl[p, L.P_UNITS + u]
     fight(rng, S, X, W, p, h, True)
+    carry_damage(W, p)
     st = W.cst
     lost = count_in_hex(X, h) > 0 or (X.pl[p, L.P_PORT_STRENGTH] > 0 and st[C.LOST + L.PORT_STACK] > 0)
     if lost:
@@ -87,6 +100,7 @@ def outpost_defence(rng, S, X, W, h):
     X.g[L.G_OUTPOST_COMBATS] += 1
     log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_FIGHT, h, 0, 0, 0)
     outcome = fight(rng, S, X, W, p, h, False)
+    carry_damage(W, p)
     if X.hx[h, L.H_OUTPOST] != p:
         log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_LOST, h, oop_unit_vp(S, X, L.OUTPOST_STACK), 0, 0)
         return
@@ -115,6 +129,9 @@ def resolve_revenge_fights(rng, S, X, W):
     else the strongest attack first (it wears the defenders down; Mythos Solo: hex order).
     True if a Port fell (the game is over)."""
     ended = False
+    for p in range(X.g[L.G_NUM_PLAYERS]):
+        for u in range(L.NUM_UNITS):
+            W.dmg_carry[p, u] = 0
     for p in range(X.g[L.G_NUM_PLAYERS]):
         h = X.pl[p, L.P_PORT]
         if h >= 0 and count_in_hex(X, h) > 0:
@@ -147,6 +164,9 @@ def resolve_revenge_fights(rng, S, X, W):
         h = W.hexes[j]
         if X.hx[h, L.H_OUTPOST] >= 0 and count_in_hex(X, h) > 0:
             outpost_defence(rng, S, X, W, h)
+    for p in range(X.g[L.G_NUM_PLAYERS]):  # the turn's fights are over: everyone heals
+        for u in range(L.NUM_UNITS):
+            W.dmg_carry[p, u] = 0
     if ended:
         X.g[L.G_OVER] = 1
         X.g[L.G_END_REASON] = L.END_PORT

@@ -271,9 +271,9 @@ EV_FARM_SAVED = 24     # actor, a hex, b tile
 EV_SCORE = 25          # actor (-1 Old Ones), a total, b farms/revealed, c phosphate/unrevealed, d tiles+tokens/blight, e personalities
 EV_MYTHOS = 26         # actor target seat (-1 none), a card, b MYTHOS_* how, c hex / tile / unit detail (-1), d TP paid, e effect id
 EV_OOP_ACTION = 27     # a OOP_* action, b detail (tile placed / revealed, Mythos card kept), c hex, d cards drawn
-EV_REVENGE = 28        # actor seat, a RV_* below, b hex, c VP (Spawn tile taken, Outpost lost)
+EV_REVENGE = 28        # actor seat, a RV_* below, b hex (RV_CYCLE: Personality), c VP (RV_CYCLE: slot)
 NUM_EVENTS = 29
-RV_SPAWN_TAKEN, RV_PORT_FLIP, RV_OUTPOST_FIGHT, RV_OUTPOST_LOST = range(4)
+RV_SPAWN_TAKEN, RV_PORT_FLIP, RV_OUTPOST_FIGHT, RV_OUTPOST_LOST, RV_CYCLE = range(5)
 # EV_MYTHOS b: how the card was used
 MYTHOS_PLAYED, MYTHOS_COMBAT, MYTHOS_FLIPPED, MYTHOS_PENDING, MYTHOS_NO_EFFECT = range(5)
 MYTHOS_HOW = ("played", "played in combat", "flipped", "flipped, waits for its combat", "flipped, no effect")
@@ -388,6 +388,7 @@ Work = namedtuple("Work", (
     "alloc_params", "wd_params",       # float64 [1], [3]
     "legal",                           # bool [NUM_BOXES]
     "force",                           # int64 [NUM_UNITS] attack force chosen by a strategy
+    "dmg_carry",                       # int64 [MAX_PLAYERS, NUM_UNITS] damage kept between one turn's fights
     "choice",                          # int64 [8] multi-valued strategy answers
     "ctx",                             # int64 [CTX_SIZE] per-turn facts the engine computed
     "seat_perm",                       # int64 [MAX_PLAYERS]

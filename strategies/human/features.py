@@ -462,6 +462,23 @@ def pick_recruit_heuristic(S, X, W, p):
 
 
 @nb.njit(cache=True)
+def pick_cycle_heuristic(S, X, W, p):
+    """Revenge: send the least wanted displayed Personality to the bottom of the pile when
+    the strategy does not want it at all and nothing on display is much wanted."""
+    worst, worst_w, best_w = -1, 1e18, -1e18
+    for j in range(X.display.size):
+        c = X.display[j]
+        if c >= 0:
+            w = personality_wish(S, X, p, c)
+            best_w = max(best_w, w)
+            if w < worst_w:
+                worst, worst_w = j, w
+    if worst >= 0 and worst_w <= 0.0 and best_w < 1.0:
+        return worst
+    return -1
+
+
+@nb.njit(cache=True)
 def pick_drawn_heuristic(S, X, W, p, a, b):
     W.choice[0] = 1 if personality_wish(S, X, p, b) > personality_wish(S, X, p, a) else 0
     W.choice[1] = -1

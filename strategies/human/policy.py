@@ -9,6 +9,7 @@ import numba as nb
 
 from strategies.human import balanced, defender, economist, hunter, random_player
 from strategies.human.features import (
+    pick_cycle_heuristic,
     pick_drawn_heuristic,
     pick_farm_heuristic,
     pick_free_unit_heuristic,
@@ -62,6 +63,14 @@ def pick_recruit(rng, S, X, W, p):
     if X.sid[p] == RANDOM:
         return random_player.pick_recruit(rng, S, X, W, p)
     return pick_recruit_heuristic(S, X, W, p)
+
+
+@nb.njit(cache=True)
+def pick_cycle(rng, S, X, W, p):
+    """Revenge, before recruiting: a display slot to send to the pile's bottom, or -1."""
+    if X.sid[p] == RANDOM:
+        return random_player.pick_cycle(rng, S, X, W, p)
+    return pick_cycle_heuristic(S, X, W, p)
 
 
 @nb.njit(cache=True)

@@ -30,6 +30,22 @@ def choose_action(rng, S, X, W, p):
 
 
 @nb.njit(cache=True)
+def pick_cycle(rng, S, X, W, p):
+    """Revenge: keep the display (-1) or send any displayed card to the pile's bottom."""
+    n = 1
+    for j in range(X.display.size):
+        if X.display[j] >= 0:
+            n += 1
+    k = uniform(rng, n)
+    for j in range(X.display.size):
+        if X.display[j] >= 0:
+            k -= 1
+            if k < 0:
+                return j
+    return -1
+
+
+@nb.njit(cache=True)
 def pick_recruit(rng, S, X, W, p):
     """A display slot, or -1 (pay to look at two from the pile) when that is possible."""
     gold_ok = X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_RECRUIT_DRAW_GOLD]
