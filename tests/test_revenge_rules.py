@@ -344,3 +344,22 @@ def test_a_player_wanting_nothing_on_display_cycles_before_recruiting(eng):
     X.g[L.G_LOG_N] = 0
     recruit(np.random.default_rng(0), eng.S, eng.X, eng.W, p)
     assert not any(r[0] == L.EV_REVENGE for r in X.log[:X.g[L.G_LOG_N]])
+
+
+def test_after_losing_its_port_fight_a_player_leaves_the_outpost_to_fight_alone(eng):
+    forces = {}
+    for port_lost in (0, 1):
+        X = _setup(eng)
+        S, p = eng.arrays, 0
+        port = int(X.pl[p, L.P_PORT])
+        k = next(k for k in range(6) if S.neighbors[port, k] >= 0
+                 and X.hx[S.neighbors[port, k], L.H_SPAWN] < 0 and not X.hex_blocked[S.neighbors[port, k]])
+        h = _track(X, S, p, port, k)                       # an Outpost one track from the Port
+        X.hx[h, L.H_OUTPOST] = p
+        X.pl[p, L.P_OUTPOSTS] = 1
+        X.hex_target[h] = True
+        _put(eng, h, L.ZOMBIE)
+        X.pl[p, L.P_PORT_LOST] = port_lost
+        outpost_defence(np.random.default_rng(0), eng.S, eng.X, eng.W, h)
+        forces[port_lost] = int(eng.work.force.sum())
+    assert forces[0] > 0 and forces[1] == 0

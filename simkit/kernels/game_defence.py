@@ -80,7 +80,9 @@ def revenge_port_defence(rng, S, X, W, p):
 @nb.njit(cache=True)
 def outpost_defence(rng, S, X, W, h):
     """Old Ones reached an Outpost: its owner fights at once, free, with the Barracks (alt
-    ruleset: up to 3 units; units joined to the Port by the network only)."""
+    ruleset: up to 3 units; units joined to the Port by the network only). FAQ: the
+    Barracks go on to the Outpost only if they won at the Port first: after a lost Port
+    fight this turn the Outpost fights alone."""
     p = X.hx[h, L.H_OUTPOST]
     clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
     W.ctx[L.CTX_DIST_OK] = 0
@@ -89,6 +91,7 @@ def outpost_defence(rng, S, X, W, h):
         m = S.neighbors[h, k]
         if m >= 0 and X.edge_owner[h, k] == p and W.clear[m]:
             joined = True
+    joined = joined and X.pl[p, L.P_PORT_LOST] == 0
     cap = 1 << 20 if X.g[L.G_RULESET] != L.RULES_ALT else 3
     for u in range(L.NUM_UNITS):
         W.force[u] = 0
