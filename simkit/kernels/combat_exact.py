@@ -109,6 +109,34 @@ def better(a, b, ctx_i):
 
 
 @nb.njit(cache=True, inline="always")
+def keep_better(v, best, best_option, option, ctx_i):
+    """The option to keep after valuing ``option`` at v (best holds the kept value)."""
+    if best_option < 0 or better(v, best, ctx_i):
+        copy_into(best, v)
+        return option
+    return best_option
+
+
+LEAVE_SKIP, LEAVE_DONE, LEAVE_DRAW = 0, 1, 2
+
+
+@nb.njit(cache=True, inline="always")
+def leave(here, st, mx, mx_cost, option, ctx_i, ctx_f, v):
+    """Apply a withdrawal option to a copy of st in ``here``: LEAVE_SKIP (nobody of that
+    group to leave), LEAVE_DONE (everyone left: v holds the value) or LEAVE_DRAW."""
+    copy_into(here, st)
+    if option == L.STAY:
+        return LEAVE_DRAW
+    if not withdraw(here, mx, option):
+        return LEAVE_SKIP
+    if combatants(here) == 0:
+        finish(here, mx, L.WITHDRAW)
+        terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
+        return LEAVE_DONE
+    return LEAVE_DRAW
+
+
+@nb.njit(cache=True, inline="always")
 def step_delta(v, before, after, mx_cost):
     """Add what happened between two states (cards, losses) to a future-value vector."""
     units = 0
@@ -249,17 +277,12 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 continue
         elif option != fixed_option:
             continue
-        copy_into(here, st)
-        if option != L.STAY:
-            if not withdraw(here, mx, option):
-                continue  # nothing of that group to withdraw
-            if combatants(here) == 0:
-                finish(here, mx, L.WITHDRAW)
-                terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
-                if best_option < 0 or better(v, best, ctx_i):
-                    copy_into(best, v)
-                    best_option = option
-                continue
+        how = leave(here, st, mx, mx_cost, option, ctx_i, ctx_f, v)
+        if how == LEAVE_SKIP:
+            continue
+        if how == LEAVE_DONE:
+            best_option = keep_better(v, best, best_option, option, ctx_i)
+            continue
         # --- draw the next card ------------------------------------------
         deck = comp
         total = 0
@@ -270,9 +293,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 withdraw(here, mx, L.WITHDRAW_ALL)  # stalemate guard, as in the MC kernel
                 finish(here, mx, L.WITHDRAW)
                 terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
-                if best_option < 0 or better(v, best, ctx_i):
-                    copy_into(best, v)
-                    best_option = option
+                best_option = keep_better(v, best, best_option, option, ctx_i)
                 continue
             copy_into(reshuffled, full)
             deck = reshuffled
@@ -340,9 +361,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
             for k in range(NV):
                 v[k] += prob * vc[k]
         set_objective(v, ctx_i, ctx_f)
-        if best_option < 0 or better(v, best, ctx_i):
-            copy_into(best, v)
-            best_option = option
+        best_option = keep_better(v, best, best_option, option, ctx_i)
     index = ctx_i[CTX_STATES]
     if index >= values.shape[0]:
         ctx_i[CTX_OVERFLOW] = 1

@@ -27,7 +27,6 @@ from simkit.kernels.combat import (
     apply_card,
     card_effect,
     check_end,
-    combatants,
     copy_into,
     finish,
     has_withdrawable,
@@ -41,8 +40,11 @@ from simkit.kernels.combat_exact import (
     CTX_OBJECTIVE,
     CTX_OVERFLOW,
     CTX_STATES,
+    LEAVE_DONE,
+    LEAVE_SKIP,
     NV,
-    better,
+    keep_better,
+    leave,
     policy_split,
     set_objective,
     step_delta,
@@ -91,17 +93,12 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
     for option in range(4):
         if option != L.STAY and (mx[L.CAN_WITHDRAW] == 0 or not has_withdrawable(st, mx)):
             continue
-        copy_into(here, st)
-        if option != L.STAY:
-            if not withdraw(here, mx, option):
-                continue
-            if combatants(here) == 0:
-                finish(here, mx, L.WITHDRAW)
-                terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
-                if best_option < 0 or better(v, best, ctx_i):
-                    copy_into(best, v)
-                    best_option = option
-                continue
+        how = leave(here, st, mx, mx_cost, option, ctx_i, ctx_f, v)
+        if how == LEAVE_SKIP:
+            continue
+        if how == LEAVE_DONE:
+            best_option = keep_better(v, best, best_option, option, ctx_i)
+            continue
         for k in range(NV):
             v[k] = 0.0
         p_self = 0.0
@@ -149,9 +146,7 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
             for k in range(NV):
                 v[k] /= 1.0 - p_self
         set_objective(v, ctx_i, ctx_f)
-        if best_option < 0 or better(v, best, ctx_i):
-            copy_into(best, v)
-            best_option = option
+        best_option = keep_better(v, best, best_option, option, ctx_i)
     index = ctx_i[CTX_STATES]
     if index >= values.shape[0]:
         ctx_i[CTX_OVERFLOW] = 1

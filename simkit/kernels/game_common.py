@@ -132,6 +132,15 @@ def take_from_display(X, slot):
 
 
 @nb.njit(cache=True)
+def advance_disc(X, k):
+    """The Old One player's purple disc moves k spaces (TP spent) and lands on top."""
+    g = X.g
+    g[L.G_OO_TIME] += k
+    g[L.G_ARRIVALS] += 1
+    g[L.G_OO_ARRIVAL] = g[L.G_ARRIVALS]
+
+
+@nb.njit(cache=True)
 def cycle_display(X, slot):
     """Revenge (Personalities): the card in ``slot`` goes to the bottom of the draw pile
     and the display is refilled as when a card is taken. Needs a non-empty pile."""

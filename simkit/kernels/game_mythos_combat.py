@@ -36,20 +36,11 @@ import numba as nb
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 from simkit.kernels.combat import copy_into, place_cubes
-from simkit.kernels.game_common import log_event, now
+from simkit.kernels.game_common import advance_disc, log_event, now
 from simkit.kernels.game_withdraw import stays_in
 from strategies.combat.allocation import choose_stack
 
 EFF_BAOHT, EFF_DEEP_ONES, EFF_FORMLESS, EFF_GHOUL = 3, 7, 10, 11
-
-
-@nb.njit(cache=True)
-def advance_disc(X, k):
-    """The purple disc moves k spaces (the TP cost of a Mythos card) and lands on top."""
-    g = X.g
-    g[L.G_OO_TIME] += k
-    g[L.G_ARRIVALS] += 1
-    g[L.G_OO_ARRIVAL] = g[L.G_ARRIVALS]
 
 
 @nb.njit(cache=True)

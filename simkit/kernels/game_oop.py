@@ -23,7 +23,14 @@ import numba as nb
 
 from simkit.kernels import game_layout as L
 from simkit.kernels.board import distance_field
-from simkit.kernels.game_common import draw_oo_card, draw_personality, flip_tile, log_event, now
+from simkit.kernels.game_common import (
+    advance_disc,
+    draw_oo_card,
+    draw_personality,
+    flip_tile,
+    log_event,
+    now,
+)
 from simkit.kernels.game_defence import (  # noqa: F401  (re-exported: the fights live there)
     count_in_hex,
     outpost_defence,
@@ -267,14 +274,6 @@ def after_attack(X, h, p):
 
 # -- the OOP's turn ----------------------------------------------------------------------------
 @nb.njit(cache=True)
-def advance(X, k):
-    g = X.g
-    g[L.G_OO_TIME] += k
-    g[L.G_ARRIVALS] += 1
-    g[L.G_OO_ARRIVAL] = g[L.G_ARRIVALS]
-
-
-@nb.njit(cache=True)
 def face_counts(S, X, out2):
     """out2 = (face-up movers, face-down tiles) on the map."""
     up = 0
@@ -320,7 +319,7 @@ def oop_turn(rng, S, X, W):
         if best >= 0:
             cost = S.myth_tp[best]
             if cost > 0:
-                advance(X, cost)
+                advance_disc(X, cost)
             if play_mythos(rng, S, X, W, best, target, L.MYTHOS_PLAYED, cost):
                 return
             if cost > 0:
@@ -373,7 +372,7 @@ def oop_turn(rng, S, X, W):
             action = L.OOP_PLACE
         elif can_summon:
             action = L.OOP_SUMMON
-    advance(X, 1)
+    advance_disc(X, 1)
     if action < 0:
         return
     g[L.G_OOP_ACTIONS + action] += 1

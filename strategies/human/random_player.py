@@ -30,27 +30,9 @@ def choose_action(rng, S, X, W, p):
 
 
 @nb.njit(cache=True)
-def pick_cycle(rng, S, X, W, p):
-    """Revenge: keep the display (-1) or send any displayed card to the pile's bottom."""
-    n = 1
-    for j in range(X.display.size):
-        if X.display[j] >= 0:
-            n += 1
-    k = uniform(rng, n)
-    for j in range(X.display.size):
-        if X.display[j] >= 0:
-            k -= 1
-            if k < 0:
-                return j
-    return -1
-
-
-@nb.njit(cache=True)
-def pick_recruit(rng, S, X, W, p):
-    """A display slot, or -1 (pay to look at two from the pile) when that is possible."""
-    gold_ok = X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_RECRUIT_DRAW_GOLD]
-    can_draw = X.g[L.G_PERS_POS] < X.g[L.G_PERS_SIZE] and gold_ok
-    n = 1 if can_draw else 0
+def random_display_slot(rng, X, or_none):
+    """A uniformly random displayed slot; with ``or_none``, -1 is one more equal choice."""
+    n = 1 if or_none else 0
     for j in range(X.display.size):
         if X.display[j] >= 0:
             n += 1
@@ -61,6 +43,20 @@ def pick_recruit(rng, S, X, W, p):
                 return j
             k -= 1
     return -1
+
+
+@nb.njit(cache=True)
+def pick_cycle(rng, S, X, W, p):
+    """Revenge: keep the display (-1) or send any displayed card to the pile's bottom."""
+    return random_display_slot(rng, X, True)
+
+
+@nb.njit(cache=True)
+def pick_recruit(rng, S, X, W, p):
+    """A display slot, or -1 (pay to look at two from the pile) when that is possible."""
+    gold_ok = X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_RECRUIT_DRAW_GOLD]
+    can_draw = X.g[L.G_PERS_POS] < X.g[L.G_PERS_SIZE] and gold_ok
+    return random_display_slot(rng, X, can_draw)
 
 
 @nb.njit(cache=True)
