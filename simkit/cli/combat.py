@@ -79,7 +79,7 @@ def combat_cmd(
     state_budget: Annotated[int, typer.Option(help="States the exact method may use (~200 bytes each).")] = STATE_BUDGET,
     games: Annotated[int, typer.Option(help="Monte Carlo games.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Monte Carlo root seed.")] = 0,
-    withdraw: Annotated[str, typer.Option(help="never | optimal | value | sanity:N,units:N,lost:N")] = "never",
+    withdraw: Annotated[str, typer.Option(help="never | optimal | value (card counting, exact only) | table | table-value (no card counting, any method) | sanity:N,units:N,lost:N")] = "never",
     allocate: Annotated[str, typer.Option(help="cheapest | spread | protect:UNIT[+UNIT] | optimal")] = "cheapest",
     seen: Annotated[str | None, typer.Option(help="Card numbers already in the discard pile, e.g. '3,17'.")] = None,
     personality: Annotated[list[str] | None, typer.Option(help="Proust, Krupp, Milligan, Jones (repeatable).")] = None,
