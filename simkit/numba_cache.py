@@ -6,7 +6,7 @@ decision functions...). An edit there would leave stale machine code in the cach
 git checkout that touches one file does exactly that). So, once per process and before
 any kernel runs, :func:`drop_stale_kernel_cache` hashes every source file that numba
 compiles and, if the hash changed since the cache was written, deletes all of their
-cache files; they are rebuilt on the next call (the game engine in ~1 minute).
+cache files; they are rebuilt on the next call (the game engine in 2-3 minutes).
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def _balance(out: Path) -> None:
     name = "demo_revenge.toml" if "revenge" in available() and (DEMO_SPECS / "demo_revenge.toml").exists() \
         else "demo_balance.toml"
     spec = load_spec(DEMO_SPECS / name)
-    typer.echo(f"[4] balance run: {spec.name} ({DEMO_SPECS / name}); the first run compiles the game engine (~1 min)")
+    typer.echo(f"[4] balance run: {spec.name} ({DEMO_SPECS / name}); the first run compiles the game engine (2-3 min)")
     lake = out / "lake"
     if (lake / "manifest.json").exists():  # the demo's own lake from an earlier run: start afresh
         import shutil
