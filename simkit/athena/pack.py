@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simkit.core.packfiles import cell_int, read_csv, read_toml
+from simkit.core.packfiles import PROVENANCE_TAGS, ProvenanceReader
 from simkit.errors import DataPackError
 from simkit.kernels.athena import (
     COST_AMMO,
@@ -31,7 +30,6 @@ from simkit.kernels.athena import (
     PHASE_GATHER,
 )
 
-PROVENANCE_TAGS = ("rules", "external", "inferred", "assumed")
 DEFAULT_PACK = Path(__file__).resolve().parent.parent / "data" / "athena"
 RESULTS = {"miss": MISS, "hit": HIT, "jam": JAM}
 COSTS = {"ammo": COST_AMMO, "charged_battery": COST_CHARGED, "half_battery": COST_HALF}
@@ -95,79 +93,12 @@ class AthenaData:
         return self.weapon_names.index(name)
 
 
-class _Reader:
-    """Collects values and their provenance while reading one pack."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self.tags: Counter[str] = Counter()
-        self.values: dict[str, Any] = {}
-
-    def toml(self, name: str) -> dict:
-        return read_toml(self.root, name)
-
-    def section(self, file: str, table: dict, key: str) -> dict:
-        sec = table.get(key)
-        if not isinstance(sec, dict):
-            raise DataPackError(file, f"missing section [{key}]")
-        return sec
-
-    def value(self, file: str, table: dict, where: str, key: str, kind: type | tuple[type, ...],
-              lo: int | None = None, hi: int | None = None, choices: tuple[str, ...] | None = None,
-              row: int | None = None) -> Any:
-        """One ``{ value = ..., provenance = ..., source = ... }`` entry, checked."""
-        loc = f"{where}.{key}" if where else key
-        field = key if row is not None else None
-
-        def fail(msg: str):
-            raise DataPackError(file, msg if row is not None else f"'{loc}': {msg}", row=row, field=field)
-
-        if key not in table:
-            fail("missing value")
-        entry = table[key]
-        if not isinstance(entry, dict) or "value" not in entry:
-            fail("must be { value = ..., provenance = ..., source = ... }")
-        tag = entry.get("provenance")
-        if tag not in PROVENANCE_TAGS:
-            fail(f"unknown provenance tag {tag!r} (expected one of: {', '.join(PROVENANCE_TAGS)})")
-        if not isinstance(entry.get("source"), str) or not entry["source"].strip():
-            fail("needs a non-empty source")
-        val = entry["value"]
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        if not isinstance(val, kinds) or (bool not in kinds and isinstance(val, bool)):
-            fail(f"must be {' or '.join(k.__name__ for k in kinds)}, got {val!r}")
-        if lo is not None and val < lo:
-            fail(f"must be >= {lo}, got {val!r}")
-        if hi is not None and val > hi:
-            fail(f"must be <= {hi}, got {val!r}")
-        if choices is not None and val not in choices:
-            fail(f"must be one of {', '.join(choices)}, got {val!r}")
-        self.tags[tag] += 1
-        self.values[f"{file}:{loc}" + (f"@{row}" if row is not None else "")] = val
-        return val
-
-    def csv(self, name: str, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
-        return read_csv(self.root, name, columns)
-
-    def cell_int(self, name: str, line: int, row: dict, col: str, lo: int, hi: int | None = None) -> int:
-        return cell_int(name, line, row, col, lo, hi)
-
-    def row_tag(self, name: str, line: int, row: dict, n_values: int) -> None:
-        tag = row["provenance"].strip()
-        if tag not in PROVENANCE_TAGS:
-            raise DataPackError(name, f"unknown provenance tag {tag!r} (expected one of: "
-                                f"{', '.join(PROVENANCE_TAGS)})", row=line, field="provenance")
-        if not row["source"].strip():
-            raise DataPackError(name, "needs a non-empty source", row=line, field="source")
-        self.tags[tag] += n_values
-
-
 def load_athena_pack(path: str | Path | None = None) -> AthenaData:
     """Read, validate and hash the pack in ``path`` (default: the shipped pack)."""
     root = Path(path) if path is not None else DEFAULT_PACK
     if not root.is_dir():
         raise DataPackError(str(root), "not a folder")
-    rd = _Reader(root)
+    rd = ProvenanceReader(root)
 
     pack = rd.toml("pack.toml")
     meta = pack.get("pack", {})
@@ -197,7 +128,7 @@ def load_athena_pack(path: str | Path | None = None) -> AthenaData:
                       switches=switches, exchange=exchange)
 
 
-def _read_cards(rd: _Reader, deck_size: int, num_ratings: int) -> dict[str, Any]:
+def _read_cards(rd: ProvenanceReader, deck_size: int, num_ratings: int) -> dict[str, Any]:
     name = "outcome_cards.csv"
     rows = rd.csv(name, ("card", "rating", "result", "damage", "provenance", "source"))
     cells: dict[int, dict[int, tuple[int, int]]] = {}
@@ -231,14 +162,14 @@ def _read_cards(rd: _Reader, deck_size: int, num_ratings: int) -> dict[str, Any]
     return dict(card_ids=np.array(ids, dtype=np.int64), card_result=result, card_damage=damage)
 
 
-def _array(rd: _Reader, file: str, table: dict, key: str) -> list[dict]:
+def _array(rd: ProvenanceReader, file: str, table: dict, key: str) -> list[dict]:
     items = table.get(key)
     if not isinstance(items, list) or not items or not all(isinstance(x, dict) for x in items):
         raise DataPackError(file, f"needs at least one [[{key}]] table")
     return items
 
 
-def _read_turrets(rd: _Reader) -> dict[str, Any]:
+def _read_turrets(rd: ProvenanceReader) -> dict[str, Any]:
     name = "turrets.toml"
     numbers, defense, reward, amount = [], [], [], []
     for i, t in enumerate(_array(rd, name, rd.toml(name), "turret"), start=1):
@@ -255,7 +186,7 @@ def _read_turrets(rd: _Reader) -> dict[str, Any]:
                 turret_reward=tuple(reward), turret_reward_amount=np.array(amount, dtype=np.int64))
 
 
-def _read_track(rd: _Reader) -> dict[str, Any]:
+def _read_track(rd: ProvenanceReader) -> dict[str, Any]:
     name = "detection_track.toml"
     damage, aurora, fame = [], [], []
     for i, row in enumerate(_array(rd, name, rd.toml(name), "level"), start=1):
@@ -273,7 +204,7 @@ def _read_track(rd: _Reader) -> dict[str, Any]:
                 track_fame=np.array(fame, dtype=np.int64))
 
 
-def _read_weapons(rd: _Reader) -> dict[str, Any]:
+def _read_weapons(rd: ProvenanceReader) -> dict[str, Any]:
     name = "weapons.toml"
     table = rd.toml(name)
     if not table:
@@ -289,7 +220,7 @@ def _read_weapons(rd: _Reader) -> dict[str, Any]:
                 weapon_phase=np.array(phase, dtype=np.int64))
 
 
-def _read_batteries(rd: _Reader) -> tuple[dict[str, bool], dict[str, bool]]:
+def _read_batteries(rd: ProvenanceReader) -> tuple[dict[str, bool], dict[str, bool]]:
     name = "batteries.toml"
     table = rd.toml(name)
     charged = rd.section(name, table, "charged_cost")
@@ -310,7 +241,7 @@ def _read_batteries(rd: _Reader) -> tuple[dict[str, bool], dict[str, bool]]:
     return switches, exchange
 
 
-def _read_items(rd: _Reader, num_ratings: int) -> dict[str, Any]:
+def _read_items(rd: ProvenanceReader, num_ratings: int) -> dict[str, Any]:
     name = "items.toml"
     table = rd.toml(name)
     grenade = rd.section(name, table, "grenade")

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simkit.core.packfiles import cell_int, read_csv, read_toml
+from simkit.core.packfiles import PROVENANCE_TAGS, ProvenanceReader
 from simkit.errors import DataPackError
 from simkit.names import NUM_OLD_ONES, NUM_STACKS, OLD_ONES, PERSONALITIES, STACKS, UNITS
 
-PROVENANCE_TAGS = ("rules", "external", "inferred", "assumed")
 DEFAULT_PACK = Path(__file__).resolve().parent.parent / "data" / "auztralia"
 PACK_FILES = (
     "pack.toml", "units.toml", "old_ones.toml", "revenge.toml", "personalities.toml",
@@ -82,62 +80,12 @@ class AuzData:
         return int(hits[0])
 
 
-class _Reader:
-    """Collects values and their provenance while reading one pack."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self.tags: Counter[str] = Counter()
-        self.values: dict[str, Any] = {}
-
-    # -- TOML --------------------------------------------------------------
-    def toml(self, name: str) -> dict:
-        return read_toml(self.root, name)
-
-    def value(self, file: str, table: dict, section: str, key: str, kind: type,
-              minimum: float | None = None) -> Any:
-        where = f"{section}.{key}"
-        if key not in table:
-            raise DataPackError(file, f"missing value '{where}'")
-        entry = table[key]
-        if not isinstance(entry, dict) or "value" not in entry:
-            raise DataPackError(file, f"'{where}' must be {{ value = ..., provenance = ..., source = ... }}")
-        self._tag(file, entry.get("provenance"), where)
-        val = entry["value"]
-        ok = isinstance(val, kind) and not (kind is int and isinstance(val, bool))
-        if not ok:
-            raise DataPackError(file, f"'{where}' must be {kind.__name__}, got {val!r}")
-        if minimum is not None and val < minimum:
-            raise DataPackError(file, f"'{where}' must be >= {minimum}, got {val!r}")
-        self.values[f"{file}:{where}"] = val
-        return val
-
-    def _tag(self, file: str, tag: Any, where: str, row: int | None = None) -> None:
-        if tag not in PROVENANCE_TAGS:
-            raise DataPackError(file, f"unknown provenance tag {tag!r} at '{where}' "
-                                f"(expected one of: {', '.join(PROVENANCE_TAGS)})", row=row,
-                                field="provenance" if row is not None else None)
-        self.tags[tag] += 1
-
-    # -- CSV ---------------------------------------------------------------
-    def csv(self, name: str, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
-        return read_csv(self.root, name, columns)
-
-    def cell_int(self, name: str, line: int, row: dict, col: str, lo: int, hi: int | None = None) -> int:
-        return cell_int(name, line, row, col, lo, hi)
-
-    def row_tag(self, name: str, line: int, row: dict, n_values: int) -> None:
-        """One provenance tag covers every value in its row."""
-        self._tag(name, row["provenance"].strip(), f"row {line}", row=line)
-        self.tags[row["provenance"].strip()] += n_values - 1
-
-
 def load_pack(path: str | Path | None = None) -> AuzData:
     """Read, validate and hash the pack in ``path`` (default: the shipped pack)."""
     root = Path(path) if path is not None else DEFAULT_PACK
     if not root.is_dir():
         raise DataPackError(str(root), "not a folder")
-    rd = _Reader(root)
+    rd = ProvenanceReader(root)
 
     pack = rd.toml("pack.toml")
     if pack.get("pack", {}).get("game") != "auztralia":
@@ -196,7 +144,7 @@ def load_pack(path: str | Path | None = None) -> AuzData:
     )
 
 
-def _read_cards(rd: _Reader, deck_size: int, causes_sanity: np.ndarray) -> dict[str, np.ndarray]:
+def _read_cards(rd: ProvenanceReader, deck_size: int, causes_sanity: np.ndarray) -> dict[str, np.ndarray]:
     meta_name, rows_name = "old_one_cards.csv", "old_one_card_rows.csv"
     meta = rd.csv(meta_name, ("card", "compass", "rotation", "provenance", "source"))
     ids: list[int] = []
@@ -264,7 +212,7 @@ def _read_cards(rd: _Reader, deck_size: int, causes_sanity: np.ndarray) -> dict[
                 card_rotation=np.array(rotation, dtype=np.int64))
 
 
-def _read_tiles(rd: _Reader) -> dict[str, np.ndarray]:
+def _read_tiles(rd: ProvenanceReader) -> dict[str, np.ndarray]:
     name = "old_one_tiles.csv"
     cols: dict[str, list[int]] = {k: [] for k in ("level", "type", "count", "capacity", "vp")}
     for line, row in rd.csv(name, ("level", "old_one", "count", "damage_capacity", "vp", "provenance", "source")):
@@ -281,7 +229,7 @@ def _read_tiles(rd: _Reader) -> dict[str, np.ndarray]:
     return {f"tile_{k}": np.array(v, dtype=np.int64) for k, v in cols.items()}
 
 
-def _read_personalities(rd: _Reader) -> dict[str, dict[str, Any]]:
+def _read_personalities(rd: ProvenanceReader) -> dict[str, dict[str, Any]]:
     table = rd.toml("personalities.toml")
     out = {}
     for name, entry in table.items():
