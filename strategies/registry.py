@@ -6,10 +6,9 @@ strategy's frozen parameters (numbers, or ``+``-joined numbers for tuple fields)
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
-
 from simkit.errors import UserError
 from strategies.human import PLAYERS, HeuristicParams
+from strategies.overrides import with_overrides
 
 REGISTRY: dict[str, type[HeuristicParams]] = {cls.name: cls for cls in PLAYERS}
 
@@ -28,27 +27,7 @@ def get(name: str) -> HeuristicParams:
 def parse_one(spec: str) -> HeuristicParams:
     name, *overrides = spec.strip().split(":")
     strategy = get(name)
-    known = {f.name: f for f in fields(strategy)}
-    changes = {}
-    for item in overrides:
-        key, eq, text = item.partition("=")
-        key = key.strip()
-        if not eq or key not in known:
-            raise UserError(f"strategy '{name}': unknown parameter '{item}' (expected one of: {', '.join(known)})")
-        current = getattr(strategy, key)
-        try:
-            if isinstance(current, tuple):
-                value = tuple(float(x) for x in text.split("+"))
-            elif isinstance(current, str):
-                value = text
-            elif isinstance(current, int):
-                value = int(text)
-            else:
-                value = float(text)
-        except ValueError:
-            raise UserError(f"strategy '{name}': parameter '{key}' got '{text}'") from None
-        changes[key] = value
-    out = replace(strategy, **changes) if changes else strategy
+    out = with_overrides(strategy, overrides, f"strategy '{name}'")
     out.lower()  # validates combat policies and vector lengths now, not mid-run
     return out
 

@@ -14,7 +14,7 @@ Spec syntax like the human ones: ``rusher``, ``mythos:play_mythos=0.5``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -22,6 +22,7 @@ import numpy as np
 from simkit.errors import UserError
 from simkit.kernels import game_layout as L
 from simkit.kernels.movement import CHOOSE_COMPASS, CHOOSE_PORTS, CHOOSE_RANDOM
+from strategies.overrides import with_overrides
 
 
 @dataclass(frozen=True)
@@ -91,16 +92,4 @@ def parse_oop(spec: str) -> OOPParams:
     key = name.strip().lower()
     if key not in OOP_REGISTRY:
         raise UserError(f"unknown Old One strategy '{name}' (available: {', '.join(OOP_REGISTRY)})")
-    s = OOP_REGISTRY[key]()
-    known = {f.name: f for f in fields(s)}
-    changes = {}
-    for item in overrides:
-        k, eq, text = item.partition("=")
-        k = k.strip()
-        if not eq or k not in known:
-            raise UserError(f"Old One strategy '{name}': unknown parameter '{item}' (expected one of: {', '.join(known)})")
-        try:
-            changes[k] = float(text) if isinstance(getattr(s, k), float) else int(text)
-        except ValueError:
-            raise UserError(f"Old One strategy '{name}': parameter '{k}' got '{text}'") from None
-    return replace(s, **changes) if changes else s
+    return with_overrides(OOP_REGISTRY[key](), overrides, f"Old One strategy '{name}'")
