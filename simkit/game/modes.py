@@ -83,12 +83,21 @@ def spec_of(mode: str, params: Mapping[str, Any]) -> GameSpec:
 
 def run_chunk(mode: str, params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int,
               n_games: int, outputs: frozenset) -> dict[str, dict[str, np.ndarray]]:
-    spec = spec_of(mode, params)
+    return play_chunk(spec_of(mode, params), params, data, root_seed, chunk_id, n_games, outputs)
+
+
+def play_chunk(spec: GameSpec, params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int,
+               n_games: int, outputs: frozenset, extra: tuple[tuple[str, int], ...] = ()
+               ) -> dict[str, dict[str, np.ndarray]]:
+    """One chunk of games of any game mode as the runner's tables; ``extra`` adds summary
+    columns read from the final game state (name, game_layout G_* index)."""
     eng = engine_for(data, params.get("map", "eastern"))
     want_events = any(t in outputs for t in EVENT_TABLES)
     rows, logs = eng.play_many(spec, root_seed, chunk_id, n_games, log=want_events,
-                               checked=bool(params.get("checked", False)))
+                               checked=bool(params.get("checked", False)), g_extra=[g for _, g in extra])
     summary = summary_table(rows)
+    for j, (name, _) in enumerate(extra):
+        summary[name] = eng.extra[:, j].astype(np.int64)
     for name in params:  # the runner adds every parameter to each row (strings, not engine codes)
         summary.pop(name, None)
     out = {"summary": summary}
@@ -107,7 +116,7 @@ def _solo_chunk(params, data, root_seed, chunk_id, n_games, outputs):
     return run_chunk("solo", params, data, root_seed, chunk_id, n_games, outputs)
 
 
-_COMMON = {
+COMMON_PARAMS = {
     "map": Param(str, "eastern", help="map name in the pack's maps/ folder"),
     "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
 }
@@ -118,7 +127,7 @@ BASE = register(GameMode(
         "players": Param(int, 2, minimum=1, maximum=L.MAX_PLAYERS, help="human players (1-4)"),
         "strategies": StrategyParam(str, "balanced", help="one strategy for all, or one per player, comma-separated"),
         "shuffle_seats": Param(bool, True, help="random seating (first player) per game"),
-        **_COMMON,
+        **COMMON_PARAMS,
     },
     run_chunk=_base_chunk, key_metric="old_ones_win", outputs=frozenset(TABLES),
     description="AuZtralia base game: 1-4 players against the Old Ones",
@@ -131,7 +140,7 @@ SOLO = register(GameMode(
         "strategy": StrategyParam(str, "balanced", help="the solo player's strategy"),
         "difficulty": Param(str, rules_for(None).solo_default, choices=tuple(rules_for(None).solo_levels),
                             help="solo difficulty (solo.toml)"),
-        **_COMMON,
+        **COMMON_PARAMS,
     },
     run_chunk=_solo_chunk, key_metric="humans_win", outputs=frozenset(TABLES),
     description="AuZtralia solo: one player against the Old Ones, difficulty levels as data",

@@ -24,8 +24,15 @@ import numpy as np
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.game.engine import GameSpec, make_spec
-from simkit.game.modes import DEFAULT_CHUNK, STRATEGY_NAMES, StrategyParam, engine_for, rules_for
-from simkit.game.tables import EVENT_TABLES, TABLES, event_tables, seats_table, summary_table
+from simkit.game.modes import (
+    COMMON_PARAMS,
+    DEFAULT_CHUNK,
+    STRATEGY_NAMES,
+    StrategyParam,
+    play_chunk,
+    rules_for,
+)
+from simkit.game.tables import TABLES
 from simkit.kernels import game_layout as L
 from simkit.modes import Mode, Param, register
 from strategies.old_ones import OOP_REGISTRY, parse_oop
@@ -93,30 +100,12 @@ class MythosSoloMode(Mode):
 
 def run_chunk(params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int, n_games: int,
               outputs: frozenset) -> dict[str, dict[str, np.ndarray]]:
-    return _chunk(spec_of(params), EXTRA, params, data, root_seed, chunk_id, n_games, outputs)
+    return play_chunk(spec_of(params), params, data, root_seed, chunk_id, n_games, outputs, EXTRA)
 
 
 def run_solo_chunk(params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int, n_games: int,
                    outputs: frozenset) -> dict[str, dict[str, np.ndarray]]:
-    return _chunk(solo_spec_of(params), EXTRA_SOLO, params, data, root_seed, chunk_id, n_games, outputs)
-
-
-def _chunk(spec: GameSpec, extra, params, data, root_seed, chunk_id, n_games, outputs):
-    eng = engine_for(data, params.get("map", "eastern"))
-    want_events = any(t in outputs for t in EVENT_TABLES)
-    rows, logs = eng.play_many(spec, root_seed, chunk_id, n_games, log=want_events,
-                               checked=bool(params.get("checked", False)), g_extra=[g for _, g in extra])
-    summary = summary_table(rows)
-    for j, (name, _) in enumerate(extra):
-        summary[name] = eng.extra[:, j].astype(np.int64)
-    for name in params:  # the runner adds every parameter to each row (strings, not engine codes)
-        summary.pop(name, None)
-    out = {"summary": summary}
-    if "seats" in outputs:
-        out["seats"] = seats_table(rows, STRATEGY_NAMES)
-    if want_events:
-        out.update(event_tables(logs, eng.board.hex_number, which=[t for t in EVENT_TABLES if t in outputs]))
-    return out
+    return play_chunk(solo_spec_of(params), params, data, root_seed, chunk_id, n_games, outputs, EXTRA_SOLO)
 
 
 REVENGE = register(RevengeMode(
@@ -129,8 +118,7 @@ REVENGE = register(RevengeMode(
                             help="normal (Port 4), hard (Port 2), heroic (base-game Ports)"),
         "ruleset": Param(str, "revenge", choices=L.RULESET_NAMES, help="revenge rulebook or the alt translation"),
         "shuffle_seats": Param(bool, True, help="random seating (first player) per game"),
-        "map": Param(str, "eastern", help="map name in the pack's maps/ folder"),
-        "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
+        **COMMON_PARAMS,
     },
     run_chunk=run_chunk, key_metric="old_ones_win", outputs=frozenset(TABLES),
     description="Revenge of the Old Ones: an Old One player against 1-4 humans",
@@ -143,8 +131,7 @@ MYTHOS_SOLO = register(MythosSoloMode(
         "strategy": StrategyParam(str, "balanced", help="the solo player's strategy"),
         "difficulty": Param(str, rules_for(None).solo_default, choices=tuple(rules_for(None).solo_levels),
                             help="solo difficulty (solo.toml: starting resources)"),
-        "map": Param(str, "eastern", help="map name in the pack's maps/ folder"),
-        "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
+        **COMMON_PARAMS,
     },
     run_chunk=run_solo_chunk, key_metric="humans_win", outputs=frozenset(TABLES),
     description="Mythos Solo: one player against the Old Ones with the Revenge Port, Outposts and Mythos deck",
