@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.athena.pack import BATTERY_KEYS, INTERPRETATION_KEYS, AthenaData
+from simkit.core.seen import parse_card_numbers, remaining_cards
 from simkit.errors import UserError
 from simkit.kernels import athena as K
 
@@ -107,15 +108,7 @@ def parse_variants(items: list[str] | None) -> tuple[tuple[str, bool], ...]:
 
 
 def parse_seen(text: str | None) -> tuple[int, ...]:
-    out = []
-    for tok in (text or "").split(","):
-        tok = tok.strip()
-        if not tok:
-            continue
-        if not tok.isdigit():
-            raise UserError(f"--seen takes Outcome card numbers separated by commas, got '{tok}'")
-        out.append(int(tok))
-    return tuple(out)
+    return parse_card_numbers(text, "Outcome card")
 
 
 def switches(fight: TurretFight, data: AthenaData) -> dict[str, bool]:
@@ -156,17 +149,7 @@ def check(fight: TurretFight, data: AthenaData) -> None:
 
 def available(fight: TurretFight, data: AthenaData) -> np.ndarray:
     """Cards still in the Outcome deck (the rest are in the discard pile: --seen)."""
-    mask = np.ones(data.deck_size, dtype=bool)
-    for cid in fight.seen:
-        try:
-            i = data.card_index(cid)
-        except KeyError:
-            raise UserError(f"--seen names Outcome card {cid}, which is not in the deck "
-                            f"(cards {data.card_ids.min()}..{data.card_ids.max()})") from None
-        if not mask[i]:
-            raise UserError(f"--seen names Outcome card {cid} twice")
-        mask[i] = False
-    return mask
+    return remaining_cards(data.card_ids, fight.seen, "Outcome card")
 
 
 def shot_odds(data: AthenaData, rating: int, defense: int, accumulate: bool) -> tuple[float, float]:

@@ -20,6 +20,7 @@ import numpy as np
 from simkit import ENGINE_VERSION
 from simkit.core.classes import group_cards
 from simkit.core.seeds import chunk_generators, chunk_sizes
+from simkit.core.seen import parse_card_numbers, remaining_cards
 from simkit.core.stats import mean_interval, wilson_interval
 from simkit.datapack import AuzData
 from simkit.errors import UserError
@@ -177,31 +178,11 @@ def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray
 
 def available_cards(data: AuzData, seen: tuple[int, ...]) -> np.ndarray:
     """Cards still in the deck after the discard pile ``seen`` (card numbers)."""
-    available = np.ones(data.card_ids.size, dtype=bool)
-    for cid in seen:
-        try:
-            i = data.card_index(cid)
-        except KeyError:
-            raise UserError(f"--seen names card {cid}, which is not in the deck "
-                            f"(cards {data.card_ids.min()}..{data.card_ids.max()})") from None
-        if not available[i]:
-            raise UserError(f"--seen names card {cid} twice")
-        available[i] = False
-    return available
+    return remaining_cards(data.card_ids, seen)
 
 
 def parse_seen(text: str | None) -> tuple[int, ...]:
-    if not text:
-        return ()
-    out = []
-    for tok in text.split(","):
-        tok = tok.strip()
-        if not tok:
-            continue
-        if not tok.isdigit():
-            raise UserError(f"--seen takes card numbers separated by commas, got '{tok}'")
-        out.append(int(tok))
-    return tuple(out)
+    return parse_card_numbers(text)
 
 
 @dataclass
