@@ -39,7 +39,6 @@ def distance_field(neighbors, target_mask, dist, queue):
     hexes reached. ``dist`` and ``queue`` are int32 scratch of length n_hex.
     """
     n = neighbors.shape[0]
-    head = 0
     tail = 0
     for h in range(n):
         if target_mask[h]:
@@ -48,6 +47,14 @@ def distance_field(neighbors, target_mask, dist, queue):
             tail += 1
         else:
             dist[h] = -1
+    return spread(neighbors, dist, queue, tail)
+
+
+@nb.njit(cache=True, inline="always")
+def spread(neighbors, dist, queue, tail):
+    """Breadth-first from the ``tail`` sources in queue (dist 0; every other hex -1);
+    every hex may be crossed. Returns the number of hexes reached."""
+    head = 0
     while head < tail:
         h = queue[head]
         head += 1

@@ -23,7 +23,7 @@ policy dispatched inside numba (one compiled kernel for every policy), see
 
 import numba as nb
 
-from simkit.kernels.board import NUM_DIRS, distance_field
+from simkit.kernels.board import NUM_DIRS, distance_field, spread
 from simkit.names import TEMPLE
 
 # Revenge chooser policies (int ids; params unused so far, kept for future policies).
@@ -175,25 +175,15 @@ def movement_card_choose(policy, rng, neighbors, hex_target, hex_farm, mover_hex
 @nb.njit(cache=True)
 def _port_field(neighbors, hex_target, hex_farm, port_dist, queue):
     """port_dist = distance field to the targets that are not farms (Ports, Outposts)."""
-    n = neighbors.shape[0]
-    head = 0
     tail = 0
-    for h in range(n):
+    for h in range(neighbors.shape[0]):
         if hex_target[h] and hex_farm[h] != 1:
             port_dist[h] = 0
             queue[tail] = h
             tail += 1
         else:
             port_dist[h] = -1
-    while head < tail:
-        h = queue[head]
-        head += 1
-        for k in range(NUM_DIRS):
-            m = neighbors[h, k]
-            if m >= 0 and port_dist[m] < 0:
-                port_dist[m] = port_dist[h] + 1
-                queue[tail] = m
-                tail += 1
+    spread(neighbors, port_dist, queue, tail)
 
 
 @nb.njit(cache=True)
