@@ -123,13 +123,18 @@ strategies = ["economist,hunter", "balanced,defender"]
 """
 
 
-@pytest.fixture(scope="module")
-def game_results(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("games")
+def _run_spec(tmp_path_factory, name: str, spec_text: str) -> Path:
+    """A results folder holding the lake of one experiment spec, run on one job."""
+    folder = tmp_path_factory.mktemp(name)
     spec = folder / "spec.toml"
-    spec.write_text(SPEC)
+    spec.write_text(spec_text)
     assert main(["experiment", "run", str(spec), "--out", str(folder / "lake"), "--jobs", "1"]) == 0
     return folder
+
+
+@pytest.fixture(scope="module")
+def game_results(tmp_path_factory) -> Path:
+    return _run_spec(tmp_path_factory, "games", SPEC)
 
 
 def test_game_lake_report_has_outcome_vp_ending_and_strategy_sections(game_results, tmp_path, capsys):
@@ -236,11 +241,7 @@ difficulty = ["normal", "hard", "heroic"]
 
 @pytest.fixture(scope="module")
 def revenge_results(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("revenge")
-    spec = folder / "spec.toml"
-    spec.write_text(REVENGE_SPEC)
-    assert main(["experiment", "run", str(spec), "--out", str(folder / "lake"), "--jobs", "1"]) == 0
-    return folder
+    return _run_spec(tmp_path_factory, "revenge", REVENGE_SPEC)
 
 
 def test_farm_and_port_tables_agree_with_the_game_summary(revenge_results):
