@@ -25,17 +25,18 @@ CASES = [
 ]
 
 
-def brute_force(data, force: str, vs: str, withdraw_at_sanity: int = -1, seen=(), max_reshuffles=3):
+def brute_force(data, force: str, vs: str, withdraw_at_sanity: int = -1, seen=(), max_reshuffles=40):
     fight = Combat.parse(force, vs)
     ref = ReferenceCombat(data, fight.force, fight.old_ones, withdraw_at_sanity=withdraw_at_sanity)
     full = list(range(data.card_ids.size))
     start = [c for c in full if int(data.card_ids[c]) not in seen]
     return enumerate_outcomes(full, start, ref.start, ref.step, before_draw=ref.before_draw,
-                              max_reshuffles=max_reshuffles, on_exhausted=ref.exhausted)
+                              max_reshuffles=max_reshuffles, on_exhausted=ref.exhausted,
+                              stalemate=ref.stalemate)
 
 
 def summarise(dist) -> tuple[dict[str, Fraction], list[Fraction]]:
-    outcomes = {name: Fraction(0) for name in ("win", "win_and_defeat", "defeat", "withdraw")}
+    outcomes = {name: Fraction(0) for name in ("win", "win_and_defeat", "defeat", "withdraw", "stalemate")}
     lost = [Fraction(0)] * NUM_STACKS
     for (name, losses), p in dist.items():
         outcomes[name] += p

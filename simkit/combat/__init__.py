@@ -59,6 +59,7 @@ from strategies.combat.withdrawal import Never, OptimalTable, OptimalWithdrawal
 MC_CHUNK = 1 << 16  # games per seeded chunk: results never depend on --jobs
 MAX_FORCE = 12      # units per stack the exact solver accepts
 MAX_SPLITS = 4096   # ways to share one card's cubes, for --allocate optimal
+EXACT_PASSES = 8    # fresh decks the exact solver's buffers hold (a longer fight: use mc)
 STATE_BUDGET = 2_000_000  # exact-solver states before it gives up (memory ~ 300 B per state)
 
 
@@ -74,7 +75,6 @@ class Combat:
     port_strength: int = 0                 # Revenge port token in the fight (0: none)
     personalities: tuple[str, ...] = ()
     extra_sanity: int = 0
-    max_reshuffles: int = 3
 
     @classmethod
     def parse(cls, force: str, vs: str | list[str], old_one_damage: int = 0, **kw) -> Combat:
@@ -121,6 +121,20 @@ def parse_old_ones(vs: str | list[str]) -> tuple[int, ...]:
     return tuple(types_)
 
 
+def pass_bound(st0: np.ndarray, mx: np.ndarray) -> int:
+    """Fresh decks a fight from st0 can go through before it must end.
+
+    Each deck that changes the fight uses up at least one of: a cube a stack can still
+    absorb, a Sanity token, a point of an Old One's remaining capacity, a withdrawal
+    (two groups, and Corporal Jones); the deck after the last change ends it as a
+    stalemate (simkit.kernels.combat.play_combat).
+    """
+    absorb = sum(int(st0[L.COUNT + s]) * int(mx[L.CAPACITY + s]) for s in range(NUM_STACKS))
+    old_ones = sum(max(int(mx[L.OO_CAPACITY + i]) - int(st0[L.OO_DAMAGE + i]), 0)
+                   for i in range(L.MAX_OLD_ONES) if mx[L.OO_TYPE + i] >= 0)
+    return absorb + int(st0[L.SANITY]) + old_ones + 3 + 1
+
+
 def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Lower a Combat to (st0, mx, mx_cost) for the kernels; validates against the pack."""
     force = list(combat.force) + [0] * (NUM_STACKS - len(combat.force))
@@ -149,7 +163,8 @@ def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray
         mx[L.TAKES_PURPLE + s] = 0 if s == AIRSHIP else 1
         mx[L.GROUP + s] = (L.GROUP_AIRSHIPS if s == AIRSHIP else
                            L.GROUP_NONE if s in (OUTPOST, PORT) else L.GROUP_OTHERS)
-    mx[L.PORT_ALONE_ONLY] = 1
+    # "if you have no Units when your Port is attacked, the Port fights as Infantry"
+    mx[L.PORT_FIGHTS] = 1 if sum(force[:len(UNITS)]) == 0 else 0
     port_sanity = 0
     if combat.port_strength:
         port_sanity = (data.port["sanity_strength_4"] if combat.port_strength >= data.port["strength_normal"]
@@ -171,7 +186,6 @@ def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray
     if "bombardier_milligan" in personalities:
         mx[L.MILLIGAN] = data.personalities["bombardier_milligan"].get("amount", 1)
     mx[L.JONES] = 1 if "corporal_jones" in personalities else 0
-    mx[L.MAX_RESHUFFLES] = combat.max_reshuffles
     st[L.OUTCOME] = L.ONGOING
     return st, mx, cost
 
@@ -317,7 +331,8 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
         finish(st, mx, outcome)
         v = terminal(st, st0, cost, ctx_i, ctx_f)
     else:
-        depth = data.deck_size * (combat.max_reshuffles + 1) + 2
+        # a fight that outlasts EXACT_PASSES fresh decks outgrows the buffers: too large
+        depth = avail.sum() + data.deck_size * min(pass_bound(st0, mx), EXACT_PASSES) + 2
         sbuf = np.zeros((depth, 3, L.STATE_SIZE), dtype=np.int64)
         vbuf = np.zeros((depth, 4, NV))
         ibuf = np.zeros((depth, 2, max(L.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64)

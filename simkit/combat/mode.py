@@ -18,7 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from simkit.combat import Combat, available_cards, combat_arrays, parse_seen, withdraw_table_for
+from simkit.combat import (
+    Combat,
+    available_cards,
+    combat_arrays,
+    parse_seen,
+    pass_bound,
+    withdraw_table_for,
+)
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels import combat_layout as L
@@ -93,7 +100,6 @@ PARAMS: dict[str, Param] = {
     "port_strength": Param(int, 0, minimum=0, maximum=9, help="Revenge port in the fight (0: none)"),
     "port_defence": Param(bool, False, help="everything fights, no withdrawal"),
     "extra_sanity": Param(int, 0, minimum=0, maximum=20, help="sanity tokens beyond the pack's"),
-    "max_reshuffles": Param(int, 3, minimum=0, maximum=10, help="reshuffles before a stalemate stops"),
     "seen": ParsedParam(str, "", parser=lambda t: parse_seen(t), canonical=lambda c: ",".join(map(str, c)),
                         help="card numbers already discarded"),
 }
@@ -130,13 +136,12 @@ def prepare(params: Mapping[str, Any], data: AuzData) -> Prepared:
     combat = Combat.parse(params["force"], params["vs"], old_one_damage=params["old_one_damage"],
                           port_defence=params["port_defence"], port_strength=params["port_strength"],
                           personalities=_personalities(params["personalities"]),
-                          extra_sanity=params["extra_sanity"], max_reshuffles=params["max_reshuffles"])
+                          extra_sanity=params["extra_sanity"])
     st0, mx, cost = combat_arrays(combat, data)
     start_deck = np.flatnonzero(available_cards(data, parse_seen(params["seen"]))).astype(np.int64)
     full = data.card_hits.shape[0]
-    script_len = start_deck.size + combat.max_reshuffles * full
-    if script_len == 0:
-        raise UserError(f"mode '{MODE}': every card is seen and max_reshuffles is 0: no card can be drawn")
+    # every card the fight can draw: the start deck, then fresh decks until it must end
+    script_len = start_deck.size + pass_bound(st0, mx) * full
     allocate, withdraw = parse_allocation(params["allocate"]), parse_withdrawal(params["withdraw"])
     solved = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, parse_seen(params["seen"]))
     return Prepared(st0=st0, mx=mx, cost=cost, start_deck=start_deck,

@@ -44,16 +44,23 @@ class ReferenceCombat:
                            old_one_damage=(0,) * len(old_ones))
         self.withdraw_at_sanity = withdraw_at_sanity
         self.can_withdraw = can_withdraw
+        # "If you have no Units when your Port is attacked, the Port fights as Infantry"
+        self.port_fights = not any(self.start.units[s] for s in range(len(STACKS)) if s != PORT)
 
     # -- rules -------------------------------------------------------------
     def types_fighting(self, f: Fight) -> set[int]:
-        """Unit types whose symbols count: Outposts fight as Infantry, a Port only when alone."""
+        """Unit types whose symbols count: Outposts fight as Infantry, and so does a Port
+        that had no units beside it when the attack began."""
         kinds = {s for s in range(NUM_UNITS) if f.units[s] > 0}
         if f.units[OUTPOST] > 0:
             kinds.add(0)
-        if f.units[PORT] > 0 and not any(f.units[s] for s in range(len(STACKS)) if s != PORT):
+        if f.units[PORT] > 0 and self.port_fights:
             kinds.add(0)
         return kinds
+
+    def fighters(self, f: Fight) -> int:
+        """Military units left in the combat (a Port token only when it fights)."""
+        return sum(n for s, n in enumerate(f.units) if s != PORT or self.port_fights)
 
     def alive(self, f: Fight) -> list[int]:
         return [i for i in range(len(self.old_ones)) if f.old_one_damage[i] < self.capacity[i]]
@@ -92,7 +99,7 @@ class ReferenceCombat:
         short = sanity_loss > f.sanity
         f = Fight(tuple(units), tuple(cubes), tuple(lost), max(f.sanity - sanity_loss, 0), tuple(damage))
         destroyed = not self.alive(f)
-        defeated = short or sum(units) == 0
+        defeated = short or self.fighters(replace(f, units=tuple(units))) == 0
         if destroyed or defeated:
             outcome = ("win_and_defeat" if defeated else "win") if destroyed else "defeat"
             f = self.end(f, defeated)
@@ -115,6 +122,10 @@ class ReferenceCombat:
             return self.end(f, False), ("withdraw", f.lost)
         return f, None
 
+    def stalemate(self, f: Fight):
+        """A whole fresh deck changed nothing: the fight can never end."""
+        return ("stalemate", self.end(f, False).lost)
+
     def exhausted(self, f: Fight):
-        """Past the reshuffle limit the engine stops the combat as a withdrawal."""
-        return ("withdraw", f.lost)
+        """Past the enumeration's reshuffle limit (a test's bound, not a rule)."""
+        raise AssertionError("the reference fight outlasted its reshuffle limit")

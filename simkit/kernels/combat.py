@@ -32,25 +32,22 @@ def copy_into(dst, src):
 
 @nb.njit(cache=True, inline="always")
 def present_mask(st, mx):
-    """Bit mask of the unit types fighting now (the card's hit symbols are matched to it)."""
+    """Bit mask of the unit types fighting now (the card's hit symbols are matched to it).
+    The Port token hits only where it fights (mx[PORT_FIGHTS])."""
     mask = 0
-    others = 0
     for s in range(L.NUM_STACKS):
-        if s != L.PORT_STACK and st[L.COUNT + s] > 0:
-            others += 1
-            if mx[L.HITBIT + s] >= 0:
-                mask |= 1 << mx[L.HITBIT + s]
-    if st[L.COUNT + L.PORT_STACK] > 0 and mx[L.HITBIT + L.PORT_STACK] >= 0:
-        if others == 0 or mx[L.PORT_ALONE_ONLY] == 0:
-            mask |= 1 << mx[L.HITBIT + L.PORT_STACK]
+        if st[L.COUNT + s] > 0 and mx[L.HITBIT + s] >= 0 and (s != L.PORT_STACK or mx[L.PORT_FIGHTS] != 0):
+            mask |= 1 << mx[L.HITBIT + s]
     return mask
 
 
 @nb.njit(cache=True, inline="always")
-def combatants(st):
+def combatants(st, mx):
+    """Units still in the fight (a Port token that only takes cubes is not one)."""
     n = 0
     for s in range(L.NUM_STACKS):
-        n += st[L.COUNT + s]
+        if s != L.PORT_STACK or mx[L.PORT_FIGHTS] != 0:
+            n += st[L.COUNT + s]
     return n
 
 
@@ -68,10 +65,12 @@ def old_one_alive(st, mx, i):
 
 @nb.njit(cache=True, inline="always")
 def place_cubes(st, mx, s, n):
-    """Put n cubes on stack s one at a time; a full stack loses its top unit."""
+    """Put n cubes on stack s one at a time; a full stack loses its top unit. Returns how
+    many were placed (any: the fight has changed, st[PROGRESS])."""
     placed = 0
     while placed < n and st[L.COUNT + s] > 0:
         st[L.DAMAGE + s] += 1
+        st[L.PROGRESS] = 1
         placed += 1
         if s == L.PORT_STACK:
             st[L.PORT_HITS] += 1
@@ -117,6 +116,10 @@ def apply_card(st, mx, dmg, sanity_loss, airship_damage):
     """Apply everything but the purple cubes; return True if sanity ran short (defeat)."""
     for i in range(L.MAX_OLD_ONES):
         st[L.OO_DAMAGE + i] += dmg[i]
+        if dmg[i] > 0:
+            st[L.PROGRESS] = 1
+    if sanity_loss > 0:
+        st[L.PROGRESS] = 1
     place_cubes(st, mx, L.AIRSHIP_STACK, airship_damage)
     short = sanity_loss > st[L.SANITY]
     st[L.SANITY] = max(st[L.SANITY] - sanity_loss, 0)
@@ -142,7 +145,7 @@ def check_end(st, mx, sanity_short):
     for i in range(L.MAX_OLD_ONES):
         if old_one_alive(st, mx, i):
             all_dead = False
-    defeated = sanity_short | (combatants(st) == 0)
+    defeated = sanity_short | (combatants(st, mx) == 0)
     if all_dead:
         return L.WIN_AND_DEFEAT if defeated else L.WIN
     return L.DEFEAT if defeated else L.ONGOING
@@ -187,6 +190,8 @@ def withdraw(st, mx, option):
             st[L.COUNT + s] = 0
             st[L.DAMAGE + s] = 0
             moved = True
+    if moved:
+        st[L.PROGRESS] = 1
     return moved
 
 
@@ -237,32 +242,41 @@ def jones_available(st, mx):
 @nb.njit(**NO_NRT)
 def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
                 deck, n_left, alloc_id, alloc_params, wd_id, wd_params, wd_table, scratch, dmg, script):
-    """Play one combat to its end on ``st`` drawing from ``deck``; return n_left after it.
+    """Play one combat to its end on ``st`` drawing from ``deck[:n_left]``; return n_left
+    after it. "If the deck of Old One cards is exhausted, shuffle the discard pile to make
+    a fresh deck": when a whole fresh deck has been drawn without changing the fight
+    (st[PROGRESS] still 0), no card ever will, and the combat ends as a STALEMATE. That
+    rule also bounds every fight (each pass that changes something uses up damage
+    capacity, sanity or units).
 
-    A non-empty ``script`` replaces chance: the k-th card drawn is script[k] (tests
-    and replays); running past its end stops the combat as a withdrawal.
+    A non-empty ``script`` replaces chance: the k-th card drawn is script[k] (tests and
+    replays), read as the first ``n_left`` cards and then whole decks of
+    card_hits.shape[0] cards (so reshuffles and stalemates fall where they would);
+    running past its end stops the combat as a withdrawal.
     """
+    full = card_hits.shape[0]
     outcome = start_combat(st, mx)
     while outcome == L.ONGOING:
         if mx[L.CAN_WITHDRAW] != 0:
             option = withdraw_decision(wd_id, wd_params, wd_table, st, mx)
-            if option != L.STAY and withdraw(st, mx, option) and combatants(st) == 0:
+            if option != L.STAY and withdraw(st, mx, option) and combatants(st, mx) == 0:
                 outcome = L.WITHDRAW
                 break
+        if n_left == 0 and st[L.RESHUFFLES] > 0 and st[L.PROGRESS] == 0:
+            outcome = L.STALEMATE
+            break
+        if script.size > 0 and st[L.CARDS] >= script.size:
+            withdraw(st, mx, L.WITHDRAW_ALL)
+            outcome = L.WITHDRAW
+            break
+        if n_left == 0:
+            n_left = full if script.size > 0 else refill_full(deck)
+            st[L.RESHUFFLES] += 1
+            st[L.PROGRESS] = 0
         if script.size > 0:
-            if st[L.CARDS] >= script.size:
-                withdraw(st, mx, L.WITHDRAW_ALL)
-                outcome = L.WITHDRAW
-                break
             c = script[st[L.CARDS]]
+            n_left -= 1
         else:
-            if n_left == 0:
-                if st[L.RESHUFFLES] >= mx[L.MAX_RESHUFFLES]:
-                    withdraw(st, mx, L.WITHDRAW_ALL)  # stalemate guard: stop, count as withdrawal
-                    outcome = L.WITHDRAW
-                    break
-                n_left = refill_full(deck)
-                st[L.RESHUFFLES] += 1
             c, n_left = draw_card(rng, deck, n_left)
         st[L.CARDS] += 1
         if jones_available(st, mx):
@@ -287,7 +301,7 @@ def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, car
                      work_dmg, no_script):
     """Monte Carlo: ``n_games`` independent combats from st0, each from a fresh deck.
 
-    Accumulates into out_outcomes[4], out_lost[7] (units lost per stack),
+    Accumulates into out_outcomes[NUM_OUTCOMES], out_lost[7] (units lost per stack),
     out_lost_hist[LOST_HIST] (units lost per combat, port excluded) and
     out_cards[3] = (sum of cards drawn, sum of squares, port flips).
     work_*: buffers sized like the deck, the state (twice) and MAX_OLD_ONES;
@@ -328,6 +342,6 @@ def play_script(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_
     compiled play_combat for chance and scripts alike.
     """
     deck = np.zeros(1, dtype=np.int64)
-    play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, deck, 0,
+    play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, deck, script.size,
                 alloc_id, alloc_params, wd_id, wd_params, wd_table, st.copy(), np.zeros(L.MAX_OLD_ONES, dtype=np.int64),
                 script)

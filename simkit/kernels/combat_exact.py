@@ -75,7 +75,9 @@ def rest_key(st, st0, mx):
     for i in range(L.MAX_OLD_ONES):
         if mx[L.OO_TYPE + i] >= 0:
             key = key * (mx[L.OO_CAPACITY + i] + 1) + min(st[L.OO_DAMAGE + i], mx[L.OO_CAPACITY + i])
-    key = key * (mx[L.MAX_RESHUFFLES] + 1) + st[L.RESHUFFLES]
+    # what the stalemate rule needs: still on the first deck (0), or on a fresh deck with
+    # (2) or without (1) a change since the reshuffle
+    key = key * 3 + (0 if st[L.RESHUFFLES] == 0 else 1 + st[L.PROGRESS])
     key = key * 2 + st[L.JONES_USED]
     return key
 
@@ -129,7 +131,7 @@ def leave(here, st, mx, mx_cost, option, ctx_i, ctx_f, v):
         return LEAVE_DRAW
     if not withdraw(here, mx, option):
         return LEAVE_SKIP
-    if combatants(here) == 0:
+    if combatants(here, mx) == 0:
         finish(here, mx, L.WITHDRAW)
         terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
         return LEAVE_DONE
@@ -261,6 +263,9 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
     if found != EMPTY:
         return found
     d = st[L.CARDS]
+    if d >= sbuf.shape[0]:
+        ctx_i[CTX_OVERFLOW] = 1   # a fight longer than the buffers (many reshuffles): too large
+        return -1
     here, after, scratch = sbuf[d, 0], sbuf[d, 1], sbuf[d, 2]
     best, v, vc, w = vbuf[d, 0], vbuf[d, 1], vbuf[d, 2], vbuf[d, 3]
     dmg = ibuf[d, 0, :L.MAX_OLD_ONES]
@@ -289,15 +294,15 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
         for c in range(comp.size):
             total += comp[c]
         if total == 0:
-            if here[L.RESHUFFLES] >= mx[L.MAX_RESHUFFLES]:
-                withdraw(here, mx, L.WITHDRAW_ALL)  # stalemate guard, as in the MC kernel
-                finish(here, mx, L.WITHDRAW)
+            if here[L.RESHUFFLES] > 0 and here[L.PROGRESS] == 0:
+                finish(here, mx, L.STALEMATE)   # a whole deck changed nothing, as in play_combat
                 terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
                 best_option = keep_better(v, best, best_option, option, ctx_i)
                 continue
             copy_into(reshuffled, full)
             deck = reshuffled
             here[L.RESHUFFLES] += 1
+            here[L.PROGRESS] = 0
             for c in range(full.size):
                 total += full[c]
         for k in range(NV):
@@ -369,7 +374,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
     copy_into(values[index], best)
     decisions[index] = best_option
     features[index, 0] = st[L.SANITY]
-    features[index, 1] = combatants(st) - st[L.COUNT + L.PORT_STACK]
+    features[index, 1] = combatants(st, mx) - (st[L.COUNT + L.PORT_STACK] if mx[L.PORT_FIGHTS] != 0 else 0)
     oo = 0
     for i in range(L.MAX_OLD_ONES):
         oo += st[L.OO_DAMAGE + i]

@@ -11,6 +11,8 @@ Kernels and strategies both read a combat as one int64 array ``st``:
     st[RESHUFFLES]     times the discard pile was shuffled into a new deck
     st[JONES_USED]     1 once Corporal Jones' withdraw-before-resolve is spent
     st[PORT_HITS]      damage the port took in this combat (Revenge flip rule)
+    st[PROGRESS]       1 once a card (or a withdrawal) changed the fight since the last
+                       reshuffle: a full pass of the deck that leaves it 0 is a stalemate
     st[OUTCOME]        ONGOING or one of the outcomes below
 
 A matchup's static side is ``mx`` (int64) and ``mx_cost`` (float64):
@@ -22,10 +24,11 @@ A matchup's static side is ``mx`` (int64) and ``mx_cost`` (float64):
     mx[OO_TYPE + i]    Old One type of slot i (-1 empty slot)
     mx[OO_CAPACITY+i]  damage capacity of slot i
     mx[CAN_WITHDRAW]   0 in port defence
-    mx[PORT_ALONE_ONLY] 1: the port hits as Infantry only when nothing else is left
+    mx[PORT_FIGHTS]    1: the port token fights as Infantry and counts as a combatant
+                       ("if you have no Units when your Port is attacked"); 0: it only
+                       takes purple cubes, and the force is defeated when its units are gone
     mx[MILLIGAN]       automatic damage at the start of combat if Artillery present
     mx[JONES]          1 if Corporal Jones is with the force
-    mx[MAX_RESHUFFLES] the combat is stopped (counted as a withdrawal) past this
     mx[EXTRA_PURPLE]   purple cubes added to every card (Revenge Mythos Deep Ones; 0 otherwise)
     mx[KEEP_DAMAGE]    1: surviving units keep their damage at the end (the game carries it
                        into the next fight of the same turn; Revenge) instead of healing
@@ -45,7 +48,8 @@ CARDS = OO_DAMAGE + MAX_OLD_ONES
 RESHUFFLES = CARDS + 1
 JONES_USED = RESHUFFLES + 1
 PORT_HITS = JONES_USED + 1
-OUTCOME = PORT_HITS + 1
+PROGRESS = PORT_HITS + 1
+OUTCOME = PROGRESS + 1
 STATE_SIZE = OUTCOME + 1
 
 CAPACITY = 0
@@ -55,11 +59,10 @@ GROUP = TAKES_PURPLE + NUM_STACKS
 OO_TYPE = GROUP + NUM_STACKS
 OO_CAPACITY = OO_TYPE + MAX_OLD_ONES
 CAN_WITHDRAW = OO_CAPACITY + MAX_OLD_ONES
-PORT_ALONE_ONLY = CAN_WITHDRAW + 1
-MILLIGAN = PORT_ALONE_ONLY + 1
+PORT_FIGHTS = CAN_WITHDRAW + 1
+MILLIGAN = PORT_FIGHTS + 1
 JONES = MILLIGAN + 1
-MAX_RESHUFFLES = JONES + 1
-EXTRA_PURPLE = MAX_RESHUFFLES + 1
+EXTRA_PURPLE = JONES + 1
 KEEP_DAMAGE = EXTRA_PURPLE + 1
 MATCHUP_SIZE = KEEP_DAMAGE + 1
 
@@ -68,9 +71,10 @@ ONGOING = -1
 WIN = 0             # every Old One destroyed
 WIN_AND_DEFEAT = 1  # destroyed and defeated by the same card
 DEFEAT = 2
-WITHDRAW = 3        # includes a combat stopped after MAX_RESHUFFLES
-NUM_OUTCOMES = 4
-OUTCOME_NAMES = ("win", "win_and_defeat", "defeat", "withdraw")
+WITHDRAW = 3
+STALEMATE = 4       # a full pass of the deck changed nothing: the fight can never end
+NUM_OUTCOMES = 5
+OUTCOME_NAMES = ("win", "win_and_defeat", "defeat", "withdraw", "stalemate")
 
 # withdrawal options (before drawing a card)
 STAY = 0

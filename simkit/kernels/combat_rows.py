@@ -4,7 +4,8 @@ Seeding (documented in experiments/README.md): combat ``g`` of a chunk gets one 
 key, the g-th raw output of the chunk's PCG64 (drawn by the caller, so the kernel takes
 pre-drawn arrays, not a hidden RNG). The key is expanded by SplitMix64 used as a counter
 (uniform k = mix(key + (k + 1) * GAMMA)) into that combat's card order: a Fisher-Yates
-shuffle of the start deck, then of the full deck for each reshuffle allowed. The order is
+shuffle of the start deck, then of the full deck for each reshuffle the fight can take
+(simkit.combat.pass_bound: enough for any fight to end, a stalemate included). The order is
 handed to :func:`simkit.kernels.combat.play_combat` as its ``script``, so every card is
 resolved by the very code the odds calculator uses.
 
@@ -82,7 +83,7 @@ def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity
 
     keys: uint64[n]. out_outcome int8[n], out_cards int16[n], out_sanity int8[n],
     out_port_hits int8[n], out_flip int8[n], out_lost int8[NUM_STACKS, n] (units lost per
-    stack). script_full has start_deck.size + MAX_RESHUFFLES * full_size entries (every card
+    stack). script_full has start_deck.size + pass_bound * full_size entries (every card
     the combat may draw), script_short min(SCRIPT_PREFIX, that). ``rng`` is never drawn from
     (the scripts decide every card); it keeps one compiled play_combat for all callers.
     work_*: like simulate_combats.
@@ -93,15 +94,15 @@ def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity
         card_order(key, script_short, start_deck, full_size, work_deck)
         copy_into(st, st0)
         play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                    work_deck, 0, alloc_id, alloc_params, wd_id, wd_params, wd_table, work_scratch, work_dmg,
-                    script_short)
+                    work_deck, start_deck.size, alloc_id, alloc_params, wd_id, wd_params, wd_table, work_scratch,
+                    work_dmg, script_short)
         if (st[L.CARDS] >= script_short.size) & (script_full.size > script_short.size) \
                 & (st[L.OUTCOME] == L.WITHDRAW):
             card_order(key, script_full, start_deck, full_size, work_deck)
             copy_into(st, st0)
             play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                        work_deck, 0, alloc_id, alloc_params, wd_id, wd_params, wd_table, work_scratch,
-                        work_dmg, script_full)
+                        work_deck, start_deck.size, alloc_id, alloc_params, wd_id, wd_params, wd_table,
+                        work_scratch, work_dmg, script_full)
         out_outcome[g] = st[L.OUTCOME]
         out_cards[g] = st[L.CARDS]
         out_sanity[g] = st[L.SANITY]

@@ -137,9 +137,8 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
             for j in range(NV):
                 v[j] += prob[k] * w[j]
         if p_self >= SELF_LOOP_ONLY:
-            # no card can change anything: the Monte Carlo kernel's stalemate guard ends it
-            withdraw(here, mx, L.WITHDRAW_ALL)
-            finish(here, mx, L.WITHDRAW)
+            # no card can change anything: a stalemate, as play_combat ends it
+            finish(here, mx, L.STALEMATE)
             terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
         elif p_self > 0.0:
             v[CARDS] += p_self
