@@ -49,7 +49,7 @@ def _phases(reps, cards, card_moves, card_compass, card_rotation, neighbors, tar
         mover[:] = mover0
         blighted += M.movement_phase(cards, card_moves, card_compass, card_rotation, neighbors, target, farm,
                                      mover, mover_type, face_up, type_moves, stop_at_farm, policy, rng,
-                                     moves, stopped, dist, port_dist, queue, before, cand)
+                                     moves, stopped, dist, port_dist, queue, before, cand, True)
     return blighted
 
 
@@ -101,7 +101,7 @@ def main() -> None:
         return M.movement_phase(cards, data.card_moves, data.card_compass, data.card_rotation, board.neighbors,
                                 t2, f2, m2, mover_type, face_up, data.old_one_moves, stop_at_farm, policy, rng,
                                 scratch["moves"], scratch["stopped"], dist, port_dist, queue, scratch["before"],
-                                scratch["cand"])
+                                scratch["cand"], True)
 
     with Timer() as t:
         phase(cards2, M.CHOOSE_COMPASS, False)

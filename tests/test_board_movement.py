@@ -281,7 +281,7 @@ def phase(board, target, farm, mover_hex, mover_type, cards, compass, rotation, 
         np.ones(m, dtype=bool) if face_up is None else np.array(face_up, dtype=bool),
         np.ones(len(OLD_ONES), dtype=bool), stop_at_farm, policy, np.random.default_rng(seed),
         np.zeros(m, dtype=bool), stopped, np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32),
-        np.zeros(n, dtype=np.int32), np.zeros(m, dtype=np.int64), np.zeros(6, dtype=np.int64))
+        np.zeros(n, dtype=np.int32), np.zeros(m, dtype=np.int64), np.zeros(6, dtype=np.int64), True)
     return mover_hex, farm, blighted, stopped
 
 

@@ -109,3 +109,32 @@ def test_not_toml(pack):
     (pack / "game.toml").write_text("[time\n")
     with pytest.raises(DataPackError, match="game.toml: not valid TOML"):
         load_rules(pack)
+
+
+def test_a_revelation_benefit_typed_in_goes_to_every_human_player(pack):
+    """'Benefits on the Revelation cards apply to all players except the Old Ones': the
+    shipped deck has none (not public); a user's copy types them in as KIND:AMOUNT."""
+    import numpy as np
+
+    from simkit.game.engine import Engine, make_spec
+    from simkit.kernels.game_old_ones import revelation
+    from simkit.kernels.game_setup import setup_game
+    edit(pack / "revelations.csv", "1,1,reveal,none", "1,1,reveal,gold:2")
+    rules = load_rules(pack)
+    card = int(np.flatnonzero(rules.rev_card == 1)[0])
+    assert rules.rev_benefit[card] == L.BENEFIT_GOLD and rules.rev_benefit_amount[card] == 2
+    eng = Engine(rules=rules)
+    spec = make_spec("base", 3, "balanced")
+    mode, start, coal, iron, gold, diff = eng._mode_args(spec)
+    setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, 3, mode, start, coal, iron, gold, False, diff, 0, 0)
+    before = eng.state.pl[:3, L.P_RES + L.GOLD].copy()
+    oop_vp = int(eng.state.g[L.G_OOP_VP])
+    revelation(np.random.default_rng(0), eng.S, eng.X, eng.W, card)
+    assert (eng.state.pl[:3, L.P_RES + L.GOLD] - before).tolist() == [2, 2, 2]
+    assert eng.state.g[L.G_OOP_VP] == oop_vp
+
+
+def test_a_malformed_revelation_benefit_names_the_row_and_field(pack):
+    edit(pack / "revelations.csv", "1,1,reveal,none", "1,1,reveal,gold:lots")
+    with pytest.raises(DataPackError, match="row 11: field 'benefit': expected 'none' or KIND:AMOUNT"):
+        load_rules(pack)

@@ -156,6 +156,7 @@ def fresh(eng, players=2):
     X.tile_up[:] = False
     X.tile_state[:] = L.TILE_STACK
     X.hex_blocked[:] = False
+    X.hex_old_ones[:] = False
     X.hx[:, L.H_RES:L.H_RES + L.NUM_RES] = 0
     return X
 
@@ -164,6 +165,7 @@ def put(eng, kind, h, up=True):
     S, X = eng.arrays, eng.state
     i = int(np.flatnonzero((S.tile_type == kind) & (X.tile_hex < 0) & (X.tile_state == L.TILE_STACK))[0])
     X.tile_hex[i], X.tile_up[i], X.tile_state[i], X.hex_blocked[h] = h, up, L.TILE_BOARD, True
+    X.hex_old_ones[h] = True
     return i
 
 
@@ -290,6 +292,7 @@ def test_a_defended_port_can_survive(eng):
     survived = 0
     for seed in range(20):
         X.tile_hex[z], X.tile_state[z], X.hex_blocked[port] = port, L.TILE_BOARD, True
+        X.hex_old_ones[port] = True
         X.tile_dmg[z] = 0
         X.tile_cubes[z] = 0
         X.g[L.G_OVER] = 0

@@ -25,6 +25,7 @@ def empty_board(eng: Engine, players: int = 2) -> None:
     X.tile_up[:] = False
     X.tile_state[:] = L.TILE_STACK
     X.hex_blocked[:] = False
+    X.hex_old_ones[:] = False
     X.hx[:, L.H_RES:L.H_RES + L.NUM_RES] = 0
 
 
@@ -47,7 +48,7 @@ def tile(eng, kind, level=None, up=True, h=None):
     X.tile_hex[i] = h
     X.tile_up[i] = up
     X.tile_state[i] = L.TILE_BOARD
-    X.hex_blocked[h] = True
+    X.hex_blocked[h] = X.hex_old_ones[h] = True
     return i
 
 

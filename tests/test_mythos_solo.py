@@ -107,6 +107,7 @@ def test_a_flipped_combat_card_waits_and_then_applies_without_a_choice(eng):
     h = int(X.pl[0, L.P_PORT])
     i = int(np.flatnonzero((eng.arrays.tile_type == L.SHOGGOTH) & (X.tile_hex < 0))[0])
     X.tile_hex[i], X.tile_state[i], X.tile_up[i], X.hex_blocked[h] = h, L.TILE_BOARD, True, True
+    X.hex_old_ones[h] = True
     infantry = int(X.pl[0, L.P_UNITS + L.INFANTRY])
     assert infantry > 0
     tp = int(X.g[L.G_OO_TIME])
@@ -168,3 +169,52 @@ def test_cli_simulate_and_replay(tmp_path, capsys):
     assert "Mythos " in out
     assert main(["simulate", "--mode", "mythos-solo", "--players", "2", "--games", "2", "--out", str(tmp_path / "b")]) == 2
     assert main(["replay", "--seed", "1", "--game", "0", "--mode", "mythos-solo", "--oop", "rusher"]) == 2
+
+
+def _put_up(eng, h, ttype):
+    X = eng.state
+    i = int(np.flatnonzero((eng.arrays.tile_type == ttype) & (X.tile_hex < 0) & (X.tile_state != L.TILE_BOARD))[0])
+    X.tile_hex[i], X.tile_state[i], X.tile_up[i] = h, L.TILE_BOARD, True
+    X.hex_blocked[h] = X.hex_old_ones[h] = True
+    return i
+
+
+def test_dark_young_uses_the_temple_closest_to_the_port_or_an_outpost(eng):
+    """Solo notes: 'If more than one Temple, use the one closest to your Port/Outpost.'"""
+    from simkit.kernels.game_mythos_cards import play_mythos
+    X = _setup(eng)
+    S = eng.arrays
+    port = int(X.pl[0, L.P_PORT])
+    dist = X.port_dist[0]
+    free = [h for h in range(X.hx.shape[0]) if X.hx[h, L.H_PORT_OWNER] < 0 and not X.hex_blocked[h]]
+    outpost = max(free, key=lambda h: (dist[h], -h))              # far from the Port
+    near_outpost = next(int(m) for m in S.neighbors[outpost] if m >= 0 and not X.hex_blocked[m]
+                        and X.hx[m, L.H_PORT_OWNER] < 0)
+    near_port = next(h for h in free if dist[h] == 3)              # nearer the Port, farther than 1
+    assert dist[near_outpost] > 3
+    X.hx[outpost, L.H_OUTPOST] = 0
+    X.pl[0, L.P_OUTPOSTS] = 1
+    _put_up(eng, near_port, L.TEMPLE)
+    _put_up(eng, near_outpost, L.TEMPLE)
+    c = int(np.flatnonzero(eng.arrays.myth_effect == EFFECTS.index("level3_at_temple"))[0])
+    play_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, c, 0, L.MYTHOS_FLIPPED, 0)
+    assert (X.tile_hex == near_outpost).sum() == 2 and (X.tile_hex == near_port).sum() == 1
+    assert port >= 0
+
+
+def test_the_solo_player_may_pay_a_gold_to_refresh_the_personality_display(eng):
+    """Solo FAQ: 'Can I pay a Gold to refresh the Personalities on display? A) Yes.'"""
+    from simkit.kernels.game_actions import recruit
+    X = _setup(eng)
+    X.params[0, L.HP_PERS_W:L.HP_PERS_W + len(L.EFFECT_NAMES)] = 0.0   # wants none of them
+    X.pl[0, L.P_RES + L.GOLD] = 5
+    shown = {int(c) for c in X.display if c >= 0}
+    X.g[L.G_LOG_N] = 0
+    recruit(np.random.default_rng(0), eng.S, eng.X, eng.W, 0)
+    log = X.log[:X.g[L.G_LOG_N]]
+    refresh = [r for r in log if r[0] == L.EV_REVENGE and r[3] == L.RV_REFRESH]
+    assert len(refresh) == 1 and X.g[L.G_ILLEGAL] == 0
+    assert not any(r[0] == L.EV_REVENGE and r[3] == L.RV_CYCLE for r in log)   # no free Revenge cycle
+    recruited = [int(r[3]) for r in log if r[0] == L.EV_RECRUIT]
+    assert recruited and recruited[0] not in shown                           # from the new display
+    assert X.pl[0, L.P_RES + L.GOLD] <= 5 - eng.rules.r[L.R_REFRESH_GOLD]

@@ -53,7 +53,7 @@ def _put(eng, h, ttype):
     X.tile_hex[i] = h
     X.tile_state[i] = L.TILE_BOARD
     X.tile_up[i] = True
-    X.hex_blocked[h] = True
+    X.hex_blocked[h] = X.hex_old_ones[h] = True
     return i
 
 

@@ -100,7 +100,7 @@ def test_setup_revenge(eng):
     sites = set(eng.work.hexes[:k].tolist())
     assert sites == {int(h) for h in np.flatnonzero(spawn >= 0)}
     # Spawn tile taken by an attack: 1 VP, no longer blocking
-    take_spawn(eng.X, h1, 0)
+    take_spawn(eng.X, h1, 0, 0)
     assert X.pl[0, L.P_SPAWNS] == 1 and X.pl[0, L.P_VP_TOKENS] == 1 and not X.hex_blocked[h1]
 
 

@@ -70,6 +70,7 @@ def simulate(
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (results do not depend on it).")] = 1,
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Seat strategies in the order given (no random first player).")] = False,
     checked: Annotated[bool, typer.Option("--checked", help="Check invariants after every turn.")] = False,
+    content: Annotated[str, typer.Option("--content", help="Mythos cards in play: assumed (all) or rules (public texts only).")] = "assumed",
     data: DataOption = None,
 ) -> None:
     """Play whole games with heuristic (or random) players and write Parquet."""
@@ -103,11 +104,12 @@ def simulate(
         n_h = humans if humans is not None else (players if players is not None else 2)
         params = REVENGE.validate({"humans": n_h, "strategies": strategies, "difficulty": difficulty or "normal",
                                    "ruleset": rules or "revenge", "oop": oop or "rusher",
-                                   "shuffle_seats": not fixed_seats, "checked": checked})
+                                   "shuffle_seats": not fixed_seats, "checked": checked, "content": content})
     elif mode in ("solo", "mythos-solo"):
         if players not in (None, 1):
             raise UserError(f"{mode} mode has exactly 1 player, got --players {players}")
-        raw = {"strategy": strategies, **({"difficulty": difficulty} if difficulty else {}), "checked": checked}
+        raw = {"strategy": strategies, **({"difficulty": difficulty} if difficulty else {}), "checked": checked,
+               "content": content}
         if mode == "solo":
             params = SOLO.validate(raw)
         else:
@@ -117,7 +119,7 @@ def simulate(
         if difficulty is not None:
             raise UserError("--difficulty is for --mode solo")
         params = BASE.validate({"players": 2 if players is None else players, "strategies": strategies,
-                                "shuffle_seats": not fixed_seats, "checked": checked})
+                                "shuffle_seats": not fixed_seats, "checked": checked, "content": content})
     pack = load_pack(data)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} is a file, not a folder")
@@ -166,6 +168,7 @@ def replay(
     rules: Annotated[str | None, typer.Option("--rules", help="Revenge: revenge or revenge-alt.")] = None,
     oop: Annotated[str | None, typer.Option("--oop", help="Revenge: Old One player strategy.")] = None,
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="As given to simulate.")] = False,
+    content: Annotated[str, typer.Option("--content", help="As given to simulate: assumed or rules.")] = "assumed",
     data: DataOption = None,
 ) -> None:
     """Rebuild one game from its seed and print a readable turn-by-turn log (Revenge: the
@@ -187,5 +190,5 @@ def replay(
     eng = Engine(data=pack, rules=rules_for(pack), data_path=data)
     n = 1 if mode in ("solo", "mythos-solo") else (humans or players or 2)
     spec = make_spec(mode, n, strategies, difficulty=difficulty, shuffle_seats=not fixed_seats, rules=eng.rules,
-                     ruleset=rules or "revenge", oop=oop or "rusher")
+                     ruleset=rules or "revenge", oop=oop or "rusher", content=content)
     typer.echo(replay_text(eng, spec, seed, game, chunk), nl=False)

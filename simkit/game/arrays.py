@@ -24,7 +24,7 @@ def build_static(board: Board, tiles: SurveyTiles, data: AuzData, rules: GameRul
     cost = data.unit_cost[:L.NUM_UNITS]
     if np.any(cost != np.round(cost)):
         raise DataPackError("units.toml", "the full game needs whole-Gold unit costs")
-    myth = _mythos(data)
+    myth = mythos_deck(data)
     r = rules.r.copy()
     r[L.R_SANITY] = data.sanity_per_combat
     bits = np.arange(L.NUM_UNITS)
@@ -62,6 +62,7 @@ def build_static(board: Board, tiles: SurveyTiles, data: AuzData, rules: GameRul
         unit_range=data.unit_range[:L.NUM_UNITS].astype(np.int64),
         unit_supply=data.unit_box_count[:L.NUM_UNITS].astype(np.int64), r=r,
         illuminated=rules.illuminated.astype(bool), rev_level=rules.rev_level, rev_kind=rules.rev_kind,
+        rev_benefit=rules.rev_benefit, rev_benefit_amount=rules.rev_benefit_amount,
         pers_effect=rules.pers_effect, pers_unit=rules.pers_unit, pers_amount=rules.pers_amount,
         pers_vp=rules.pers_vp, pers_one_use=rules.pers_one_use,
         hit_rate=hit_rate, harm_rate=harm_rate, level_cap=level_cap, level_vp=level_vp,
@@ -73,11 +74,12 @@ def build_static(board: Board, tiles: SurveyTiles, data: AuzData, rules: GameRul
                           dtype=np.int64),
         myth_effect=myth.effect.astype(np.int64), myth_tp=myth.tp_cost.astype(np.int64),
         myth_combat=myth.combat.astype(np.int64), myth_amount=myth.amount.astype(np.int64),
-        myth_level=myth.level.astype(np.int64),
+        myth_level=myth.level.astype(np.int64), myth_in_deck=np.ones(myth.size, dtype=bool),
     )
 
 
-def _mythos(data: AuzData):
+def mythos_deck(data: AuzData):
+    """The pack's Mythos cards (mythos_cards.csv; the shipped deck if the pack has none)."""
     from pathlib import Path
 
     from simkit.revenge.mythos import FILE, load_mythos
@@ -93,7 +95,7 @@ def new_state(S: L.Static, log_capacity: int = LOG_CAPACITY) -> L.State:
         pl=np.zeros((L.MAX_PLAYERS, L.P_SIZE), dtype=np.int64),
         hx=np.zeros((n, L.H_SIZE), dtype=np.int64),
         hex_farm=np.zeros(n, dtype=np.int64), hex_target=np.zeros(n, dtype=bool),
-        hex_blocked=np.zeros(n, dtype=bool), edge_owner=np.full((n, 6), -1, dtype=np.int64),
+        hex_blocked=np.zeros(n, dtype=bool), hex_old_ones=np.zeros(n, dtype=bool), edge_owner=np.full((n, 6), -1, dtype=np.int64),
         tile_hex=np.full(nt, -1, dtype=np.int64), tile_up=np.zeros(nt, dtype=bool),
         tile_state=np.zeros(nt, dtype=np.int64), tile_dmg=np.zeros((nt, L.MAX_PLAYERS), dtype=np.int64),
         tile_cubes=np.zeros((nt, L.MAX_PLAYERS), dtype=np.int64),

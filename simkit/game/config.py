@@ -39,6 +39,8 @@ class GameRules:
     rev_card: np.ndarray          # int64 [n] printed card numbers
     rev_level: np.ndarray         # int64 [n] 1..3
     rev_kind: np.ndarray          # int64 [n] REV_*
+    rev_benefit: np.ndarray       # int64 [n] BENEFIT_* given to every human player, -1 none
+    rev_benefit_amount: np.ndarray  # int64 [n]
     pers_names: tuple[str, ...]   # Personality deck, index = card id
     pers_effect: np.ndarray       # int64 [n] EFF_*
     pers_unit: np.ndarray         # int64 [n] unit id or -1
@@ -134,6 +136,7 @@ def load_rules(path: str | Path | None = None) -> GameRules:
             r[L.R_TP + box] = t.value(act, "actions", key, int, 1, 9)
     r[L.R_RETRIEVE_EMPTY] = t.value(act, "actions", "retrieve_empty_hq", int, 1, 9)
     r[L.R_RECRUIT_DRAW_GOLD] = t.value(act, "actions", "recruit_draw_gold", int, 0, 99)
+    r[L.R_REFRESH_GOLD] = t.value(act, "actions", "display_refresh_gold", int, 0, 99)
     r[L.R_SURCHARGE] = t.value(act, "actions", "surcharge_per_cube", int, 0, 99)
     r[L.R_TRADE_SUBS] = t.value(act, "actions", "trade_subactions", int, 1, 2)
     r[L.R_TRACKS_PER_BUILD] = t.value(act, "actions", "tracks_per_build", int, 1, 8)
@@ -155,7 +158,6 @@ def load_rules(path: str | Path | None = None) -> GameRules:
     oo = t.section("old_ones")
     r[L.R_MOVE_CARDS] = t.value(oo, "old_ones", "movement_cards", int, 0, 8)
     r[L.R_REVEAL_CARDS] = t.value(oo, "old_ones", "reveal_draw_cards", int, 0, 8)
-    r[L.R_MAX_RESHUFFLES] = t.value(oo, "old_ones", "max_reshuffles", int, 0, 99)
 
     sc = t.section("scoring")
     r[L.R_FARM_VP] = t.value(sc, "scoring", "farm_vp", int, 0, 99)
@@ -222,7 +224,7 @@ def _revelations(root: Path, tags: dict[str, int], values: dict[str, Any], per_l
         if c not in header:
             raise DataPackError(REV_FILE, f"missing column '{c}' (header: {','.join(header)})")
     idx = {c: header.index(c) for c in header}
-    cards, levels, kinds, seen = [], [], [], set()
+    cards, levels, kinds, ben_kinds, ben_amounts, seen = [], [], [], [], [], set()
     for (line, _), cells in zip(body[1:], reader, strict=True):
         if len(cells) != len(header):
             raise DataPackError(REV_FILE, f"expected {len(header)} fields, got {len(cells)}", row=line)
@@ -241,9 +243,7 @@ def _revelations(root: Path, tags: dict[str, int], values: dict[str, Any], per_l
         if kind not in L.REV_NAMES:
             raise DataPackError(REV_FILE, f"unknown kind {kind!r} (expected one of: {', '.join(L.REV_NAMES)})",
                                 row=line, field="kind")
-        if cell("benefit") != "none":
-            raise DataPackError(REV_FILE, f"benefit {cell('benefit')!r} is not modelled (the printed benefits are "
-                                "not public; only 'none' is accepted)", row=line, field="benefit")
+        ben_kind, ben_amount = _benefit(cell("benefit"), line)
         tag = cell("provenance")
         if tag not in PROVENANCE_TAGS:
             raise DataPackError(REV_FILE, f"unknown provenance tag {tag!r} (expected one of: "
@@ -253,14 +253,29 @@ def _revelations(root: Path, tags: dict[str, int], values: dict[str, Any], per_l
         cards.append(card)
         levels.append(level)
         kinds.append(L.REV_NAMES.index(kind))
-        values[f"{REV_FILE}:{card}"] = (level, kind)
+        ben_kinds.append(ben_kind)
+        ben_amounts.append(ben_amount)
+        values[f"{REV_FILE}:{card}"] = (level, kind, cell("benefit"))
     for lv in (1, 2, 3):
         have = levels.count(lv)
         if have < per_level:
             raise DataPackError(REV_FILE, f"level {lv} has {have} cards but game.toml draws "
                                 f"revelations.per_level = {per_level}")
     return dict(rev_card=np.array(cards, dtype=np.int64), rev_level=np.array(levels, dtype=np.int64),
-                rev_kind=np.array(kinds, dtype=np.int64))
+                rev_kind=np.array(kinds, dtype=np.int64), rev_benefit=np.array(ben_kinds, dtype=np.int64),
+                rev_benefit_amount=np.array(ben_amounts, dtype=np.int64))
+
+
+def _benefit(text: str, line: int) -> tuple[int, int]:
+    """A Revelation card's player benefit: 'none' or KIND:AMOUNT (KIND one of
+    L.BENEFIT_NAMES, AMOUNT a whole number 1..9), given to every human player."""
+    if text == "none":
+        return -1, 0
+    kind, colon, amount = text.partition(":")
+    if not colon or kind not in L.BENEFIT_NAMES or not amount.isdigit() or not 1 <= int(amount) <= 9:
+        raise DataPackError(REV_FILE, f"expected 'none' or KIND:AMOUNT (KIND one of {', '.join(L.BENEFIT_NAMES)}, "
+                            f"AMOUNT 1..9), got {text!r}", row=line, field="benefit")
+    return L.BENEFIT_NAMES.index(kind), int(amount)
 
 
 def _solo(root: Path, tags: dict[str, int], values: dict[str, Any]) -> dict[str, Any]:

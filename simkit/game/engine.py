@@ -13,7 +13,7 @@ simkit.core.seeds.game_generator(root, chunk, game), so any game can be replayed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -22,11 +22,12 @@ from simkit.board import load_map, load_survey_tiles
 from simkit.core.seeds import game_generator
 from simkit.datapack import AuzData, load_pack
 from simkit.errors import UserError
-from simkit.game.arrays import LOG_CAPACITY, build_static, new_state, new_work
+from simkit.game.arrays import LOG_CAPACITY, build_static, mythos_deck, new_state, new_work
 from simkit.game.config import GameRules, load_rules
 from simkit.kernels import game_layout as L
 from simkit.kernels.game_loop import play_game
 from simkit.kernels.game_state import to_refs
+from simkit.revenge.mythos import CONTENT_MODES
 from strategies.human import HeuristicParams
 from strategies.registry import parse_one
 
@@ -45,6 +46,7 @@ class GameSpec:
     shuffle_seats: bool = True
     ruleset: str = "revenge"               # revenge only: revenge / revenge-alt
     oop: object = None                     # revenge only: strategies.old_ones.OOPParams
+    content: str = "assumed"               # Mythos cards played: "assumed" (all) or "rules" (public text only)
 
     @property
     def players(self) -> int:
@@ -53,8 +55,14 @@ class GameSpec:
 
 def make_spec(mode: str, players: int, strategies: Sequence[str | HeuristicParams] | str,
               difficulty: str | None = None, shuffle_seats: bool = True,
-              rules: GameRules | None = None, ruleset: str = "revenge", oop: str | object = "rusher") -> GameSpec:
+              rules: GameRules | None = None, ruleset: str = "revenge", oop: str | object = "rusher",
+              content: str = "assumed") -> GameSpec:
     """Validate user input into a GameSpec (one strategy for all seats, or one per seat)."""
+    if content not in CONTENT_MODES:
+        raise UserError(f"unknown content '{content}' (expected one of: {', '.join(CONTENT_MODES)})")
+    if content != "assumed":
+        return replace(make_spec(mode, players, strategies, difficulty, shuffle_seats, rules, ruleset, oop),
+                       content=content)
     if mode == "revenge":
         from strategies.old_ones import parse_oop
         if difficulty is None:
@@ -107,6 +115,7 @@ class Engine:
         self.board = load_map(map_name, data_path)
         self.tiles = load_survey_tiles(data=data_path)
         self.arrays = build_static(self.board, self.tiles, self.data, self.rules)
+        self.mythos_public = mythos_deck(self.data).public
         self.state = new_state(self.arrays, log_capacity)
         self.work = new_work(self.arrays)
         # the kernels' views of the same arrays (Python reads and writes self.state etc.)
@@ -114,6 +123,8 @@ class Engine:
         self.row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
 
     def _mode_args(self, spec: GameSpec) -> tuple[int, int, int, int, int, int]:
+        # the content mode picks the Mythos cards in play (shuffle_mythos reads the mask)
+        self.arrays.myth_in_deck[:] = True if spec.content == "assumed" else self.mythos_public
         r = self.rules
         if spec.mode in ("solo", "mythos-solo"):
             names = list(r.solo_levels)

@@ -22,6 +22,7 @@ from simkit.game.engine import Engine, GameSpec, make_spec
 from simkit.game.tables import EVENT_TABLES, TABLES, event_tables, seats_table, summary_table
 from simkit.kernels import game_layout as L
 from simkit.modes import Mode, Param, register
+from simkit.revenge.mythos import CONTENT_MODES
 from strategies.human import PLAYERS
 from strategies.registry import parse
 
@@ -75,8 +76,10 @@ class GameMode(Mode):
 def spec_of(mode: str, params: Mapping[str, Any]) -> GameSpec:
     try:
         if mode == "solo":
-            return make_spec("solo", 1, params["strategy"], difficulty=params["difficulty"])
-        return make_spec("base", params["players"], params["strategies"], shuffle_seats=params["shuffle_seats"])
+            return make_spec("solo", 1, params["strategy"], difficulty=params["difficulty"],
+                             content=params.get("content", "assumed"))
+        return make_spec("base", params["players"], params["strategies"], shuffle_seats=params["shuffle_seats"],
+                         content=params.get("content", "assumed"))
     except UserError as exc:
         raise UserError(f"mode '{mode}': {exc}") from None
 
@@ -90,7 +93,9 @@ def play_chunk(spec: GameSpec, params: Mapping[str, Any], data: AuzData, root_se
                n_games: int, outputs: frozenset, extra: tuple[tuple[str, int], ...] = ()
                ) -> dict[str, dict[str, np.ndarray]]:
     """One chunk of games of any game mode as the runner's tables; ``extra`` adds summary
-    columns read from the final game state (name, game_layout G_* index)."""
+    columns read from the final game state (name, game_layout G_* index); every mode has
+    COMMON_EXTRA."""
+    extra = COMMON_EXTRA + tuple(extra)
     eng = engine_for(data, params.get("map", "eastern"))
     want_events = any(t in outputs for t in EVENT_TABLES)
     rows, logs = eng.play_many(spec, root_seed, chunk_id, n_games, log=want_events,
@@ -116,8 +121,13 @@ def _solo_chunk(params, data, root_seed, chunk_id, n_games, outputs):
     return run_chunk("solo", params, data, root_seed, chunk_id, n_games, outputs)
 
 
+# summary columns of every game mode read from the final game state (see play_chunk)
+COMMON_EXTRA = (("stalemates", L.G_STALEMATES),)
+
 COMMON_PARAMS = {
     "map": Param(str, "eastern", help="map name in the pack's maps/ folder"),
+    "content": Param(str, "assumed", choices=CONTENT_MODES,
+                     help="Mythos cards in play: assumed (every card in the pack) or rules (only public texts)"),
     "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
 }
 

@@ -39,8 +39,8 @@ def _units(bits: int) -> str:
 
 
 def _mythos_names(eng: Engine) -> tuple[str, ...]:
-    from simkit.game.arrays import _mythos
-    return _mythos(eng.data).names
+    from simkit.game.arrays import mythos_deck
+    return mythos_deck(eng.data).names
 
 
 def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base") -> list[str]:
@@ -117,12 +117,16 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
             else:
                 lines.append(f"       summon: draws {d} Mythos cards, keeps {mythos(b)}")
         elif kind == L.EV_REVENGE:
-            if a == L.RV_SPAWN_TAKEN:
+            if a == L.RV_SPAWN_TAKEN and d:
+                lines.append(f"       {who(actor)} shares the Spawn tile at {hx(b)}: a {c} VP token")
+            elif a == L.RV_SPAWN_TAKEN:
                 lines.append(f"       {who(actor)} takes the Spawn tile at {hx(b)} ({c} VP)")
             elif a == L.RV_PORT_FLIP:
                 lines.append(f"       {who(actor)}'s Port token flips to its weaker side")
             elif a == L.RV_OUTPOST_FIGHT:
                 lines.append(f"       Old Ones reach {who(actor)}'s Outpost at {hx(b)}")
+            elif a == L.RV_REFRESH:
+                lines.append(f"       {who(actor)} pays {b} Gold to refresh the Personality display")
             elif a == L.RV_CYCLE:
                 lines.append(f"       {who(actor)} sends {pers[b]} (display slot {c}) to the bottom of the pile")
             else:
@@ -195,9 +199,10 @@ def replay_text(eng: Engine, spec: GameSpec, seed: int, game: int, chunk: int = 
             f"engine {ENGINE_VERSION}, data {eng.data.hash}, rules {eng.rules.hash}, map {eng.board.hash}",
             f"# seats: {', '.join(f'P{p} {n}' for p, n in enumerate(names))}"]
     if spec.mode == "revenge":
-        head.append(f"# Old One player: {spec.oop.name}, difficulty {spec.difficulty}, ruleset {spec.ruleset}")
+        head.append(f"# Old One player: {spec.oop.name}, difficulty {spec.difficulty}, ruleset {spec.ruleset}"
+                    + (f", content {spec.content}" if spec.content != "assumed" else ""))
     elif spec.mode == "mythos-solo":
-        head.append(f"# difficulty {spec.difficulty}")
+        head.append(f"# difficulty {spec.difficulty}" + (f", content {spec.content}" if spec.content != "assumed" else ""))
     if int(row[L.S_LOG_OVERFLOW]):
         head.append("# (log truncated: the event buffer filled up)")
     tail = [f"# winner: {who}"]
@@ -206,8 +211,8 @@ def replay_text(eng: Engine, spec: GameSpec, seed: int, game: int, chunk: int = 
 
 def replay_game(seed: int, game: int, chunk: int = 0, mode: str = "base", players: int = 2,
                 strategies: str = "balanced", difficulty: str | None = None, eng: Engine | None = None,
-                ruleset: str = "revenge", oop: str = "rusher") -> str:
+                ruleset: str = "revenge", oop: str = "rusher", content: str = "assumed") -> str:
     eng = eng or Engine()
     spec = make_spec(mode, 1 if mode in ("solo", "mythos-solo") else players, strategies, difficulty=difficulty,
-                     rules=eng.rules, ruleset=ruleset, oop=oop)
+                     rules=eng.rules, ruleset=ruleset, oop=oop, content=content)
     return replay_text(eng, spec, seed, game, chunk)

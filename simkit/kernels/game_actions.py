@@ -86,10 +86,13 @@ def mine_candidates(X, W):
 @nb.njit(cache=True)
 def farm_site(S, X, W, h, kind):
     """Farm of ``kind`` may go in h: on the clear network, the farm type allowed there, and
-    nothing in the hex but railway (no resources, Port, Farm or Old One)."""
+    "the hex must be empty, it cannot contain any other pieces apart from Railway tracks"
+    (no resources, Port, Farm, Old One, and in Revenge no Spawn tile or Outpost)."""
     if not W.clear[h] or ((S.hex_farms[h] >> kind) & 1) == 0:
         return False
     if X.hx[h, L.H_PORT_OWNER] >= 0 or X.hx[h, L.H_FARM_OWNER] >= 0 or X.hex_blocked[h]:
+        return False
+    if X.hx[h, L.H_OUTPOST] >= 0:
         return False
     for r in range(L.NUM_RES):
         if X.hx[h, L.H_RES + r] > 0:
@@ -109,7 +112,7 @@ def farm_candidates(S, X, W, kind):
 
 @nb.njit(cache=True)
 def refresh_network(S, X, W, p):
-    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
+    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, W.clear, W.queue)
 
 
 # -- legality ------------------------------------------------------------------------------
@@ -313,15 +316,29 @@ def recruit(rng, S, X, W, p):
     """Take a Personality from the display (the line shifts right, a new card enters on
     the left), or pay 1 Gold, look at the top two of the pile, keep one, put the other
     back on top, and optionally swap the kept card with one in the display. Revenge:
-    before that, the player may move one displayed card to the bottom of the pile."""
+    before that, the player may move one displayed card to the bottom of the pile. Mythos
+    Solo (FAQ: "Can I pay a Gold to refresh the Personalities on display? Yes."): the
+    player may instead pay to send the whole display to the bottom and deal a new one."""
     g = X.g
     D = S.r[L.R_DISPLAY]
-    if is_revenge_like(X) and g[L.G_PERS_POS] < g[L.G_PERS_SIZE]:
+    if g[L.G_MODE] == L.MODE_REVENGE and g[L.G_PERS_POS] < g[L.G_PERS_SIZE]:
         # Revenge: first, optionally move one displayed card to the bottom of the pile
         j = pick_cycle(rng, S, X, W, p)
         if 0 <= j < D and X.display[j] >= 0:
             card = cycle_display(X, j)
             log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_CYCLE, card, j, 0, 0)
+        elif j != -1:
+            illegal(X, p, L.DEC_RECRUIT, 300 + j)
+    elif (g[L.G_MODE] == L.MODE_MYTHOS_SOLO and g[L.G_PERS_POS] < g[L.G_PERS_SIZE]
+          and X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_REFRESH_GOLD]):
+        # the same wish (a different display), granted the solo way: a paid refresh
+        j = pick_cycle(rng, S, X, W, p)
+        if 0 <= j < D and X.display[j] >= 0:
+            X.pl[p, L.P_RES + L.GOLD] -= S.r[L.R_REFRESH_GOLD]
+            for _ in range(D):
+                if X.display[D - 1] >= 0 and g[L.G_PERS_POS] < g[L.G_PERS_SIZE]:
+                    cycle_display(X, D - 1)
+            log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_REFRESH, S.r[L.R_REFRESH_GOLD], 0, 0, 0)
         elif j != -1:
             illegal(X, p, L.DEC_RECRUIT, 300 + j)
     gold_ok = X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_RECRUIT_DRAW_GOLD]

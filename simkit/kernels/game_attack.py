@@ -48,7 +48,7 @@ def find_attack_witness(S, X, W, p):
     if air:
         # an all-Airship force may trace through Old Ones
         W.ctx[L.CTX_S_DIST2] = 0
-        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, True,
+        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, True,
                         W.dist2, W.queue, W.mask)
         reach = unit_reach(S, X, p, L.AIRSHIP)
         for h in range(X.hex_blocked.size):
@@ -78,7 +78,7 @@ def force_valid(S, X, W, p, h):
         return False
     if air_only:
         W.ctx[L.CTX_S_DIST2] = 0
-        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, True,
+        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, True,
                         W.dist2, W.queue, W.mask)
     return in_range(S, X, W, p, h, reach, air_only)
 
@@ -120,6 +120,7 @@ def attack_action(rng, S, X, W, p):
             bits |= 1 << u
             sent += W.force[u]
     n = tiles_in_hex(X, h, W.tiles2)
+    X.g[L.G_KILL_MASK] = 0
     log_event(X, L.EV_ATTACK, X.pl[p, L.P_TIME], p, h, bits, sent, n, tp)
     flipped = False
     for j in range(n):

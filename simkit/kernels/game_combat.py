@@ -96,6 +96,7 @@ def kill_tile(S, X, i):
             for q in range(L.MAX_PLAYERS):
                 if X.tile_dmg[i, q] == most:
                     X.pl[q, L.P_VP_TOKENS] += rem // top
+    X.g[L.G_KILL_MASK] |= mask
     t = S.tile_type[i]
     if t >= 0:
         X.g[L.G_KILLED + t] += 1
@@ -139,18 +140,23 @@ def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
             mx[C.OO_CAPACITY + j] = 0
         W.dmg_before[j] = st[C.OO_DAMAGE + j]
     mx[C.CAN_WITHDRAW] = 0 if port_defence else 1
-    mx[C.PORT_ALONE_ONLY] = 1
     mx[C.MILLIGAN] = has_effect(S, X, p, L.EFF_AUTO_DAMAGE)
     mx[C.JONES] = 1 if has_effect(S, X, p, L.EFF_JONES) > 0 else 0
-    mx[C.MAX_RESHUFFLES] = S.r[L.R_MAX_RESHUFFLES]
     st[C.SANITY] = S.r[L.R_SANITY]
     if is_revenge_like(X):
         if port_defence and X.pl[p, L.P_PORT_STRENGTH] > 0:
             strength = X.pl[p, L.P_PORT_STRENGTH]
             st[C.COUNT + C.PORT_STACK] = 1
             mx[C.CAPACITY + C.PORT_STACK] = strength
-            st[C.DAMAGE + C.PORT_STACK] = min(X.pl[p, L.P_PORT_DMG], strength - 1)
-            st[C.SANITY] += S.port_rev[3] if strength >= S.port_rev[0] else S.port_rev[4]
+            # the token starts every combat undamaged (End of Combat Resolution removes
+            # its cubes); "if you have no Units when your Port is attacked, the Port
+            # fights as Infantry" -- decided now, when the attack begins
+            units = 0
+            for u in range(L.NUM_UNITS):
+                units += W.force[u]
+            mx[C.PORT_FIGHTS] = 1 if units == 0 else 0
+            st[C.SANITY] += (S.port_rev[L.PR_SANITY_4] if strength >= S.port_rev[L.PR_STRENGTH_NORMAL]
+                              else S.port_rev[L.PR_SANITY_2])
         if h >= 0 and X.hx[h, L.H_OUTPOST] == p:
             st[C.COUNT + L.OUTPOST_STACK] = 1
         # "no damage is healed between attacks": a turn's later fights start with the
@@ -208,6 +214,15 @@ def fight(rng, S, X, W, p, h, port_defence):
     on surviving Old Ones (Zombies heal), destroyed Old Ones are scored.
     """
     n = tiles_in_hex(X, h, W.tiles2)
+    X.g[L.G_KILL_MASK] = 0
+    if X.g[L.G_EXTRA_TIME] > 0:
+        # Atlach-Nacha: "you must pay 1 extra Time when the next Combat occurs" -- any
+        # combat; an attack has already added it to its own TP (game_attack), so this is a
+        # defence: the defender's disc moves on
+        X.pl[p, L.P_TIME] += X.g[L.G_EXTRA_TIME]
+        X.g[L.G_ARRIVALS] += 1
+        X.pl[p, L.P_ARRIVAL] = X.g[L.G_ARRIVALS]
+        X.g[L.G_EXTRA_TIME] = 0
     m = prepare_combat(S, X, W, p, W.tiles2, n, port_defence, h)
     W.alloc_params[0] = X.params[p, L.SP_ALLOC_ARG]
     W.wd_params[0] = X.params[p, L.SP_WD_SANITY]
@@ -250,6 +265,8 @@ def fight(rng, S, X, W, p, h, port_defence):
             if S.tile_type[i] >= 0 and S.type_heals[S.tile_type[i]]:
                 release_cubes(X, i)
     won = (outcome == C.WIN) | (outcome == C.WIN_AND_DEFEAT)
+    if outcome == C.STALEMATE:
+        X.g[L.G_STALEMATES] += 1
     X.g[L.G_COMBATS] += 1
     X.pl[p, L.P_COMBATS] += 1
     if won:

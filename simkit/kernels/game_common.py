@@ -62,15 +62,25 @@ def tiles_in_hex(X, h, out):
 
 @nb.njit(cache=True)
 def refresh_blocked(X, h):
-    """hex_blocked[h] = an Old One tile (face up or down) is in h."""
+    """hex_old_ones[h] = an Old One tile (face up or down) is in h; hex_blocked[h] = that,
+    or a Spawn tile (Revenge: it blocks railways and can be attacked, but an empty one
+    does not block tracing a path)."""
     if h < 0:
         return
-    blocked = X.hx[h, L.H_SPAWN] >= 0   # Revenge: a Spawn tile blocks rails and can be attacked
+    old_ones = False
     for i in range(X.tile_hex.size):
         if X.tile_hex[i] == h:
-            blocked = True
+            old_ones = True
             break
-    X.hex_blocked[h] = blocked
+    X.hex_old_ones[h] = old_ones
+    X.hex_blocked[h] = old_ones or X.hx[h, L.H_SPAWN] >= 0
+
+
+@nb.njit(cache=True)
+def occupy(X, h):
+    """An Old One tile has just been put in (or moved into) hex h."""
+    X.hex_old_ones[h] = True
+    X.hex_blocked[h] = True
 
 
 @nb.njit(cache=True)
@@ -222,6 +232,6 @@ def ensure_dist(S, X, W, p):
     """W.dist = off-rail steps from p's clear network (not through Old Ones), computed at
     most once per turn (and again after the network changed)."""
     if W.ctx[L.CTX_DIST_OK] == 0:
-        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, False,
+        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, False,
                         W.dist, W.queue, W.clear)
         W.ctx[L.CTX_DIST_OK] = 1

@@ -49,31 +49,24 @@ def carry_damage(W, p):
 @nb.njit(cache=True)
 def revenge_port_defence(rng, S, X, W, p):
     """Old Ones on p's Port: everything in the Barracks and the Port token fight. True if
-    the Port is lost (10 VP to the OOP). A surviving strength-4 Port that took
-    flip_threshold+ damage flips to 2; the main ruleset keeps lesser damage on the token,
-    the alt ruleset removes it."""
+    the Port is lost (10 VP to the OOP): base rules, "if, after End of Combat Resolution,
+    any Old Ones remain on your Port hex, you lose your Port" -- a knocked-out token whose
+    attackers all died does not lose it. A surviving strength-4 Port that took
+    flip_threshold+ damage flips to 2; the token's cubes are removed after every combat."""
     h = X.pl[p, L.P_PORT]
     for u in range(L.NUM_UNITS):
         W.force[u] = X.pl[p, L.P_UNITS + u]
     fight(rng, S, X, W, p, h, True)
     carry_damage(W, p)
     st = W.cst
-    lost = count_in_hex(X, h) > 0 or (X.pl[p, L.P_PORT_STRENGTH] > 0 and st[C.LOST + L.PORT_STACK] > 0)
-    if lost:
-        X.g[L.G_OOP_VP] += S.port_rev[5]
+    if count_in_hex(X, h) > 0:
+        X.g[L.G_OOP_VP] += S.port_rev[L.PR_OOP_VP]
         return True
     strength = X.pl[p, L.P_PORT_STRENGTH]
-    if strength > 0:
-        hits = st[C.PORT_HITS]
-        if strength >= S.port_rev[0] and hits >= S.port_rev[2]:
-            log_event(X, L.EV_REVENGE, now(X), p, L.RV_PORT_FLIP, h, 0, 0, 0)
-            X.pl[p, L.P_PORT_STRENGTH] = S.port_rev[1]
-            X.pl[p, L.P_PORT_DMG] = 0
-            X.g[L.G_PORT_FLIPS] += 1
-        elif X.g[L.G_RULESET] == L.RULES_ALT:
-            X.pl[p, L.P_PORT_DMG] = 0
-        else:
-            X.pl[p, L.P_PORT_DMG] = st[C.DAMAGE + L.PORT_STACK]
+    if strength >= S.port_rev[L.PR_STRENGTH_NORMAL] and st[C.PORT_HITS] >= S.port_rev[L.PR_FLIP_THRESHOLD]:
+        log_event(X, L.EV_REVENGE, now(X), p, L.RV_PORT_FLIP, h, 0, 0, 0)
+        X.pl[p, L.P_PORT_STRENGTH] = S.port_rev[L.PR_STRENGTH_WEAK]
+        X.g[L.G_PORT_FLIPS] += 1
     return False
 
 
@@ -84,7 +77,7 @@ def outpost_defence(rng, S, X, W, h):
     Barracks go on to the Outpost only if they won at the Port first: after a lost Port
     fight this turn the Outpost fights alone."""
     p = X.hx[h, L.H_OUTPOST]
-    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
+    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, W.clear, W.queue)
     W.ctx[L.CTX_DIST_OK] = 0
     joined = False
     for k in range(6):

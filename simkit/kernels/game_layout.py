@@ -8,7 +8,11 @@ game as a handful of fixed-shape arrays; ``-1`` is the one sentinel (none / off-
     hx[h, H_*]        int64 [n_hex, H_SIZE]      per-hex pieces (resources, farms, ports)
     hex_farm[h]       int64 [n_hex]  0 no farm, 1 un-blighted, 2 blighted (movement kernel)
     hex_target[h]     bool  [n_hex]  a Port or an un-blighted farm (Old One movement targets)
-    hex_blocked[h]    bool  [n_hex]  an Old One tile (face up or down) is in the hex
+    hex_blocked[h]    bool  [n_hex]  an Old One tile (face up or down) or, in Revenge, a Spawn
+                                     tile is in the hex: a target for attacks; no railway,
+                                     Farm or Outpost may go there
+    hex_old_ones[h]   bool  [n_hex]  an Old One tile (face up or down) is in the hex: no path
+                                     (rail network, attack route) may be traced through it
     edge_owner[h, k]  int64 [n_hex, 6] player whose track crosses side k (simkit.kernels.board)
     tile_hex[i]       int64 [n_tile] hex of Old One tile i, -1 not on the board
     tile_up[i]        bool  [n_tile] face up
@@ -96,7 +100,7 @@ G_PORT_START = G_RULESET + 1           # Port strength at setup (0: base-game Po
 G_OOP_LEFT = G_PORT_START + 1          # + level-1: tiles left in the OOP's drawn supply of that level
 G_OOP_ACTIONS = G_OOP_LEFT + 3         # + OOP_* action: how often the OOP took it
 G_MYTHOS_PLAYED = G_OOP_ACTIONS + 4
-G_EXTRA_TIME = G_MYTHOS_PLAYED + 1     # Atlach-Nacha: TP added to the next human attack
+G_EXTRA_TIME = G_MYTHOS_PLAYED + 1     # Atlach-Nacha: TP the human pays at the next combat (attack or defence)
 G_SPAWNS_TAKEN = G_EXTRA_TIME + 1
 G_OUTPOSTS_BUILT = G_SPAWNS_TAKEN + 1
 G_OUTPOSTS_LOST = G_OUTPOSTS_BUILT + 1
@@ -107,7 +111,9 @@ G_MYTHOS_COMBAT = G_OOP_VP_UNITS + 1   # Mythos cards played during a combat (pa
 G_MYTHOS_FLIPPED = G_MYTHOS_COMBAT + 1  # Mythos Solo: cards flipped on non-illuminated spaces
 G_MYTHOS_NO_EFFECT = G_MYTHOS_FLIPPED + 1  # Mythos Solo: flipped cards that did not apply
 G_TABLE_FALLBACKS = G_MYTHOS_NO_EFFECT + 1  # combats whose withdraw table outgrew its buffers (thresholds used)
-G_SIZE = G_TABLE_FALLBACKS + 1
+G_KILL_MASK = G_TABLE_FALLBACKS + 1   # bit q: seat q had damage on an Old One the current fight destroyed
+G_STALEMATES = G_KILL_MASK + 1   # combats that ended in a stalemate (combat_layout STALEMATE)
+G_SIZE = G_STALEMATES + 1
 
 RULES_REVENGE, RULES_ALT = 0, 1
 RULESET_NAMES = ("revenge", "revenge-alt")
@@ -148,8 +154,7 @@ P_PREV_TIME = P_ILLEGAL + 1              # checked build: time only moves forwar
 # Revenge (reserved)
 P_PORT_STRENGTH = P_PREV_TIME + 1
 P_OUTPOSTS = P_PORT_STRENGTH + 1
-P_PORT_DMG = P_OUTPOSTS + 1              # Revenge: damage kept on the Port token (main ruleset)
-P_SPAWNS = P_PORT_DMG + 1                # Revenge: Spawn tiles collected (1 VP each, also in P_VP_TOKENS)
+P_SPAWNS = P_OUTPOSTS + 1                # Revenge: Spawn tiles collected (1 VP each, also in P_VP_TOKENS)
 P_LAST_BUY = P_SPAWNS + 1                # 1 + unit type of the player's latest Buy Military, 0 none (Dimensional Shambler)
 P_SIZE = P_LAST_BUY + 1
 
@@ -165,6 +170,8 @@ H_SIZE = H_OUTPOST + 1
 # -- Old One tiles -------------------------------------------------------------------------
 TILE_STACK, TILE_BOARD, TILE_KILLED, TILE_REMOVED, TILE_ASIDE = 0, 1, 2, 3, 4
 OUTPOST_STACK, PORT_STACK = 5, 6   # combat stacks (simkit.names.STACKS)
+# Static.port_rev[PR_*]: the Revenge Port token (revenge.toml [port])
+PR_STRENGTH_NORMAL, PR_STRENGTH_WEAK, PR_FLIP_THRESHOLD, PR_SANITY_4, PR_SANITY_2, PR_OOP_VP = range(6)
 REV_BLIGHT_VP = 3      # Revenge, Scoring for OOP: 3 VP per blighted Farm (rules)
 MAX_IN_HEX = 4         # Old Ones one combat can hold (simkit.kernels.combat_layout)
 
@@ -175,7 +182,8 @@ R_START_SPACE = 2      # + players-1 (4 entries)
 R_TP = R_START_SPACE + MAX_PLAYERS   # + box
 R_RETRIEVE_EMPTY = R_TP + NUM_BOXES
 R_RECRUIT_DRAW_GOLD = R_RETRIEVE_EMPTY + 1
-R_SURCHARGE = R_RECRUIT_DRAW_GOLD + 1
+R_REFRESH_GOLD = R_RECRUIT_DRAW_GOLD + 1   # Mythos Solo: Gold to refresh the Personality display
+R_SURCHARGE = R_REFRESH_GOLD + 1
 R_TRADE_SUBS = R_SURCHARGE + 1
 R_TRACKS_PER_BUILD = R_TRADE_SUBS + 1
 R_MAX_INFANTRY = R_TRACKS_PER_BUILD + 1
@@ -190,8 +198,7 @@ R_START_IRON = R_START_COAL + 1
 R_START_GOLD = R_START_IRON + 1
 R_MOVE_CARDS = R_START_GOLD + 1
 R_REVEAL_CARDS = R_MOVE_CARDS + 1
-R_MAX_RESHUFFLES = R_REVEAL_CARDS + 1
-R_FARM_VP = R_MAX_RESHUFFLES + 1
+R_FARM_VP = R_REVEAL_CARDS + 1
 R_PHOS_VP = R_FARM_VP + 1
 R_BLIGHT_VP = R_PHOS_VP + 1
 R_UNREVEALED_MULT = R_BLIGHT_VP + 1
@@ -203,6 +210,10 @@ MAX_TIME = 64          # illuminated[] length; spaces past R_END are never reach
 # -- Revelation kinds ----------------------------------------------------------------------
 REV_NONE, REV_REVEAL, REV_REVEAL_SIX, REV_ASSASSINATE, REV_TEMPLES = range(5)
 REV_NAMES = ("none", "reveal", "reveal_six", "assassinate", "temples")
+# Revelation benefits ("apply to all players except the Old Ones"; none are public, so the
+# shipped deck has none): resources by their P_RES index, then VP tokens
+BENEFIT_COAL, BENEFIT_IRON, BENEFIT_GOLD, BENEFIT_VP = 0, 1, 2, 3
+BENEFIT_NAMES = ("coal", "iron", "gold", "vp")
 
 # -- Personality effects -------------------------------------------------------------------
 EFF_NONE, EFF_UNIT_CAPACITY, EFF_AUTO_DAMAGE, EFF_JONES, EFF_RANGE_BONUS, EFF_FARM_GUARD, \
@@ -273,7 +284,7 @@ EV_MYTHOS = 26         # actor target seat (-1 none), a card, b MYTHOS_* how, c 
 EV_OOP_ACTION = 27     # a OOP_* action, b detail (tile placed / revealed, Mythos card kept), c hex, d cards drawn
 EV_REVENGE = 28        # actor seat, a RV_* below, b hex (RV_CYCLE: Personality), c VP (RV_CYCLE: slot)
 NUM_EVENTS = 29
-RV_SPAWN_TAKEN, RV_PORT_FLIP, RV_OUTPOST_FIGHT, RV_OUTPOST_LOST, RV_CYCLE = range(5)
+RV_SPAWN_TAKEN, RV_PORT_FLIP, RV_OUTPOST_FIGHT, RV_OUTPOST_LOST, RV_CYCLE, RV_REFRESH = range(6)
 # EV_MYTHOS b: how the card was used
 MYTHOS_PLAYED, MYTHOS_COMBAT, MYTHOS_FLIPPED, MYTHOS_PENDING, MYTHOS_NO_EFFECT = range(5)
 MYTHOS_HOW = ("played", "played in combat", "flipped", "flipped, waits for its combat", "flipped, no effect")
@@ -328,6 +339,7 @@ Static = namedtuple("Static", (
     "r",                # int64 [R_SIZE]
     "illuminated",      # bool [MAX_TIME]
     "rev_level", "rev_kind",                             # int64 [n_rev]
+    "rev_benefit", "rev_benefit_amount",                 # int64 [n_rev] BENEFIT_* (-1 none), amount
     "pers_effect", "pers_unit", "pers_amount", "pers_vp",  # int64 [n_pers]
     "pers_one_use",     # bool [n_pers]
     # What a player may know about the Old Ones, for strategies (public: card faces are
@@ -341,13 +353,14 @@ Static = namedtuple("Static", (
     # Revenge of the Old Ones
     "unit_oop_vp",      # int64 [7] OOP VP per eliminated unit (stacks order; Revenge rulebook)
     "unit_oop_vp_alt",  # int64 [7] (alt translation)
-    "port_rev",         # int64 [6] strength_normal, strength_weak, flip_threshold, sanity4, sanity2, oop_vp
+    "port_rev",         # int64 [6] PR_*: strength_normal, strength_weak, flip_threshold, sanity4, sanity2, oop_vp
     "myth_effect", "myth_tp", "myth_combat", "myth_amount", "myth_level",  # int64 [n_mythos]
+    "myth_in_deck",     # bool [n_mythos] the card is played (the game's content mode; Engine sets it per spec)
 ))
 
 # State: everything a game changes; reset by game_setup.setup_game.
 State = namedtuple("State", (
-    "g", "pl", "hx", "hex_farm", "hex_target", "hex_blocked", "edge_owner",
+    "g", "pl", "hx", "hex_farm", "hex_target", "hex_blocked", "hex_old_ones", "edge_owner",
     "tile_hex", "tile_up", "tile_state", "tile_dmg", "tile_cubes",
     "stacks", "stack_top", "stack_size",
     "display", "pers_deck", "rev_deck", "oo_deck",

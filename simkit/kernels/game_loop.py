@@ -114,7 +114,7 @@ def check_invariants(S, X, actor):
     for i in range(X.tile_hex.size):
         h = X.tile_hex[i]
         on_board = X.tile_state[i] == L.TILE_BOARD
-        if (h >= 0) != on_board or (h >= 0 and not X.hex_blocked[h]):
+        if (h >= 0) != on_board or (h >= 0 and not (X.hex_blocked[h] and X.hex_old_ones[h])):
             violation(X, L.CHK_TILES)
         if h < 0:
             for p in range(L.MAX_PLAYERS):

@@ -19,7 +19,7 @@ import numba as nb
 from simkit.kernels import game_layout as L
 from simkit.kernels.board import OUTBACK, distance_field
 from simkit.kernels.game_combat import oop_unit_vp
-from simkit.kernels.game_common import flip_tile, log_event, now
+from simkit.kernels.game_common import flip_tile, log_event, now, occupy, refresh_blocked
 from simkit.kernels.game_defence import count_in_hex, resolve_revenge_fights
 from simkit.kernels.game_old_ones import movers_exist
 
@@ -33,11 +33,19 @@ def effect_implemented(e):
 
 
 @nb.njit(cache=True)
+def has_resources(X, h):
+    for r in range(L.NUM_RES):
+        if X.hx[h, L.H_RES + r] > 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
 def put_tile(S, X, t, h, up):
     X.tile_hex[t] = h
     X.tile_state[t] = L.TILE_BOARD
     X.tile_up[t] = False
-    X.hex_blocked[h] = True
+    occupy(X, h)
     log_event(X, L.EV_TEMPLE_TILE, now(X), -1, t, h, S.tile_type[t] if up else -2, 1, 0)
     if up:
         flip_tile(S, X, t, -1)
@@ -78,7 +86,7 @@ def mythos_applicable(S, X, W, c, target_p):
     if e == 5:
         return X.pl[target_p, L.P_TRACKS] > 0
     if e == 6:
-        return take_unused_ok(X, 2) and temple_near(S, X, target_p) >= 0
+        return take_unused_ok(X, 2) and temple_near(S, X, W, target_p) >= 0
     if e == 9:
         for p in range(X.g[L.G_NUM_PLAYERS]):
             if X.pl[p, L.P_UNITS + L.AIRSHIP] > 0:
@@ -156,13 +164,21 @@ def blight_candidate(S, X):
 
 
 @nb.njit(cache=True)
-def temple_near(S, X, target_p):
+def temple_near(S, X, W, target_p):
+    """Dark Young's Temple: "if more than one Temple, use the one closest to your
+    Port/Outpost" (solo notes) -- the face-up Temple with room nearest target_p's Port or
+    any of its Outposts, straight over the map. Overwrites W.mask, W.dist2."""
+    n = X.hx.shape[0]
+    for h in range(n):
+        W.mask[h] = X.hx[h, L.H_PORT_OWNER] == target_p or X.hx[h, L.H_OUTPOST] == target_p
+    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+    W.ctx[L.CTX_S_DIST2] = 0
     best = -1
     best_d = 1 << 40
     for i in range(X.tile_hex.size):
         h = X.tile_hex[i]
         if h >= 0 and X.tile_up[i] and S.tile_type[i] == L.TEMPLE and count_in_hex(X, h) < L.MAX_IN_HEX:
-            d = X.port_dist[target_p, h]
+            d = W.dist2[h]
             if d >= 0 and d < best_d:
                 best_d = d
                 best = h
@@ -203,6 +219,8 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
                 if S.hex_terrain[h] != OUTBACK or X.hex_blocked[h] or X.hx[h, L.H_PORT_OWNER] >= 0:
                     continue
                 if X.hx[h, L.H_FARM_OWNER] >= 0 or X.hx[h, L.H_OUTPOST] >= 0 or h == port:
+                    continue
+                if has_resources(X, h):   # "the closest empty Outback hex": no tokens either
                     continue
                 d = X.port_dist[target_p, h]
                 if d >= 0 and d < best_d:
@@ -248,7 +266,7 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
             X.pl[target_p, L.P_TRACKS] -= 1
             removed += 1
     elif e == 6:
-        h = temple_near(S, X, target_p)
+        h = temple_near(S, X, W, target_p)
         t = take_unused_tile(X, 2)
         if h >= 0 and t >= 0:
             put_tile(S, X, t, h, True)
@@ -347,9 +365,8 @@ def byakhee(rng, S, X, W, amount):
         if step < 0:
             break
         X.tile_hex[best] = step
-        X.hex_blocked[step] = True
-        blocked = X.hx[h, L.H_SPAWN] >= 0 or count_in_hex(X, h) > 0
-        X.hex_blocked[h] = blocked
+        occupy(X, step)
+        refresh_blocked(X, h)
         X.g[L.G_OO_MOVES] += 1
         log_event(X, L.EV_MOVE, now(X), -1, best, h, step, -1, S.tile_type[best])
         if X.hex_farm[step] == 1:

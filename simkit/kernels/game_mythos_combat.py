@@ -36,7 +36,7 @@ import numba as nb
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 from simkit.kernels.combat import copy_into, place_cubes
-from simkit.kernels.game_common import advance_disc, log_event, now
+from simkit.kernels.game_common import advance_disc, log_event, now, occupy
 from simkit.kernels.game_withdraw import stays_in
 from strategies.combat.allocation import choose_stack
 
@@ -146,7 +146,7 @@ def combat_mythos(rng, S, X, W, p, h, port_defence, m):
             X.tile_hex[t] = h
             X.tile_state[t] = L.TILE_BOARD
             X.tile_up[t] = True
-            X.hex_blocked[h] = True
+            occupy(X, h)
             W.tiles2[m] = t
             mx[C.OO_TYPE + m] = L.ZOMBIE
             mx[C.OO_CAPACITY + m] = S.tile_cap[t]

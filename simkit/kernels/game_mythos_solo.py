@@ -28,7 +28,7 @@ from simkit.kernels.game_oop import human_extras, mythos_draw, shuffle_mythos
 def mythos_solo_setup(rng, S, X, W):
     """After the base solo setup: Port token 4, 2 Infantry, a Personality, the Mythos deck."""
     X.g[L.G_RULESET] = L.RULES_REVENGE
-    human_extras(S, X, S.port_rev[0])
+    human_extras(S, X, S.port_rev[L.PR_STRENGTH_NORMAL])
     shuffle_mythos(rng, S, X)
 
 

@@ -24,6 +24,7 @@ from simkit.kernels.game_common import (
     is_revenge_like,
     log_event,
     now,
+    occupy,
     refresh_blocked,
 )
 from simkit.kernels.game_defence import resolve_revenge_fights
@@ -71,13 +72,15 @@ def blight_or_save(S, X, W, h):
 @nb.njit(cache=True)
 def move_with_card(rng, S, X, W, c, only):
     """Resolve Old One card c for movement, base rule (compass, no stop at Farms)."""
-    move_with_card_policy(rng, S, X, W, c, only, CHOOSE_COMPASS, False)
+    move_with_card_policy(rng, S, X, W, c, only, CHOOSE_COMPASS, False, True)
 
 
 @nb.njit(cache=True)
-def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm):
+def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm, fresh):
     """Resolve Old One card c for movement (all face-up Old Ones, or tile ``only``).
-    policy: simkit.kernels.movement CHOOSE_* (base: CHOOSE_COMPASS); stop_at_farm: Revenge."""
+    policy: simkit.kernels.movement CHOOSE_* (base: CHOOSE_COMPASS); stop_at_farm: Revenge;
+    fresh: c is the first card of its movement check (False: the stops of the earlier
+    cards of the same check still hold, W.stopped)."""
     T = X.tile_hex.size
     for i in range(T):
         W.face[i] = X.tile_up[i] & (X.tile_hex[i] >= 0) & ((only < 0) | (i == only))
@@ -89,7 +92,7 @@ def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm):
     blighted = movement_phase(W.card1, S.card_moves, S.card_compass, S.card_rotation, S.neighbors,
                               X.hex_target, X.hex_farm, X.tile_hex, S.tile_type, W.face, S.type_moves,
                               stop_at_farm, policy, rng, W.moves, W.stopped, W.dist, W.dist2, W.queue,
-                              W.before, W.cand6)
+                              W.before, W.cand6, fresh)
     X.g[L.G_MOVE_CARDS] += 1
     for i in range(T):
         a = W.hex_before[i]
@@ -97,7 +100,7 @@ def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm):
         if a != b:
             X.g[L.G_OO_MOVES] += 1
             refresh_blocked(X, a)
-            X.hex_blocked[b] = True
+            occupy(X, b)
             log_event(X, L.EV_MOVE, now(X), -1, i, a, b, c, S.tile_type[i])
     if blighted > 0:
         for h in range(n):
@@ -186,7 +189,7 @@ def temple_tiles(S, X, W):
         X.stack_top[lv] += 1
         X.tile_hex[t] = h
         X.tile_state[t] = L.TILE_BOARD
-        X.hex_blocked[h] = True
+        occupy(X, h)
         log_event(X, L.EV_TEMPLE_TILE, now(X), -1, t, h, S.tile_type[t], 0, 0)
         flip_tile(S, X, t, -1)
 
@@ -199,6 +202,13 @@ def revelation(rng, S, X, W, card):
     if kind == L.REV_REVEAL or kind == L.REV_REVEAL_SIX:
         detail = lowest_face_down(X)
     log_event(X, L.EV_REVELATION, now(X), -1, kind, card, detail, 0, 0)
+    benefit = S.rev_benefit[card]
+    if benefit >= 0:   # "Benefits on the Revelation cards apply to all players except the Old Ones"
+        for p in range(X.g[L.G_NUM_PLAYERS]):
+            if benefit == L.BENEFIT_VP:
+                X.pl[p, L.P_VP_TOKENS] += S.rev_benefit_amount[card]
+            else:
+                X.pl[p, L.P_RES + benefit] += S.rev_benefit_amount[card]
     if kind == L.REV_REVEAL or kind == L.REV_REVEAL_SIX:
         if detail >= 0:
             t = flip_tile(S, X, detail, -1)

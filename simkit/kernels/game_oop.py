@@ -69,9 +69,9 @@ def revenge_setup(rng, S, X, W, code):
             X.hex_blocked[h] = True
     strength = 0
     if diff == L.DIFF_NORMAL:
-        strength = S.port_rev[0]
+        strength = S.port_rev[L.PR_STRENGTH_NORMAL]
     elif diff == L.DIFF_HARD:
-        strength = S.port_rev[1]
+        strength = S.port_rev[L.PR_STRENGTH_WEAK]
     human_extras(S, X, strength)
     # OOP's tiles: the next 9 / 6 / 4 of the shuffled stacks (the rest are "unused")
     for lv in range(3):
@@ -122,12 +122,15 @@ def human_extras(S, X, strength):
 
 @nb.njit(cache=True)
 def shuffle_mythos(rng, S, X):
-    """The Mythos deck, shuffled, as the draw pile; nobody holds a card."""
+    """The Mythos deck (the cards of the content mode, S.myth_in_deck), shuffled, as the
+    draw pile; nobody holds a card."""
     g = X.g
-    nm = S.myth_effect.size
-    for c in range(nm):
-        X.mythos_deck[c] = c
+    nm = 0
+    for c in range(S.myth_effect.size):
         X.mythos_hand[c] = 0
+        if S.myth_in_deck[c]:
+            X.mythos_deck[nm] = c
+            nm += 1
     for j in range(nm - 1, 0, -1):
         k = int(rng.random() * (j + 1))
         t = X.mythos_deck[j]
@@ -159,16 +162,25 @@ def mythos_bottom(X, c):
 
 # -- helpers -----------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def take_spawn(X, h, p):
-    """Player p removes the (now empty) Spawn tile in h: 1 VP at game end."""
+def take_spawn(X, h, p, shared):
+    """The (now empty) Spawn tile in h is removed. Alone, player p keeps it (1 VP at game
+    end); "in the case of a shared victory, each participating player gains 1 VP token
+    immediately and the tile is removed": ``shared`` is the bit mask of those players
+    (0 or a single bit: p alone)."""
     if X.hx[h, L.H_SPAWN] < 0 or count_in_hex(X, h) > 0:
         return
     X.hx[h, L.H_SPAWN] = -1
     X.hex_blocked[h] = False
-    log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_SPAWN_TAKEN, h, 1, 0, 0)
-    X.pl[p, L.P_SPAWNS] += 1
-    X.pl[p, L.P_VP_TOKENS] += 1
     X.g[L.G_SPAWNS_TAKEN] += 1
+    if shared & (shared - 1) == 0:
+        log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_SPAWN_TAKEN, h, 1, 0, 0)
+        X.pl[p, L.P_SPAWNS] += 1
+        X.pl[p, L.P_VP_TOKENS] += 1
+        return
+    for q in range(L.MAX_PLAYERS):
+        if (shared >> q) & 1:
+            log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], q, L.RV_SPAWN_TAKEN, h, 1, shared, 0)
+            X.pl[q, L.P_VP_TOKENS] += 1
 
 
 @nb.njit(cache=True)
@@ -258,18 +270,21 @@ def pick_hex(rng, S, X, W, k, target_p, farm_bias, random_pick):
 @nb.njit(cache=True)
 def oop_move(rng, S, X, W):
     policy = int(X.oop_params[L.OP_MOVE_POLICY])
-    for _ in range(4):
+    # "If a Farm/Port/Outpost is reached, that Old One stops moving": for the rest of
+    # this Move action, so the four cards share one set of stops (W.stopped)
+    for j in range(4):
         c = draw_oo_card(rng, X)
-        move_with_card_policy(rng, S, X, W, c, -1, policy, True)
+        move_with_card_policy(rng, S, X, W, c, -1, policy, True, j == 0)
     resolve_revenge_fights(rng, S, X, W)
 
 
 # -- human hooks -------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def after_attack(X, h, p):
-    """A human attack on h is over: an empty Spawn tile left there is taken."""
+    """A human attack on h is over: an empty Spawn tile left there is removed, shared
+    among the players who had damage on the Old Ones destroyed there (G_KILL_MASK)."""
     if X.hx[h, L.H_SPAWN] >= 0 and count_in_hex(X, h) == 0:
-        take_spawn(X, h, p)
+        take_spawn(X, h, p, X.g[L.G_KILL_MASK])
 
 
 # -- the OOP's turn ----------------------------------------------------------------------------

@@ -42,7 +42,7 @@ def outpost_site(S, X, W, p, reach):
     if any_:
         distance_field(S.neighbors, W.mask, W.dist2, W.queue)
     W.ctx[L.CTX_S_DIST2] = 0
-    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, W.clear, W.queue)
+    clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, W.clear, W.queue)
     W.ctx[L.CTX_DIST_OK] = 0
     best = -1
     best_d = reach + 1 if reach >= 0 else 1 << 40

@@ -16,7 +16,7 @@ from simkit.kernels.board import (
     random_survey_setup,
     shuffle_prefix,
 )
-from simkit.kernels.game_common import draw_personality, log_event
+from simkit.kernels.game_common import draw_personality, log_event, occupy
 from simkit.kernels.game_mythos_solo import mythos_solo_setup
 from simkit.kernels.game_oop import revenge_setup
 
@@ -42,6 +42,7 @@ def reset_state(S, X, W):
         X.hex_farm[h] = 0
         X.hex_target[h] = False
         X.hex_blocked[h] = False
+        X.hex_old_ones[h] = False
         for k in range(6):
             X.edge_owner[h, k] = -1
         W.hex_tile[h] = -1
@@ -116,7 +117,7 @@ def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, s
         if t >= 0:
             X.tile_hex[t] = h
             X.tile_state[t] = L.TILE_BOARD
-            X.hex_blocked[h] = True
+            occupy(X, h)
     for i in range(X.tile_hex.size):
         if W.set_aside[i] != 0:
             X.tile_state[i] = L.TILE_ASIDE

@@ -204,16 +204,20 @@ def movers_for_card(card, card_moves, mover_type, mover_face_up, type_moves, out
 @nb.njit(cache=True)
 def movement_phase(cards, card_moves, card_compass, card_rotation, neighbors, hex_target,
                    hex_farm, mover_hex, mover_type, mover_face_up, type_moves, stop_at_farm,
-                   policy, rng, mover_moves, mover_stopped, dist, port_dist, queue, before, cand):
-    """Resolve a whole movement check: the pre-drawn ``cards`` (indices, in draw order;
-    2 in the base game, 6 for a reveal-and-draw-six, 4 for a Revenge Move action).
+                   policy, rng, mover_moves, mover_stopped, dist, port_dist, queue, before, cand,
+                   fresh):
+    """Resolve the pre-drawn ``cards`` (indices, in draw order; 2 in the base game, 6 for
+    a reveal-and-draw-six, 4 for a Revenge Move action), all or part of one movement check.
 
-    mover_stopped is reset here. policy CHOOSE_COMPASS gives the base rule. Returns the
-    number of farms blighted. Afterwards the engine resolves combat at every Port/Outpost
-    with a mover on it (mover_stopped marks the tiles that arrived at one).
+    ``fresh`` starts a new check (mover_stopped is cleared); False continues the one in
+    progress, so a Revenge Old One that stopped at a Farm, Port or Outpost stays stopped
+    for the rest of its Move action. policy CHOOSE_COMPASS gives the base rule. Returns
+    the number of farms blighted. Afterwards the engine resolves combat at every
+    Port/Outpost with a mover on it (mover_stopped marks the tiles that arrived at one).
     """
-    for i in range(mover_stopped.size):
-        mover_stopped[i] = False
+    if fresh:
+        for i in range(mover_stopped.size):
+            mover_stopped[i] = False
     blighted = 0
     for j in range(cards.size):
         c = cards[j]

@@ -70,7 +70,8 @@ class OOPParam(Param):
 def spec_of(params: Mapping[str, Any]) -> GameSpec:
     try:
         return make_spec("revenge", params["humans"], params["strategies"], difficulty=params["difficulty"],
-                         shuffle_seats=params["shuffle_seats"], ruleset=params["ruleset"], oop=params["oop"])
+                         shuffle_seats=params["shuffle_seats"], ruleset=params["ruleset"], oop=params["oop"],
+                         content=params.get("content", "assumed"))
     except UserError as exc:
         raise UserError(f"mode 'revenge': {exc}") from None
 
@@ -85,7 +86,8 @@ class RevengeMode(Mode):
 
 def solo_spec_of(params: Mapping[str, Any]) -> GameSpec:
     try:
-        return make_spec("mythos-solo", 1, params["strategy"], difficulty=params["difficulty"])
+        return make_spec("mythos-solo", 1, params["strategy"], difficulty=params["difficulty"],
+                         content=params.get("content", "assumed"))
     except UserError as exc:
         raise UserError(f"mode 'mythos-solo': {exc}") from None
 

@@ -22,6 +22,11 @@ from simkit.datapack import DEFAULT_PACK, PROVENANCE_TAGS
 from simkit.errors import DataPackError
 
 FILE = "mythos_cards.csv"
+PUBLIC_TAGS = ("rules", "external")   # a value read off the printed game, not inferred or assumed
+# content modes (GameSpec.content): "assumed" plays every card in the pack; "rules" only the
+# cards whose effect and amount are public text (an assumed reading of a detail the text
+# leaves open, such as where a tile goes, stays)
+CONTENT_MODES = ("assumed", "rules")
 
 # Effect types; the engine dispatches on the index. "amount"/"level" mean what each says.
 EFFECTS = (
@@ -54,6 +59,7 @@ class MythosDeck:
     amount: np.ndarray       # int64
     level: np.ndarray        # int64 (0: not used by the effect)
     provenance: dict[str, int]
+    public: np.ndarray       # bool: effect and amount are the printed text (rules or external)
 
     @property
     def size(self) -> int:
@@ -66,7 +72,7 @@ def load_mythos(pack_dir: str | Path | None = None) -> MythosDeck:
     if not path.is_file():
         raise DataPackError(FILE, f"missing file (looked in {root})")
     tags: Counter[str] = Counter()
-    names, effect, tp, combat, amount, level = [], [], [], [], [], []
+    names, effect, tp, combat, amount, level, public = [], [], [], [], [], [], []
     with open(path, newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
         for col in COLUMNS:
@@ -95,6 +101,7 @@ def load_mythos(pack_dir: str | Path | None = None) -> MythosDeck:
                                         f"{', '.join(PROVENANCE_TAGS)})", row=line, field=col)
                 tags[tag] += 1
             names.append(name)
+            public.append(all(row[c].strip() in PUBLIC_TAGS for c in ("effect_provenance", "amount_provenance")))
             effect.append(EFFECTS.index(kind))
             tp.append(values["tp_cost"])
             combat.append(bool(values["combat"]))
@@ -104,4 +111,4 @@ def load_mythos(pack_dir: str | Path | None = None) -> MythosDeck:
         raise DataPackError(FILE, "no Mythos cards")
     return MythosDeck(tuple(names), np.array(effect, dtype=np.int64), np.array(tp, dtype=np.int64),
                       np.array(combat, dtype=bool), np.array(amount, dtype=np.int64),
-                      np.array(level, dtype=np.int64), dict(tags))
+                      np.array(level, dtype=np.int64), dict(tags), np.array(public, dtype=bool))

@@ -127,7 +127,7 @@ def plan_attack(rng, S, X, W, p):
             normal += 1
     air = normal == 0
     if air:
-        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_blocked, True,
+        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, True,
                         W.dist2, W.queue, W.mask)
         for h in range(X.hex_blocked.size):
             if X.hex_blocked[h] and _types_reaching(S, X, W, p, h, True) != 0:
