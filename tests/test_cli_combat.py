@@ -25,7 +25,7 @@ def test_json_output_has_the_documented_fields_and_outcomes_sum_to_one(capsys):
     for key in ("method", "outcomes", "p_destroy", "expected_units_lost", "expected_cards", "seed",
                 "engine_version", "data_hash"):
         assert key in obj
-    assert set(obj["outcomes"]) == {"win", "win_and_defeat", "defeat", "withdraw"}
+    assert set(obj["outcomes"]) == {"win", "win_and_defeat", "defeat", "withdraw", "stalemate"}
     assert sum(obj["outcomes"].values()) == pytest.approx(1.0, abs=1e-12)
 
 
