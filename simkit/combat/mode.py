@@ -29,7 +29,7 @@ from simkit.combat import (
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels import combat_layout as L
-from simkit.kernels.combat_rows import SCRIPT_PREFIX, combat_rows
+from simkit.kernels.combat_rows import MID_PASSES, SCRIPT_PREFIX, combat_rows
 from simkit.kernels.combat_table_lookup import EMPTY_TABLE
 from simkit.modes import Mode, Param, register
 from simkit.names import NUM_STACKS, OLD_ONES, STACKS
@@ -182,6 +182,7 @@ def play_keys(prep: Prepared, data: AuzData, keys: np.ndarray) -> dict[str, np.n
                 np.empty(max(full, prep.start_deck.size), dtype=np.int64), prep.st0.copy(), prep.st0.copy(),
                 np.zeros(L.MAX_OLD_ONES, dtype=np.int64),
                 np.empty(min(SCRIPT_PREFIX, prep.script_len), dtype=np.int64),
+                np.empty(min(prep.start_deck.size + MID_PASSES * full, prep.script_len), dtype=np.int64),
                 np.empty(prep.script_len, dtype=np.int64))
     destroyed = (outcome <= L.WIN_AND_DEFEAT).astype(np.int8)
     defeated = ((outcome == L.WIN_AND_DEFEAT) | (outcome == L.DEFEAT)).astype(np.int8)

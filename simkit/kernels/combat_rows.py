@@ -33,7 +33,8 @@ GAMMA = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
-SCRIPT_PREFIX = 16  # cards shuffled before a combat starts (a longer combat is replayed in full)
+SCRIPT_PREFIX = 16  # cards shuffled before a combat starts (a longer combat is replayed)
+MID_PASSES = 2      # fresh decks in the second script (the rare longer combat gets them all)
 
 
 @nb.njit(cache=True, inline="always")
@@ -78,31 +79,35 @@ def card_order(key, script, start_deck, full_size, work_deck):
 def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
                 start_deck, full_size, alloc_id, alloc_params, wd_id, wd_params, wd_table, flip_threshold,
                 out_outcome, out_cards, out_sanity, out_port_hits, out_flip, out_lost,
-                work_deck, work_st, work_scratch, work_dmg, script_short, script_full):
+                work_deck, work_st, work_scratch, work_dmg, script_short, script_mid, script_full):
     """Play one combat per key from st0; write one row per combat into the out_* arrays.
 
     keys: uint64[n]. out_outcome int8[n], out_cards int16[n], out_sanity int8[n],
     out_port_hits int8[n], out_flip int8[n], out_lost int8[NUM_STACKS, n] (units lost per
     stack). script_full has start_deck.size + pass_bound * full_size entries (every card
-    the combat may draw), script_short min(SCRIPT_PREFIX, that). ``rng`` is never drawn from
+    the combat may draw), script_short min(SCRIPT_PREFIX, that) and script_mid
+    min(start_deck.size + MID_PASSES * full_size, that): a combat is replayed on the next
+    longer script only when it ran out of the shorter one. ``rng`` is never drawn from
     (the scripts decide every card); it keeps one compiled play_combat for all callers.
     work_*: like simulate_combats.
     """
     st = work_st
     for g in range(keys.size):
         key = keys[g]
-        card_order(key, script_short, start_deck, full_size, work_deck)
-        copy_into(st, st0)
-        play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                    work_deck, start_deck.size, alloc_id, alloc_params, wd_id, wd_params, wd_table, work_scratch,
-                    work_dmg, script_short)
-        if (st[L.CARDS] >= script_short.size) & (script_full.size > script_short.size) \
-                & (st[L.OUTCOME] == L.WITHDRAW):
-            card_order(key, script_full, start_deck, full_size, work_deck)
+        played = 0
+        for stage in range(3):
+            script = script_short if stage == 0 else (script_mid if stage == 1 else script_full)
+            if stage > 0:
+                if not ((st[L.CARDS] >= played) & (st[L.OUTCOME] == L.WITHDRAW)):
+                    break       # the combat ended before its script did
+                if script.size <= played:
+                    continue    # no longer than the last one
+            card_order(key, script, start_deck, full_size, work_deck)
             copy_into(st, st0)
             play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
                         work_deck, start_deck.size, alloc_id, alloc_params, wd_id, wd_params, wd_table,
-                        work_scratch, work_dmg, script_full)
+                        work_scratch, work_dmg, script)
+            played = script.size
         out_outcome[g] = st[L.OUTCOME]
         out_cards[g] = st[L.CARDS]
         out_sanity[g] = st[L.SANITY]
