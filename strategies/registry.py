@@ -1,7 +1,8 @@
 """Strategies by name: ``get("economist")``, ``parse("hunter,economist:army_min=3")``.
 
 A spec is a registered name, optionally followed by ``:field=value`` overrides of the
-strategy's frozen parameters (numbers, or ``+``-joined numbers for tuple fields).
+strategy's frozen parameters (numbers, or ``+``-joined numbers for tuple fields), or
+``file:PATH`` for a strategy written by ``simkit tune`` (PATH: its strategy.toml or folder).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ def get(name: str) -> HeuristicParams:
 
 
 def parse_one(spec: str) -> HeuristicParams:
+    if spec.strip().startswith("file:"):   # a tuned strategy (simkit tune's strategy.toml)
+        from simkit.tune import strategy_from_file
+        return strategy_from_file(spec.strip()[5:], "human")
     name, *overrides = spec.strip().split(":")
     strategy = get(name)
     out = with_overrides(strategy, overrides, f"strategy '{name}'")

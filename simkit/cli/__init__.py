@@ -24,7 +24,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 def _register() -> None:
     # Imported for their side effect of adding commands to `app`.
     from simkit.cli import combat, data  # noqa: F401
-    for optional in ("board", "athena", "simulate", "experiment", "report", "demo"):
+    for optional in ("board", "athena", "simulate", "experiment", "report", "demo", "tune"):
         try:
             __import__(f"simkit.cli.{optional}")
         except ModuleNotFoundError as exc:

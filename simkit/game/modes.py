@@ -52,6 +52,12 @@ def _pack_dir(data: AuzData) -> Path | None:
     return p if (p / "survey_tiles.csv").is_file() else None
 
 
+def canonical_spec(text: str) -> str:
+    """A strategy spec as stored in rows: lower case, but a ``file:`` path as given."""
+    text = text.strip()
+    return text if text.startswith("file:") else text.lower()
+
+
 @dataclass(frozen=True)
 class StrategyParam(Param):
     def check(self, mode: str, key: str, value: Any) -> Any:
@@ -60,7 +66,7 @@ class StrategyParam(Param):
             parse(value)
         except UserError as exc:
             raise UserError(f"mode '{mode}': parameter '{key}': {exc}") from None
-        return ",".join(t.strip().lower() for t in value.split(",") if t.strip())
+        return ",".join(canonical_spec(t) for t in value.split(",") if t.strip())
 
 
 @dataclass(frozen=True)

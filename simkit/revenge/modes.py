@@ -29,6 +29,7 @@ from simkit.game.modes import (
     DEFAULT_CHUNK,
     STRATEGY_NAMES,
     StrategyParam,
+    canonical_spec,
     play_chunk,
     rules_for,
 )
@@ -64,7 +65,7 @@ class OOPParam(Param):
             parse_oop(value)
         except UserError as exc:
             raise UserError(f"mode '{mode}': parameter '{key}': {exc}") from None
-        return value.strip().lower()
+        return canonical_spec(value)
 
 
 def spec_of(params: Mapping[str, Any]) -> GameSpec:

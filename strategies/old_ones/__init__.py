@@ -87,7 +87,11 @@ OOP_REGISTRY = {cls.name: cls for cls in OOP_PLAYERS}
 
 
 def parse_oop(spec: str) -> OOPParams:
-    """``name[:field=value...]`` of a registered Old One player strategy."""
+    """``name[:field=value...]`` of a registered Old One player strategy, or ``file:PATH``
+    for one written by ``simkit tune``."""
+    if spec.strip().startswith("file:"):
+        from simkit.tune import strategy_from_file
+        return strategy_from_file(spec.strip()[5:], "oop")
     name, *overrides = spec.strip().split(":")
     key = name.strip().lower()
     if key not in OOP_REGISTRY:

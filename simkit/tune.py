@@ -1,0 +1,452 @@
+"""Tune a strategy's declared parameters (strategies.spaces) against fixed opponents.
+
+The search is optuna's (TPE or CMA-ES), its study kept in ``DIR/study.db`` so an
+interrupted run resumes where it stopped. Every trial plays the same games (chunk 0 of
+the root seed: common random numbers, so trials differ by the strategy, not by luck);
+the strategy's own defaults are the first trial. The best few trials are played again
+on more games (chunk 1) before one is chosen, and the choice is scored against the
+defaults on held-out games (chunk 2) as a paired difference with a 95% interval.
+``DIR/strategy.toml`` records all of it, and ``--strategies file:DIR/strategy.toml``
+(``--oop`` too) plays the tuned strategy in every command and spec.
+
+Objectives: ``win`` (the tuned side wins: the tuned seat in a base game, the humans in
+Revenge or Mythos Solo, the Old One player when it is tuned) or ``margin`` (the tuned
+side's VP minus the best other side's).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simkit.core.stats import Z95
+from simkit.errors import UserError
+from simkit.kernels import game_layout as L
+from strategies.spaces import Choice, Integer, Real, Vector, check_value, space_of
+
+MODES = ("base", "revenge", "mythos-solo")
+OBJECTIVES = ("win", "margin")
+SAMPLERS = ("tpe", "cmaes")
+STUDY_FILE, RESULT_FILE = "study.db", "strategy.toml"
+TRAIN, LEADERS, HOLDOUT = 0, 1, 2     # chunk ids of the three seed sets
+MAX_GAMES = 1_000_000
+_COL = {name: i for i, name in enumerate(L.SUMMARY_COLUMNS)}
+
+
+@dataclass(frozen=True)
+class TuneSpec:
+    """One tuning run: what is tuned, against whom, on which games."""
+
+    mode: str
+    strategy: str                      # the strategy whose parameters move (its defaults start)
+    opponents: tuple[str, ...] = ()    # base: the other seats; revenge: the OOP (human tuned) or the humans
+    difficulty: str | None = None
+    humans: int = 2                    # revenge: human players
+    objective: str = "win"
+    trials: int = 40
+    games_per_trial: int = 400
+    seed: int = 0
+    sampler: str = "cmaes"
+    leaders: int = 5
+    leader_games: int = 0              # 0: 4 x games_per_trial
+    holdout_games: int = 0             # 0: 4 x games_per_trial
+    content: str = "assumed"
+    ruleset: str = "revenge"
+
+    def __post_init__(self):
+        if self.mode not in MODES:
+            raise UserError(f"tune: unknown --mode '{self.mode}' (expected one of: {', '.join(MODES)})")
+        if self.objective not in OBJECTIVES:
+            raise UserError(f"tune: unknown --objective '{self.objective}' (expected one of: {', '.join(OBJECTIVES)})")
+        if self.sampler not in SAMPLERS:
+            raise UserError(f"tune: unknown --sampler '{self.sampler}' (expected one of: {', '.join(SAMPLERS)})")
+        for name, value, low in (("--trials", self.trials, 1), ("--games-per-trial", self.games_per_trial, 10),
+                                 ("--leaders", self.leaders, 1), ("--leader-games", self.leader_games, 0),
+                                 ("--holdout-games", self.holdout_games, 0), ("--seed", self.seed, 0)):
+            if not low <= value <= MAX_GAMES:
+                raise UserError(f"tune: {name} must be {low}..{MAX_GAMES:,}, got {value}")
+
+    @property
+    def role(self) -> str:
+        """'oop' when an Old One player strategy is tuned (Revenge), else 'human'."""
+        from strategies.old_ones import OOP_REGISTRY
+        name = self.strategy.split(":")[0].strip().lower()
+        return "oop" if self.mode == "revenge" and (name in OOP_REGISTRY or _file_role(self.strategy) == "oop") \
+            else "human"
+
+    def games(self, chunk: int) -> int:
+        if chunk == TRAIN:
+            return self.games_per_trial
+        n = self.leader_games if chunk == LEADERS else self.holdout_games
+        return n or 4 * self.games_per_trial
+
+    def record(self) -> dict[str, Any]:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items() if v is not None}
+
+
+# -- strategies in and out -----------------------------------------------------------------------
+
+def base_strategy(spec: TuneSpec):
+    """The tuned strategy's starting point (a registered name, overrides or a file)."""
+    if spec.strategy.split(":")[0].strip().lower() == "random":
+        raise UserError("tune: the random players are baselines with nothing to tune")
+    if spec.role == "oop":
+        from strategies.old_ones import parse_oop
+        return parse_oop(spec.strategy)
+    from strategies.registry import parse_one
+    return parse_one(spec.strategy)
+
+
+def _file_role(text: str) -> str | None:
+    if not text.strip().startswith("file:"):
+        return None
+    try:
+        return read_strategy_file(text.strip()[5:])[0]
+    except UserError:
+        return None
+
+
+def read_strategy_file(path: str | Path) -> tuple[str, str, dict[str, Any]]:
+    """(role, base strategy name, fields) from a strategy.toml (or a folder holding one)."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / RESULT_FILE
+    try:
+        doc = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{p}: no such strategy file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{p}: cannot be read ({exc.__class__.__name__})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{p}: not TOML ({exc})") from None
+    table = doc.get("strategy")
+    if not isinstance(table, dict) or not isinstance(table.get("fields"), dict):
+        raise UserError(f"{p}: expected a [strategy] table with role, base and a [strategy.fields] table")
+    role, base = table.get("role"), table.get("base")
+    if role not in ("human", "oop") or not isinstance(base, str):
+        raise UserError(f"{p}: field 'strategy.role' must be 'human' or 'oop' and 'strategy.base' a strategy name")
+    return role, base, dict(table["fields"])
+
+
+def strategy_from_file(path: str | Path, role: str):
+    """The strategy a strategy.toml describes (the ``file:`` spec of --strategies / --oop)."""
+    file_role, base, values = read_strategy_file(path)
+    if file_role != role:
+        want = "--oop" if file_role == "oop" else "--strategies"
+        raise UserError(f"{path}: a tuned {'Old One player' if file_role == 'oop' else 'human'} strategy "
+                        f"(use it with {want})")
+    if role == "oop":
+        from strategies.old_ones import parse_oop
+        strategy = parse_oop(base)
+    else:
+        from strategies.registry import get
+        strategy = get(base)
+    space = space_of(strategy)
+    known = {f.name for f in fields(strategy)}
+    changes = {}
+    for name, value in values.items():
+        if name not in known or name not in space:
+            raise UserError(f"{path}: field 'strategy.fields.{name}' is not a tunable field of '{base}' "
+                            f"(expected one of: {', '.join(space)})")
+        changes[name] = check_value(name, space[name], value, str(path))
+    out = replace(strategy, **changes)
+    if role == "human":
+        out.lower()   # combat policies and vector lengths checked now, not mid-run
+    return out
+
+
+def suggest(trial, strategy, choice_index: bool = False):
+    """A candidate: every field of the space as the trial samples it. ``choice_index``
+    samples a Choice as the index of its option (so CMA-ES can move it like a number)."""
+    changes = {}
+    for name, dim in space_of(strategy).items():
+        if isinstance(dim, Real):
+            changes[name] = trial.suggest_float(name, dim.low, dim.high)
+        elif isinstance(dim, Integer):
+            changes[name] = trial.suggest_int(name, dim.low, dim.high)
+        elif isinstance(dim, Choice) and choice_index:
+            changes[name] = dim.options[trial.suggest_int(name, 0, len(dim.options) - 1)]
+        elif isinstance(dim, Choice):
+            changes[name] = trial.suggest_categorical(name, list(dim.options))
+        else:
+            changes[name] = tuple(trial.suggest_float(f"{name}[{j}]", dim.low, dim.high) for j in range(dim.size))
+    return replace(strategy, **changes)
+
+
+def as_params(strategy, choice_index: bool = False) -> dict[str, Any]:
+    """The optuna parameters of ``strategy`` (the first trial; CMA-ES's starting mean)."""
+    out = {}
+    for name, dim in space_of(strategy).items():
+        value = getattr(strategy, name)
+        if isinstance(dim, Vector):
+            out.update({f"{name}[{j}]": float(x) for j, x in enumerate(value)})
+        elif isinstance(dim, Choice) and value not in dim.options:
+            continue          # a default outside the listed choices: let the sampler pick
+        elif isinstance(dim, Choice) and choice_index:
+            out[name] = dim.options.index(value)
+        else:
+            out[name] = value
+    return out
+
+
+def fields_of(strategy) -> dict[str, Any]:
+    return {name: (list(v) if isinstance(v, tuple) else v)
+            for name in space_of(strategy) for v in [getattr(strategy, name)]}
+
+
+# -- games and scores ----------------------------------------------------------------------------
+
+def game_spec(spec: TuneSpec, candidate):
+    from simkit.game.engine import make_spec
+    opp = list(spec.opponents)
+    if spec.mode == "base":
+        if not opp:
+            raise UserError("tune: --mode base needs --opponents (the other seats' strategies)")
+        from strategies.registry import parse_one
+        return make_spec("base", 1 + len(opp), [candidate] + [parse_one(o) for o in opp], shuffle_seats=True,
+                         content=spec.content)
+    if spec.mode == "mythos-solo":
+        if opp:
+            raise UserError("tune: --mode mythos-solo has no opponents (the Mythos deck plays the Old Ones)")
+        return make_spec("mythos-solo", 1, [candidate], difficulty=spec.difficulty, content=spec.content)
+    if spec.role == "oop":
+        humans = opp or ["balanced"]
+        from strategies.registry import parse_one
+        return make_spec("revenge", spec.humans, [parse_one(h) for h in humans], difficulty=spec.difficulty,
+                         ruleset=spec.ruleset, oop=candidate, content=spec.content)
+    if len(opp) > 1:
+        raise UserError("tune: with a human strategy tuned in Revenge, --opponents names one Old One player")
+    from strategies.old_ones import parse_oop
+    return make_spec("revenge", spec.humans, [candidate], difficulty=spec.difficulty, ruleset=spec.ruleset,
+                     oop=parse_oop(opp[0] if opp else "rusher"), content=spec.content)
+
+
+def scores(rows: np.ndarray, spec: TuneSpec) -> np.ndarray:
+    """The objective per game (float64 [games]): 1/0 wins or the VP margin."""
+    n = rows.shape[0]
+    oo_vp = rows[:, _COL["oo_vp"]].astype(np.float64)
+    best = rows[:, _COL["best_player_vp"]].astype(np.float64)
+    if spec.mode == "base":
+        seats = int(rows[0, _COL["num_players"]]) if n else 0
+        vp = np.stack([rows[:, _COL[f"p{p}_vp"]] for p in range(seats)], axis=1).astype(np.float64)
+        listed = np.stack([rows[:, _COL[f"p{p}_listed"]] for p in range(seats)], axis=1)
+        tuned = np.argmax(listed == 0, axis=1)                    # the seat the tuned strategy sat in
+        if spec.objective == "win":
+            return (rows[:, _COL["winner"]] == tuned).astype(np.float64)
+        others = np.where(listed == 0, -np.inf, vp).max(axis=1)
+        return vp[np.arange(n), tuned] - np.maximum(others, oo_vp)
+    if spec.role == "oop":
+        return rows[:, _COL["old_ones_win"]].astype(np.float64) if spec.objective == "win" else oo_vp - best
+    return rows[:, _COL["humans_win"]].astype(np.float64) if spec.objective == "win" else best - oo_vp
+
+
+def _play_block(spec: TuneSpec, candidate, chunk: int, first: int, n: int, data_path: str | None) -> np.ndarray:
+    from simkit.datapack import load_pack
+    from simkit.game.modes import engine_for
+    eng = engine_for(load_pack(data_path) if data_path else None)
+    rows, _ = eng.play_many(game_spec(spec, candidate), spec.seed, chunk, n, first_game=first)
+    return scores(rows, spec)
+
+
+class Evaluator:
+    """Plays a candidate on a seed set, on ``jobs`` processes; the scores never depend on it."""
+
+    BLOCK = 250   # games per task (fixed: which process plays a game never changes its seed)
+
+    def __init__(self, spec: TuneSpec, jobs: int = 1, data_path: str | None = None):
+        self.spec, self.jobs, self.data_path = spec, jobs, data_path
+        self._pool = None
+
+    def __enter__(self):
+        if self.jobs > 1:
+            from joblib import Parallel
+            self._pool = Parallel(n_jobs=self.jobs, backend="loky").__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self._pool is not None:
+            self._pool.__exit__(*exc)
+        self._pool = None
+
+    def __call__(self, candidate, chunk: int) -> np.ndarray:
+        n = self.spec.games(chunk)
+        blocks = [(k, min(self.BLOCK, n - k)) for k in range(0, n, self.BLOCK)]
+        if self._pool is None or len(blocks) == 1:
+            parts = [_play_block(self.spec, candidate, chunk, a, b, self.data_path) for a, b in blocks]
+        else:
+            from joblib import delayed
+            parts = self._pool(delayed(_play_block)(self.spec, candidate, chunk, a, b, self.data_path)
+                               for a, b in blocks)
+        return np.concatenate(parts)
+
+
+def paired(x: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    """Mean of x - y on shared games with a normal 95% interval."""
+    d = x - y
+    n = d.size
+    sd = float(d.std(ddof=1)) if n > 1 else 0.0
+    half = Z95 * sd / math.sqrt(n) if n > 1 else math.inf
+    mean = float(d.mean())
+    return {"games": int(n), "tuned": float(x.mean()), "default": float(y.mean()), "diff": mean,
+            "ci_low": mean - half, "ci_high": mean + half}
+
+
+# -- the run -------------------------------------------------------------------------------------
+
+SIGMA0 = 0.15   # CMA-ES step at the start, as a share of each field's range
+
+
+def _sampler(spec: TuneSpec, default):
+    """CMA-ES searches around the strategy's defaults (a hand-written heuristic is a good
+    start; a random point of a 30-dimensional space seldom is), choices as indices and
+    whole numbers with margin; TPE samples the whole space."""
+    import warnings
+
+    import optuna
+    if spec.sampler == "cmaes":
+        with warnings.catch_warnings():   # with_margin is marked experimental
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            return optuna.samplers.CmaEsSampler(x0=as_params(default, True), sigma0=SIGMA0, seed=spec.seed,
+                                                with_margin=True)
+    return optuna.samplers.TPESampler(seed=spec.seed, multivariate=True)
+
+
+def open_study(spec: TuneSpec, out: Path, default):
+    import optuna
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    out.mkdir(parents=True, exist_ok=True)
+    storage = f"sqlite:///{(out / STUDY_FILE).resolve()}"
+    study = optuna.create_study(study_name="tune", storage=storage, direction="maximize",
+                                sampler=_sampler(spec, default), load_if_exists=True)
+    recorded = study.user_attrs.get("spec")
+    if recorded is None:
+        study.set_user_attr("spec", spec.record())
+    elif recorded != spec.record():
+        raise UserError(f"{out}: holds a tuning run with other settings ({_diff(recorded, spec.record())}); "
+                        "use another --out or the same settings to resume")
+    return study
+
+
+def _diff(a: dict, b: dict) -> str:
+    keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+    return ", ".join(f"{k}: {a.get(k)!r} there, {b.get(k)!r} now" for k in keys)
+
+
+def run_tune(spec: TuneSpec, out: Path, jobs: int = 1, data_path: str | None = None,
+             on_trial: Callable[[int, int, float], None] | None = None) -> dict[str, Any]:
+    """Tune, choose, score on held-out games; write DIR/strategy.toml; return the record."""
+    import optuna
+    default = base_strategy(spec)
+    space_of(default)
+    game_spec(spec, default)           # opponents and options checked before any game
+    study = open_study(spec, out, default)
+    index = spec.sampler == "cmaes"
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    with Evaluator(spec, jobs, data_path) as evaluate:
+        if not study.trials:
+            study.enqueue_trial(as_params(default, index))   # trial 0: the defaults, on the same games
+
+        def objective(trial):
+            value = float(evaluate(suggest(trial, default, index), TRAIN).mean())
+            if on_trial is not None:
+                on_trial(trial.number + 1, spec.trials, value)
+            return value
+
+        left = spec.trials - len(done)
+        if left > 0:
+            study.optimize(objective, n_trials=left)
+        complete = sorted((t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE),
+                          key=lambda t: (-t.value, t.number))
+        leaders = []
+        for t in complete[:spec.leaders]:
+            candidate = suggest(optuna.trial.FixedTrial(t.params), default, index)
+            value = float(evaluate(candidate, LEADERS).mean())
+            leaders.append({"trial": t.number, "train": float(t.value), "leader_games": value,
+                            "candidate": candidate})
+        leaders.sort(key=lambda r: (-r["leader_games"], r["trial"]))
+        chosen = leaders[0]["candidate"]
+        held = paired(evaluate(chosen, HOLDOUT), evaluate(default, HOLDOUT))
+    record = {
+        "strategy": {"role": spec.role, "base": type(default).name, "fields": fields_of(chosen)},
+        "tuning": spec.record(),
+        "evaluation": {
+            "objective": spec.objective,
+            "seed_sets": {"train": f"chunk {TRAIN} of seed {spec.seed}, {spec.games(TRAIN)} games",
+                          "leaders": f"chunk {LEADERS}, {spec.games(LEADERS)} games",
+                          "holdout": f"chunk {HOLDOUT}, {spec.games(HOLDOUT)} games"},
+            "trials": len(complete),
+            "default_train": next((float(t.value) for t in study.trials if t.number == 0 and t.value is not None),
+                                  float("nan")),
+            "leaders": [{k: v for k, v in r.items() if k != "candidate"} for r in leaders],
+            "holdout": held,
+        },
+    }
+    write_record(record, out / RESULT_FILE)
+    return record
+
+
+def write_record(record: dict[str, Any], path: Path) -> None:
+    """Write via a temporary file and a rename: a failed run never leaves half a file."""
+    import os
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(_toml(record), encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _toml(record: dict[str, Any]) -> str:
+    """A small TOML writer for the record's shapes (tables, lists of tables, scalars, lists)."""
+    lines = ["# simkit tune: a tuned strategy. Play it with --strategies file:THIS (or --oop file:THIS)."]
+
+    def scalar(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, np.integer)):
+            return str(int(v))
+        if isinstance(v, (float, np.floating)):
+            v = float(v)
+            return repr(v) if math.isfinite(v) else ("nan" if v != v else ("inf" if v > 0 else "-inf"))
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(scalar(x) for x in v) + "]"
+        return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    def table(prefix: str, d: dict[str, Any]) -> None:
+        simple = {k: v for k, v in d.items() if not isinstance(v, dict) and not _is_table_list(v)}
+        lines.append(f"\n[{prefix}]")
+        lines.extend(f"{k} = {scalar(v)}" for k, v in simple.items())
+        for k, v in d.items():
+            if isinstance(v, dict):
+                table(f"{prefix}.{k}", v)
+            elif _is_table_list(v):
+                for item in v:
+                    lines.append(f"\n[[{prefix}.{k}]]")
+                    lines.extend(f"{kk} = {scalar(vv)}" for kk, vv in item.items())
+
+    for key, value in record.items():
+        table(key, value)
+    return "\n".join(lines) + "\n"
+
+
+def _is_table_list(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
+
+
+def parse_opponents(text: str | None) -> tuple[str, ...]:
+    return tuple(t.strip() for t in (text or "").split(",") if t.strip())
+
+
+def describe(record: dict[str, Any]) -> Sequence[str]:
+    ev = record["evaluation"]
+    h = ev["holdout"]
+    return [f"tuned {record['strategy']['role']} strategy from '{record['strategy']['base']}' "
+            f"({ev['trials']} trials, objective {ev['objective']})",
+            f"held-out games: {h['games']:,}; tuned {h['tuned']:.3f}, default {h['default']:.3f}; "
+            f"paired difference {h['diff']:+.3f} (95% {h['ci_low']:+.3f} to {h['ci_high']:+.3f})"]
