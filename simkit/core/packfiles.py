@@ -16,6 +16,7 @@ from typing import Any
 from simkit.errors import DataPackError
 
 PROVENANCE_TAGS = ("rules", "external", "inferred", "assumed")
+MAX_FIELD = 1 << 24    # characters in one CSV field at most
 MAX_CELL_INT = 100_000  # default upper bound of a whole number in a CSV cell (counts, ids)
 
 
@@ -59,6 +60,8 @@ def read_csv(root: Path, name: str, columns: tuple[str, ...], allow_empty: bool 
     """
     import io
 
+    if csv.field_size_limit() < MAX_FIELD:  # a long source text is fine (the default stops at 128 KB)
+        csv.field_size_limit(MAX_FIELD)
     text = _read_text(root, name)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
