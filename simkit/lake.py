@@ -159,8 +159,12 @@ def write_parquet(path: Path, table: pa.Table, meta: Mapping[str, Any],
         finally:
             os.close(fd)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):  # disk full, permission, ...: one line naming the file
+            from simkit.core.atomic import describe_os_error
+            reason = describe_os_error(exc, path) if exc.errno else f"{path}: {str(exc).splitlines()[0][:200]}"
+            raise LakeError(f"cannot write {reason}") from None
         raise
 
 

@@ -98,6 +98,7 @@ def run_experiment(spec: Spec, out: str | Path | None = None, jobs: int = 1, bac
     _check_out(out)
     start = time.perf_counter()
     with LakeLock(out):
+        _check_out(out)  # again under the lock: another run may have filled the folder meanwhile
         manifest = Manifest.load(out)
         check_compatible(manifest, spec, out, force)
         record = _record(manifest, spec)
@@ -166,7 +167,7 @@ def _check_out(out: Path) -> None:
         raise UserError(f"--out {out}: exists and is not a folder")
     if out.is_dir() and not (out / MANIFEST).is_file():
         visible = [p for p in out.iterdir() if not p.name.startswith(".")]
-        if visible:
+        if visible and not (out / MANIFEST).is_file():  # (a run may have saved it meanwhile)
             raise UserError(f"--out {out}: not empty and not a simkit lake (no {MANIFEST}); choose another folder")
 
 
