@@ -69,7 +69,7 @@ case("flag", "--bogus", *C, "--bogus")
 case("flag", "--max-per-type", "odds", "--max-per-type", "-1", "--out", "{T}/o.parquet")
 case("flag", "--max-per-type", "odds", "--max-per-type", "99", "--out", "{T}/o.parquet")
 case("flag", "--jobs", "odds", "--jobs", "0", "--out", "{T}/o.parquet")
-case("flag", "--max-per-type", "odds", "--max-per-type", "1", "--out", "{T}/o.parquet")
+case("flag", "--max-per-type", "odds", "--max-per-type", "0", "--out", "{T}/o.parquet")
 case("flag", "--max-per-type", "odds", "best", "--vs", "zombie", "--max-per-type", "0")
 case("flag", "--max-per-type", "demo", "--out", "{T}/demo_new", "--max-per-type", "0")
 case("flag", "--out", "odds", "--max-per-type", "1")
@@ -526,7 +526,8 @@ players = 4
 strategies = { round_robin = ["balanced", "economist", "hunter", "defender", "random", "balanced", "economist"], seats = 40, distinct = false }
 """,
     "spec_huge_override_grid.toml": SPEC_OK + "[override_grid]\n\"deck.assumed_seed\" = ["
-    + ",".join(str(i) for i in range(200_001)) + "]\n",
+    + ",".join(str(i) for i in range(150)) + "]\n\"units.infantry.cost\" = ["
+    + ",".join(str(i) for i in range(150)) + "]\n",
     "spec_bad_toml.toml": "[experiment\nname=",
     "spec_nan_override.toml": _spec("[overrides]\n\"units.infantry.cost\" = nan\n"),
     "spec_inf_override.toml": _spec("[overrides]\n\"units.infantry.cost\" = inf\n"),

@@ -160,10 +160,12 @@ def _try_lock(root: str, barrier, held, hold: float) -> None:
 
 def test_lock_race_many_processes_starting_at_once_exactly_one_holds_it(tmp_path):
     ctx = mp.get_context("fork")
-    procs_per_trial, trials = 8, 20
+    # the old pid-file lock let two holders through in ~1 of 8 such trials (measured), mostly
+    # when taking over a dead holder's lock; this lock must never
+    procs_per_trial, trials = 8, 30
     for trial in range(trials):
         root = tmp_path / f"t{trial}"
-        if trial % 2:  # half the trials start over a lock file left by a killed holder
+        if trial % 4:  # most trials start over a lock file left by a killed holder
             root.mkdir()
             (root / lk.LOCK).write_text("999999999\nelsewhere\n")
         barrier, held = ctx.Barrier(procs_per_trial), ctx.Value("i", 0)
