@@ -27,6 +27,10 @@ def test_crlf_and_bom_everywhere_load_to_the_same_pack(tmp_path):
         text = p.read_text(encoding="utf-8").replace("\n", "\r\n")
         p.write_bytes(text.encode("utf-8-sig"))
     assert load_pack(pack).hash == load_pack().hash
+    from simkit.game.config import load_rules
+    from simkit.revenge.mythos import load_mythos
+    assert load_rules(pack).hash == load_rules().hash
+    assert load_mythos(pack).names == load_mythos().names
     from simkit.board import load_map
     assert load_map(pack / "maps" / "eastern.csv").hash == load_map("eastern").hash
 

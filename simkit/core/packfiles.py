@@ -20,7 +20,7 @@ MAX_FIELD = 1 << 24    # characters in one CSV field at most
 MAX_CELL_INT = 100_000  # default upper bound of a whole number in a CSV cell (counts, ids)
 
 
-def _read_text(root: Path, name: str) -> str:
+def read_text(root: Path, name: str) -> str:
     """The UTF-8 text of ``root/name`` (a byte-order mark is dropped, it is not a character)."""
     path = root / name
     if not path.exists():
@@ -41,7 +41,7 @@ def _read_text(root: Path, name: str) -> str:
 
 def read_toml(root: Path, name: str) -> dict:
     """The parsed TOML file ``root/name``."""
-    text = _read_text(root, name)
+    text = read_text(root, name)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -62,7 +62,7 @@ def read_csv(root: Path, name: str, columns: tuple[str, ...], allow_empty: bool 
 
     if csv.field_size_limit() < MAX_FIELD:  # a long source text is fine (the default stops at 128 KB)
         csv.field_size_limit(MAX_FIELD)
-    text = _read_text(root, name)
+    text = read_text(root, name)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader)
