@@ -3,7 +3,7 @@
 Layout (schema and rules: experiments/README.md)::
 
     OUT/manifest.json                       experiments, cells, chunks, versions
-    OUT/.lock                               present while a run writes (holds its pid)
+    OUT/.lock                               flock()ed while a run writes (holds its pid and host)
     OUT/<table>/<key>=<value>/.../chunk-<cell>-<chunk>.parquet
 
 One file per (table, cell, chunk), zstd-compressed, every row carrying
@@ -38,8 +38,10 @@ LAKE_FORMAT = "simkit-lake/1"
 MANIFEST = "manifest.json"
 LOCK = ".lock"
 META_KEY = "simkit"
-CHUNK_RE = re.compile(r"^chunk-(?P<cell>[0-9a-f]{10})-(?P<chunk>\d{6,})\.parquet$")
+# cell ids: 20 hex digits (80 bits; lakes written before had 10, still read)
+CHUNK_RE = re.compile(r"^chunk-(?P<cell>[0-9a-f]{10}(?:[0-9a-f]{10})?)-(?P<chunk>\d{6,})\.parquet$")
 TEMP_RE = re.compile(r"^\.chunk-.*\.tmp-.*$")
+MANIFEST_TEMP_RE = re.compile(r"^\.manifest\.json\.tmp-.*$")
 COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 3
 ROW_GROUP = 1 << 20
@@ -141,6 +143,8 @@ def write_parquet(path: Path, table: pa.Table, meta: Mapping[str, Any],
     stats = [c for c in stats_columns if c in table.column_names] if stats_columns is not None else True
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:
+        if os.path.lexists(path) and not path.is_file():
+            raise LakeError(f"{path}: exists and is not a regular file; refusing to replace it")
         # store_schema=False: strings come back as plain strings (Parquet dictionary
         # encoding keeps them small on disk), not as Arrow dictionaries/categoricals.
         with pq.ParquetWriter(tmp, table.schema, compression=COMPRESSION,
@@ -149,9 +153,18 @@ def write_parquet(path: Path, table: pa.Table, meta: Mapping[str, Any],
                               write_page_checksum=True) as writer:
             writer.write_table(table, row_group_size=ROW_GROUP)
             writer.add_key_value_metadata({META_KEY: json.dumps(meta, sort_keys=True)})
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)  # the data is on disk before the name says the file is complete
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):  # disk full, permission, ...: one line naming the file
+            from simkit.core.atomic import describe_os_error
+            reason = describe_os_error(exc, path) if exc.errno else f"{path}: {str(exc).splitlines()[0][:200]}"
+            raise LakeError(f"cannot write {reason}") from None
         raise
 
 
@@ -370,9 +383,16 @@ class Manifest:
         payload = json.dumps({"format": self.format, "experiments": self.experiments}, indent=1, sort_keys=True,
                               default=_json_default)
         self.root.mkdir(parents=True, exist_ok=True)
-        tmp = self.root / f".{MANIFEST}.tmp-{os.getpid()}"
-        tmp.write_bytes(payload.encode() + b"\n")
-        os.replace(tmp, self.root / MANIFEST)
+        tmp = self.root / f".{MANIFEST}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(payload.encode() + b"\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.root / MANIFEST)
+        except BaseException:
+            tmp.unlink(missing_ok=True)  # a full disk leaves the old manifest, never a temporary
+            raise
 
 
 def _json_default(obj):
@@ -386,54 +406,87 @@ def _json_default(obj):
 # -- lock ------------------------------------------------------------------------------
 
 class LakeLock:
-    """One writer at a time: OUT/.lock holds the writer's pid; a dead writer's lock is taken over."""
+    """One writer at a time: an exclusive ``flock`` on OUT/.lock, taken atomically.
+
+    The kernel releases the lock when its holder dies (even by SIGKILL), so a dead
+    writer's lock never needs clearing by hand, and two runs starting at the same moment
+    cannot both hold it. The file records the holder's pid and host for the message.
+    """
 
     def __init__(self, root: Path):
         self.path = Path(root) / LOCK
         self.held = False
+        self._fd: int | None = None
 
     def __enter__(self) -> LakeLock:
+        import fcntl
+        import socket
+
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        for _ in range(2):
+        for _ in range(100):
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                pid = _read_pid(self.path)
-                if pid is not None and _alive(pid) and pid != os.getpid():
-                    raise LakeError(f"{self.path.parent}: another run (pid {pid}) is writing this lake") from None
-                self.path.unlink(missing_ok=True)  # stale: its writer is gone
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                holder = _read_holder(self.path)
+                raise LakeError(f"{self.path.parent}: another run ({holder}) is writing this lake; "
+                                f"wait for it to finish") from None
+            try:  # the file we locked is still the one at the path (not unlinked by a releasing holder)
+                same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
+            except FileNotFoundError:
+                same = False
+            if not same:
+                os.close(fd)
                 continue
-            with os.fdopen(fd, "w") as fh:
-                fh.write(f"{os.getpid()}\n{time.time():.0f}\n")
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n{socket.gethostname()}\n{time.time():.0f}\n".encode())
+            self._fd = fd
             self.held = True
             return self
         raise LakeError(f"{self.path}: cannot take the lake's lock")
 
     def __exit__(self, *exc) -> None:
-        if self.held:
-            self.path.unlink(missing_ok=True)
-            self.held = False
+        if self.held and self._fd is not None:
+            try:
+                self.path.unlink(missing_ok=True)  # while still locked: a waiter re-checks the inode
+            finally:
+                os.close(self._fd)
+                self._fd = None
+                self.held = False
 
 
-def _read_pid(path: Path) -> int | None:
+def _read_holder(path: Path) -> str:
     try:
-        return int(path.read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        parts = path.read_text().split()
+    except (OSError, UnicodeDecodeError):
+        parts = []
+    if len(parts) >= 2:
+        return f"pid {parts[0]} on {parts[1]}"
+    return f"pid {parts[0]}" if parts else "pid unknown"
 
 
 def remove_temporaries(index: LakeIndex) -> int:
     """Delete leftovers of interrupted writes (only while holding the lock)."""
-    for rel in index.temporaries:
+    temps = list(index.temporaries)
+    if index.root.is_dir():
+        temps += [p.name for p in index.root.iterdir() if MANIFEST_TEMP_RE.match(p.name)]
+    for rel in temps:
         (index.root / rel).unlink(missing_ok=True)
-    return len(index.temporaries)
+    return len(temps)
+
+
+def redo_problems(index: LakeIndex, own: Mapping[str, str]) -> list[Problem]:
+    """Delete this run's own incomplete or corrupt chunk files so they are written again.
+
+    ``own`` maps every relative path this experiment writes to its table; a problem file at
+    one of those paths that is incomplete (killed between a chunk's tables) or corrupt
+    (truncated) is removed from the index and from disk. Foreign and misplaced files are
+    never touched. Returns the problems removed (to report them)."""
+    redo, keep = [], []
+    for p in index.problems:
+        (redo if p.kind in ("incomplete", "corrupt") and p.relpath in own else keep).append(p)
+    for p in redo:
+        (index.root / p.relpath).unlink(missing_ok=True)
+    index.problems = keep
+    return redo

@@ -98,10 +98,15 @@ def available() -> list[str]:
     return sorted(_MODES)
 
 
+PROVIDERS_ENV = "SIMKIT_MODE_PROVIDERS"  # more modules that register modes, comma-separated (plugins, tests)
+
+
 def load_all() -> None:
     import importlib
+    import os
 
-    for module in _PROVIDERS:
+    extra = tuple(m.strip() for m in os.environ.get(PROVIDERS_ENV, "").split(",") if m.strip())
+    for module in _PROVIDERS + extra:
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -203,18 +203,21 @@ def test_a_write_cut_off_mid_file_leaves_no_visible_file_and_the_rerun_completes
     assert frame(tmp_path / "lake").equals(frame(tmp_path / "straight"))
 
 
-def test_a_corrupt_file_in_the_lake_is_reported_not_read(tmp_path, capsys):
+def test_a_corrupt_file_is_reported_not_read_and_a_rerun_redoes_its_chunk(tmp_path, capsys):
     path = spec_file(tmp_path)
     out = tmp_path / "lake"
     run_experiment(load_spec(path), out=out, quiet=True)
     victim = sorted(out.glob("summary/**/chunk-*.parquet"))[3]
-    victim.write_bytes(victim.read_bytes()[:200])
-    code = main(["experiment", "run", str(path), "--out", str(out)])
-    err = capsys.readouterr().err
-    assert code == 2 and victim.name in err and "corrupt" in err
+    victim.write_bytes(victim.read_bytes()[:200])  # truncated (a crash without fsync)
     from simkit import analysis
     with pytest.raises(UserError, match="corrupt"):
-        analysis.open_lake(out)
+        analysis.open_lake(out)                    # readers never read it
+    code = main(["experiment", "run", str(path), "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 0 and victim.name in err and "redone" in err   # the run redoes its own chunk
+    assert scan(out).problems == []
+    run_experiment(load_spec(path), out=tmp_path / "straight", quiet=True)
+    assert frame(out).equals(frame(tmp_path / "straight"))
 
 
 def test_a_foreign_file_in_the_lake_is_reported_not_read(tmp_path, capsys):

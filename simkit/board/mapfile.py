@@ -28,12 +28,20 @@ def read_rows(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """Header and data rows of a CSV file; lines starting with '#' and blank lines are
     skipped but counted, so row numbers are the line numbers an editor shows."""
     name = str(path)
-    if not path.is_file():
+    if not path.exists():
         raise DataPackError(name, "missing file")
+    if not path.is_file():
+        raise DataPackError(name, "not a regular file")
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DataPackError(name, f"cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark is not a character: rows keep their numbers
     except UnicodeDecodeError as exc:
-        raise DataPackError(name, f"not UTF-8 text: {exc}") from None
+        line = data[:exc.start].count(b"\n") + 1
+        raise DataPackError(name, f"not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
+                            f"save the file as UTF-8") from None
     header: list[str] | None = None
     rows: list[tuple[int, list[str]]] = []
     for line_no, line in enumerate(text.splitlines(), start=1):
@@ -77,14 +85,16 @@ def parse_map(path: Path, name: str | None = None) -> Board:
     header, rows = read_rows(path)
     for col in MAP_COLUMNS:
         if col not in header:
-            raise DataPackError(fname, f"missing column '{col}' (header: {','.join(header)})")
+            # the header is not echoed: a file passed by mistake (a system file) stays private
+            raise DataPackError(fname, f"missing column '{col}' (a map needs the columns {','.join(MAP_COLUMNS)})")
     explicit = [c for c in NEIGHBOR_COLUMNS if c in header]
     if explicit and len(explicit) != NUM_DIRS:
         missing = [c for c in NEIGHBOR_COLUMNS if c not in header]
         raise DataPackError(fname, f"neighbour columns must be all of n1..n6 or none (missing: {','.join(missing)})")
     unknown = [c for c in header if c not in MAP_COLUMNS + NEIGHBOR_COLUMNS]
     if unknown:
-        raise DataPackError(fname, f"unknown column '{unknown[0]}' (expected: {','.join(MAP_COLUMNS + NEIGHBOR_COLUMNS)})")
+        raise DataPackError(fname, f"unknown column #{header.index(unknown[0]) + 1} "
+                            f"(expected: {','.join(MAP_COLUMNS + NEIGHBOR_COLUMNS)})")
     if not rows:
         raise DataPackError(fname, "the map has no hexes")
     col = {c: header.index(c) for c in header}

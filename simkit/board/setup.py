@@ -48,7 +48,7 @@ def load_survey_tiles(path: str | Path | None = None, data: Path | None = None) 
     header, rows = read_rows(p)
     for col in SURVEY_COLUMNS:
         if col not in header:
-            raise DataPackError(fname, f"missing column '{col}' (header: {','.join(header)})")
+            raise DataPackError(fname, f"missing column '{col}'")
     col = {c: header.index(c) for c in header}
     seen: dict[tuple[int, int], int] = {}
     entries = []

@@ -32,16 +32,34 @@ def _register() -> None:
                 raise
 
 
+def one_line(text: str) -> str:
+    """An error message on one line (a parser's multi-line message joined with '; ')."""
+    return "; ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
 def main(argv: list[str] | None = None) -> int:
     _register()
+    from simkit.cli.validate import prescan
+
     try:
+        prescan(list(sys.argv[1:] if argv is None else argv))
         # with standalone_mode=False typer returns the code of typer.Exit / Ctrl-C instead of exiting
         code = app(args=argv, standalone_mode=False)
     except UserError as exc:
-        print(f"simkit: error: {exc}", file=sys.stderr)
+        print(f"simkit: error: {one_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except typer.Exit as exc:
         return exc.exit_code
+    except OSError as exc:
+        # The last line of defence for an operating-system failure on a named path (disk
+        # full, permission, not a folder, name too long): one line naming it, exit 2.
+        # Validation before work catches the foreseeable ones; errors without a path
+        # are bugs and keep their traceback.
+        if exc.filename is None:
+            raise
+        from simkit.core.atomic import describe_os_error
+        print(f"simkit: error: {describe_os_error(exc, exc.filename)}", file=sys.stderr)
+        return 2
     except (typer.Abort, KeyboardInterrupt):
         print("simkit: aborted", file=sys.stderr)
         return 130
@@ -49,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         if type(exc).__name__ == "NoArgsIsHelpError":
             return 0  # the help was printed: asking for it is no mistake
         where = f"{exc.ctx.command_path}: " if getattr(exc, "ctx", None) is not None else ""
-        print(f"simkit: error: {where}{exc.format_message()}", file=sys.stderr)
+        print(f"simkit: error: {where}{one_line(exc.format_message())}", file=sys.stderr)
         return exc.exit_code
     return code if isinstance(code, int) else 0
 

@@ -25,7 +25,7 @@ from simkit.athena import (
     turret_odds,
 )
 from simkit.athena.pack import PROVENANCE_TAGS
-from simkit.cli import app
+from simkit.cli import app, validate
 from simkit.cli.common import JsonOption, print_json
 from simkit.errors import UserError
 
@@ -159,6 +159,7 @@ def turret_cmd(
     json: JsonOption = False,
 ) -> None:
     """Odds a convoy destroys a turret with its ammo, batteries and undamaged weapons."""
+    validate.check_turret(method=method.value, games=games, seed_=seed, jobs_=jobs)
     pack = load_athena_pack(data)
     arms = parse_weapons(weapons, pack)
     if games <= 0:

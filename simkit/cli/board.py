@@ -8,7 +8,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from simkit.cli import app
+from simkit.cli import app, validate
 from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack, print_json
 from simkit.errors import UserError
 
@@ -31,6 +31,7 @@ def show(
     from simkit.board import load_map, load_survey_tiles, setup_board
     from simkit.board.draw import render_png
 
+    validate.check_board_show(out=out, players=players, setup_seed=setup_seed, revenge=revenge, reveal=reveal)
     if out.suffix.lower() != ".png":
         raise UserError(f"--out must be a .png file, got {out}")
     if players < 0:

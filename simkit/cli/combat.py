@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simkit.cli import app
+from simkit.cli import app, validate
 from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack, print_json
 from simkit.combat import (
     STATE_BUDGET,
@@ -91,6 +91,9 @@ def combat_cmd(
     json: JsonOption = False,
 ) -> None:
     """Odds of one combat: outcomes, P(destroy), expected losses and cards."""
+    validate.check_combat(method=method.value, games=games, seed_=seed, jobs_=jobs, state_budget=state_budget,
+                          old_one_damage=old_one_damage, port_strength=port_strength, port_defence=port_defence,
+                          withdraw=withdraw, destroy_value=destroy_value)
     pack = data_pack(data)
     if games <= 0:
         raise UserError(f"--games must be positive, got {games}")
@@ -144,6 +147,7 @@ def odds_table_cmd(
 
     if out is None:
         raise UserError("--out FILE.parquet is required")
+    validate.check_odds(out=out, seed_=seed, jobs_=jobs)
     if not 0 <= max_per_type <= 6:
         raise UserError(f"--max-per-type must be 0..6, got {max_per_type}")
     if jobs <= 0:
@@ -171,6 +175,7 @@ def odds_best_cmd(
     from simkit.odds import cheapest_mixes, odds_table, read_table
 
     kind = old_one_id(vs)
+    validate.check_odds_best(min_p=min_p, top=top, table=table, max_per_type=max_per_type)
     if not 0.0 <= min_p <= 1.0:
         raise UserError(f"--min-p must be within 0..1, got {min_p}")
     if copies not in (1, 2):

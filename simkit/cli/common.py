@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from simkit.core.atomic import atomic_write_bytes as _atomic_write_bytes
 from simkit.datapack import AuzData, load_pack
 
 DataOption = Annotated[Path | None, typer.Option("--data", help="Data pack folder (default: the shipped pack).")]
@@ -23,8 +24,6 @@ def print_json(obj) -> None:
 
 
 def atomic_write_bytes(path: Path, payload: bytes) -> None:
-    """Write via a temporary file and rename, so a failed run never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(payload)
-    tmp.replace(path)
+    """Write via a unique temporary file and rename (simkit.core.atomic): a failed run never
+    leaves half a file or a temporary, and a target that is not a regular file is refused."""
+    _atomic_write_bytes(path, payload)

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simkit.cli import app
+from simkit.cli import app, validate
 from simkit.cli.common import JsonOption, print_json
 from simkit.datapack import PROVENANCE_TAGS, load_pack, provenance_shares
 from simkit.datapack.thumbs import rule_of_thumb_violations
@@ -26,7 +26,10 @@ def check(pack: PackArg = None, data: Annotated[Path | None, typer.Option("--dat
           strict: Annotated[bool, typer.Option(help="Broken rules of thumb are errors.")] = False,
           json: JsonOption = False) -> None:
     """Validate a pack: structure, types, ranges, hard rules; warn on rules of thumb."""
-    d = load_pack(pack or data)
+    d = load_pack(validate.check_pack_args(pack, data))
+    if (Path(d.path) / "game.toml").is_file():  # the full-game files of the pack too
+        from simkit.game.config import load_rules
+        load_rules(d.path)
     warnings = rule_of_thumb_violations(d)
     if json:
         print_json({"pack": d.path, "name": d.name, "hash": d.hash, "cards": int(d.card_ids.size),
@@ -43,7 +46,7 @@ def check(pack: PackArg = None, data: Annotated[Path | None, typer.Option("--dat
 def provenance(pack: PackArg = None, data: Annotated[Path | None, typer.Option("--data")] = None,
                json: JsonOption = False) -> None:
     """Share of the pack's values per provenance tag (rules, external, inferred, assumed)."""
-    d = load_pack(pack or data)
+    d = load_pack(validate.check_pack_args(pack, data))
     shares = provenance_shares(d)
     if json:
         print_json({"pack": d.path, "hash": d.hash, "counts": {t: d.provenance.get(t, 0) for t in PROVENANCE_TAGS},

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from simkit.cli import app
+from simkit.cli import app, validate
 from simkit.cli.common import atomic_write_bytes
 from simkit.errors import UserError
 
@@ -19,8 +19,11 @@ def report_cmd(source: Annotated[Path, typer.Argument(help="A results folder (or
     """A self-contained HTML report (figures embedded; opens offline; prints to PDF)."""
     from simkit.report import build_report
 
+    validate.out_file(out, (".html", ".htm"))
     if out.suffix.lower() not in (".html", ".htm"):
         raise UserError(f"--out must be an .html file, got {out}")
+    if not source.exists():
+        raise UserError(f"{source}: no such results folder or odds table")
     report = build_report(source, title)
     atomic_write_bytes(out, report.html.encode())
     typer.echo(f"wrote {out} ({', '.join(report.sections)})")

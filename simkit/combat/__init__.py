@@ -58,6 +58,7 @@ from strategies.combat.withdrawal import Never, OptimalTable, OptimalWithdrawal
 
 MC_CHUNK = 1 << 16  # games per seeded chunk: results never depend on --jobs
 MAX_FORCE = 12      # units per stack the exact solver accepts
+MAX_UNITS = 99      # units per stack any method accepts (a typo guard: the box holds a few dozen)
 MAX_SPLITS = 4096   # ways to share one card's cubes, for --allocate optimal
 EXACT_PASSES = 8    # fresh decks the exact solver's buffers hold (a longer fight: use mc)
 STATE_BUDGET = 2_000_000  # exact-solver states before it gives up (memory ~ 300 B per state)
@@ -91,6 +92,7 @@ class Combat:
 
 def parse_force(text: str) -> tuple[int, ...]:
     counts = [0] * NUM_STACKS
+    named: dict[int, str] = {}
     if not text.strip():
         raise UserError("--force is empty (expected e.g. 'infantry=2,artillery=1')")
     for part in text.split(","):
@@ -107,6 +109,12 @@ def parse_force(text: str) -> tuple[int, ...]:
             raise UserError(f"count for '{name.strip()}' must be a whole number, got '{num}'")
         if int(num) < 0:
             raise UserError(f"count for '{name.strip()}' must not be negative, got {num}")
+        if int(num) > MAX_UNITS:
+            raise UserError(f"count for '{name.strip()}' must be at most {MAX_UNITS}, got {num}")
+        if s in named:
+            raise UserError(f"--force names '{STACKS[s]}' twice ('{named[s]}' and '{name.strip()}'): give each "
+                            f"unit once with its count")
+        named[s] = name.strip()
         counts[s] += int(num)
     return tuple(counts)
 

@@ -27,6 +27,8 @@ PACK_FILES = (
 )
 _UNIT_FIELDS = ("cost", "damage_capacity", "range", "box_count", "oop_vp", "oop_vp_alt")
 _OLD_ONE_FIELDS = ("damage_capacity", "vp", "moves", "heals_after_combat", "causes_sanity_loss")
+MAX_DECK = 1000    # cards in the Old One deck at most
+MAX_VALUE = 10_000  # any count, cost, capacity or VP in the pack at most (a typo guard)
 _PORT_FIELDS = ("strength_normal", "strength_weak", "flip_threshold", "sanity_strength_4",
                 "sanity_strength_2", "oop_vp")
 
@@ -88,11 +90,12 @@ def load_pack(path: str | Path | None = None) -> AuzData:
     rd = ProvenanceReader(root)
 
     pack = rd.toml("pack.toml")
-    if pack.get("pack", {}).get("game") != "auztralia":
+    meta = rd.section("pack.toml", pack, "pack")
+    if meta.get("game") != "auztralia":
         raise DataPackError("pack.toml", "[pack] game must be \"auztralia\"")
-    name = str(pack["pack"].get("name", root.name))
-    deck_size = rd.value("pack.toml", pack.get("deck", {}), "deck", "size", int, 1)
-    sanity = rd.value("pack.toml", pack.get("combat", {}), "combat", "sanity_per_combat", int, 0)
+    name = str(meta.get("name", root.name))
+    deck_size = rd.value("pack.toml", rd.section("pack.toml", pack, "deck"), "deck", "size", int, 1, MAX_DECK)
+    sanity = rd.value("pack.toml", rd.section("pack.toml", pack, "combat"), "combat", "sanity_per_combat", int, 0, 99)
 
     units = rd.toml("units.toml")
     u = {f: np.zeros(NUM_STACKS, dtype=np.float64 if f == "cost" else np.int64) for f in _UNIT_FIELDS}
@@ -102,13 +105,14 @@ def load_pack(path: str | Path | None = None) -> AuzData:
         for f in _UNIT_FIELDS:
             kind = (int, float) if f == "cost" else int
             lo = 1 if f in ("damage_capacity",) else 0
-            u[f][i] = rd.value("units.toml", units[unit], unit, f, kind, lo)
+            u[f][i] = rd.value("units.toml", units[unit], unit, f, kind, lo, MAX_VALUE)
     for extra in units:
         if extra not in STACKS:
             raise DataPackError("units.toml", f"unknown unit section [{extra}] (expected: {', '.join(STACKS[:-1])})")
 
     revenge = rd.toml("revenge.toml")
-    port = {f: rd.value("revenge.toml", revenge.get("port", {}), "port", f, int, 0) for f in _PORT_FIELDS}
+    port_table = rd.section("revenge.toml", revenge, "port")
+    port = {f: rd.value("revenge.toml", port_table, "port", f, int, 0, MAX_VALUE) for f in _PORT_FIELDS}
     if port["strength_weak"] > port["strength_normal"]:
         raise DataPackError("revenge.toml", "'port.strength_weak' must not exceed 'port.strength_normal'")
     u["damage_capacity"][-1] = port["strength_normal"]
@@ -123,7 +127,8 @@ def load_pack(path: str | Path | None = None) -> AuzData:
             raise DataPackError("old_ones.toml", f"missing section [{kind}]")
         for f in _OLD_ONE_FIELDS:
             typ = bool if o[f].dtype == bool else int
-            o[f][i] = rd.value("old_ones.toml", old[kind], kind, f, typ, 1 if f == "damage_capacity" else None)
+            o[f][i] = rd.value("old_ones.toml", old[kind], kind, f, typ, 1 if f == "damage_capacity" else None,
+                               None if typ is bool else MAX_VALUE)
     for extra in old:
         if extra not in OLD_ONES:
             raise DataPackError("old_ones.toml", f"unknown Old One section [{extra}] (expected: {', '.join(OLD_ONES)})")
@@ -233,6 +238,9 @@ def _read_personalities(rd: ProvenanceReader) -> dict[str, dict[str, Any]]:
     table = rd.toml("personalities.toml")
     out = {}
     for name, entry in table.items():
+        if not isinstance(entry, dict):
+            raise DataPackError("personalities.toml", f"[{name}] must be a section (a table), got "
+                                f"{type(entry).__name__}")
         if name not in PERSONALITIES:
             raise DataPackError("personalities.toml", f"unknown personality [{name}] "
                                 f"(the engine models: {', '.join(PERSONALITIES)})")

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from simkit.core.packfiles import read_text
 from simkit.datapack import DEFAULT_PACK, PROVENANCE_TAGS
 from simkit.errors import DataPackError
 from simkit.kernels import game_layout as L
@@ -60,12 +61,10 @@ class GameRules:
 class _Toml:
     def __init__(self, root: Path, name: str, tags: dict[str, int], values: dict[str, Any]):
         self.name, self.tags, self.values = name, tags, values
-        path = root / name
-        if not path.is_file():
-            raise DataPackError(name, f"missing file (looked in {root})")
+        text = read_text(root, name)  # UTF-8 (a BOM dropped), one line naming the file otherwise
         try:
-            self.doc = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            self.doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
             raise DataPackError(name, f"not valid TOML: {exc}") from None
 
     def section(self, *keys: str) -> dict:
@@ -210,10 +209,7 @@ def _personalities(t: _Toml) -> dict[str, Any]:
 
 
 def _revelations(root: Path, tags: dict[str, int], values: dict[str, Any], per_level: int) -> dict[str, Any]:
-    path = root / REV_FILE
-    if not path.is_file():
-        raise DataPackError(REV_FILE, f"missing file (looked in {root})")
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = read_text(root, REV_FILE).splitlines()
     body = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
     if not body:
         raise DataPackError(REV_FILE, "empty file (no header)")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simkit.core.packfiles import read_text
 from simkit.datapack import DEFAULT_PACK, PROVENANCE_TAGS
 from simkit.errors import DataPackError
 
@@ -73,7 +74,9 @@ def load_mythos(pack_dir: str | Path | None = None) -> MythosDeck:
         raise DataPackError(FILE, f"missing file (looked in {root})")
     tags: Counter[str] = Counter()
     names, effect, tp, combat, amount, level, public = [], [], [], [], [], [], []
-    with open(path, newline="", encoding="utf-8") as fh:
+    import io
+
+    with io.StringIO(read_text(root, FILE), newline="") as fh:  # UTF-8, a BOM dropped
         reader = csv.DictReader(fh)
         for col in COLUMNS:
             if col not in (reader.fieldnames or []):

@@ -10,6 +10,8 @@ import contextlib
 import logging
 from collections.abc import Iterable, Iterator
 
+from simkit.cli.validate import MAX_JOBS
+from simkit.cli.validate import jobs as check_jobs
 from simkit.errors import UserError
 from simkit.runner.worker import WORKER_ENV, ChunkDone, ChunkTask, run_task
 
@@ -22,10 +24,13 @@ class Fanout:
     def __init__(self, jobs: int, backend: str, scheduler: str | None = None):
         if backend not in BACKENDS:
             raise UserError(f"--backend must be one of {', '.join(BACKENDS)}, got '{backend}'")
-        if jobs < 1:
-            raise UserError(f"--jobs must be at least 1, got {jobs}")
         if scheduler and backend != "dask":
             raise UserError("--scheduler needs --backend dask")
+        if scheduler:  # workers of a remote cluster: its machines' cores, not ours
+            if not 1 <= jobs <= MAX_JOBS:
+                raise UserError(f"--jobs must be in 1..{MAX_JOBS}, got {jobs}")
+        else:
+            check_jobs(jobs)
         self.jobs = jobs
         self.backend = backend
         self.scheduler = scheduler
@@ -79,8 +84,14 @@ def _dask_client(jobs: int, scheduler: str | None):
         with client:
             yield client
         return
-    # A private cluster on loopback only: no dashboard, nothing listening beyond 127.0.0.1.
-    with LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None, env=dict(WORKER_ENV), silence_logs=logging.ERROR) as cluster, \
+    # A private cluster on loopback only: no dashboard, nothing listening beyond 127.0.0.1;
+    # its scratch space (spill files, worker folders) in a private temporary folder removed
+    # afterwards, never a fixed shared path such as ./dask-scratch-space.
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="simkit-dask-") as scratch, \
+            LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                         dashboard_address=None, env=dict(WORKER_ENV), silence_logs=logging.ERROR,
+                         local_directory=scratch) as cluster, \
             Client(cluster, set_as_default=True) as client:
         yield client

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,12 +48,20 @@ OVERRIDE_PATTERNS = ("units.<unit>.<" + "|".join(_UNIT_FIELDS) + ">",
                      "port.<" + "|".join(_PORT_FIELDS) + ">", "combat.sanity_per_combat", "deck.assumed_seed")
 
 
+MAX_OVERRIDE = 10_000  # the data pack's own bound on a value (simkit.datapack.MAX_VALUE)
+
+
 def _value(key: str, value: Any, kind: type, minimum: float | None) -> Any:
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
     if not ok:
         raise UserError(f"override '{key}' must be {kind.__name__}, got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise UserError(f"override '{key}' must be a finite number, got {value!r}")
+    top = 2**63 - 1 if key == "deck.assumed_seed" else MAX_OVERRIDE  # a seed, or a pack value
+    if not isinstance(value, bool) and abs(value) > top:
+        raise UserError(f"override '{key}' must be at most {top}, got {value!r}")
     if minimum is not None and value < minimum:
         raise UserError(f"override '{key}' must be >= {minimum}, got {value!r}")
     return value

@@ -10,7 +10,9 @@ the lake are skipped, so a rerun completes an interrupted run.
 from __future__ import annotations
 
 import math
+import os
 import platform
+import socket
 import subprocess
 import sys
 import time
@@ -25,12 +27,14 @@ from simkit.core.seeds import chunk_sizes
 from simkit.core.stats import Z95, wilson_interval
 from simkit.errors import UserError
 from simkit.lake import (
+    CHUNK_RE,
     MANIFEST,
     LakeError,
     LakeIndex,
     LakeLock,
     Manifest,
     chunk_relpath,
+    redo_problems,
     remove_temporaries,
     scan,
 )
@@ -94,14 +98,21 @@ def run_experiment(spec: Spec, out: str | Path | None = None, jobs: int = 1, bac
     _check_out(out)
     start = time.perf_counter()
     with LakeLock(out):
+        _check_out(out)  # again under the lock: another run may have filled the folder meanwhile
         manifest = Manifest.load(out)
         check_compatible(manifest, spec, out, force)
         record = _record(manifest, spec)
         index = scan(out, manifest)
+        redone = redo_problems(index, own_files(spec, index))
         index.raise_problems()
         remove_temporaries(index)
+        if redone:  # a chunk is one unit: one cut off between its tables is written again
+            print(f"simkit: note: {len(redone)} incomplete or truncated chunk file(s) removed and their chunks "
+                  f"redone (first: {redone[0]})", file=sys.stderr)
         _sync_chunks(record, index, spec)
-        record["status"] = "running"
+        # "incomplete" until finish() says otherwise: a run that dies without a word (SIGKILL,
+        # full disk) leaves a manifest that tells the truth, never one still marked "running"
+        record["status"] = "incomplete"
         manifest.save()
         run = _Run(spec, out, manifest, record, index, fan)
         try:
@@ -127,12 +138,36 @@ def run_experiment(spec: Spec, out: str | Path | None = None, jobs: int = 1, bac
                      worker_seconds=run.worker_seconds, worker_peak_rss_mb=run.worker_peak_rss_mb)
 
 
+def own_files(spec: Spec, index: LakeIndex) -> dict[str, str]:
+    """Relative path -> table of every chunk file this spec writes that the lake's index names
+    (only chunk ids that appear in the lake: the set stays small whatever the sizing)."""
+    chunks: dict[str, set[int]] = {}
+    for p in index.problems:
+        m = CHUNK_RE.match(p.relpath.rsplit("/", 1)[-1])
+        if m:
+            chunks.setdefault(m.group("cell"), set()).add(int(m.group("chunk")))
+    own = {}
+    for c in spec.cells:
+        for k in chunks.get(c.cell_id, ()):
+            for t in spec.outputs:
+                own[chunk_relpath(t, c.partition, c.cell_id, k)] = t
+    return own
+
+
 def _check_out(out: Path) -> None:
+    from simkit.core.atomic import check_name
+
+    check_name(out)
+    for parent in out.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UserError(f"--out {out}: {parent} is not a folder")
+            break
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out}: exists and is not a folder")
     if out.is_dir() and not (out / MANIFEST).is_file():
         visible = [p for p in out.iterdir() if not p.name.startswith(".")]
-        if visible:
+        if visible and not (out / MANIFEST).is_file():  # (a run may have saved it meanwhile)
             raise UserError(f"--out {out}: not empty and not a simkit lake (no {MANIFEST}); choose another folder")
 
 
@@ -321,6 +356,7 @@ class _Run:
                 "engine_version": spec.engine_version, "base_data_hash": spec.data_hash,
                 "root_seed": spec.root_seed, "chunk_size": spec.chunk_size,
                 "git_commit": self.record["git_commit"]}
+        parent = None if self.fan.scheduler else (socket.gethostname(), os.getpid())
         for c, k, n in todo:
             constants = {"experiment_id": spec.experiment_id, "cell": c.cell_id,
                          "root_seed": np.int64(spec.root_seed), "chunk_id": np.int32(k)}
@@ -329,7 +365,7 @@ class _Run:
             yield ChunkTask(out=str(self.out), mode=spec.mode, params=c.params, data=self._data[c.cell_id],
                             root_seed=spec.root_seed, chunk_id=k, n_games=n, outputs=spec.outputs,
                             files={t: chunk_relpath(t, c.partition, c.cell_id, k) for t in spec.outputs},
-                            constants=constants, meta={**meta, "data_hash": c.data_hash})
+                            constants=constants, meta={**meta, "data_hash": c.data_hash}, parent=parent)
 
     def _done(self, done: ChunkDone) -> None:
         self.stats[(done.cell, done.chunk_id)] = (done.n_games, done.key_sum)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,10 @@ DESIGNS = ("grid", "one_at_a_time")
 MAX_PARTITION_KEYS = 3
 MAX_SEED = 2**63 - 1
 DEFAULT_MAX_GAMES = 10_000_000
+CELL_ID_HEX = 20
+MAX_CELLS = 20_000          # grid cells per spec (checked before any cell is built)
+MAX_CHUNK_SIZE = 5_000_000  # games per chunk: one chunk's tables are held in a worker's memory
+MAX_CHUNKS = 1_000_000      # chunks per experiment (cells x chunks per cell, at most)
 
 
 @dataclass(frozen=True)
@@ -161,7 +166,7 @@ def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_d
     if root_seed is None:
         raise w.error("[experiment]", "missing key 'root_seed' (seeds are data: give one)")
     default_chunk = mode.extra.get("default_chunk_size", mode.extra.get("chunk_size", 1000))
-    chunk_size = _int(w, exp, "chunk_size", int(default_chunk), 1, 10**9)
+    chunk_size = _int(w, exp, "chunk_size", int(default_chunk), 1, MAX_CHUNK_SIZE)
     games = _int(w, exp, "games", None, 1, 10**13)
     target = exp.get("target_ci")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int | float) or not 0 < target < 0.5):
@@ -185,10 +190,20 @@ def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_d
     grid = {k: _grid_values(w, "grid", k, v) for k, v in raw.get("grid", {}).items()}
     overrides = dict(raw.get("overrides", {}))
     override_grid = {k: _grid_values(w, "override_grid", k, v) for k, v in raw.get("override_grid", {}).items()}
-    _check_keys(w, mode, params, grid, overrides, override_grid)
     design = exp.get("design", "grid")
     if design not in DESIGNS:
         raise w.error("[experiment] design", f"must be one of {', '.join(DESIGNS)}, got {design!r}")
+    n_cells = math.prod(len(v) for v in grid.values()) * (
+        1 + sum(len(v) for v in override_grid.values()) if design == "one_at_a_time"
+        else math.prod(len(v) for v in override_grid.values()))
+    if n_cells > MAX_CELLS:
+        raise w.error("[grid]/[override_grid]", f"{n_cells:,} cells, more than the {MAX_CELLS:,} cells a spec "
+                      f"may have; split the grid over several specs")
+    per_cell = math.ceil((games if games is not None else max_games) / chunk_size)
+    if n_cells * per_cell > MAX_CHUNKS:
+        raise w.error("[experiment] games", f"{n_cells:,} cells x {per_cell:,} chunks = {n_cells * per_cell:,} "
+                      f"chunks, more than {MAX_CHUNKS:,}; use fewer games or a larger chunk_size")
+    _check_keys(w, mode, params, grid, overrides, override_grid)
     if design == "one_at_a_time" and (data is None or not override_grid):
         raise w.error("[experiment] design", "one_at_a_time needs an [override_grid] and a mode that loads "
                       "the AuZtralia data pack")
@@ -299,6 +314,10 @@ def _generated(w: _Where, where: str, spec: dict) -> list:
         raise w.error(where, f"distinct must be true or false, got {distinct!r}")
     if distinct and seats > len(pool):
         raise w.error(where, f"{seats} seats need at least {seats} distinct strategies, got {len(pool)}")
+    n = math.perm(len(pool), seats) if distinct else len(pool) ** seats
+    if n > MAX_CELLS:
+        raise w.error(where, f"{len(pool)} strategies over {seats} seats make {n:,} grid values, more than "
+                      f"{MAX_CELLS:,} cells; use fewer seats or strategies")
     combos = itertools.permutations(pool, seats) if distinct else itertools.product(pool, repeat=seats)
     return [",".join(c) for c in combos]
 
@@ -373,7 +392,9 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
         ident = {"mode": spec.mode, "params": params, "overrides": overrides, "data_hash": data_hash,
                  "root_seed": spec.root_seed, "chunk_size": spec.chunk_size,
                  "engine_version": spec.engine_version}
-        cell_id = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:10]
+        # 80 bits: no two cells of any grid the limits allow share an id (40 bits collided
+        # in a 2,000,000-cell grid)
+        cell_id = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:CELL_ID_HEX]
         if cell_id in seen:
             raise w.error(where, f"is the same cell as cell {seen[cell_id]} (after defaults are filled in)")
         seen[cell_id] = index

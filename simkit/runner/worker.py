@@ -32,6 +32,7 @@ class ChunkTask:
     files: dict[str, str]            # table -> path relative to out
     constants: dict[str, Any]        # experiment_id, cell, root_seed, chunk_id, parameters, overrides
     meta: dict[str, Any]             # file metadata shared by every table of the chunk
+    parent: tuple[str, int] | None = None  # (host, pid) of the run: a local worker ends when it ends
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,43 @@ def pin_threads() -> None:
         os.environ.setdefault(key, value)
 
 
+_WATCHED: set[int] = set()
+
+
+def watch_parent(parent: tuple[str, int] | None) -> None:
+    """End this worker process when the run that started it is gone.
+
+    loky and Dask workers outlive a parent killed by SIGKILL or SIGTERM (hundreds of MB for
+    minutes); a daemon thread checks once a second that the run's pid is alive and exits
+    the process when it is not. Only on the run's own host (a remote cluster's workers
+    belong to that cluster), and never in the run's own process.
+    """
+    import socket
+    import threading
+
+    if parent is None:
+        return
+    host, pid = parent
+    if pid == os.getpid() or pid in _WATCHED or host != socket.gethostname():
+        return
+    _WATCHED.add(pid)
+
+    def loop() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:
+                pass
+
+    threading.Thread(target=loop, name="simkit-parent-watch", daemon=True).start()
+
+
 def run_task(task: ChunkTask) -> ChunkDone:
     pin_threads()
+    watch_parent(task.parent)
     from simkit.lake import LakeError, build_table, write_chunk
 
     start = time.perf_counter()

@@ -1,0 +1,267 @@
+"""Checks every command runs on its flags before any work: one rule per kind of value.
+
+Each check raises UserError naming the flag and what was expected, so a mistake ends in
+one line and exit code 2 (simkit.cli.main). Commands call these instead of writing their
+own bounds, which keeps the rules the same everywhere:
+
+- seeds: whole numbers in 0 .. 2**63-1 (negative seeds are refused by every command);
+- --jobs: 1 .. the machine's cores (more only with SIMKIT_OVERSUBSCRIBE=1), never above 256;
+- numbers that reach a loop or an allocation have an upper bound stated up front;
+- floats are finite (NaN and infinities are refused);
+- flags that would be ignored by the chosen method are refused, not ignored.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from simkit.errors import UserError
+
+MAX_SEED = 2**63 - 1
+MAX_JOBS = 256
+OVERSUBSCRIBE_ENV = "SIMKIT_OVERSUBSCRIBE"
+# Flags whose value is a path: an empty value would silently mean "the current folder".
+PATH_FLAGS = ("--out", "--data", "--table", "--map")
+
+
+def prescan(argv: list[str]) -> None:
+    """Refuse an empty path value (``--out ""`` or ``--out=``) before typer turns it into '.'."""
+    for i, arg in enumerate(argv):
+        flag, eq, value = arg.partition("=")
+        if flag not in PATH_FLAGS:
+            continue
+        if eq:
+            empty = not value.strip()
+        elif i + 1 < len(argv):
+            empty = not argv[i + 1].strip()
+        else:
+            continue  # typer reports the missing value
+        if empty:
+            raise UserError(f"{flag}: empty path (give a file or folder name)")
+
+
+def _ctx():
+    try:  # typer >= 0.29 vendors click as typer._click
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - older typer depends on click itself
+        from click import get_current_context
+    return get_current_context(silent=True)
+
+
+def given(name: str) -> bool:
+    """Whether the option ``name`` (the parameter's Python name) was typed on the command line."""
+    ctx = _ctx()
+    if ctx is None:
+        return False
+    try:
+        source = ctx.get_parameter_source(name)
+    except (KeyError, AttributeError):
+        return False
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def refuse_given(names: dict[str, str], because: str) -> None:
+    """UserError if any option in ``names`` (python name -> flag) was typed: ``because`` says why."""
+    typed = [flag for name, flag in names.items() if given(name)]
+    if typed:
+        raise UserError(f"{', '.join(typed)}: not used {because}; leave {'it' if len(typed) == 1 else 'them'} out")
+
+
+def seed(flag: str, value: int | None) -> int | None:
+    if value is None:
+        return None
+    if not 0 <= value <= MAX_SEED:
+        raise UserError(f"{flag} must be a whole number in 0..{MAX_SEED}, got {value}")
+    return value
+
+
+def count(flag: str, value: int, lo: int, hi: int) -> int:
+    if not lo <= value <= hi:
+        raise UserError(f"{flag} must be in {lo}..{hi}, got {value}")
+    return value
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def jobs(value: int, flag: str = "--jobs") -> int:
+    if value < 1:
+        raise UserError(f"{flag} must be at least 1, got {value}")
+    if value > MAX_JOBS:
+        raise UserError(f"{flag} must be at most {MAX_JOBS}, got {value}")
+    n = cores()
+    if value > n and os.environ.get(OVERSUBSCRIBE_ENV) != "1":
+        raise UserError(f"{flag} {value} is more than the {n} core(s) of this machine (results do not depend "
+                        f"on --jobs; set {OVERSUBSCRIBE_ENV}=1 to run more workers than cores)")
+    return value
+
+
+def finite(flag: str, value: float | None, lo: float | None = None, hi: float | None = None) -> float | None:
+    if value is None:
+        return None
+    if not math.isfinite(value):
+        raise UserError(f"{flag} must be a finite number, got {value}")
+    if lo is not None and value < lo:
+        raise UserError(f"{flag} must be >= {lo}, got {value}")
+    if hi is not None and value > hi:
+        raise UserError(f"{flag} must be <= {hi}, got {value}")
+    return value
+
+
+def out_file(path: Path, suffixes: tuple[str, ...], flag: str = "--out") -> Path:
+    """A file to (re)write: the right suffix, and if it exists, a regular file (never a
+    folder, device or FIFO); the folder above it, if it exists, must be a folder."""
+    from simkit.core.atomic import check_target
+
+    if not str(path).strip() or path == Path("."):
+        raise UserError(f"{flag}: empty path (give a {' or '.join(suffixes)} file name)")
+    if path.suffix.lower() not in suffixes:
+        raise UserError(f"{flag} {path}: must be a {' or '.join(suffixes)} file")
+    check_target(path, flag)
+    return path
+
+
+def out_dir(path: Path, flag: str = "--out") -> Path:
+    """A folder to write into: not a file, and every existing part of its path a folder."""
+    from simkit.core.atomic import check_name
+
+    check_name(path, flag)
+    if path.exists() and not path.is_dir():
+        raise UserError(f"{flag} {path}: exists and is not a folder")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UserError(f"{flag} {path}: {parent} is not a folder")
+            break
+    return path
+
+
+def in_file(path: Path, flag: str) -> Path:
+    if not path.exists():
+        raise UserError(f"{flag} {path}: no such file")
+    if not path.is_file():
+        raise UserError(f"{flag} {path}: not a regular file")
+    return path
+
+
+def ensure(cond: Any, message: str) -> None:
+    if not cond:
+        raise UserError(message)
+
+
+# --- per-command checks (one call at the top of each command) ------------------------------------
+MAX_MC_GAMES = 1_000_000_000     # Monte Carlo games of one command (~3 min per core for a combat)
+MAX_SIM_GAMES = 10_000_000       # simulate holds every row in memory: more is `experiment run`
+MAX_STATE_BUDGET = 20_000_000    # exact-solver states (~300 bytes each: 6 GB)
+MAX_DAMAGE = 99
+MAX_TOP = 100_000
+MAX_GAME_INDEX = 10_000_000      # games per chunk at most (the runner's largest chunk)
+MAX_CHUNK_ID = 1_000_000
+
+
+def check_combat(*, method: str, games: int, seed_: int, jobs_: int, state_budget: int, old_one_damage: int,
+                 port_strength: int, port_defence: bool, withdraw: str, destroy_value: float | None) -> None:
+    count("--games", games, 1, MAX_MC_GAMES)
+    seed("--seed", seed_)
+    jobs(jobs_)
+    count("--state-budget", state_budget, 1, MAX_STATE_BUDGET)
+    count("--old-one-damage", old_one_damage, 0, MAX_DAMAGE)
+    count("--port-strength", port_strength, 0, MAX_DAMAGE)
+    finite("--destroy-value", destroy_value, lo=0)
+    if method == "exact":
+        refuse_given({"games": "--games", "seed": "--seed", "jobs": "--jobs"}, "by --method exact")
+    policy = withdraw.strip().lower()
+    if port_defence and policy != "never":
+        raise UserError(f"--port-defence: everything fights, nobody withdraws: --withdraw {withdraw} "
+                        f"contradicts it (leave --withdraw out)")
+    if destroy_value is not None and policy not in ("value", "table-value"):
+        raise UserError(f"--destroy-value is used by --withdraw value or table-value only, not by "
+                        f"--withdraw {withdraw}")
+
+
+def check_odds(*, out: Path | None, seed_: int, jobs_: int) -> None:
+    if out is not None:
+        out_file(out, (".parquet",))
+    seed("--seed", seed_)
+    jobs(jobs_)
+
+
+def check_odds_best(*, min_p: float, top: int, table: Path | None, max_per_type: int) -> None:
+    finite("--min-p", min_p, 0.0, 1.0)
+    count("--top", top, 1, MAX_TOP)
+    if table is not None:
+        refuse_given({"data": "--data", "max_per_type": "--max-per-type"},
+                     "with --table (the table was computed with its own data pack and size)")
+        in_file(table, "--table")
+    else:
+        count("--max-per-type", max_per_type, 0, 6)
+
+
+def check_board_show(*, out: Path, players: int, setup_seed: int | None, revenge: bool, reveal: bool) -> None:
+    out_file(out, (".png",))
+    count("--players", players, 0, 4)
+    seed("--setup-seed", setup_seed)
+    if setup_seed is None and (revenge or reveal):
+        raise UserError(f"{'--revenge' if revenge else '--reveal'} needs --setup-seed (without a setup there are "
+                        f"no tiles to draw)")
+
+
+def check_turret(*, method: str, games: int, seed_: int, jobs_: int) -> None:
+    count("--games", games, 1, MAX_MC_GAMES)
+    seed("--seed", seed_)
+    jobs(jobs_)
+    if method == "exact":
+        refuse_given({"games": "--games", "seed": "--seed", "jobs": "--jobs"}, "by --method exact")
+
+
+def check_simulate(*, out: Path, games: int, seed_: int, jobs_: int) -> None:
+    out_dir(out)
+    count("--games", games, 1, MAX_SIM_GAMES)
+    seed("--seed", seed_)
+    jobs(jobs_)
+
+
+def check_replay(*, seed_: int, game: int, chunk: int) -> None:
+    seed("--seed", seed_)
+    count("--game", game, 0, MAX_GAME_INDEX - 1)
+    count("--chunk", chunk, 0, MAX_CHUNK_ID)
+
+
+def check_pack_args(pack: Path | None, data: Path | None) -> Path | None:
+    if pack is not None and data is not None:
+        raise UserError("--data: give the pack folder once (as the argument or as --data, not both)")
+    return pack if pack is not None else data
+
+
+def refuse_foreign_outputs(out: Path, names: list[str], ident: dict) -> None:
+    """simulate --out: refuse to replace a file another run wrote.
+
+    A target that exists is replaced only if its simkit metadata says the same command
+    wrote it (same format, mode, parameters, seed, games, engine version and data hash):
+    rerunning a command rewrites its own output, never someone else's."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    for name in names:
+        path = out / name
+        if not os.path.lexists(path):
+            continue
+        if not path.is_file():
+            raise UserError(f"--out {out}: {path} is not a regular file; refusing to replace it")
+        try:
+            raw = (pq.read_schema(path).metadata or {}).get(b"simkit")
+            meta = json.loads(raw) if raw else None
+        except Exception:  # noqa: BLE001 - unreadable: certainly not this run's
+            meta = None
+        theirs = {k: meta.get(k) for k in ident} if isinstance(meta, dict) else None
+        if theirs != json.loads(json.dumps(ident, default=str)):
+            raise UserError(f"--out {out}: {path} was written by another run (or is not a simkit file); "
+                            f"refusing to replace it: choose another folder")
