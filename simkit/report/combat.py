@@ -36,7 +36,10 @@ def heatmap(table: pd.DataFrame, copies: int, max_rows: int = 40):
         if key in index and str(r["old_one"]) in kinds:
             grid[index[key], kinds.index(str(r["old_one"]))] = r["p_destroy"]
     fig, ax = plt.subplots(figsize=(1.3 * len(kinds) + 3, 0.28 * len(mixes) + 1.5))
-    im = ax.imshow(grid, cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    # vector cells (pcolormesh), not a raster image, so the inline SVG stays crisp in print
+    im = ax.pcolormesh(np.arange(len(kinds) + 1) - 0.5, np.arange(len(mixes) + 1) - 0.5, np.ma.masked_invalid(grid),
+                       cmap="viridis", vmin=0, vmax=1, edgecolors="white", linewidth=0.3)
+    ax.set_ylim(len(mixes) - 0.5, -0.5)
     ax.set_xticks(range(len(kinds)), kinds)
     ax.set_yticks(range(len(mixes)), [f"{mix_label(r)}  ({r['gold_cost']:.0f}G)" for _, r in mixes.iterrows()],
                   fontsize=7)
@@ -107,8 +110,8 @@ def cheapest_table_rows(table: pd.DataFrame) -> list[list[object]]:
     return rows
 
 
-def section(table: pd.DataFrame) -> str:
-    parts = ['<h2 id="combat-odds">Combat odds</h2>',
+def section(table: pd.DataFrame, sid: str = "combat-odds") -> str:
+    parts = [f'<h2 id="{sid}">Combat odds</h2>',
              f'<p class="note">{len(table):,} matchups; {(table["method"] == "exact").mean():.0%} solved exactly, '
              f'the rest by Monte Carlo (shown with 95% Wilson intervals). Gold cost and attack TP beside every force.</p>']
     for copies in sorted(table["old_ones"].unique()):
