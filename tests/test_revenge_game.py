@@ -128,7 +128,6 @@ def test_mode_registered_and_runs():
 
 def test_cli_simulate_revenge(tmp_path):
     from simkit import analysis
-
     from simkit.cli import main
     code = main(["simulate", "--mode", "revenge", "--humans", "2", "--difficulty", "heroic", "--rules",
                  "revenge-alt", "--oop", "random", "--games", "20", "--checked", "--out", str(tmp_path / "o")])
@@ -141,7 +140,6 @@ def test_cli_simulate_revenge(tmp_path):
 
 def test_cli_replay_rebuilds_a_revenge_row(tmp_path, capsys):
     from simkit import analysis
-
     from simkit.cli import main
     assert main(["simulate", "--mode", "revenge", "--humans", "3", "--difficulty", "hard", "--oop", "blighter",
                  "--games", "25", "--seed", "6", "--out", str(tmp_path / "o")]) in (0, None)
