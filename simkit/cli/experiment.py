@@ -16,7 +16,8 @@ from simkit.cli.output import emit
 from simkit.errors import UserError
 
 experiment_app = typer.Typer(no_args_is_help=True,
-                             help="Experiment specs (experiments/*.toml) -> a Parquet result lake.")
+                             help="Experiment specs (experiments/*.toml) -> a Parquet result lake.",
+                             epilog="Example: simkit experiment run experiments/revenge_difficulty.toml --jobs 2")
 app.add_typer(experiment_app, name="experiment")
 
 SpecArg = Annotated[Path, typer.Argument(help="Experiment spec (TOML), e.g. experiments/combat_odds_grid.toml.")]
