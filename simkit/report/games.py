@@ -47,8 +47,25 @@ def natural_sort(df: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     return analysis.play_order(df, keys)
 
 
+ROW_KEYS = ("content",)  # summary columns that label rows when they vary (e.g. rules vs assumed content)
+
+
+def lake_keys(lake: analysis.Lake) -> list[str]:
+    """The grid keys, plus any summary column of ROW_KEYS whose value varies between rows."""
+    keys = list(lake.grid_keys)
+    try:
+        names = lake.scan().collect_schema().names()
+    except analysis.LakeError:
+        return keys
+    for col in ROW_KEYS:
+        if col in names and col not in keys:
+            if lake.scan().select(pl.col(col).n_unique()).collect().item() > 1:
+                keys.append(col)
+    return keys
+
+
 def rates_by_cell(lake: analysis.Lake, keys: list[str] | None = None) -> pl.DataFrame:
-    keys = keys if keys is not None else (lake.grid_keys or ["cell"])
+    keys = keys if keys is not None else (lake_keys(lake) or ["cell"])
     return natural_sort(analysis.win_rates(lake.scan(), by=keys, metric=lake.key_metric), keys)
 
 
@@ -81,7 +98,7 @@ def headline_tables(lake: analysis.Lake, sid: str) -> str:
 
 
 def outcome_section(lake: analysis.Lake, sid: str, heading: bool = True) -> str:
-    keys = lake.grid_keys
+    keys = lake_keys(lake)
     rates = rates_by_cell(lake)
     metric = lake.key_metric
     title = "Difficulty balance" if "difficulty" in keys else "Outcomes by cell"

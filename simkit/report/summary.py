@@ -158,6 +158,18 @@ def pools(lakes: list[analysis.Lake]) -> list[str]:
     return out
 
 
+def content_shares(lakes: list[analysis.Lake]) -> list[str]:
+    """Where game rows say which content they played ('rules' or 'assumed'), each share."""
+    out = []
+    for lk in lakes:
+        if "content" not in lk.scan().collect_schema().names():
+            continue
+        counts = lk.scan().group_by("content").len().collect().sort("content").to_dicts()
+        total = sum(c["len"] for c in counts) or 1
+        out.append(f"{lk.experiment}: " + ", ".join(f"{c['content']} {c['len'] / total:.0%} of games" for c in counts))
+    return out
+
+
 def assumed_share(metas: list[dict]) -> str:
     shares = [m.get("provenance_shares", {}).get("assumed") for m in metas]
     shares = sorted({round(s, 3) for s in shares if s is not None})
@@ -187,6 +199,8 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
         items.append(f"<li><b>Combat.</b> {esc(line)}</li>")
     items.append(f"<li><b>Assumed data.</b> {esc(assumed_share(metas))} of the data pack's values are assumed "
                  "(not public): treat the numbers as the method's illustration until real values are typed in.</li>")
+    for line in content_shares(lakes):
+        items.append(f"<li><b>Content.</b> {esc(line)}</li>")
     for line in pools(lakes):
         items.append(f"<li><b>Bots.</b> {esc(line)}</li>")
     parts.append(f'<ul id="summary-facts">{"".join(items)}</ul></section>')
