@@ -109,11 +109,19 @@ def monte_carlo_row(combat: Combat, data: AuzData, withdraw, seed: int, games: i
     """Monte Carlo odds of one row: ``games`` fights, or with ``target_ci`` as many as needed
     (in stages from independent seeds) until P(destroy)'s Wilson 95% half-width is at most
     ``target_ci`` (or ``max_games`` is reached)."""
+    solved = None
+    if isinstance(withdraw, OptimalTable):  # solve the table once for every stage
+        from simkit.combat import combat_arrays, withdraw_table_for
+        from strategies.combat.allocation import Cheapest
+        st0, mx, cost = combat_arrays(combat, data)
+        solved = withdraw_table_for(combat, data, Cheapest(), withdraw, st0, mx, cost)
+
+    def run(n: int, s: int) -> CombatOdds:
+        return monte_carlo_odds(combat, data, games=n, seed=s, withdraw=withdraw, solved_table=solved)
+
     if target_ci is None:
-        return first if first is not None and first.games == games else \
-            monte_carlo_odds(combat, data, games=games, seed=seed, withdraw=withdraw)
-    parts = [first if first is not None else
-             monte_carlo_odds(combat, data, games=FIRST_STAGE, seed=seed, withdraw=withdraw)]
+        return first if first is not None and first.games == games else run(games, seed)
+    parts = [first if first is not None else run(FIRST_STAGE, seed)]
     stage = 1
     while True:
         odds = _merge(parts)
@@ -123,7 +131,7 @@ def monte_carlo_row(combat: Combat, data: AuzData, withdraw, seed: int, games: i
         needed = int(np.ceil(Z95 ** 2 * p * (1 - p) / target_ci ** 2 * 1.05)) + 64
         more = int(min(max(needed - odds.games, FIRST_STAGE), max_games - odds.games))
         stage_seed = int(np.random.SeedSequence([seed, stage]).generate_state(1)[0])
-        parts.append(monte_carlo_odds(combat, data, games=more, seed=stage_seed, withdraw=withdraw))
+        parts.append(run(more, stage_seed))
         stage += 1
 
 

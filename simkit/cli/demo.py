@@ -110,7 +110,8 @@ def balance_headline(lake_dir: Path) -> list[str]:
         for st in facts["steps"]:
             if hk and st["humans"] != g:
                 continue
-            verdict = ("harder for the humans" if st["ci_low"] > 0 else "easier for the humans" if st["ci_high"] < 0
+            up, down = ("easier", "harder") if facts["metric"].startswith("humans") else ("harder", "easier")
+            verdict = (f"{up} for the humans" if st["ci_low"] > 0 else f"{down} for the humans" if st["ci_high"] < 0
                        else "not distinguishable")
             lines.append(f"  {st['to']} vs {st['from']}: {st['diff']:+.3f} (95% {st['ci_low']:+.3f}..{st['ci_high']:+.3f}, "
                          f"paired on {st['games']:,} shared seeds): {verdict}")

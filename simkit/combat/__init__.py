@@ -526,10 +526,13 @@ def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table):
 
 
 def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, allocate=None,
-                     withdraw=None, seen: tuple[int, ...] = (), jobs: int = 1, progress=None) -> CombatOdds:
+                     withdraw=None, seen: tuple[int, ...] = (), jobs: int = 1, progress=None,
+                     solved_table=None) -> CombatOdds:
     """Monte Carlo estimate with Wilson 95% intervals; identical for any ``jobs``.
 
     ``progress``: an optional callable given the fights done after each chunk (a progress bar).
+    ``solved_table``: the withdraw table of this very matchup, policy and ``seen`` (from
+    :func:`withdraw_table_for`), to play it again without solving it again.
     """
     allocate, withdraw = policies(allocate, withdraw)
     if isinstance(withdraw, OptimalWithdrawal) or isinstance(allocate, OptimalAllocation):
@@ -541,7 +544,8 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     sizes = chunk_sizes(games, MC_CHUNK)
     rngs = chunk_generators(seed, len(sizes))
     alloc, wd = allocate.lower(), withdraw.lower()
-    solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, seen)
+    if solved_table is None:
+        solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, seen)
     wd_table = _table_array(solved_table)
     if jobs == 1 or len(sizes) == 1:
         parts = []

@@ -26,7 +26,7 @@ def _banner(metas: list[dict], sources: list[Path]) -> str:
     hashes = sorted({m.get("data_hash", "?") for m in metas})
     engines = sorted({str(m.get("engine_version", "?")) for m in metas})
     assumed = [m.get("provenance_shares", {}).get("assumed") for m in metas]
-    assumed_txt = ", ".join(f"{a:.0%}" for a in assumed if a is not None) or "unknown"
+    assumed_txt = ", ".join(dict.fromkeys(f"{a:.0%}" for a in assumed if a is not None)) or "unknown"
     seeds = sorted({str(m.get("seed")) for m in metas if m.get("seed") is not None})
     return (f"<b>engine</b> {esc(', '.join(engines))} (this build {ENGINE_VERSION}) &middot; "
             f"<b>data pack</b> {esc(', '.join(hashes))} &middot; <b>assumed values</b> {esc(assumed_txt)} &middot; "

@@ -82,8 +82,13 @@ def withdraw_sentences(table: pd.DataFrame, top: int = 6) -> list[str]:
     if ex.empty:
         return []
     ex["gold_saved"] = ex["expected_gold_lost"] - ex["gold_lost_value_policy"]
-    ex = ex[ex["p_withdraw_value_policy"] > 1e-6].sort_values("gold_saved", ascending=False).head(top)
+    hopeless = int((ex["p_withdraw_value_policy"] > 0.999).sum())
+    # mid-fight decisions only: a fight the optimum never starts is not a withdrawal decision
+    ex = ex[ex["p_withdraw_value_policy"].between(1e-6, 0.999)].sort_values("gold_saved", ascending=False).head(top)
     out = []
+    if hopeless:
+        out.append(f"{hopeless} exactly solved matchup(s) are not worth starting at all (the value-optimal player "
+                   "withdraws before the first card); the rest are decisions taken during the fight:")
     for _, r in ex.iterrows():
         foes = f"{int(r['old_ones'])} x {r['old_one']}"
         out.append(
@@ -199,7 +204,7 @@ def section(table: pd.DataFrame, sid: str = "combat-odds") -> str:
                                 text_columns=(0,)))
     sentences = withdraw_sentences(table)
     if sentences:
-        parts.append("<h4>Where withdrawing saves the most Gold (card counting, exact rows)</h4><ul>"
+        parts.append("<h4>Where withdrawing mid-fight saves the most Gold (card counting, exact rows)</h4><ul>"
                      + "".join(f"<li>{esc(s)}</li>" for s in sentences) + "</ul>")
     if not (close or worth or sentences):
         parts.append('<p class="note">No matchup in this table gains from withdrawing.</p>')

@@ -55,6 +55,9 @@ def svg_markup(fig) -> str:
     for ax in fig.axes:  # colorbars rasterize their gradient by default: keep every artist vector
         for artist in ax.get_children():
             artist.set_rasterized(False)
+        bar = getattr(ax, "_colorbar", None)
+        if bar is not None and getattr(bar, "solids", None) is not None:
+            bar.solids.set_edgecolor("face")  # no hairline seams between the gradient's cells
     buf = io.StringIO()
     with matplotlib.rc_context(SVG_RC):
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
