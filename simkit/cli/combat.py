@@ -278,9 +278,15 @@ def odds_best_cmd(
     if best.empty:
         typer.echo(f"no mix in the table reaches P(destroy) >= {min_p} vs {copies} x {OLD_ONES[kind]}")
         return
+    from simkit.report.combat import mix_label
+
     out = Table(title=f"cheapest mixes with P(destroy) >= {min_p} vs {copies} x {OLD_ONES[kind]}")
-    for c in cols:
-        out.add_column(c.removeprefix("n_"), justify="right")
-    for _, r in best[cols].iterrows():
-        out.add_row(*[f"{v:.4f}" if isinstance(v, float) and c == "p_destroy" else str(v) for c, v in zip(cols, r, strict=True)])
+    for col in ("force", "Gold", "TP", "P(destroy)", "95% interval", "method"):
+        out.add_column(col, justify="left" if col in ("force", "method") else "right")
+    for _, r in best.iterrows():
+        exact = str(r["method"]) == "exact"
+        interval = "exact" if exact else f"{r['p_destroy_lo']:.4f}-{r['p_destroy_hi']:.4f}"
+        method = "exact" if exact else f"mc {int(r['games']):,}" if "games" in r else "mc"
+        out.add_row(mix_label(r), f"{r['gold_cost']:.0f}", str(int(r["tp_cost"])), f"{r['p_destroy']:.4f}",
+                    interval, method)
     Console().print(out)
