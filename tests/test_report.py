@@ -480,6 +480,7 @@ def test_every_result_table_labels_each_cell_with_every_varying_key(tmp_path_fac
     code = main(["experiment", "run", str(spec), "--out", str(folder / "lake"), "--jobs", "1", "--json"])
     assert code == 0
     cells = json.loads(capsys.readouterr().out)["cells"]
+    assert [c["label"].split(",")[0] for c in cells] == ["difficulty=normal"] * 2 + ["difficulty=hard"] * 2
     assert sorted(c["label"] for c in cells) == ["difficulty=hard, oop=blighter", "difficulty=hard, oop=rusher",
                                                  "difficulty=normal, oop=blighter", "difficulty=normal, oop=rusher"]
     page = build(folder, tmp_path, capsys)

@@ -67,6 +67,18 @@ def run_cmd(
         err.exit_code = 130
         raise err from None
     labels = varying_labels(spec)
+    from simkit.analysis import LEVEL_ORDER
+
+    def grid_position(cell) -> tuple:
+        """The cell's place in the grid, difficulty levels in play order (not as listed)."""
+        key = []
+        for k, values in spec.grid.items():
+            v = cell.params.get(k)
+            key.append(LEVEL_ORDER.get(v, 9) if k == "difficulty" else values.index(v) if v in values else 0)
+        return (*key, cell.index)
+
+    position = {c.cell_id: grid_position(c) for c in spec.cells}
+    result.cells.sort(key=lambda c: position.get(c.cell, ()))
     if json:
         emit("experiment run", {"spec": spec_file, "jobs": jobs, "backend": backend.value, "scheduler": scheduler,
                                 "out": out, "target_ci": target_ci, "force": force},
