@@ -191,7 +191,11 @@ def _row(mix, old_one: int, copies: int, data: AuzData, seed: int, budget: int, 
 
 
 def _batch(tasks, data, seed, budget, games, target_ci):
-    return [_row(mix, t, k, data, seed, budget, games, target_ci) for mix, t, k in tasks]
+    """Rows of some tasks, and the CPU seconds this process spent on them."""
+    import time
+    start = time.process_time()
+    rows = [_row(mix, t, k, data, seed, budget, games, target_ci) for mix, t, k in tasks]
+    return rows, time.process_time() - start
 
 
 def odds_table(data: AuzData, max_per_type: int, old_ones: list[int] | None = None,
@@ -221,15 +225,16 @@ def odds_table(data: AuzData, max_per_type: int, old_ones: list[int] | None = No
             for part in Parallel(n_jobs=jobs, return_as="generator")(
                     delayed(_batch)(b, data, seed, budget, games, target_ci) for b in batches):
                 parts.append(part)
-                bar.advance(len(part))
+                bar.advance(len(part[0]))
+    cpu_seconds = sum(cpu for _, cpu in parts)
     order = {task[:3]: i for i, task in enumerate(tasks)}
-    rows = sorted((r for part in parts for r in part),
+    rows = sorted((r for part, _ in parts for r in part),
                   key=lambda r: order[(tuple(r[f"n_{u}"] for u in UNITS), OLD_ONES.index(r["old_one"]), r["old_ones"])])
     frame = pd.DataFrame(rows)
     for col in ("old_one", "method", "table_method", "value_policy_method"):
         frame[col] = frame[col].astype("category")
     frame.attrs.update(engine_version=ENGINE_VERSION, data_hash=data.hash, max_per_type=max_per_type,
-                       games=games, target_ci=target_ci)
+                       games=games, target_ci=target_ci, cpu_seconds=cpu_seconds)
     return frame
 
 
