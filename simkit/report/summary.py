@@ -188,7 +188,13 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
             if mode_of(lk) == "combat":
                 continue
             r = analysis.win_rates(lk.scan(), by=lk.grid_keys or ["cell"], metric=lk.key_metric).sort("rate")
-            if r.height:
+            if r.height == 1:
+                one = r.row(0, named=True)
+                fixed = ", ".join(f"{k}={v}" for k, v in next(iter(lk.cells.values()))["params"].items()
+                                  if k in ("humans", "players", "difficulty", "ruleset", "strategies", "strategy", "oop"))
+                parts.append(f"<p>{esc(lk.experiment)} ({esc(fixed)}): {esc(lk.key_metric)} {_rate_cell(one)} over "
+                             f"{one['games']:,} games.</p>")
+            elif r.height:
                 lo, hi = r.row(0, named=True), r.row(r.height - 1, named=True)
                 keys = lk.grid_keys or ["cell"]
                 parts.append(f"<p>{esc(lk.experiment)}: {esc(lk.key_metric)} ranges from {_rate_cell(lo)} "
