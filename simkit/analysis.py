@@ -28,14 +28,18 @@ PAIR_KEYS = ("root_seed", "chunk_id", "game_index")
 LEVEL_ORDER = {"easy": 0, "normal": 1, "hard": 2, "heroic": 3}  # difficulty levels in play order
 
 
-def play_order(df: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+def play_order(df: pl.DataFrame, keys: Sequence[str], orders: Mapping[str, Sequence[Any]] | None = None
+               ) -> pl.DataFrame:
     """Rows sorted by ``keys``, difficulty levels in play order (normal, hard, heroic) rather
-    than alphabetically; other keys in their natural order."""
+    than alphabetically; a key listed in ``orders`` in that order (e.g. a spec's grid order);
+    other keys in their natural order."""
     keys = [k for k in keys if k in df.columns]
+    orders = {k: {v: i for i, v in enumerate(vals)} for k, vals in (orders or {}).items()}
     rows = df.to_dicts()
 
     def key(r):
         return tuple((LEVEL_ORDER.get(r[k], 9), str(r[k])) if k == "difficulty" else
+                     (orders[k].get(r[k], len(orders[k])), str(r[k])) if k in orders else
                      (0, r[k]) if r[k] is not None else (1, 0) for k in keys)
     rows.sort(key=key)
     return pl.DataFrame(rows, schema=df.schema) if rows else df

@@ -42,9 +42,20 @@ def with_interval(rate: float, low: float, high: float, digits: int = 3) -> str:
 LEVEL_ORDER = analysis.LEVEL_ORDER  # difficulty levels, easiest first
 
 
-def natural_sort(df: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+def natural_sort(df: pl.DataFrame, keys: list[str], orders: dict | None = None) -> pl.DataFrame:
     """Sort by the grid keys, difficulty levels in play order rather than alphabetically."""
-    return analysis.play_order(df, keys)
+    return analysis.play_order(df, keys, orders)
+
+
+def grid_orders(lake: analysis.Lake) -> dict[str, list]:
+    """Each grid key's values in the order the spec lists them (combat forces as written)."""
+    grid = lake.record.get("spec", {}).get("grid", {}) or {}
+    out = {}
+    for k, values in grid.items():
+        if isinstance(values, list):
+            canon = [str(v).strip().lower() for v in values]
+            out[k] = [*values, *canon]
+    return out
 
 
 ROW_KEYS = ("content",)  # summary columns that label rows when they vary (e.g. rules vs assumed content)
@@ -411,6 +422,7 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
     cols = "vs" if "vs" in keys else None
     rows_keys = [k for k in keys if k != cols]
     rates = analysis.win_rates(scan, by=keys, metric=lake.key_metric)
+    orders = grid_orders(lake)
     parts = [f'<h2 id="{sid}">Combat grid: {esc(lake.experiment)}</h2>',
              f'<p class="note">One Monte Carlo fight per row; {int(rates["games"].sum()):,} fights; '
              f"P({esc(lake.key_metric)}) with Wilson 95% intervals.</p>"]
@@ -420,7 +432,7 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
         vs_order = [v for v in OLD_ONES if v in present] + sorted(present - set(OLD_ONES))
         cell = {(tuple(r[k] for k in rows_keys), r[cols]): r for r in rates.to_dicts()}
         row_ids = list(dict.fromkeys(tuple(r[k] for k in rows_keys) for r in
-                                     natural_sort(rates.select(rows_keys).unique(), rows_keys).to_dicts()))
+                                     natural_sort(rates.select(rows_keys).unique(), rows_keys, orders).to_dicts()))
         body = [[*map(str, rid), *(with_interval(cell[(rid, v)]["rate"], cell[(rid, v)]["ci_low"],
                                                  cell[(rid, v)]["ci_high"]) if (rid, v) in cell else "-"
                                    for v in vs_order)] for rid in row_ids]
@@ -430,22 +442,27 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
     if "outcome" in have:
         names = outcome_names()
         counts = scan.group_by([*keys, "outcome"]).len().collect()
-        totals = scan.group_by(keys).len().rename({"len": "games"}).collect()
-        joined = natural_sort(counts.join(totals, on=keys), [*keys, "outcome"]).to_dicts()
+        totals = natural_sort(scan.group_by(keys).len().rename({"len": "games"}).collect(), keys, orders).to_dicts()
+        present = sorted(int(o) for o in counts["outcome"].unique().to_list())
+        n = {(tuple(r[k] for k in keys), int(r["outcome"])): r["len"] for r in counts.to_dicts()}
         from simkit.core.stats import wilson_interval
         body = []
-        for r in joined:
-            lo, hi = wilson_interval(r["len"], r["games"])
-            body.append([*(str(r[k]) for k in keys), names.get(int(r["outcome"]), str(r["outcome"])),
-                         f"{r['len']:,}", with_interval(r["len"] / r["games"], lo, hi, 4)])
-        parts.append("<h3>How each fight ended</h3>")
-        parts.append(table_html([*keys, "outcome", "fights", "share (95% interval)"], body,
-                                f"table-{sid}-combat-outcomes", text_columns=tuple(range(len(keys) + 1))))
+        for t in totals:
+            cell = tuple(t[k] for k in keys)
+            row = [*map(str, cell), f"{t['games']:,}"]
+            for o in present:
+                c = n.get((cell, o), 0)
+                lo, hi = wilson_interval(c, t["games"])
+                row.append(with_interval(c / t["games"], lo, hi))
+            body.append(row)
+        parts.append("<h3>How each fight ended (share, 95% interval)</h3>")
+        parts.append(table_html([*keys, "fights", *(names.get(o, str(o)) for o in present)], body,
+                                f"table-{sid}-combat-outcomes", text_columns=tuple(range(len(keys)))))
     means = [c for c in ("gold_lost", "units_lost", "cards") if c in have]
     if means:
         agg = natural_sort(scan.group_by(keys).agg(
             pl.len().alias("games"), *[pl.col(c).cast(pl.Float64).mean().alias(c) for c in means],
-            *[pl.col(c).cast(pl.Float64).std().alias(f"sd_{c}") for c in means]).collect(), keys).to_dicts()
+            *[pl.col(c).cast(pl.Float64).std().alias(f"sd_{c}") for c in means]).collect(), keys, orders).to_dicts()
         z = analysis.Z95
         parts.append("<h3>Losses per fight (mean ± 95% half-width)</h3>")
         parts.append(table_html([*keys, "fights", *(c.replace("_", " ") for c in means)],
