@@ -5,7 +5,9 @@ policy column is empty:
 
 - **never withdraw** (``p_destroy``, ``p_lost_k``, ``expected_gold_lost`` ...);
 - **the optimal withdraw table** (``*_table_policy``: the value-optimal table for a player
-  who does not count cards, simkit.combat.table), which any method can play.
+  who does not count cards, simkit.combat.table), which any method can play. Where the table
+  never withdraws it *is* the never-withdraw policy, and the row says so
+  (``table_same_as_never``) and reuses the same fights.
 
 Each is exact (``method`` / ``table_method`` = "exact") when the card-counting solver fits
 its state budget, else Monte Carlo with a Wilson 95% interval (``*_lo``/``*_hi``) and the
@@ -105,12 +107,11 @@ def _half_width(odds: CombatOdds) -> float:
 
 def monte_carlo_row(combat: Combat, data: AuzData, withdraw, seed: int, games: int,
                     target_ci: float | None, max_games: int = MAX_ROW_GAMES,
-                    first: CombatOdds | None = None) -> CombatOdds:
+                    first: CombatOdds | None = None, solved=None) -> CombatOdds:
     """Monte Carlo odds of one row: ``games`` fights, or with ``target_ci`` as many as needed
     (in stages from independent seeds) until P(destroy)'s Wilson 95% half-width is at most
     ``target_ci`` (or ``max_games`` is reached)."""
-    solved = None
-    if isinstance(withdraw, OptimalTable):  # solve the table once for every stage
+    if solved is None and isinstance(withdraw, OptimalTable):  # solve the table once for every stage
         from simkit.combat import combat_arrays, withdraw_table_for
         from strategies.combat.allocation import Cheapest
         st0, mx, cost = combat_arrays(combat, data)
@@ -133,6 +134,21 @@ def monte_carlo_row(combat: Combat, data: AuzData, withdraw, seed: int, games: i
         stage_seed = int(np.random.SeedSequence([seed, stage]).generate_state(1)[0])
         parts.append(run(more, stage_seed))
         stage += 1
+
+
+def solve_table_policy(combat: Combat, data: AuzData):
+    """The value-optimal withdraw table of this matchup (cheapest-first allocation)."""
+    from simkit.combat import combat_arrays, withdraw_table_for
+    from strategies.combat.allocation import Cheapest
+
+    st0, mx, cost = combat_arrays(combat, data)
+    return withdraw_table_for(combat, data, Cheapest(), OptimalTable("value"), st0, mx, cost)
+
+
+def withdraws(solved) -> bool:
+    """Whether a solved withdraw table withdraws in any of its states."""
+    from simkit.kernels import combat_layout as L
+    return bool(np.count_nonzero(solved.decisions > L.STAY))
 
 
 def _policy_columns(prefix: str, odds: CombatOdds) -> dict:
@@ -167,8 +183,13 @@ def _row(mix, old_one: int, copies: int, data: AuzData, seed: int, budget: int, 
             pass
     if never is None:
         never = monte_carlo_row(combat, data, Never(), row_seed, games, target_ci, first=probe)
-    if table is None:
-        table = monte_carlo_row(combat, data, OptimalTable("value"), table_seed, games, target_ci)
+    solved = solve_table_policy(combat, data) if table is None else None
+    same = solved is not None and not withdraws(solved)
+    if same:  # a table that never withdraws is the never-withdraw policy: the same fights, the same odds
+        table = never
+    elif table is None:
+        table = monte_carlo_row(combat, data, OptimalTable("value"), table_seed, games, target_ci, solved=solved)
+    row["table_same_as_never"] = bool(same)
     lo, hi = never.ci95["p_destroy"] if never.method == "mc" else (never.p_destroy, never.p_destroy)
     row.update(method=never.method, games=int(never.games or 0), p_destroy=never.p_destroy, p_destroy_lo=lo,
                p_destroy_hi=hi, states=int(never.states or 0))
