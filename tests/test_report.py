@@ -302,6 +302,13 @@ def test_board_section_shows_blight_per_hex_and_port_loss_by_site_equal_to_the_a
     page = build(revenge_results, tmp_path, capsys)
     assert {"lake0-board", "fig-lake0-board-maps", "table-lake0-blight", "lake0-ports",
             "fig-lake0-port-loss-sites", "table-lake0-port-loss"} <= page.ids
+    html = (tmp_path / "report.html").read_text()
+    assert_self_contained(html)
+    from simkit.board import load_map
+    board_svg = html[html.index('id="fig-lake0-board-maps"'):]
+    board_svg = board_svg[:board_svg.index("</figure>")]
+    for number in load_map("eastern").hex_number[::7]:  # every hex carries its printed number on the maps
+        assert f">{int(number)}<" in board_svg, number
     lake = analysis.open_lake(revenge_results / "lake")
     expected = analysis.port_loss_by_site(lake.scan("ports"), by=["difficulty"]).to_dicts()
     rows = {int(r[0]): r for r in page.tables["table-lake0-port-loss"][1:]}
