@@ -25,6 +25,24 @@ from simkit.errors import UserError
 from simkit.lake import LakeError, LakeIndex, Manifest, scan, unified_schema
 
 PAIR_KEYS = ("root_seed", "chunk_id", "game_index")
+LEVEL_ORDER = {"easy": 0, "normal": 1, "hard": 2, "heroic": 3}  # difficulty levels in play order
+
+
+def play_order(df: pl.DataFrame, keys: Sequence[str], orders: Mapping[str, Sequence[Any]] | None = None
+               ) -> pl.DataFrame:
+    """Rows sorted by ``keys``, difficulty levels in play order (normal, hard, heroic) rather
+    than alphabetically; a key listed in ``orders`` in that order (e.g. a spec's grid order);
+    other keys in their natural order."""
+    keys = [k for k in keys if k in df.columns]
+    orders = {k: {v: i for i, v in enumerate(vals)} for k, vals in (orders or {}).items()}
+    rows = df.to_dicts()
+
+    def key(r):
+        return tuple((LEVEL_ORDER.get(r[k], 9), str(r[k])) if k == "difficulty" else
+                     (orders[k].get(r[k], len(orders[k])), str(r[k])) if k in orders else
+                     (0, r[k]) if r[k] is not None else (1, 0) for k in keys)
+    rows.sort(key=key)
+    return pl.DataFrame(rows, schema=df.schema) if rows else df
 
 Frame = pl.LazyFrame | pl.DataFrame
 
@@ -177,7 +195,9 @@ def per_seat(frame: Frame, seat: str = "seat", metric: str = "win", by: Sequence
 
 
 def vp_by_source(frame: Frame, by: Sequence[str] = ("cell",), prefix: str = "vp_", pandas: bool = False):
-    """Mean VP per game from each source (columns named ``vp_<source>``) and each source's share."""
+    """Mean VP per game from each source (columns named ``vp_<source>``), each mean's 95%
+    half-width (``half_width_<source>``, normal approximation; ``half_width_total`` for the sum)
+    and each source's share."""
     lf = _lazy(frame)
     by = list(by)
     total_col = f"{prefix}total"
@@ -185,10 +205,18 @@ def vp_by_source(frame: Frame, by: Sequence[str] = ("cell",), prefix: str = "vp_
     if not sources:
         raise UserError(f"no '{prefix}*' columns in these rows")
     _check_columns(lf, by)
-    df = (lf.group_by(by).agg(pl.len().alias("games"), *[pl.col(c).cast(pl.Float64).mean().alias(c) for c in sources])
+    row_total = pl.sum_horizontal([pl.col(c).cast(pl.Float64) for c in sources])
+    df = (lf.group_by(by).agg(pl.len().alias("games"), *[pl.col(c).cast(pl.Float64).mean().alias(c) for c in sources],
+                              *[pl.col(c).cast(pl.Float64).std().alias(f"_sd_{c}") for c in sources],
+                              row_total.std().alias("_sd_total"))
           .sort(by).collect())
     total = sum(df[c] for c in sources)
     df = df.with_columns(total.alias(total_col))
+    root_n = np.sqrt(np.maximum(df["games"].to_numpy().astype(np.float64), 1))
+    df = df.with_columns(*[pl.Series(f"half_width_{c[len(prefix):]}",
+                                     Z95 * np.nan_to_num(df[f"_sd_{c}"].to_numpy()) / root_n) for c in sources],
+                         pl.Series("half_width_total", Z95 * np.nan_to_num(df["_sd_total"].to_numpy()) / root_n))
+    df = df.drop([f"_sd_{c}" for c in sources] + ["_sd_total"])
     df = df.with_columns(*[pl.when(pl.col(total_col) > 0).then(pl.col(c) / pl.col(total_col)).otherwise(0.0)
                            .alias(f"share_{c[len(prefix):]}") for c in sources])
     return _out(df, pandas)
@@ -228,7 +256,8 @@ def vp_quantiles(frame: Frame, by: Sequence[str] = ("cell",), prefix: str = "vp_
                  quantiles: Sequence[float] = QUANTILES, pandas: bool = False):
     """The distribution of VP per game from each source (``vp_<source>`` columns, ``vp_total``
     included): one row per (group, source) with games, mean, share of games scoring any, and
-    the requested quantiles (``q10``, ``q50``, ...; nearest observed value, so whole VP)."""
+    the requested quantiles (``q10``, ``q50``, ...; nearest observed value, so whole VP), with
+    ``mean_half_width`` (95%, normal) and ``scoring_ci_low``/``scoring_ci_high`` (Wilson 95%)."""
     lf = _lazy(frame)
     by = list(by)
     sources = [c for c in lf.collect_schema().names() if c.startswith(prefix)]
@@ -240,10 +269,16 @@ def vp_quantiles(frame: Frame, by: Sequence[str] = ("cell",), prefix: str = "vp_
             raise UserError(f"quantile {q} is not between 0 and 1")
     long = lf.select(*by, *[pl.col(c).cast(pl.Float64) for c in sources]).unpivot(
         index=by, on=sources, variable_name="source", value_name="vp")
-    aggs = [pl.len().alias("games"), pl.col("vp").mean().alias("mean"), (pl.col("vp") > 0).mean().alias("scoring")]
+    aggs = [pl.len().alias("games"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("_sd"),
+            (pl.col("vp") > 0).sum().alias("_scoring_n"), (pl.col("vp") > 0).mean().alias("scoring")]
     aggs += [pl.col("vp").quantile(q, interpolation="nearest").alias(f"q{round(q * 100)}") for q in quantiles]
     df = long.group_by([*by, "source"]).agg(aggs).with_columns(
         pl.col("source").str.strip_prefix(prefix)).collect()
+    n = df["games"].to_numpy().astype(np.float64)
+    lo, hi = wilson_interval(df["_scoring_n"].to_numpy().astype(np.float64), n)
+    df = df.with_columns(
+        mean_half_width=pl.Series(Z95 * np.nan_to_num(df["_sd"].to_numpy()) / np.sqrt(np.maximum(n, 1))),
+        scoring_ci_low=pl.Series(np.atleast_1d(lo)), scoring_ci_high=pl.Series(np.atleast_1d(hi))).drop("_sd", "_scoring_n")
     order = {s[len(prefix):]: i for i, s in enumerate(sources)}
     rows = sorted(df.to_dicts(), key=lambda r: (tuple(r[k] for k in by), order[r["source"]]))
     return _out(pl.DataFrame(rows, schema=df.schema) if rows else df, pandas)

@@ -1,8 +1,27 @@
 """The odds table: every unit mix (0..K per type) against every Old One type, x1 and x2.
 
-Each row is solved exactly when the exact solver fits its state budget; larger
-matchups fall back to Monte Carlo and say so (``method`` column, with a Wilson
-interval). Rows are computed in a fixed order and are identical for any ``jobs``.
+Every row carries P(destroy) and the loss distribution under two withdraw policies, so no
+policy column is empty:
+
+- **never withdraw** (``p_destroy``, ``p_lost_k``, ``expected_gold_lost`` ...);
+- **the optimal withdraw table** (``*_table_policy``: the value-optimal table for a player
+  who does not count cards, simkit.combat.table), which any method can play. Where the table
+  never withdraws it *is* the never-withdraw policy, and the row says so
+  (``table_same_as_never``) and reuses the same fights.
+
+Each is exact (``method`` / ``table_method`` = "exact") when the card-counting solver fits
+its state budget, else Monte Carlo with a Wilson 95% interval (``*_lo``/``*_hi``) and the
+games it took (``games`` / ``table_games``): a fixed ``games`` per row, or, with
+``target_ci``, as many as each row needs for that 95% half-width. Before trying exact, a
+cheap estimate of the reachable deck compositions (:func:`exact_fits`) skips matchups that
+cannot fit, so the table does not pay for doomed exact attempts.
+
+The **card-counting optimum** (``*_value_policy``: maximise VP-as-Gold x P(destroy) minus
+Gold lost, counting every card) exists only in the exact solver: those columns are NaN on
+rows that are not exact, and say so (``value_policy_method``).
+
+Rows are computed in a fixed order, each Monte Carlo row from a seed derived from the row's
+identity, so the table is identical for any ``jobs``.
 """
 
 from __future__ import annotations
@@ -19,14 +38,18 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simkit import ENGINE_VERSION
-from simkit.combat import Combat, ExactTooLarge, exact_odds, monte_carlo_odds
+from simkit.combat import Combat, CombatOdds, ExactTooLarge, exact_odds, monte_carlo_odds
+from simkit.core.stats import Z95, wilson_interval
 from simkit.datapack import AuzData, provenance_shares
 from simkit.errors import UserError
 from simkit.names import ARMOURED_CAR, ARTILLERY, INFANTRY, NUM_STACKS, OLD_ONES, UNITS
-from strategies.combat.withdrawal import Never, OptimalWithdrawal
+from strategies.combat.withdrawal import Never, OptimalTable, OptimalWithdrawal
 
 TABLE_STATE_BUDGET = 3_000  # exact where small (a few ms), Monte Carlo beyond
-FALLBACK_GAMES = 20_000
+FALLBACK_GAMES = 20_000     # Monte Carlo games per row without a precision target
+FIRST_STAGE = 2_048         # with a target: games before the first precision estimate
+MAX_ROW_GAMES = 400_000     # with a target: at most this many games per row and policy
+COMPOSITION_FACTOR = 20     # try exact only if the estimated compositions <= factor x budget
 TP_UNITS = (INFANTRY, ARTILLERY, ARMOURED_CAR)  # attack TP = distinct types among these, min 1
 LOST_BINS = 8  # p_lost_0 .. p_lost_7 (the last: 7 or more units lost)
 
@@ -40,28 +63,144 @@ def attack_tp(mix: tuple[int, ...]) -> int:
     return max(1, sum(1 for u in TP_UNITS if mix[u] > 0))
 
 
-def _row(mix, old_one: int, copies: int, data: AuzData, seed: int, budget: int) -> dict:
+def exact_fits(combat: Combat, data: AuzData, expected_cards: float, budget: int,
+               factor: int = COMPOSITION_FACTOR) -> tuple[bool, float]:
+    """A cheap screen before the card-counting solver: the number of deck compositions
+    reachable within ``2 x expected_cards + 1`` draws (cards grouped by what they do in this
+    fight). The solver's state count grows with it (measured on the K=3 table's matchups:
+    it is a rough, not a strict, bound), so a matchup whose estimate passes ``factor`` x
+    ``budget`` is not tried. Returns (try exact?, estimate)."""
+    from simkit.combat import estimated_compositions
+    estimate = estimated_compositions(combat, data, expected_cards)
+    return estimate <= factor * budget, estimate
+
+
+def _merge(parts: list[CombatOdds]) -> CombatOdds:
+    """Monte Carlo results of one matchup and policy from independent seeds, as one result."""
+    if len(parts) == 1:
+        return parts[0]
+    n = np.array([p.games for p in parts], dtype=np.float64)
+    total = int(n.sum())
+    w = n / n.sum()
+    first = parts[0]
+
+    def avg(get):
+        return float(sum(wi * get(p) for wi, p in zip(w, parts, strict=True)))
+
+    outcomes = {k: avg(lambda p, k=k: p.outcomes[k]) for k in first.outcomes}
+    counts = {k: round(v * total) for k, v in outcomes.items()}
+    ci = {k: list(wilson_interval(c, total)) for k, c in counts.items()}
+    ci["p_destroy"] = list(wilson_interval(counts["win"] + counts["win_and_defeat"], total))
+    return CombatOdds(
+        method="mc", combat=first.combat, outcomes=outcomes,
+        expected_units_lost={k: avg(lambda p, k=k: p.expected_units_lost[k]) for k in first.expected_units_lost},
+        expected_cards=avg(lambda p: p.expected_cards), expected_gold_lost=avg(lambda p: p.expected_gold_lost),
+        p_units_lost=[avg(lambda p, i=i: p.p_units_lost[i]) for i in range(len(first.p_units_lost))],
+        p_port_flip=None, allocate=first.allocate, withdraw=first.withdraw, seed=first.seed,
+        data_hash=first.data_hash, games=total, ci95=ci, extra=dict(first.extra))
+
+
+def _half_width(odds: CombatOdds) -> float:
+    lo, hi = odds.ci95["p_destroy"]
+    return (hi - lo) / 2
+
+
+def monte_carlo_row(combat: Combat, data: AuzData, withdraw, seed: int, games: int,
+                    target_ci: float | None, max_games: int = MAX_ROW_GAMES,
+                    first: CombatOdds | None = None, solved=None) -> CombatOdds:
+    """Monte Carlo odds of one row: ``games`` fights, or with ``target_ci`` as many as needed
+    (in stages from independent seeds) until P(destroy)'s Wilson 95% half-width is at most
+    ``target_ci`` (or ``max_games`` is reached)."""
+    if solved is None and isinstance(withdraw, OptimalTable):  # solve the table once for every stage
+        from simkit.combat import combat_arrays, withdraw_table_for
+        from strategies.combat.allocation import Cheapest
+        st0, mx, cost = combat_arrays(combat, data)
+        solved = withdraw_table_for(combat, data, Cheapest(), withdraw, st0, mx, cost)
+
+    def run(n: int, s: int) -> CombatOdds:
+        return monte_carlo_odds(combat, data, games=n, seed=s, withdraw=withdraw, solved_table=solved)
+
+    if target_ci is None:
+        return first if first is not None and first.games == games else run(games, seed)
+    parts = [first if first is not None else run(FIRST_STAGE, seed)]
+    stage = 1
+    while True:
+        odds = _merge(parts)
+        if _half_width(odds) <= target_ci or odds.games >= max_games:
+            return odds
+        p = min(max(odds.p_destroy, 1.0 / odds.games), 1 - 1.0 / odds.games)
+        needed = int(np.ceil(Z95 ** 2 * p * (1 - p) / target_ci ** 2 * 1.05)) + 64
+        more = int(min(max(needed - odds.games, FIRST_STAGE), max_games - odds.games))
+        stage_seed = int(np.random.SeedSequence([seed, stage]).generate_state(1)[0])
+        parts.append(run(more, stage_seed))
+        stage += 1
+
+
+def solve_table_policy(combat: Combat, data: AuzData):
+    """The value-optimal withdraw table of this matchup (cheapest-first allocation)."""
+    from simkit.combat import combat_arrays, withdraw_table_for
+    from strategies.combat.allocation import Cheapest
+
+    st0, mx, cost = combat_arrays(combat, data)
+    return withdraw_table_for(combat, data, Cheapest(), OptimalTable("value"), st0, mx, cost)
+
+
+def withdraws(solved) -> bool:
+    """Whether a solved withdraw table withdraws in any of its states."""
+    from simkit.kernels import combat_layout as L
+    return bool(np.count_nonzero(solved.decisions > L.STAY))
+
+
+def _policy_columns(prefix: str, odds: CombatOdds) -> dict:
+    lo, hi = odds.ci95["p_destroy"] if odds.ci95 else (odds.p_destroy, odds.p_destroy)
+    return {f"p_destroy_{prefix}": odds.p_destroy, f"p_destroy_{prefix}_lo": lo, f"p_destroy_{prefix}_hi": hi,
+            f"p_withdraw_{prefix}": odds.outcomes["withdraw"], f"gold_lost_{prefix}": odds.expected_gold_lost,
+            f"units_lost_{prefix}": float(sum(odds.expected_units_lost.values()))}
+
+
+def _row(mix, old_one: int, copies: int, data: AuzData, seed: int, budget: int, games: int,
+         target_ci: float | None) -> dict:
     force = tuple(mix) + (0,) * (NUM_STACKS - len(mix))
     combat = Combat(force=force, old_ones=(old_one,) * copies)
     row = {f"n_{u}": mix[i] for i, u in enumerate(UNITS)}
+    destroy_value = float(data.old_one_vp[old_one]) * copies
     row.update(old_one=OLD_ONES[old_one], old_ones=copies,
-               gold_cost=float(np.dot(mix, data.unit_cost[:len(UNITS)])), tp_cost=attack_tp(mix))
-    try:
-        never = exact_odds(combat, data, withdraw=Never(), state_budget=budget)
-        value = exact_odds(combat, data, withdraw=OptimalWithdrawal("value"), state_budget=budget)
-        row.update(method="exact", p_destroy=never.p_destroy, p_destroy_lo=never.p_destroy,
-                   p_destroy_hi=never.p_destroy, states=never.states,
-                   p_destroy_value_policy=value.p_destroy,
+               gold_cost=float(np.dot(mix, data.unit_cost[:len(UNITS)])), tp_cost=attack_tp(mix),
+               destroy_value=destroy_value)
+    # per-row seed derived from the row's identity, so the row never depends on order or jobs
+    row_seed = int(np.random.SeedSequence([seed, *mix, old_one, copies]).generate_state(1)[0])
+    table_seed = int(np.random.SeedSequence([seed, *mix, old_one, copies, 1]).generate_state(1)[0])
+    probe = monte_carlo_odds(combat, data, games=FIRST_STAGE if target_ci is not None else games, seed=row_seed)
+    fits, estimate = exact_fits(combat, data, probe.expected_cards, budget)
+    row["exact_estimate"] = float(estimate)
+    never = table = value = None
+    if fits:
+        try:
+            never = exact_odds(combat, data, withdraw=Never(), state_budget=budget)
+            table = exact_odds(combat, data, withdraw=OptimalTable("value"), state_budget=budget)
+            value = exact_odds(combat, data, withdraw=OptimalWithdrawal("value"), state_budget=budget)
+        except ExactTooLarge:
+            pass
+    if never is None:
+        never = monte_carlo_row(combat, data, Never(), row_seed, games, target_ci, first=probe)
+    solved = solve_table_policy(combat, data) if table is None else None
+    same = solved is not None and not withdraws(solved)
+    if same:  # a table that never withdraws is the never-withdraw policy: the same fights, the same odds
+        table = never
+    elif table is None:
+        table = monte_carlo_row(combat, data, OptimalTable("value"), table_seed, games, target_ci, solved=solved)
+    row["table_same_as_never"] = bool(same)
+    lo, hi = never.ci95["p_destroy"] if never.method == "mc" else (never.p_destroy, never.p_destroy)
+    row.update(method=never.method, games=int(never.games or 0), p_destroy=never.p_destroy, p_destroy_lo=lo,
+               p_destroy_hi=hi, states=int(never.states or 0))
+    row.update(table_method=table.method, table_games=int(table.games or 0), **_policy_columns("table_policy", table))
+    if value is not None:
+        row.update(value_policy_method="exact", p_destroy_value_policy=value.p_destroy,
                    p_withdraw_value_policy=value.outcomes["withdraw"],
                    gold_lost_value_policy=value.expected_gold_lost)
-    except ExactTooLarge:
-        # per-row seed derived from the row's identity, so the row never depends on order or jobs
-        row_seed = int(np.random.SeedSequence([seed, *mix, old_one, copies]).generate_state(1)[0])
-        never = monte_carlo_odds(combat, data, games=FALLBACK_GAMES, seed=row_seed)
-        lo, hi = never.ci95["p_destroy"]
-        row.update(method="mc", p_destroy=never.p_destroy, p_destroy_lo=lo, p_destroy_hi=hi,
-                   states=0, p_destroy_value_policy=np.nan, p_withdraw_value_policy=np.nan,
-                   gold_lost_value_policy=np.nan)
+    else:
+        row.update(value_policy_method="none (card counting is exact-only)", p_destroy_value_policy=np.nan,
+                   p_withdraw_value_policy=np.nan, gold_lost_value_policy=np.nan)
     row.update(p_win=never.outcomes["win"], p_win_and_defeat=never.outcomes["win_and_defeat"],
                p_defeat=never.outcomes["defeat"], expected_cards=never.expected_cards,
                expected_units_lost=float(sum(never.expected_units_lost.values())),
@@ -72,28 +211,51 @@ def _row(mix, old_one: int, copies: int, data: AuzData, seed: int, budget: int) 
     return row
 
 
-def _batch(tasks, data, seed, budget):
-    return [_row(mix, t, k, data, seed, budget) for mix, t, k in tasks]
+def _batch(tasks, data, seed, budget, games, target_ci):
+    """Rows of some tasks, and the CPU seconds this process spent on them."""
+    import time
+    start = time.process_time()
+    rows = [_row(mix, t, k, data, seed, budget, games, target_ci) for mix, t, k in tasks]
+    return rows, time.process_time() - start
 
 
 def odds_table(data: AuzData, max_per_type: int, old_ones: list[int] | None = None,
-               jobs: int = 1, seed: int = 0, budget: int = TABLE_STATE_BUDGET) -> pd.DataFrame:
+               jobs: int = 1, seed: int = 0, budget: int = TABLE_STATE_BUDGET, games: int = FALLBACK_GAMES,
+               target_ci: float | None = None, progress: bool = False) -> pd.DataFrame:
     """The full table as a DataFrame (one row per mix x Old One type x copies)."""
+    if games <= 0:
+        raise UserError(f"--games must be positive, got {games}")
+    if target_ci is not None and not 0 < target_ci < 0.5:
+        raise UserError(f"--target-ci must be between 0 and 0.5, got {target_ci}")
     kinds = old_ones if old_ones is not None else list(range(len(OLD_ONES)))
     tasks = [(mix, t, k) for t in kinds for k in (1, 2) for mix in unit_mixes(max_per_type)]
-    if jobs == 1:
-        rows = _batch(tasks, data, seed, budget)
-    else:
-        from joblib import Parallel, delayed
-        batches = [tasks[i::jobs * 4] for i in range(jobs * 4)]
-        parts = Parallel(n_jobs=jobs)(delayed(_batch)(b, data, seed, budget) for b in batches)
-        order = {task[:3]: i for i, task in enumerate(tasks)}
-        rows = sorted((r for part in parts for r in part),
-                      key=lambda r: order[(tuple(r[f"n_{u}"] for u in UNITS), OLD_ONES.index(r["old_one"]), r["old_ones"])])
+    from simkit.runner.progress import Progress
+
+    n_batches = max(1, min(len(tasks), jobs * 32))
+    batches = [tasks[i::n_batches] for i in range(n_batches)]
+    with Progress(progress, "odds rows") as bar:
+        bar.add_total(len(tasks))
+        if jobs == 1:
+            parts = []
+            for b in batches:
+                parts.append(_batch(b, data, seed, budget, games, target_ci))
+                bar.advance(len(b))
+        else:
+            from joblib import Parallel, delayed
+            parts = []
+            for part in Parallel(n_jobs=jobs, return_as="generator")(
+                    delayed(_batch)(b, data, seed, budget, games, target_ci) for b in batches):
+                parts.append(part)
+                bar.advance(len(part[0]))
+    cpu_seconds = sum(cpu for _, cpu in parts)
+    order = {task[:3]: i for i, task in enumerate(tasks)}
+    rows = sorted((r for part, _ in parts for r in part),
+                  key=lambda r: order[(tuple(r[f"n_{u}"] for u in UNITS), OLD_ONES.index(r["old_one"]), r["old_ones"])])
     frame = pd.DataFrame(rows)
-    frame["old_one"] = frame["old_one"].astype("category")
-    frame["method"] = frame["method"].astype("category")
-    frame.attrs.update(engine_version=ENGINE_VERSION, data_hash=data.hash, max_per_type=max_per_type)
+    for col in ("old_one", "method", "table_method", "value_policy_method"):
+        frame[col] = frame[col].astype("category")
+    frame.attrs.update(engine_version=ENGINE_VERSION, data_hash=data.hash, max_per_type=max_per_type,
+                       games=games, target_ci=target_ci, cpu_seconds=cpu_seconds)
     return frame
 
 
@@ -112,6 +274,7 @@ def table_bytes(table: pd.DataFrame, data: AuzData, seed: int = 0) -> bytes:
     meta = {"kind": "odds_table", "engine_version": ENGINE_VERSION, "data_hash": data.hash,
             "data_pack": data.name, "provenance_shares": provenance_shares(data),
             "max_per_type": table.attrs.get("max_per_type"), "seed": seed,
+            "games": table.attrs.get("games"), "target_ci": table.attrs.get("target_ci"),
             "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
     arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), META_KEY: json.dumps(meta).encode()})
     buf = io.BytesIO()

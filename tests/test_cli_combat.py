@@ -110,7 +110,7 @@ def test_odds_table_covers_every_mix_and_best_lists_cheapest_first(capsys, tmp_p
     assert {"gold_cost", "tp_cost", "p_destroy", "p_destroy_value_policy", "method"} <= set(table.columns)
     assert table["p_destroy"].between(-1e-12, 1 + 1e-12).all()
     code, text, _ = run(capsys, "odds", "best", "--vs", "zombie", "--min-p", "0.9", "--table", str(out), "--json")
-    best = json.loads(text)
+    best = json.loads(text)["mixes"]
     assert code == 0 and best
     assert all(row["p_destroy"] >= 0.9 for row in best)
     assert [row["gold_cost"] for row in best] == sorted(row["gold_cost"] for row in best)
@@ -132,7 +132,21 @@ def test_auto_method_falls_back_to_monte_carlo_and_says_why(capsys):
                        "--state-budget", "1000", "--games", "20000", "--json")
     obj = json.loads(out)
     assert code == 0 and obj["method"] == "mc" and obj["games"] == 20000
-    assert "1,000 states" in obj["exact_skipped"]
+    assert "--state-budget 1,000" in obj["exact_skipped"] and "exact was not tried" in obj["exact_skipped"]
+    assert obj["exact_estimate"] > 20 * 1000  # skipped by the cheap estimate, before any exact work
+
+
+def test_auto_method_estimates_before_trying_exact_and_still_tries_when_the_estimate_fits(capsys):
+    # the README's headline matchup: estimated far past the default budget, so no exact attempt
+    code, out, _ = run(capsys, "combat", "--force", "infantry=2,artillery=1,airship=1", "--vs", "shoggoth",
+                       "--games", "20000", "--loss-games", "0", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["method"] == "mc" and "exact was not tried" in obj["exact_skipped"]
+    # within the estimate's reach the solver is tried and its own overflow message is kept
+    code, out, _ = run(capsys, "combat", "--force", "infantry=2,artillery=1", "--vs", "mi_go",
+                       "--state-budget", "5000", "--games", "20000", "--loss-games", "0", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["method"] == "mc" and "5,000 states" in obj["exact_skipped"]
 
 
 def test_exact_method_refuses_a_matchup_over_budget_with_one_line(capsys):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pyarrow.parquet as pq
 import pytest
 
 from simkit import ENGINE_VERSION
@@ -16,6 +15,12 @@ from simkit.errors import UserError
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels import game_layout as L
 from simkit.modes import get_mode
+
+
+def lake_table(out, table: str = "summary"):
+    """A table of a simulate lake (simulate writes the experiment-run layout), in game order."""
+    from simkit import analysis
+    return analysis.open_lake(out).scan(table).collect().sort(["chunk_id", "game_index"]).to_pandas()
 
 
 def run(capsys, *args) -> tuple[int, str, str]:
@@ -34,31 +39,34 @@ def sim(tmp_path_factory):
 
 
 def test_simulate_writes_one_row_per_game_and_per_seat(sim):
-    summary = pq.read_table(sim / "summary.parquet")
-    seats = pq.read_table(sim / "seats.parquet")
-    assert summary.num_rows == 1200 and seats.num_rows == 2400
-    cols = set(summary.column_names)
+    summary = lake_table(sim)
+    seats = lake_table(sim, "seats")
+    assert len(summary) == 1200 and len(seats) == 2400
+    cols = set(summary.columns)
     for c in ("game_index", "chunk_id", "winner", "old_ones_win", "end_reason", "end_time", "ports_lost",
               "farms_blighted", "oo_vp", "oo_vp_unrevealed", "combats", "combats_won", "p0_vp", "p0_vp_farms",
               "p0_vp_tokens", "p1_units_lost", "killed_cthulhu", "remaining_zombie"):
         assert c in cols, c
-    assert set(seats.column("strategy").to_pylist()) == {"economist", "hunter"}
-    meta = json.loads(summary.schema.metadata[b"simkit"])
-    assert meta["seed"] == 9 and meta["engine_version"] == ENGINE_VERSION and meta["data_hash"] == load_pack().hash
-    assert meta["params"]["strategies"] == "economist,hunter"
+    assert set(seats["strategy"]) == {"economist", "hunter"}
+    manifest = json.loads((sim / "manifest.json").read_text())
+    (record,) = manifest["experiments"].values()
+    assert record["root_seed"] == 9 and record["engine_version"] == ENGINE_VERSION
+    assert record["data_hash"] == load_pack().hash and record["mode"] == "base"
+    (cell,) = record["cells"].values()
+    assert cell["params"]["strategies"] == "economist,hunter"
 
 
 def test_event_tables(sim):
-    combats = pq.read_table(sim / "combats.parquet").to_pandas()
-    moves = pq.read_table(sim / "moves.parquet").to_pandas()
-    summary = pq.read_table(sim / "summary.parquet").to_pandas()
+    combats = lake_table(sim, "combats")
+    moves = lake_table(sim, "moves")
+    summary = lake_table(sim)
     assert len(combats) == summary["combats"].sum()
     assert len(moves) == summary["oo_moves"].sum()
     assert set(combats["outcome"].unique()) <= {0, 1, 2, 3}
 
 
 def test_replay_rebuilds_a_row_of_simulate(sim, capsys):
-    summary = pq.read_table(sim / "summary.parquet").to_pandas()
+    summary = lake_table(sim)
     row = summary[(summary.chunk_id == 1) & (summary.game_index == 37)].iloc[0]
     code, out, _ = run(capsys, "replay", "--seed", "9", "--chunk", "1", "--game", "37",
                        "--strategies", "economist,hunter")
@@ -73,8 +81,8 @@ def test_replay_rebuilds_a_row_of_simulate(sim, capsys):
 def test_results_do_not_depend_on_jobs(sim, tmp_path):
     assert main(["simulate", "--games", "1200", "--seed", "9", "--strategies", "economist,hunter",
                  "--out", str(tmp_path), "--jobs", "2"]) == 0
-    a = pq.read_table(sim / "summary.parquet").drop(["chunk_id"]).to_pandas()
-    b = pq.read_table(tmp_path / "summary.parquet").drop(["chunk_id"]).to_pandas()
+    a = lake_table(sim).drop(columns=["experiment_id"])
+    b = lake_table(tmp_path).drop(columns=["experiment_id"])
     assert a.equals(b)
 
 
@@ -82,7 +90,7 @@ def test_solo(tmp_path, capsys):
     code, out, _ = run(capsys, "simulate", "--mode", "solo", "--games", "50", "--strategies", "defender",
                        "--difficulty", "easy", "--out", str(tmp_path))
     assert code == 0
-    t = pq.read_table(tmp_path / "summary.parquet").to_pandas()
+    t = lake_table(tmp_path)
     assert (t.num_players == 1).all() and (t["mode"] == L.MODE_SOLO).all()
 
 

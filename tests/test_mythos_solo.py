@@ -3,9 +3,9 @@ check on non-illuminated spaces with its TP cost ignored, combat cards waiting f
 combat, base-game scoring; the mode for the runner, simulate and replay."""
 
 import numpy as np
-import pyarrow.parquet as pq
 import pytest
 
+from simkit import analysis
 from simkit.cli import main
 from simkit.datapack import load_pack
 from simkit.game.engine import Engine, make_spec
@@ -159,7 +159,7 @@ def test_cli_simulate_and_replay(tmp_path, capsys):
     code = main(["simulate", "--mode", "mythos-solo", "--difficulty", "easy", "--games", "30", "--seed", "4",
                  "--checked", "--out", str(tmp_path / "o")])
     assert code in (0, None)
-    t = pq.read_table(tmp_path / "o" / "summary.parquet").to_pandas()
+    t = analysis.open_lake(tmp_path / "o").scan().collect().sort(["chunk_id", "game_index"]).to_pandas()
     assert len(t) == 30 and (t["mode"] == L.MODE_MYTHOS_SOLO).all() and t["violations"].sum() == 0
     capsys.readouterr()
     assert main(["replay", "--seed", "4", "--game", "12", "--mode", "mythos-solo", "--difficulty", "easy"]) in (0, None)

@@ -19,6 +19,7 @@ class Collect(HTMLParser):
     def __init__(self):
         super().__init__()
         self.ids, self.images, self.tables, self._table, self._cell = set(), [], {}, None, None
+        self.headers: dict[str, list[str]] = {}
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -26,6 +27,10 @@ class Collect(HTMLParser):
             self.ids.add(attrs["id"])
         if tag == "img":
             self.images.append(attrs.get("src", ""))
+        if tag == "svg":
+            self.svgs = getattr(self, "svgs", 0) + 1
+        if tag == "th" and self._table:
+            self._cell = ""
         if tag == "table":
             self._table = attrs.get("id")
             self.tables[self._table] = []
@@ -39,6 +44,9 @@ class Collect(HTMLParser):
             self._cell += data
 
     def handle_endtag(self, tag):
+        if tag == "th" and self._table:
+            self.headers.setdefault(self._table, []).append(self._cell)
+            self._cell = None
         if tag == "td" and self._table:
             self.tables[self._table][-1].append(self._cell)
             self._cell = None
@@ -67,7 +75,26 @@ def test_report_is_html_with_provenance_banner_and_combat_section(results, tmp_p
     page = build(results, tmp_path, capsys)
     assert {"provenance", "combat-odds", "fig-heatmap-1", "fig-heatmap-2", "fig-survival",
             "table-cheapest"} <= page.ids
-    assert page.images and all(src.startswith("data:image/png;base64,") for src in page.images)
+    assert not page.images and page.svgs >= 3  # figures are inline SVG (vector), no raster images
+    assert {"summary", "toc"} <= page.ids
+
+
+def assert_self_contained(html: str) -> None:
+    """Nothing to fetch: no script, stylesheet link, external image, font or import."""
+    import re
+
+    lowered = html.lower()
+    for bad in ("<script", "<link", "<img", "@import", "url(http", "<iframe"):
+        assert bad not in lowered, bad
+    refs = re.findall(r'(?:src|href|xlink:href)\s*=\s*"([^"]*)"', html)
+    assert all(r.startswith("#") for r in refs), [r for r in refs if not r.startswith("#")][:5]
+
+
+def test_report_is_one_self_contained_file_with_a_print_stylesheet(results, tmp_path, capsys):
+    build(results, tmp_path, capsys)
+    html = (tmp_path / "report.html").read_text()
+    assert_self_contained(html)
+    assert "@media print" in html and "@page" in html
 
 
 def test_cheapest_mix_table_equals_the_parquet_data(results, tmp_path, capsys):
@@ -275,6 +302,13 @@ def test_board_section_shows_blight_per_hex_and_port_loss_by_site_equal_to_the_a
     page = build(revenge_results, tmp_path, capsys)
     assert {"lake0-board", "fig-lake0-board-maps", "table-lake0-blight", "lake0-ports",
             "fig-lake0-port-loss-sites", "table-lake0-port-loss"} <= page.ids
+    html = (tmp_path / "report.html").read_text()
+    assert_self_contained(html)
+    from simkit.board import load_map
+    board_svg = html[html.index('id="fig-lake0-board-maps"'):]
+    board_svg = board_svg[:board_svg.index("</figure>")]
+    for number in load_map("eastern").hex_number[::7]:  # every hex carries its printed number on the maps
+        assert f">{int(number)}<" in board_svg, number
     lake = analysis.open_lake(revenge_results / "lake")
     expected = analysis.port_loss_by_site(lake.scan("ports"), by=["difficulty"]).to_dicts()
     rows = {int(r[0]): r for r in page.tables["table-lake0-port-loss"][1:]}
@@ -308,7 +342,9 @@ def test_vp_quantile_tables_equal_the_analysis_api_for_each_side(revenge_results
         assert len(rows) == len(expected) and {"total"} < {s for _, s in rows}
         for r in expected:
             row = rows[(r["difficulty"], r["source"])]
-            assert row[2:] == [f"{r['games']:,}", f"{r['mean']:.2f}", f"{r['scoring']:.3f}",
+            assert r["mean_half_width"] > 0 or r["scoring"] in (0.0, 1.0)  # every mean carries its interval
+            assert row[2:] == [f"{r['games']:,}", f"{r['mean']:.2f} ± {r['mean_half_width']:.2f}",
+                               f"{r['scoring']:.3f} ({r['scoring_ci_low']:.3f}-{r['scoring_ci_high']:.3f})",
                                *(f"{r[q]:.0f}" for q in ("q10", "q25", "q50", "q75", "q90"))]
     assert [r[0] for r in page.tables["table-lake0-vp-quantiles-oop"][1:]][::5] == ["normal", "hard", "heroic"]
 
@@ -374,3 +410,153 @@ def test_one_at_a_time_tile_values_reach_the_report_band_as_paired_changes(tmp_p
     assert moved > len(expected) // 2  # tile values change Revenge games (the override reaches the game mode)
     html = (tmp_path / "report.html").read_text()  # the band names the tile values as perturbed
     assert "Old One tile values (VP, damage capacity) were moved one step" in html
+
+
+COMBAT_SPEC = """
+[experiment]
+name = "combat_report_test"
+mode = "combat"
+root_seed = 3
+chunk_size = 1000
+games = 2000
+
+[params]
+allocate = "cheapest"
+
+[grid]
+force = ["infantry=1", "infantry=3,artillery=1"]
+vs = ["zombie", "cthulhu"]
+"""
+
+
+def test_a_combat_lake_reports_without_error_even_with_rates_of_zero_and_one(tmp_path_factory, tmp_path, capsys):
+    """The combat-lake crash: a cell at rate 0 (Wilson interval a hair above it) made
+    matplotlib's errorbar raise "'xerr' must not contain negative values"."""
+    from simkit import analysis
+
+    folder = _run_spec(tmp_path_factory, "combat", COMBAT_SPEC)
+    lake = analysis.open_lake(folder / "lake")
+    rates = analysis.win_rates(lake.scan(), by=lake.grid_keys, metric=lake.key_metric)
+    assert rates["rate"].min() == 0.0  # one infantry never destroys Cthulhu: the degenerate case is present
+    page = build(folder, tmp_path, capsys)
+    assert {"lake0", "table-lake0-combat-grid", "table-lake0-combat-outcomes", "table-lake0-combat-losses",
+            "summary"} <= page.ids
+    grid = page.tables["table-lake0-combat-grid"]
+    assert page.headers["table-lake0-combat-grid"] == ["force", "zombie", "cthulhu"]  # Old Ones in rulebook order
+    shown = {r[0]: r for r in grid[1:]}
+    for r in rates.to_dicts():
+        col = 1 + ["zombie", "cthulhu"].index(r["vs"])
+        assert shown[r["force"]][col] == f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"
+    assert_self_contained((tmp_path / "report.html").read_text())
+
+
+def test_error_bars_are_never_negative():
+    from simkit.report.games import error_bars
+
+    err = error_bars([0.0, 1.0, 0.5], [1e-17, 0.99, 0.4], [0.01, 1.0 - 1e-17, 0.6])
+    assert (err >= 0).all() and err.shape == (2, 3)
+
+
+LABEL_SPEC = """
+[experiment]
+name = "label_test"
+mode = "revenge"
+root_seed = 11
+chunk_size = 60
+games = 60
+outputs = ["summary", "seats"]
+partition_by = ["difficulty"]
+
+[params]
+humans = 2
+
+[grid]
+difficulty = ["hard", "normal"]
+oop = ["rusher", "blighter"]
+"""
+
+
+def test_every_result_table_labels_each_cell_with_every_varying_key(tmp_path_factory, tmp_path, capsys):
+    """The Old One strategy was missing from cell labels when it was not a partition key, so
+    two cells looked identical; difficulty is listed in play order (normal before hard)."""
+    import json
+
+    folder = tmp_path_factory.mktemp("labels")
+    spec = folder / "spec.toml"
+    spec.write_text(LABEL_SPEC)
+    code = main(["experiment", "run", str(spec), "--out", str(folder / "lake"), "--jobs", "1", "--json"])
+    assert code == 0
+    cells = json.loads(capsys.readouterr().out)["cells"]
+    assert [c["label"].split(",")[0] for c in cells] == ["difficulty=normal"] * 2 + ["difficulty=hard"] * 2
+    assert sorted(c["label"] for c in cells) == ["difficulty=hard, oop=blighter", "difficulty=hard, oop=rusher",
+                                                 "difficulty=normal, oop=blighter", "difficulty=normal, oop=rusher"]
+    page = build(folder, tmp_path, capsys)
+    assert page.headers["table-lake0-rates"][:2] == ["difficulty", "oop"]
+    rows = page.tables["table-lake0-rates"][1:]
+    labels = [tuple(r[:2]) for r in rows]
+    assert len(set(labels)) == len(labels) == 4  # no two rows look identical
+    assert [r[0] for r in rows] == ["normal", "normal", "hard", "hard"]  # play order, not alphabetical
+    summary = page.tables["table-summary-difficulty"]
+    assert page.headers["table-summary-difficulty"][1:] == ["normal", "hard", "hard − normal (paired)"]
+    assert len(summary) == 2 and summary[1][0] == "all"
+
+
+def test_experiment_run_labels_cells_by_every_varying_key():
+    import tomllib
+
+    from simkit.cli.experiment import varying_labels
+    from simkit.runner import parse_spec
+
+    spec = parse_spec(tomllib.loads(LABEL_SPEC))
+    labels = sorted(varying_labels(spec).values())
+    assert labels == ["difficulty=hard, oop=blighter", "difficulty=hard, oop=rusher",
+                      "difficulty=normal, oop=blighter", "difficulty=normal, oop=rusher"]
+
+
+def test_bot_pool_flag_compares_pools_within_a_cell_not_across_difficulties():
+    """Before: the flag fired when the rate differed across *cells*, so a lake whose
+    difficulties differ (as they should) was flagged although every bot pool agreed."""
+    import polars as pl
+
+    from simkit.report.games import pool_verdict
+
+    def rates(rows):
+        from simkit.core.stats import wilson_interval
+        out = []
+        for d, oop, wins, games in rows:
+            lo, hi = wilson_interval(wins, games)
+            out.append({"difficulty": d, "oop": oop, "games": games, "wins": wins, "rate": wins / games,
+                        "ci_low": lo, "ci_high": hi})
+        return pl.DataFrame(out)
+
+    agree = rates([("normal", "rusher", 300, 1000), ("normal", "mythos", 305, 1000),
+                   ("heroic", "rusher", 700, 1000), ("heroic", "mythos", 702, 1000)])
+    verdict = pool_verdict(agree, ["oop"], ["difficulty"], "old_ones_win")
+    assert "Flag" not in verdict and "do not hinge on one bot" in verdict
+    disagree = rates([("normal", "rusher", 300, 1000), ("normal", "mythos", 500, 1000),
+                      ("heroic", "rusher", 700, 1000), ("heroic", "mythos", 702, 1000)])
+    verdict = pool_verdict(disagree, ["oop"], ["difficulty"], "old_ones_win")
+    assert verdict.startswith("<b>Flag:</b>") and "1 of 2 cell(s)" in verdict and "difficulty=normal" in verdict
+    noisy = rates([("normal", "rusher", 3, 10), ("normal", "mythos", 5, 10)])  # 0.2 apart, intervals overlap
+    assert "Flag" not in pool_verdict(noisy, ["oop"], ["difficulty"], "old_ones_win")
+
+
+def test_simulate_writes_a_lake_that_report_summary_and_replay_read(tmp_path, capsys):
+    import json
+
+    out = tmp_path / "sim"
+    code = main(["simulate", "--games", "120", "--seed", "4", "--strategies", "economist,hunter", "--out", str(out),
+                 "--quiet"])
+    printed = capsys.readouterr().out
+    assert code == 0 and (out / "manifest.json").is_file()
+    assert "win rate per strategy" in printed and "economist" in printed and "95% interval" in printed
+    assert main(["experiment", "summary", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["rows"][0]["games"] == 120 and summary["key_metric"] == "old_ones_win"
+    page = build(out, tmp_path, capsys)
+    assert {"summary", "lake0", "table-lake0-strategies", "table-lake0-seats"} <= page.ids
+    assert main(["replay", "--lake", str(out), "--game", "7"]) == 0
+    replayed = capsys.readouterr().out
+    from simkit import analysis
+    row = analysis.open_lake(out).scan().collect().filter(game_index=7, chunk_id=0).row(0, named=True)
+    assert f"score: Old Ones {row['oo_vp']} VP" in replayed

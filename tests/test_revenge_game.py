@@ -127,25 +127,23 @@ def test_mode_registered_and_runs():
 
 
 def test_cli_simulate_revenge(tmp_path):
-    import pyarrow.parquet as pq
-
+    from simkit import analysis
     from simkit.cli import main
     code = main(["simulate", "--mode", "revenge", "--humans", "2", "--difficulty", "heroic", "--rules",
                  "revenge-alt", "--oop", "random", "--games", "20", "--checked", "--out", str(tmp_path / "o")])
     assert code in (0, None)
-    t = pq.read_table(tmp_path / "o" / "summary.parquet").to_pydict()
+    t = analysis.open_lake(tmp_path / "o").scan().collect().sort(["chunk_id", "game_index"]).to_dict(as_series=False)
     assert len(t["old_ones_win"]) == 20 and set(t["ruleset"]) == {"revenge-alt"} and sum(t["violations"]) == 0
     assert main(["simulate", "--mode", "revenge", "--difficulty", "brutal", "--games", "2",
                  "--out", str(tmp_path / "b")]) == 2
 
 
 def test_cli_replay_rebuilds_a_revenge_row(tmp_path, capsys):
-    import pyarrow.parquet as pq
-
+    from simkit import analysis
     from simkit.cli import main
     assert main(["simulate", "--mode", "revenge", "--humans", "3", "--difficulty", "hard", "--oop", "blighter",
                  "--games", "25", "--seed", "6", "--out", str(tmp_path / "o")]) in (0, None)
-    t = pq.read_table(tmp_path / "o" / "summary.parquet").to_pandas()
+    t = analysis.open_lake(tmp_path / "o").scan().collect().sort(["chunk_id", "game_index"]).to_pandas()
     capsys.readouterr()
     assert main(["replay", "--seed", "6", "--game", "9", "--mode", "revenge", "--humans", "3", "--difficulty", "hard",
                  "--oop", "blighter"]) in (0, None)

@@ -1,6 +1,7 @@
-"""Write the notebooks in notebooks/ from the cell sources below (kept in code for review).
+"""Write the notebooks in notebooks/ from the cell sources below (kept in code for review),
+then run each and store it with its outputs and figures (``--no-execute``: sources only).
 
-    python tools/make_notebooks.py
+    .venv/bin/python tools/make_notebooks.py
 """
 
 from pathlib import Path
@@ -45,9 +46,26 @@ NOTEBOOKS = {
         ("code", "seen = tuple(int(c) for c in data.card_ids[:8])\n"
                  "counted = exact_odds(fight, data, seen=seen)\n"
                  "print('fresh deck', round(never.p_destroy, 4), '| after seeing cards', seen, '->', round(counted.p_destroy, 4))"),
-        ("code", "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
-                 "lost = odds.p_units_lost[:6]\nplt.bar(range(len(lost)), lost)\n"
-                 "plt.xlabel('units lost'); plt.ylabel('probability'); plt.title(fight.describe())\nplt.show()"),
+        ("md", "## How many of each unit will I lose?\n\nThe distribution of units lost per type (not only the "
+               "mean) and of the Gold lost, from one Monte Carlo row per fight (`simkit combat` prints the same):"),
+        ("code", "import matplotlib.pyplot as plt   # the notebook's own (inline) backend: the figure is stored below\n"
+                 "from simkit.combat.losses import loss_distribution\n\n"
+                 "dist = loss_distribution({'force': FORCE, 'vs': VS, 'allocate': 'cheapest', 'withdraw': 'never',\n"
+                 "                          'personalities': '', 'old_one_damage': 0, 'port_strength': 0,\n"
+                 "                          'port_defence': False, 'extra_sanity': 0, 'max_reshuffles': 3, 'seen': ''},\n"
+                 "                         data, games=GAMES, seed=1)\n"
+                 "fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.5))\n"
+                 "width = 0.8 / len(dist.per_type)\n"
+                 "for i, (unit, rows) in enumerate(dist.per_type.items()):\n"
+                 "    ks = [r['lost'] + (i - (len(dist.per_type) - 1) / 2) * width for r in rows]\n"
+                 "    ax1.bar(ks, [r['p'] for r in rows], width=width, label=unit,\n"
+                 "            yerr=[[r['p'] - r['ci_low'] for r in rows], [r['ci_high'] - r['p'] for r in rows]])\n"
+                 "ax1.set_xticks(range(max(len(rows) for rows in dist.per_type.values())))\n"
+                 "ax1.set_xlabel('units of that type lost'); ax1.set_ylabel('probability'); ax1.legend()\n"
+                 "ax2.bar([g['gold'] for g in dist.gold], [g['p'] for g in dist.gold])\n"
+                 "ax2.set_xlabel('Gold lost'); ax2.set_ylabel('probability')\n"
+                 "fig.suptitle(fight.describe())\nplt.show()\n"
+                 "print({unit: [round(r['p'], 3) for r in rows] for unit, rows in dist.per_type.items()})"),
     ],
     "revenge_difficulty_with_polars.ipynb": [
         ("md", "# Revenge difficulty levels, analysed with polars\n\nA small run of the Revenge mode at Normal, "
@@ -62,14 +80,23 @@ NOTEBOOKS = {
                  "[grid]\ndifficulty = ['normal', 'hard', 'heroic']\n\"\"\"))\n"
                  "lake_dir = Path(tempfile.mkdtemp()) / 'lake'\n"
                  "run_experiment(spec, out=lake_dir, jobs=1, quiet=True)\nlake = analysis.open_lake(lake_dir)"),
-        ("code", "rates = analysis.win_rates(lake.scan(), by=['difficulty'], metric='old_ones_win')\nprint(rates)"),
+        ("code", "rates = analysis.play_order(analysis.win_rates(lake.scan(), by=['difficulty'], metric='old_ones_win'),\n"
+                 "                           ['difficulty'])\nprint(rates)"),
+        ("code", "import matplotlib.pyplot as plt\n"
+                 "r = rates.to_dicts()\n"
+                 "fig, ax = plt.subplots(figsize=(6, 3))\n"
+                 "ax.errorbar([x['difficulty'] for x in r], [x['rate'] for x in r],\n"
+                 "            yerr=[[max(x['rate'] - x['ci_low'], 0) for x in r], [max(x['ci_high'] - x['rate'], 0) for x in r]],\n"
+                 "            fmt='o', capsize=4)\n"
+                 "ax.set_ylabel('Old One player win rate (95% interval)'); ax.set_ylim(0, 1); ax.grid(alpha=0.3)\n"
+                 "plt.show()"),
         ("md", "Every cell played the same seeds, so differences between difficulties are measured game by "
                "game (common random numbers):"),
         ("code", "print(analysis.paired_difference(lake.scan(), {'difficulty': 'normal'}, metric='old_ones_win', "
                  "by=['difficulty']))"),
         ("code", "summary = lake.scan()\n"
-                 "print(summary.group_by('difficulty').agg(pl.col('ports_lost').mean(), pl.col('oo_vp').mean(),\n"
-                 "      pl.col('best_player_vp').mean(), pl.len().alias('games')).sort('difficulty').collect())"),
+                 "print(analysis.play_order(summary.group_by('difficulty').agg(pl.col('ports_lost').mean(), pl.col('oo_vp').mean(),\n"
+                 "      pl.col('best_player_vp').mean(), pl.len().alias('games')).collect(), ['difficulty']))"),
 
         ("md", "## Where the points come from, as distributions\n\nMeans hide a lot: `old_ones_vp_sources` splits "
                "the Old One player's VP (tiles on the map, blighted farms, units and Outposts, Ports) and "
@@ -79,6 +106,12 @@ NOTEBOOKS = {
                  "print(oop.filter(pl.col('source').is_in(['blighted', 'ports', 'total'])))\n"
                  "humans = analysis.vp_quantiles(analysis.human_vp_sources(lake.scan('seats')), by=['difficulty'])\n"
                  "print(humans.filter(pl.col('source') == 'total'))"),
+        ("code", "vp = lake.scan().select('difficulty', 'oo_vp').collect()\n"
+                 "levels = ['normal', 'hard', 'heroic']\n"
+                 "fig, ax = plt.subplots(figsize=(6, 3.5))\n"
+                 "ax.boxplot([vp.filter(pl.col('difficulty') == lv)['oo_vp'].to_numpy() for lv in levels], showmeans=True)\n"
+                 "ax.set_xticks([1, 2, 3], levels); ax.set_ylabel('Old One player VP per game'); ax.grid(axis='y', alpha=0.3)\n"
+                 "plt.show()"),
         ("md", "## Port loss by site and blight by hex\n\nThe `ports` and `farms` tables (in `outputs`) have one row "
                "per Port / farm placed, with whether it fell / was blighted:"),
         ("code", "print(analysis.port_loss_by_site(lake.scan('ports'), by=['difficulty']).sort('rate', descending=True).head(6))\n"
@@ -110,7 +143,24 @@ NOTEBOOKS = {
 }
 
 
+def execute(path: Path) -> None:
+    """Run a notebook top to bottom and store it with its outputs (figures included), so a
+    reader sees the results without running it."""
+    import tempfile
+
+    from nbclient import NotebookClient
+
+    nb = nbf.read(path, as_version=4)
+    with tempfile.TemporaryDirectory() as tmp:
+        NotebookClient(nb, timeout=900, kernel_name="python3", resources={"metadata": {"path": tmp}}).execute()
+    for cell in nb.cells:  # no timing metadata: re-running changes only what the results change
+        cell.metadata.pop("execution", None)
+    nbf.write(nb, path)
+
+
 def main() -> None:
+    import sys
+
     HERE.mkdir(exist_ok=True)
     for name, cells in NOTEBOOKS.items():
         nb = nbf.v4.new_notebook()
@@ -119,6 +169,8 @@ def main() -> None:
             cell.id = f"{Path(name).stem[:40]}-{k}"
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbf.write(nb, HERE / name)
+        if "--no-execute" not in sys.argv:
+            execute(HERE / name)
 
 
 if __name__ == "__main__":

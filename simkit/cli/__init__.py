@@ -18,7 +18,21 @@ except ImportError:  # pragma: no cover - depends on the installed typer
     import click
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="simkit: a balance lab for AuZtralia and Revenge of the Old Ones.")
+                  help="simkit: a balance lab for AuZtralia and Revenge of the Old Ones.",
+                  epilog="Example: simkit combat --force infantry=2,artillery=1 --vs shoggoth")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from simkit import ENGINE_VERSION, __version__
+        typer.echo(f"simkit {__version__} (engine {ENGINE_VERSION})")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                       help="Print the simkit version and engine version, then exit.")) -> None:
+    """simkit: a balance lab for AuZtralia and Revenge of the Old Ones."""
 
 
 def _register() -> None:

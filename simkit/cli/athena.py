@@ -26,7 +26,8 @@ from simkit.athena import (
 )
 from simkit.athena.pack import PROVENANCE_TAGS
 from simkit.cli import app, validate
-from simkit.cli.common import JsonOption, print_json
+from simkit.cli.common import JsonOption
+from simkit.cli.output import emit
 from simkit.errors import UserError
 
 
@@ -47,7 +48,8 @@ class _AthenaGroup(TyperGroup):
 
 
 athena_app = typer.Typer(cls=_AthenaGroup,
-                         help="Last Aurora: Project Athena - convoys against Automated Turrets.")
+                         help="Last Aurora: Project Athena - convoys against Automated Turrets.",
+                         epilog="Example: simkit athena turret --weapons cannon:3,energy_cannon:4 --ammo 2 --defense 2")
 app.add_typer(athena_app, name="athena")
 
 
@@ -135,7 +137,17 @@ def _render(odds: TurretOdds) -> None:
     console.print(f"[dim]firing order: {order}; {tail}; data {odds.data_hash}[/dim]")
 
 
-@athena_app.command("turret")
+def _weapon_pairs(text: str) -> list[tuple[str, str]]:
+    """--weapons as (kind, rating) pairs, as typed (already validated by parse_weapons)."""
+    out = []
+    for item in text.split(","):
+        kind, _, rating = item.strip().partition(":")
+        if kind:
+            out.append((kind.strip(), rating.strip()))
+    return out
+
+
+@athena_app.command("turret", epilog="Example: simkit athena turret --weapons cannon:3,energy_cannon:4 --ammo 2 --defense 2 --json")
 def turret_cmd(
     weapons: Annotated[str, typer.Option(help="Undamaged weapons KIND:RATING, e.g. 'cannon:3,energy_cannon:4'.")],
     ammo: Annotated[int, typer.Option(help="Ammo tokens in the convoy.")] = 0,
@@ -178,19 +190,25 @@ def turret_cmd(
                         seen=parse_seen(seen), variants=parse_variants(variant))
     odds = turret_odds(fight, pack, method=method.value, games=games, seed=seed, jobs=jobs)
     if json:
-        print_json(odds.to_json())
+        emit("athena turret", {"weapons": [{"kind": k, "rating": r} for k, r in _weapon_pairs(weapons)],
+                               "ammo": ammo, "charged": charged, "half": half, "defense": defense, "turret": turret,
+                               "detection": detection, "rounds": rounds, "method": method.value, "games": games,
+                               "seed": seed, "jobs": jobs, "cyborg": cyborg, "grenade": grenade,
+                               "grenade_use": grenade_use.value, "order": order.value, "seen": list(parse_seen(seen)),
+                               "variant": list(variant or []), "data": data}, odds.to_json())
     else:
         _render(odds)
 
 
-@athena_app.command("check")
+@athena_app.command("check", epilog="Example: simkit athena check --json")
 def check_cmd(data: AthenaDataOption = None, json: JsonOption = False) -> None:
     """Validate an Athena data pack and show how sure its values are."""
     pack = load_athena_pack(data)
     shares = provenance_shares(pack)
     if json:
-        print_json({"pack": pack.path, "name": pack.name, "hash": pack.hash, "cards": pack.deck_size,
-                    "counts": {t: pack.provenance.get(t, 0) for t in PROVENANCE_TAGS}, "shares": shares})
+        emit("athena check", {"data": data},
+             {"pack": pack.path, "name": pack.name, "hash": pack.hash, "cards": pack.deck_size,
+              "counts": {t: pack.provenance.get(t, 0) for t in PROVENANCE_TAGS}, "shares": shares})
         return
     typer.echo(f"{pack.path}: ok ({pack.deck_size} Outcome cards, {pack.turret_number.size} turrets, "
                f"{pack.track_damage.size} Detection levels, hash {pack.hash})")

@@ -9,14 +9,16 @@ import numpy as np
 import typer
 
 from simkit.cli import app, validate
-from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack, print_json
+from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack
+from simkit.cli.output import emit
 from simkit.errors import UserError
 
-board_app = typer.Typer(no_args_is_help=True, help="Maps: draw a board or a setup, validate map files.")
+board_app = typer.Typer(no_args_is_help=True, help="Maps: draw a board or a setup, validate map files.",
+                        epilog="Example: simkit board show --setup-seed 4 --players 3 --out board.png")
 app.add_typer(board_app, name="board")
 
 
-@board_app.command("show")
+@board_app.command("show", epilog="Example: simkit board show --setup-seed 4 --players 3 --out board.png")
 def show(
     out: Annotated[Path, typer.Option("--out", help="PNG file to write.")],
     map_name: Annotated[str, typer.Option("--map", help="Map name in the pack's maps/ folder, or a .csv path.")] = "eastern",
@@ -25,6 +27,7 @@ def show(
     revenge: Annotated[bool, typer.Option(help="Revenge setup: Spawn tiles instead of Old One tiles.")] = False,
     reveal: Annotated[bool, typer.Option(help="Print the Old One type on face-down tiles.")] = False,
     data: DataOption = None,
+    json: JsonOption = False,
 ) -> None:
     """Draw the map (terrain, numbers, ports, survey hexes, level marks) and, with
     --setup-seed, the resources, Old One tiles and Ports of that setup."""
@@ -48,10 +51,15 @@ def show(
         title = (f"{board.name}: {'Revenge ' if revenge else ''}setup seed {setup_seed}, {players} players "
                  f"(map {board.hash})")
     atomic_write_bytes(out, render_png(board, setup, title=title, reveal=reveal))
+    if json:
+        emit("board show", {"out": out, "map": map_name, "setup_seed": setup_seed, "players": players,
+                            "revenge": revenge, "reveal": reveal, "data": data},
+             {"wrote": out, "map_name": board.name, "map_hash": board.hash, "hexes": board.num_hexes})
+        return
     typer.echo(f"wrote {out}")
 
 
-@board_app.command("check")
+@board_app.command("check", epilog="Example: simkit board check eastern --json")
 def check(file: Annotated[Path, typer.Argument(help="Map CSV file (or a map name of the pack).")],
           data: DataOption = None, json: JsonOption = False) -> None:
     """Validate a map file: columns, values, rules (ports, level marks, sheep), adjacency."""
@@ -65,7 +73,7 @@ def check(file: Annotated[Path, typer.Argument(help="Map CSV file (or a map name
                "survey": int(board.survey_hexes.size), "level_marks": int((board.hex_level > 0).sum()),
                "provenance": board.provenance, "warnings": warnings}
     if json:
-        print_json(summary)
+        emit("board check", {"file": file, "data": data}, summary)
         return
     typer.echo(f"{board.path}: ok ({board.num_hexes} hexes, {summary['port_symbols']} port symbols, "
                f"{summary['survey']} survey hexes, {summary['level_marks']} level marks; hash {board.hash})")

@@ -14,7 +14,8 @@ import typer
 
 from simkit import ENGINE_VERSION
 from simkit.cli import app
-from simkit.cli.common import DataOption, atomic_write_bytes, data_pack
+from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack
+from simkit.cli.output import emit
 from simkit.combat import Combat, auto_odds, exact_odds
 from simkit.names import OLD_ONES
 
@@ -82,22 +83,66 @@ def _balance(out: Path) -> None:
         shutil.rmtree(lake)
     run_experiment(spec, out=lake, jobs=1)
     typer.echo(f"    lake: {out / 'lake'}")
+    for line in balance_headline(lake):
+        typer.echo(f"    {line}")
 
 
-@app.command("demo")
+def balance_headline(lake_dir: Path) -> list[str]:
+    """The difficulty answer the balance run found: the key rate per level and each paired step."""
+    from simkit import analysis
+    from simkit.report.summary import difficulty_steps
+
+    lake = analysis.open_lake(lake_dir)
+    if "difficulty" not in lake.grid_keys:
+        r = analysis.win_rates(lake.scan(), by=["cell"], metric=lake.key_metric).row(0, named=True)
+        return [f"{lake.key_metric}: {r['rate']:.3f} (95% {r['ci_low']:.3f}-{r['ci_high']:.3f})"]
+    facts = difficulty_steps(lake)
+    hk = facts["humans_key"]
+    lines = []
+    groups = sorted({r[hk] for r in facts["rates"]}) if hk else [None]
+    for g in groups:
+        rates = [r for r in facts["rates"] if not hk or r[hk] == g]
+        order = {lv: i for i, lv in enumerate(facts["levels"])}
+        rates.sort(key=lambda r: order[r["difficulty"]])
+        who = f" ({g} {hk})" if hk else ""
+        lines.append(f"headline{who}: {facts['metric']} " + ", ".join(
+            f"{r['difficulty']} {r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})" for r in rates))
+        for st in facts["steps"]:
+            if hk and st["humans"] != g:
+                continue
+            up, down = ("easier", "harder") if facts["metric"].startswith("humans") else ("harder", "easier")
+            verdict = (f"{up} for the humans" if st["ci_low"] > 0 else f"{down} for the humans" if st["ci_high"] < 0
+                       else "not distinguishable")
+            lines.append(f"  {st['to']} vs {st['from']}: {st['diff']:+.3f} (95% {st['ci_low']:+.3f}..{st['ci_high']:+.3f}, "
+                         f"paired on {st['games']:,} shared seeds): {verdict}")
+    return lines
+
+
+@app.command("demo", epilog="Example: simkit demo --out results/demo   (the same as `make run`)")
 def demo(out: Annotated[Path, typer.Option(help="Folder for everything the demo writes.")] = Path("results/demo"),
          max_per_type: Annotated[int, typer.Option(help="Odds table size (units per type).")] = 1,
-         data: DataOption = None) -> None:
+         data: DataOption = None, json: JsonOption = False) -> None:
     """A small end-to-end run: combat odds table, one detailed matchup, a board picture."""
+    import contextlib
+    import sys
+
     pack = data_pack(data)
     out.mkdir(parents=True, exist_ok=True)
-    typer.echo(f"simkit demo (engine {ENGINE_VERSION}, data {pack.hash}) -> {out}")
-    _combat_odds(out, pack, max_per_type)
-    _headline_combat(out, pack)
-    _board(out, data)
-    _balance(out)
-    from simkit.report import build_report
+    # with --json the step-by-step lines go to stderr, so stdout is the one JSON object
+    with contextlib.redirect_stdout(sys.stderr) if json else contextlib.nullcontext():
+        typer.echo(f"simkit demo (engine {ENGINE_VERSION}, data {pack.hash}) -> {out}")
+        _combat_odds(out, pack, max_per_type)
+        _headline_combat(out, pack)
+        _board(out, data)
+        _balance(out)
+        from simkit.report import build_report
 
-    report = build_report(out, title="simkit demo report")
-    atomic_write_bytes(out / "report.html", report.html.encode())
+        report = build_report(out, title="simkit demo report")
+        atomic_write_bytes(out / "report.html", report.html.encode())
+    if json:
+        emit("demo", {"out": out, "max_per_type": max_per_type, "data": data},
+             {"report": (out / "report.html").resolve(), "sections": report.sections,
+              "balance_headline": balance_headline(out / "lake"),
+              "files": sorted(str(p.relative_to(out)) for p in out.iterdir())})
+        return
     typer.echo(f"[5] report: {(out / 'report.html').resolve()}")

@@ -11,15 +11,30 @@ from rich.console import Console
 from rich.table import Table
 
 from simkit.cli import app
-from simkit.cli.common import JsonOption, print_json
+from simkit.cli.common import JsonOption
+from simkit.cli.output import emit
 from simkit.errors import UserError
 
 experiment_app = typer.Typer(no_args_is_help=True,
-                             help="Experiment specs (experiments/*.toml) -> a Parquet result lake.")
+                             help="Experiment specs (experiments/*.toml) -> a Parquet result lake.",
+                             epilog="Example: simkit experiment run experiments/revenge_difficulty.toml --jobs 2")
 app.add_typer(experiment_app, name="experiment")
 
 SpecArg = Annotated[Path, typer.Argument(help="Experiment spec (TOML), e.g. experiments/combat_odds_grid.toml.")]
 LakeArg = Annotated[Path, typer.Argument(help="Result lake folder (the run's --out).")]
+
+
+def varying_labels(spec) -> dict[str, str]:
+    """cell id -> 'key=value, ...' over every parameter and override that differs between the
+    spec's cells (the partition keys alone can leave two cells looking identical)."""
+    values: dict[str, set[str]] = {}
+    for c in spec.cells:
+        for k, v in {**c.params, **c.overrides}.items():
+            values.setdefault(k, set()).add(repr(v))
+    order = list(spec.grid) + list(spec.override_grid) + list(values)
+    keys = [k for k in dict.fromkeys(order) if len(values.get(k, ())) > 1]
+    return {c.cell_id: ", ".join(f"{k}={({**c.params, **c.overrides})[k]}" for k in keys) or c.cell_id
+            for c in spec.cells}
 
 
 class Backend(StrEnum):
@@ -27,7 +42,7 @@ class Backend(StrEnum):
     dask = "dask"
 
 
-@experiment_app.command("run")
+@experiment_app.command("run", epilog="Example: simkit experiment run experiments/revenge_difficulty.toml --out results/rd --jobs 2")
 def run_cmd(
     spec_file: SpecArg,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (Dask: LocalCluster workers).")] = 1,
@@ -51,28 +66,45 @@ def run_cmd(
         err = RunFailed("interrupted: finished chunks are kept; rerun the same command to complete the rest")
         err.exit_code = 130
         raise err from None
+    labels = varying_labels(spec)
+    from simkit.analysis import LEVEL_ORDER
+
+    def grid_position(cell) -> tuple:
+        """The cell's place in the grid, difficulty levels in play order (not as listed)."""
+        key = []
+        for k, values in spec.grid.items():
+            v = cell.params.get(k)
+            key.append(LEVEL_ORDER.get(v, 9) if k == "difficulty" else values.index(v) if v in values else 0)
+        return (*key, cell.index)
+
+    position = {c.cell_id: grid_position(c) for c in spec.cells}
+    result.cells.sort(key=lambda c: position.get(c.cell, ()))
     if json:
-        print_json({"out": str(result.out), "experiment_id": result.experiment_id,
-                    "chunks_written": result.chunks_written, "chunks_skipped": result.chunks_skipped,
-                    "games_written": result.games_written, "games_skipped": result.games_skipped,
-                    "seconds": result.seconds,
-                    "cells": [{"cell": c.cell, "label": c.label, "games": c.games, "key_sum": c.key_sum,
-                               "rate": c.rate, "half_width": c.half_width, "stop": c.stop} for c in result.cells]})
+        emit("experiment run", {"spec": spec_file, "jobs": jobs, "backend": backend.value, "scheduler": scheduler,
+                                "out": out, "target_ci": target_ci, "force": force},
+             {"out": result.out, "experiment_id": result.experiment_id,
+              "chunks_written": result.chunks_written, "chunks_skipped": result.chunks_skipped,
+              "games_written": result.games_written, "games_skipped": result.games_skipped,
+              "seconds": result.seconds,
+              "cells": [{"cell": c.cell, "label": labels.get(c.cell, c.label), "games": c.games,
+                         "key_sum": c.key_sum, "rate": c.rate, "half_width": c.half_width, "stop": c.stop}
+                        for c in result.cells]})
         return
     console = Console()
     if len(result.cells) <= 40:
         table = Table(title=f"{result.experiment_id}: key metric per cell")
-        for col in ("cell", "parameters", "games", "rate", "±95%", "stopped by"):
-            table.add_column(col, justify="right" if col in ("games", "rate", "±95%") else "left")
+        for col in ("parameters", "games", "rate", "±95%", "stopped by"):
+            table.add_column(col, justify="right" if col in ("games", "rate", "±95%") else "left",
+                             overflow="fold")
         for c in result.cells:
-            table.add_row(c.cell, c.label, f"{c.games:,}", f"{c.rate:.4f}", f"{c.half_width:.4f}", c.stop)
+            table.add_row(labels.get(c.cell, c.label), f"{c.games:,}", f"{c.rate:.4f}", f"{c.half_width:.4f}", c.stop)
         console.print(table)
     console.print(f"{result.chunks_written} chunk(s) written ({result.games_written:,} games, "
                   f"{result.games_per_second:,.0f} games/s), {result.chunks_skipped} found done; "
                   f"lake: {result.out}")
 
 
-@experiment_app.command("check")
+@experiment_app.command("check", epilog="Example: simkit experiment check experiments/revenge_difficulty.toml --json")
 def check_cmd(spec_file: SpecArg, json: JsonOption = False) -> None:
     """Validate a spec (mode, parameters, strategies, overrides, sizes) without running it."""
     import math
@@ -86,7 +118,7 @@ def check_cmd(spec_file: SpecArg, json: JsonOption = False) -> None:
             "target_ci": spec.target_ci, "chunks_per_cell": chunks, "outputs": list(spec.outputs),
             "partition_by": list(spec.partition_by), "data_hash": spec.data_hash}
     if json:
-        print_json(info)
+        emit("experiment check", {"spec": spec_file}, info)
         return
     sizing = f"{spec.games:,} games per cell in {chunks} chunk(s)" if spec.games else \
         f"until the 95% half-width is {spec.target_ci} (at most {spec.max_games:,} games per cell)"
@@ -94,7 +126,7 @@ def check_cmd(spec_file: SpecArg, json: JsonOption = False) -> None:
                f"{sizing}, chunks of {spec.chunk_size:,}, root seed {spec.root_seed}")
 
 
-@experiment_app.command("verify")
+@experiment_app.command("verify", epilog="Example: simkit experiment verify results/rd --deep")
 def verify_cmd(lake: LakeArg,
                deep: Annotated[bool, typer.Option(help="Read every page (checksums) and recount the key metric.")] = False,
                json: JsonOption = False) -> None:
@@ -106,8 +138,9 @@ def verify_cmd(lake: LakeArg,
         raise UserError(f"{lake}: not a simkit lake (no manifest.json)")
     index = scan(lake, manifest, deep=deep)
     if json:
-        print_json({"files": len(index.files), "problems": [vars(p) for p in index.problems],
-                    "temporaries": index.temporaries})
+        emit("experiment verify", {"lake": lake, "deep": deep},
+             {"files": len(index.files), "problems": [vars(p) for p in index.problems],
+              "temporaries": index.temporaries, "ok": not index.problems})
     else:
         for p in index.problems:
             typer.echo(f"{p.kind}: {p.relpath}: {p.detail}")
@@ -117,7 +150,7 @@ def verify_cmd(lake: LakeArg,
         raise UserError(f"{lake}: {len(index.problems)} bad file(s), first: {index.problems[0]}")
 
 
-@experiment_app.command("summary")
+@experiment_app.command("summary", epilog="Example: simkit experiment summary results/rd --json")
 def summary_cmd(lake: LakeArg,
                 experiment: Annotated[str | None, typer.Option(help="Experiment id (when the lake holds several).")] = None,
                 json: JsonOption = False) -> None:
@@ -126,9 +159,10 @@ def summary_cmd(lake: LakeArg,
 
     lk = analysis.open_lake(lake, experiment)
     by = lk.grid_keys or ["cell"]
-    df = analysis.win_rates(lk.scan(), by=by, metric=lk.key_metric)
+    df = analysis.play_order(analysis.win_rates(lk.scan(), by=by, metric=lk.key_metric), by)
     if json:
-        print_json({"experiment_id": lk.experiment, "key_metric": lk.key_metric, "rows": df.to_dicts()})
+        emit("experiment summary", {"lake": lake, "experiment": experiment},
+             {"experiment_id": lk.experiment, "key_metric": lk.key_metric, "keys": by, "rows": df.to_dicts()})
         return
     table = Table(title=f"{lk.experiment}: {lk.key_metric}")
     for col in by + ["games", "rate", "95% interval"]:

@@ -1,60 +1,58 @@
-"""`simkit simulate` (whole games to Parquet) and `simkit replay` (one game, turn by turn).
+"""`simkit simulate` (whole games into a one-cell lake) and `simkit replay` (one game, turn by turn).
 
-A simple single-experiment writer: OUT/<table>.parquet for each table asked for, with the
-seed, engine version, data hash and parameters in the file metadata. Game g of chunk c is
-played from game_generator(seed, c, g), so the files are identical for any --jobs and
-`simkit replay --seed S --chunk C --game G` rebuilds any row. Grids, resuming and the
-lake are `simkit experiment run` (mode "base" / "solo").
+`simulate` is `simkit experiment run` of a one-cell spec built from its flags: OUT gets the
+experiment-run layout (hive-partitioned chunk files, manifest.json with the spec, seeds,
+engine version, data hash and git commit, the lake lock), so `simkit report OUT`,
+`simkit experiment summary OUT` and `simkit replay --lake OUT` work on it, and rerunning
+the same command completes an interrupted run. Game g of chunk c is played from
+game_generator(seed, c, g) (chunks of 1,000 games), so the rows are identical for any
+--jobs and `simkit replay --seed S --chunk C --game G` rebuilds any row.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import time
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
 import typer
 
-from simkit import ENGINE_VERSION
 from simkit.cli import app
-from simkit.cli.common import DataOption, atomic_write_bytes
+from simkit.cli.common import DataOption, JsonOption
+from simkit.cli.output import emit
 from simkit.errors import UserError
 
 CHUNK = 1000
 
 
-def _git_commit() -> str:
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
-                             cwd=Path(__file__).resolve().parent)
-        return out.stdout.strip() if out.returncode == 0 else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _chunk_worker(mode: str, params: dict, data_path: str | None, seed: int, chunk: int, n: int,
-                  outputs: tuple[str, ...]):
-    from simkit.datapack import load_pack
-    from simkit.game.modes import run_chunk
+def one_cell_spec(mode: str, params: dict, seed: int, games: int, outputs: tuple[str, ...], data: Path | None):
+    """The experiment spec `simulate` runs: one cell, the given parameters, chunks of 1,000."""
+    from simkit.runner.spec import parse_spec
 
-    data = load_pack(data_path)
-    if mode == "revenge":
-        from simkit.revenge.modes import run_chunk as revenge_chunk
-        tables = revenge_chunk(params, data, seed, chunk, n, frozenset(outputs))
-    elif mode == "mythos-solo":
-        from simkit.revenge.modes import run_solo_chunk
-        tables = run_solo_chunk(params, data, seed, chunk, n, frozenset(outputs))
-    else:
-        tables = run_chunk(mode, params, data, seed, chunk, n, frozenset(outputs))
-    for t in tables.values():     # game_index within the chunk -> add the chunk id
-        t["chunk_id"] = np.full(len(t["game_index"]), chunk, dtype=np.int32)
-    return tables
+    exp = {"name": f"simulate-{mode}", "description": "simkit simulate", "mode": mode, "root_seed": seed,
+           "chunk_size": CHUNK, "games": games, "outputs": list(outputs)}
+    if data is not None:
+        exp["data"] = str(Path(data).resolve())
+    text = "[experiment]\n" + "".join(
+        f"{k} = {_toml_value(v) if not isinstance(v, list) else '[' + ', '.join(map(_toml_value, v)) + ']'}\n"
+        for k, v in exp.items()) + "\n[params]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in params.items())
+    return parse_spec({"experiment": exp, "params": dict(params)}, "simkit simulate", text=text,
+                      default_name=f"simulate-{mode}")
 
 
-@app.command("simulate")
+def rate_rows(frame, by: list[str], metric: str) -> list[dict]:
+    from simkit import analysis
+    return analysis.win_rates(frame, by=by, metric=metric).sort(by).to_dicts()
+
+
+@app.command("simulate", epilog="Example: simkit simulate --mode revenge --humans 3 --difficulty hard --games 2000 --out results/rv")
 def simulate(
     out: Annotated[Path, typer.Option("--out", help="Folder for the Parquet files.")],
     mode: Annotated[str, typer.Option("--mode", help="base, solo, revenge or mythos-solo.")] = "base",
@@ -71,13 +69,12 @@ def simulate(
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Seat strategies in the order given (no random first player).")] = False,
     checked: Annotated[bool, typer.Option("--checked", help="Check invariants after every turn.")] = False,
     content: Annotated[str, typer.Option("--content", help="Mythos cards in play: assumed (all) or rules (public texts only).")] = "assumed",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     data: DataOption = None,
+    json: JsonOption = False,
 ) -> None:
-    """Play whole games with heuristic (or random) players and write Parquet."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from simkit.datapack import load_pack
+    """Play whole games with heuristic (or random) players into a one-cell lake (the
+    `experiment run` layout), then print the win rates per strategy and per seat."""
     from simkit.game.modes import BASE, SOLO
     from simkit.game.tables import TABLES
 
@@ -120,45 +117,81 @@ def simulate(
             raise UserError("--difficulty is for --mode solo")
         params = BASE.validate({"players": 2 if players is None else players, "strategies": strategies,
                                 "shuffle_seats": not fixed_seats, "checked": checked, "content": content})
-    pack = load_pack(data)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {out} is a file, not a folder")
-    sizes = [min(CHUNK, games - k) for k in range(0, games, CHUNK)]
-    jobs_args = [(mode, params, str(data) if data else None, seed, c, n, wanted) for c, n in enumerate(sizes)]
-    t0 = time.perf_counter()
-    if jobs == 1 or len(sizes) == 1:
-        parts = [_chunk_worker(*a) for a in jobs_args]
-    else:
-        from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=jobs)(delayed(_chunk_worker)(*a) for a in jobs_args)
-    seconds = time.perf_counter() - t0
-    meta = {"format": "simkit-simulate/1", "mode": mode, "params": params, "seed": seed, "games": games,
-            "chunk_size": CHUNK, "engine_version": ENGINE_VERSION, "data_hash": pack.hash,
-            "git_commit": _git_commit()}
-    out.mkdir(parents=True, exist_ok=True)
-    for t in wanted:
-        cols: dict[str, np.ndarray] = {}
-        for key in parts[0][t]:
-            cols[key] = np.concatenate([p[t][key] for p in parts])
-        if t == "summary":  # every row says which parameters played it, as in the runner's lake
-            n = len(next(iter(cols.values())))
-            for key, value in params.items():
-                cols.setdefault(key, np.full(n, value))
-        table = pa.table(cols)
-        table = table.replace_schema_metadata({"simkit": json.dumps({**meta, "table": t})})
-        sink = pa.BufferOutputStream()
-        pq.write_table(table, sink, compression="zstd")
-        atomic_write_bytes(out / f"{t}.parquet", sink.getvalue().to_pybytes())
-    summary = parts and np.concatenate([p["summary"]["old_ones_win"] for p in parts])
-    rate = float(np.mean(summary)) if len(summary) else 0.0
-    typer.echo(f"wrote {', '.join(f'{t}.parquet' for t in wanted)} to {out}: {games} games in {seconds:.1f} s "
-               f"({games / seconds:,.0f} games/s); Old Ones won {rate:.1%}")
+    from simkit import analysis
+    from simkit.runner import run_experiment
+
+    if mode in ("solo", "mythos-solo") and "seats" in wanted:
+        # the one seat's result is the summary's humans_win; the lake cannot hold a seats table whose
+        # 'strategy' column repeats the solo mode's 'strategy' parameter
+        wanted = tuple(t for t in wanted if t != "seats")
+    spec = one_cell_spec(mode, params, seed, games, wanted, data)
+    result = run_experiment(spec, out=out, jobs=jobs, quiet=quiet or json)
+    lake = analysis.open_lake(out, spec.experiment_id)
+    metric = lake.key_metric
+    overall = rate_rows(lake.scan(), ["cell"], metric)[0]
+    per_strategy, per_seat = [], []
+    if "seats" in wanted:
+        seats = lake.scan("seats")
+        per_strategy = rate_rows(seats, ["strategy"], "win")
+        per_seat = rate_rows(seats, ["seat"], "win")
+    if json:
+        emit("simulate", {"out": out, "mode": mode, "params": params, "games": games, "seed": seed,
+                          "tables": list(wanted), "jobs": jobs, "data": data},
+             {"lake": out, "experiment_id": spec.experiment_id, "games_written": result.games_written,
+              "games_skipped": result.games_skipped, "seconds": result.seconds, "key_metric": metric,
+              "overall": overall, "per_strategy": per_strategy, "per_seat": per_seat})
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    speed = f"{result.games_per_second:,.0f} games/s" if result.games_written else "all chunks found done"
+    console.print(f"{games:,} games ({mode}) in lake {out}, experiment {spec.experiment_id}, in {result.seconds:.1f} s "
+                  f"({speed})", markup=False)
+    console.print(f"{metric}: {overall['rate']:.4f} (95% {overall['ci_low']:.4f}-{overall['ci_high']:.4f})")
+    for title, key, rows in (("win rate per strategy (each seat)", "strategy", per_strategy),
+                             ("win rate per seat (player index in the game)", "seat", per_seat)):
+        if not rows:
+            continue
+        table = Table(title=title)
+        for col in (key, "seats", "wins", "rate", "95% interval"):
+            table.add_column(col, justify="left" if col == key else "right")
+        for r in rows:
+            table.add_row(str(r[key]), f"{r['games']:,}", f"{r['wins']:,}", f"{r['rate']:.4f}",
+                          f"{r['ci_low']:.4f}-{r['ci_high']:.4f}")
+        console.print(table)
+    console.print(f"report: simkit report {out} --out {out / 'report.html'}", markup=False)
 
 
-@app.command("replay")
+def _lake_game(lake: Path, experiment: str | None, cell: str | None, seed: int | None):
+    """(mode, root seed, parameters) of one cell of a lake, from its manifest."""
+    from simkit import analysis
+
+    lk = analysis.open_lake(lake, experiment, verify=False)
+    mode = str(lk.record.get("mode"))
+    if mode not in ("base", "solo", "revenge", "mythos-solo"):
+        raise UserError(f"--lake {lake}: mode '{mode}' has no turn-by-turn replay (base, solo, revenge, mythos-solo)")
+    cells = lk.cells
+    if cell is None:
+        if len(cells) != 1:
+            raise UserError(f"--lake {lake}: {len(cells)} cells; name one with --cell (one of: {', '.join(sorted(cells))})")
+        cell = next(iter(cells))
+    if cell not in cells:
+        raise UserError(f"--cell {cell}: not in {lake} (cells: {', '.join(sorted(cells))})")
+    root = int(lk.record.get("root_seed", 0))
+    if seed is not None and seed != root:
+        raise UserError(f"--seed {seed} differs from the lake's root seed {root}; drop --seed")
+    return mode, root, dict(cells[cell]["params"])
+
+
+@app.command("replay", epilog="Example: simkit replay --lake results/rv --chunk 0 --game 5")
 def replay(
-    seed: Annotated[int, typer.Option("--seed", help="Root seed of the run.")],
     game: Annotated[int, typer.Option("--game", help="Game index within the chunk.")],
+    seed: Annotated[int | None, typer.Option("--seed", help="Root seed of the run (default: the lake's).")] = None,
+    lake: Annotated[Path | None, typer.Option("--lake", help="A lake from simulate or experiment run: seed, mode "
+                                              "and parameters come from its manifest.")] = None,
+    experiment: Annotated[str | None, typer.Option("--experiment", help="With --lake: the experiment id (when it holds several).")] = None,
+    cell: Annotated[str | None, typer.Option("--cell", help="With --lake: the cell id (when the experiment has several).")] = None,
     chunk: Annotated[int, typer.Option("--chunk", help="Chunk id (simulate: game // 1000).")] = 0,
     mode: Annotated[str, typer.Option("--mode", help="base, solo, revenge or mythos-solo.")] = "base",
     players: Annotated[int | None, typer.Option("--players", help="Human players, 1-4 (default 2).")] = None,
@@ -170,6 +203,7 @@ def replay(
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="As given to simulate.")] = False,
     content: Annotated[str, typer.Option("--content", help="As given to simulate: assumed or rules.")] = "assumed",
     data: DataOption = None,
+    json: JsonOption = False,
 ) -> None:
     """Rebuild one game from its seed and print a readable turn-by-turn log (Revenge: the
     Old One player's actions and Mythos cards too)."""
@@ -177,6 +211,18 @@ def replay(
     from simkit.game.modes import rules_for
     from simkit.game.replay import replay_text
 
+    if lake is not None:
+        mode, seed, params = _lake_game(lake, experiment, cell, seed)
+        players = params.get("players")
+        humans = params.get("humans")
+        strategies = params.get("strategies", params.get("strategy", strategies))
+        difficulty = params.get("difficulty")
+        rules = params.get("ruleset")
+        oop = params.get("oop")
+        fixed_seats = not params.get("shuffle_seats", True)
+        content = params.get("content", "assumed")
+    if seed is None:
+        raise UserError("give --seed (or --lake to read it from a lake's manifest)")
     if seed < 0 or game < 0 or chunk < 0:
         raise UserError("--seed, --game and --chunk must be >= 0")
     if mode not in ("base", "solo", "revenge", "mythos-solo"):
@@ -191,4 +237,11 @@ def replay(
     n = 1 if mode in ("solo", "mythos-solo") else (humans or players or 2)
     spec = make_spec(mode, n, strategies, difficulty=difficulty, shuffle_seats=not fixed_seats, rules=eng.rules,
                      ruleset=rules or "revenge", oop=oop or "rusher", content=content)
-    typer.echo(replay_text(eng, spec, seed, game, chunk), nl=False)
+    text = replay_text(eng, spec, seed, game, chunk)
+    if json:
+        emit("replay", {"lake": lake, "experiment": experiment, "cell": cell, "seed": seed, "chunk": chunk,
+                        "game": game, "mode": mode, "players": n, "strategies": strategies, "difficulty": difficulty,
+                        "rules": rules, "oop": oop, "fixed_seats": fixed_seats, "content": content, "data": data},
+             {"log": text.splitlines()})
+        return
+    typer.echo(text, nl=False)

@@ -433,17 +433,72 @@ def damage_left(combat: Combat, data: AuzData, st: np.ndarray) -> list[int]:
     return out
 
 
+def card_classes(combat: Combat, data: AuzData, seen: tuple[int, ...] = ()) -> np.ndarray:
+    """How many cards of each outcome class (cards that do the same in this fight) remain:
+    the exact solver's deck state is one count per class."""
+    st0, _, _ = combat_arrays(combat, data)
+    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[L.COUNT + u] > 0)
+    if st0[L.COUNT + OUTPOST] > 0 or st0[L.COUNT + PORT] > 0:
+        force_mask |= 1
+    effects = np.concatenate([
+        np.stack([data.card_hits[:, t] & force_mask, data.card_purple[:, t],
+                  data.card_sanity[:, t], data.card_airship[:, t]], axis=1)
+        for t in sorted(set(combat.old_ones))], axis=1).astype(np.int64)
+    _, _, avail, _ = group_cards(effects, available_cards(data, seen))
+    return avail[avail > 0]
+
+
+def compositions_within(counts: np.ndarray, draws: int) -> int:
+    """Sub-multisets of at most ``draws`` cards of a deck with these class counts: the deck
+    compositions a fight of at most ``draws`` cards can reach."""
+    poly = [1] + [0] * draws
+    for m in counts.tolist():
+        new = [0] * (draws + 1)
+        for j in range(min(int(m), draws) + 1):
+            for i in range(draws + 1 - j):
+                new[i + j] += poly[i]
+        poly = new
+    return int(sum(poly))
+
+
+def estimated_compositions(combat: Combat, data: AuzData, expected_cards: float,
+                           seen: tuple[int, ...] = ()) -> int:
+    """A cheap size estimate of the exact solver's state space: the deck compositions
+    reachable within 2 x expected_cards + 1 draws (from a short Monte Carlo run)."""
+    return compositions_within(card_classes(combat, data, seen), int(2 * expected_cards) + 1)
+
+
+ESTIMATE_FACTOR = 20  # auto: skip exact when the estimate passes this x the state budget
+PROBE_GAMES = 4_096   # auto: Monte Carlo fights behind the estimate of expected cards drawn
+
+
 def auto_odds(combat: Combat, data: AuzData, games: int, seed: int, allocate=None, withdraw=None,
-              seen: tuple[int, ...] = (), jobs: int = 1, state_budget: int = STATE_BUDGET) -> CombatOdds:
+              seen: tuple[int, ...] = (), jobs: int = 1, state_budget: int = STATE_BUDGET, progress=None) -> CombatOdds:
     """Exact where the state space fits ``state_budget``, Monte Carlo with intervals where not.
 
-    The result says which method answered and, after a fall-back, why.
+    Before trying exact, the state space is estimated cheaply (:func:`estimated_compositions`
+    from a short Monte Carlo probe): a matchup far past the budget goes straight to Monte
+    Carlo instead of filling memory first. The result says which method answered and, after
+    a fall-back, why (``exact_skipped``, ``exact_estimate``).
     """
+    allocate, withdraw = policies(allocate, withdraw)
+    if not isinstance(withdraw, OptimalWithdrawal) and not isinstance(allocate, OptimalAllocation):
+        probe = monte_carlo_odds(combat, data, games=PROBE_GAMES, seed=seed, allocate=allocate, withdraw=withdraw,
+                                 seen=seen)
+        estimate = estimated_compositions(combat, data, probe.expected_cards, seen)
+        if estimate > ESTIMATE_FACTOR * state_budget:
+            odds = monte_carlo_odds(combat, data, games=games, seed=seed, allocate=allocate, withdraw=withdraw,
+                                    seen=seen, jobs=jobs, progress=progress)
+            odds.extra["exact_skipped"] = (f"the estimated state space ({estimate:,} deck compositions within "
+                                           f"{int(2 * probe.expected_cards) + 1} draws) is far past --state-budget "
+                                           f"{state_budget:,}; exact was not tried")
+            odds.extra["exact_estimate"] = estimate
+            return odds
     try:
         return exact_odds(combat, data, allocate=allocate, withdraw=withdraw, seen=seen, state_budget=state_budget)
     except ExactTooLarge as exc:
         odds = monte_carlo_odds(combat, data, games=games, seed=seed, allocate=allocate, withdraw=withdraw,
-                                seen=seen, jobs=jobs)
+                                seen=seen, jobs=jobs, progress=progress)
         odds.extra["exact_skipped"] = str(exc)
         return odds
 
@@ -494,8 +549,14 @@ def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table):
 
 
 def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, allocate=None,
-                     withdraw=None, seen: tuple[int, ...] = (), jobs: int = 1) -> CombatOdds:
-    """Monte Carlo estimate with Wilson 95% intervals; identical for any ``jobs``."""
+                     withdraw=None, seen: tuple[int, ...] = (), jobs: int = 1, progress=None,
+                     solved_table=None) -> CombatOdds:
+    """Monte Carlo estimate with Wilson 95% intervals; identical for any ``jobs``.
+
+    ``progress``: an optional callable given the fights done after each chunk (a progress bar).
+    ``solved_table``: the withdraw table of this very matchup, policy and ``seen`` (from
+    :func:`withdraw_table_for`), to play it again without solving it again.
+    """
     allocate, withdraw = policies(allocate, withdraw)
     if isinstance(withdraw, OptimalWithdrawal) or isinstance(allocate, OptimalAllocation):
         raise UserError("optimal policies are computed by --method exact; Monte Carlo plays fixed policies")
@@ -506,15 +567,24 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     sizes = chunk_sizes(games, MC_CHUNK)
     rngs = chunk_generators(seed, len(sizes))
     alloc, wd = allocate.lower(), withdraw.lower()
-    solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, seen)
+    if solved_table is None:
+        solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, seen)
     wd_table = _table_array(solved_table)
     if jobs == 1 or len(sizes) == 1:
-        parts = [_mc_chunk(r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table)
-                 for r, n in zip(rngs, sizes, strict=True)]
+        parts = []
+        for r, n in zip(rngs, sizes, strict=True):
+            parts.append(_mc_chunk(r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table))
+            if progress is not None:
+                progress(n)
     else:
         from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=jobs)(delayed(_mc_chunk)(r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table)
-                                      for r, n in zip(rngs, sizes, strict=True))
+        parts = []
+        for (_, n), part in zip(zip(rngs, sizes, strict=True), Parallel(n_jobs=jobs, return_as="generator")(
+                delayed(_mc_chunk)(r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table)
+                for r, n in zip(rngs, sizes, strict=True)), strict=True):
+            parts.append(part)
+            if progress is not None:
+                progress(n)
     outcomes = sum(p[0] for p in parts)
     lost = sum(p[1] for p in parts)
     hist = sum(p[2] for p in parts)
@@ -535,6 +605,6 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     )
 
 
-__all__ = ["STATE_BUDGET", "Combat", "CombatEnd", "CombatOdds", "ExactTooLarge", "auto_odds", "available_cards",
+__all__ = ["STATE_BUDGET", "Combat", "card_classes", "compositions_within", "estimated_compositions", "CombatEnd", "CombatOdds", "ExactTooLarge", "auto_odds", "available_cards",
            "combat_arrays", "exact_odds", "monte_carlo_odds", "parse_force", "parse_old_ones", "parse_seen",
            "play_cards", "policies", "policy_in_words", "withdraw_table_for"]

@@ -26,7 +26,7 @@ def _banner(metas: list[dict], sources: list[Path]) -> str:
     hashes = sorted({m.get("data_hash", "?") for m in metas})
     engines = sorted({str(m.get("engine_version", "?")) for m in metas})
     assumed = [m.get("provenance_shares", {}).get("assumed") for m in metas]
-    assumed_txt = ", ".join(f"{a:.0%}" for a in assumed if a is not None) or "unknown"
+    assumed_txt = ", ".join(dict.fromkeys(f"{a:.0%}" for a in assumed if a is not None)) or "unknown"
     seeds = sorted({str(m.get("seed")) for m in metas if m.get("seed") is not None})
     return (f"<b>engine</b> {esc(', '.join(engines))} (this build {ENGINE_VERSION}) &middot; "
             f"<b>data pack</b> {esc(', '.join(hashes))} &middot; <b>assumed values</b> {esc(assumed_txt)} &middot; "
@@ -65,11 +65,12 @@ def build_report(source: Path, title: str | None = None) -> Report:
         raise UserError(f"{source}: no such file or folder")
     files = [source] if source.is_file() else sorted(source.glob("**/odds*.parquet"))
     lakes = [] if source.is_file() else sorted({p.parent for p in source.glob("**/manifest.json")})
-    sections, metas, names = [], [], []
-    for path in files:
+    sections, metas, names, tables, game_lakes = [], [], [], [], []
+    for i, path in enumerate(files):
         table, meta = read_table(path)
         metas.append(meta)
-        sections.append(combat.section(table))
+        tables.append(table)
+        sections.append(combat.section(table, "combat-odds" if i == 0 else f"combat-odds-{i}"))
         names.append("combat-odds")
     from simkit.report import sensitivity
 
@@ -79,6 +80,7 @@ def build_report(source: Path, title: str | None = None) -> Report:
         for experiment in sorted(manifest.experiments):
             lake = analysis.open_lake(root, experiment)
             metas.append(_lake_meta(lake))
+            game_lakes.append(lake)
             if sensitivity.is_sensitivity(lake):
                 sweeps.append(lake)
                 continue
@@ -90,5 +92,9 @@ def build_report(source: Path, title: str | None = None) -> Report:
         names.append("sensitivity")
     if not sections:
         raise UserError(f"{source}: nothing to report (no odds table, no game results)")
-    html = page(title or f"simkit report: {source.name}", _banner(metas, files + lakes), sections)
+    from simkit.report.summary import summary_html
+
+    plain = [lk for lk in game_lakes if not sensitivity.is_sensitivity(lk)]
+    summary = summary_html(plain or game_lakes, tables, metas)
+    html = page(title or f"simkit report: {source.name}", _banner(metas, files + lakes), sections, summary)
     return Report(html=html, sections=names)

@@ -9,7 +9,7 @@ import polars as pl
 from matplotlib.patches import RegularPolygon
 
 from simkit import analysis
-from simkit.report.games import natural_sort
+from simkit.report.games import error_bars, natural_sort
 from simkit.report.html import esc, figure_html, table_html
 
 MIN_FARMS = 30  # hexes with fewer farms placed are left unshaded on the blight map (too few to say)
@@ -33,8 +33,9 @@ def hex_values(hexes, values, hex_number: np.ndarray, fill: float = 0.0) -> np.n
 
 
 def draw_map(ax, board, values: np.ndarray, title: str, label: str, cmap: str = "magma_r",
-             top: float | None = None, label_ports: bool = False) -> None:
-    """One heat map on ``ax``; NaN values are drawn hatched (no data)."""
+             top: float | None = None, label_ports: bool = False, number_size: float = 6.5) -> None:
+    """One heat map on ``ax``; NaN values are drawn hatched (no data). Every hex carries its
+    printed number (small, top of the hex), so a hex named in a table can be found here."""
     from simkit.board.model import pixel_center
 
     x, y = pixel_center(board.hex_q, board.hex_r)
@@ -46,13 +47,14 @@ def draw_map(ax, board, values: np.ndarray, title: str, label: str, cmap: str = 
         ax.add_patch(RegularPolygon((x[h], y[h]), numVertices=6, radius=0.98, orientation=np.pi / 6,
                                     facecolor="white" if blank else colors(min(values[h] / top, 1.0)),
                                     hatch="///" if blank else None, edgecolor="#999999", linewidth=0.4))
-        if board.hex_port[h]:
-            ax.plot([x[h]], [y[h]], marker="$\u2693$", color="#1f77b4", markersize=7)
-            if label_ports:
-                ax.annotate(str(int(board.hex_number[h])), (x[h], y[h]), xytext=(7, -3), textcoords="offset points",
-                            fontsize=8, color="#1f4e79", fontweight="bold",
-                            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "#1f4e79",
-                                  "linewidth": 0.5, "alpha": 0.9})
+        shade = 0.0 if blank else min(values[h] / top, 1.0)
+        port = bool(board.hex_port[h])
+        ax.text(x[h], y[h] + (0.3 if port else 0.0), str(int(board.hex_number[h])), fontsize=number_size,
+                ha="center", va="center", fontweight="bold" if port and label_ports else "normal",
+                color=("#0b3d91" if shade <= 0.65 else "#cfe3ff") if port and label_ports else
+                ("white" if shade > 0.65 else "#333333"))
+        if port:
+            ax.plot([x[h]], [y[h] - 0.38], marker="$\u2693$", color="#1f77b4", markersize=5.5)
     ax.set_xlim(x.min() - 1.4, x.max() + 1.4)
     ax.set_ylim(y.min() - 1.4, y.max() + 1.4)
     ax.set_aspect("equal")
@@ -97,7 +99,7 @@ def port_section(ports: pl.LazyFrame, lake: analysis.Lake, sid: str) -> str:
         pts = [(i, cell[(level, h)]) for i, h in enumerate(sites) if (level, h) in cell]
         yy = np.array([i for i, _ in pts]) - 0.4 + step * (k + 0.5)
         p = np.array([r["rate"] for _, r in pts])
-        err = np.array([[r["rate"] - r["ci_low"] for _, r in pts], [r["ci_high"] - r["rate"] for _, r in pts]])
+        err = error_bars(p, [r["ci_low"] for _, r in pts], [r["ci_high"] for _, r in pts])
         ax.errorbar(p, yy, xerr=err, fmt="o", capsize=3, markersize=4, label=str(level))
     ax.set_yticks(y, [f"hex {h}" for h in sites], fontsize=8)
     ax.invert_yaxis()
@@ -148,7 +150,8 @@ def section(lake: analysis.Lake, sid: str) -> str:
     missing = [n for n in ("moves", "combats", "farms", "ports") if n not in tables]
     parts = [f'<h2 id="{sid}-board">Board analytics: {esc(lake.experiment)}</h2>',
              f'<p class="note">{games:,} games on the {esc(board.name)} map (assumed layout), all cells pooled; '
-             "anchors mark Port sites, numbered as printed."
+             "every hex carries its printed number (Port sites in bold with an anchor), so a hex named in a "
+             "table can be found on the maps."
              + (f" Not recorded by this run (add to the spec's outputs): {esc(', '.join(missing))}." if missing else "")
              + "</p>"]
     panels = []
@@ -165,7 +168,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
         panels.append((share, f"Farms blighted (hatched: < {MIN_FARMS} farms)", "share of farms placed there",
                        "Greens", None))
     if panels:
-        fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 8.2), squeeze=False)
+        fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 8.6), squeeze=False)
         for ax, (values, title, label, cmap, top) in zip(axes[0], panels, strict=True):
             draw_map(ax, board, values, title, label, cmap=cmap, top=top, label_ports=True)
         fig.tight_layout()

@@ -21,18 +21,62 @@ def cell_label(row: dict, keys: list[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in keys) or "all games"
 
 
-LEVEL_ORDER = {"easy": 0, "normal": 1, "hard": 2, "heroic": 3}  # difficulty levels, easiest first
+def error_bars(rate, low, high) -> np.ndarray:
+    """(2, n) distances from each rate to its interval ends, never negative (a Wilson
+    interval at a rate of 0 or 1 can sit a rounding error inside it)."""
+    rate, low, high = (np.asarray(a, dtype=float) for a in (rate, low, high))
+    return np.clip(np.vstack([rate - low, high - rate]), 0.0, None)
 
 
-def natural_sort(df: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+def pm(mean: float, half: float | None, digits: int = 2) -> str:
+    """A mean with its 95% half-width: '12.34 ± 0.21'."""
+    if half is None or not np.isfinite(half):
+        return f"{mean:.{digits}f}"
+    return f"{mean:.{digits}f} ± {half:.{digits}f}"
+
+
+def with_interval(rate: float, low: float, high: float, digits: int = 3) -> str:
+    return f"{rate:.{digits}f} ({low:.{digits}f}-{high:.{digits}f})"
+
+
+LEVEL_ORDER = analysis.LEVEL_ORDER  # difficulty levels, easiest first
+
+
+def natural_sort(df: pl.DataFrame, keys: list[str], orders: dict | None = None) -> pl.DataFrame:
     """Sort by the grid keys, difficulty levels in play order rather than alphabetically."""
-    rows = df.to_dicts()
-    rows.sort(key=lambda r: tuple(LEVEL_ORDER.get(r[k], 9) if k == "difficulty" else r[k] for k in keys))
-    return pl.DataFrame(rows, schema=df.schema) if rows else df
+    return analysis.play_order(df, keys, orders)
+
+
+def grid_orders(lake: analysis.Lake) -> dict[str, list]:
+    """Each grid key's values in the order the spec lists them (combat forces as written)."""
+    grid = lake.record.get("spec", {}).get("grid", {}) or {}
+    out = {}
+    for k, values in grid.items():
+        if isinstance(values, list):
+            canon = [str(v).strip().lower() for v in values]
+            out[k] = [*values, *canon]
+    return out
+
+
+ROW_KEYS = ("content",)  # summary columns that label rows when they vary (e.g. rules vs assumed content)
+
+
+def lake_keys(lake: analysis.Lake) -> list[str]:
+    """The grid keys, plus any summary column of ROW_KEYS whose value varies between rows."""
+    keys = list(lake.grid_keys)
+    try:
+        names = lake.scan().collect_schema().names()
+    except analysis.LakeError:
+        return keys
+    for col in ROW_KEYS:
+        if col in names and col not in keys:
+            if lake.scan().select(pl.col(col).n_unique()).collect().item() > 1:
+                keys.append(col)
+    return keys
 
 
 def rates_by_cell(lake: analysis.Lake, keys: list[str] | None = None) -> pl.DataFrame:
-    keys = keys if keys is not None else (lake.grid_keys or ["cell"])
+    keys = keys if keys is not None else (lake_keys(lake) or ["cell"])
     return natural_sort(analysis.win_rates(lake.scan(), by=keys, metric=lake.key_metric), keys)
 
 
@@ -64,8 +108,8 @@ def headline_tables(lake: analysis.Lake, sid: str) -> str:
     return "".join(parts)
 
 
-def outcome_section(lake: analysis.Lake, sid: str) -> str:
-    keys = lake.grid_keys
+def outcome_section(lake: analysis.Lake, sid: str, heading: bool = True) -> str:
+    keys = lake_keys(lake)
     rates = rates_by_cell(lake)
     metric = lake.key_metric
     title = "Difficulty balance" if "difficulty" in keys else "Outcomes by cell"
@@ -73,16 +117,16 @@ def outcome_section(lake: analysis.Lake, sid: str) -> str:
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5))
     y = np.arange(len(rows))
     p = np.array([r["rate"] for r in rows])
-    err = np.array([[r["rate"] - r["ci_low"] for r in rows], [r["ci_high"] - r["rate"] for r in rows]])
+    err = error_bars(p, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows])
     ax.errorbar(p, y, xerr=err, fmt="o", capsize=3)
     ax.set_yticks(y, [cell_label(r, keys) for r in rows], fontsize=8)
     ax.set_xlabel(f"{metric} rate (95% Wilson interval)")
     ax.set_xlim(0, 1)
     ax.invert_yaxis()
     ax.set_title(f"{metric} by cell")
-    parts = [f'<h2 id="{sid}">{esc(title)}: {esc(lake.experiment)}</h2>',
+    parts = [f'<h2 id="{sid}">{esc(title)}: {esc(lake.experiment)}</h2>' if heading else "",
              f'<p class="note">Key metric <b>{esc(metric)}</b>; {int(rates["games"].sum()):,} games.</p>',
-             headline_tables(lake, sid),
+             headline_tables(lake, sid) if heading else "",
              "<h3>Every cell</h3>",
              figure_html(fig, f"{metric} rate by cell with 95% intervals", f"fig-{sid}-rates"),
              table_html([*keys, "games", "rate", "95% interval"],
@@ -130,9 +174,11 @@ def level_sorted(q: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 
 def quantile_table(q: pl.DataFrame, by: list[str], table_id: str, unit: str = "games") -> str:
     q = level_sorted(q, by)
-    return table_html([*by, "source", unit, "mean", "scoring", "10%", "25%", "median", "75%", "90%"],
-                      [[*(r[k] for k in by), r["source"], f"{r['games']:,}", f"{r['mean']:.2f}",
-                        f"{r['scoring']:.3f}", *(f"{r[c]:.0f}" for c in QUANTILE_COLUMNS)] for r in q.to_dicts()],
+    return table_html([*by, "source", unit, "mean ± 95%", "scoring (95% interval)", "10%", "25%", "median", "75%",
+                       "90%"],
+                      [[*(r[k] for k in by), r["source"], f"{r['games']:,}", pm(r["mean"], r["mean_half_width"]),
+                        with_interval(r["scoring"], r["scoring_ci_low"], r["scoring_ci_high"]),
+                        *(f"{r[c]:.0f}" for c in QUANTILE_COLUMNS)] for r in q.to_dicts()],
                       table_id, text_columns=tuple(range(len(by) + 1)))
 
 
@@ -209,8 +255,7 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
     keys = lake.grid_keys or ["cell"]
     sources = analysis.old_ones_vp_sources(summary)
     present = [c for c in sources.collect_schema().names() if c.startswith("vp_") and c != "vp_total"]
-    means = natural_sort(sources.group_by(keys).agg([pl.col(c).mean() for c in present] + [pl.len().alias("games")])
-                         .collect(), keys)
+    means = natural_sort(analysis.vp_by_source(sources.drop("vp_total"), by=keys), keys)
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(means) + 1.5))
     left = np.zeros(len(means))
     labels = [cell_label(r, keys) for r in means.to_dicts()]
@@ -225,8 +270,11 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
     parts = [f'<h3 id="{sid}-vp">VP by source</h3>',
              figure_html(fig, "Mean Old One VP by source and cell (" + ", ".join(c.removeprefix("vp_") for c in present)
                          + ")", f"fig-{sid}-oo-vp"),
-             table_html([*keys, "games", *(c.removeprefix("vp_") for c in present)],
-                        [[*(r[k] for k in keys), f"{r['games']:,}", *(f"{r[c]:.2f}" for c in present)]
+             '<p class="note">Mean Old One VP per game by source, each ± its 95% half-width.</p>',
+             table_html([*keys, "games", *(c.removeprefix("vp_") for c in present), "total"],
+                        [[*(r[k] for k in keys), f"{r['games']:,}",
+                          *(pm(r[c], r[f"half_width_{c.removeprefix('vp_')}"]) for c in present),
+                          pm(r["vp_total"], r["half_width_total"])]
                          for r in means.to_dicts()], f"table-{sid}-oo-vp", text_columns=tuple(range(len(keys))))]
     try:
         seats = analysis.vp_by_source(lake.scan("seats"), by=["strategy"])
@@ -234,8 +282,10 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
         seats = None
     if seats is not None and len(seats):
         cols = [c for c in seats.columns if c.startswith("vp_")]
-        parts.append(table_html(["strategy", "seats", *cols],
-                                [[r["strategy"], f"{r['games']:,}", *(f"{r[c]:.2f}" for c in cols)]
+        parts.append('<p class="note">Each human\'s mean VP per seat by source, ± 95% half-width.</p>')
+        parts.append(table_html(["strategy", "seats", *(c.removeprefix("vp_") for c in cols)],
+                                [[r["strategy"], f"{r['games']:,}",
+                                  *(pm(r[c], r.get(f"half_width_{c.removeprefix('vp_')}")) for c in cols)]
                                  for r in seats.sort("strategy").to_dicts()], f"table-{sid}-human-vp"))
     parts.append(vp_distributions(lake, sid))
     return "".join(parts)
@@ -271,35 +321,162 @@ def ending_section(lake: analysis.Lake, sid: str) -> str:
         figure_html(fig, "Port-loss timing", f"fig-{sid}-port-loss")])
 
 
+POOL_KEYS = ("strategies", "strategy", "oop", "allocate", "withdraw")  # grid keys that name the bots playing
+
+
+def pool_keys(keys: list[str]) -> list[str]:
+    return [k for k in keys if k in POOL_KEYS]
+
+
+def pool_spread(rates: pl.DataFrame, pools: list[str], others: list[str]) -> list[dict]:
+    """Within each cell of the non-bot keys (``others``), how far apart the bot pools' rates
+    are: one row per such cell with the lowest and highest pool, their rates and intervals,
+    the spread, and whether the two intervals are disjoint. Largest spread first."""
+    out = []
+    groups = rates.group_by(others, maintain_order=True) if others else [((), rates)]
+    for _, g in groups:
+        if g.height < 2:
+            continue
+        g = g.sort("rate")
+        lo, hi = g.row(0, named=True), g.row(g.height - 1, named=True)
+        out.append({"cell": {k: lo[k] for k in others}, "low": lo, "high": hi,
+                    "spread": hi["rate"] - lo["rate"], "disjoint": lo["ci_high"] < hi["ci_low"]})
+    out.sort(key=lambda r: -r["spread"])
+    return out
+
+
+def pool_flag(lake: analysis.Lake, threshold: float = POOL_SPREAD_FLAG) -> str:
+    """The "depends on which bots play" verdict: bot pools compared within each cell of the
+    other grid keys (never across difficulties or human counts, which are meant to differ)."""
+    keys = lake.grid_keys
+    pools = pool_keys(keys)
+    if not pools:
+        return ""
+    others = [k for k in keys if k not in pools]
+    rates = analysis.win_rates(lake.scan(), by=[*others, *pools], metric=lake.key_metric)
+    return pool_verdict(rates, pools, others, lake.key_metric, threshold)
+
+
+def pool_verdict(rates: pl.DataFrame, pools: list[str], others: list[str], metric: str,
+                 threshold: float = POOL_SPREAD_FLAG) -> str:
+    """The verdict text from rates per (others..., pools...) cell (see :func:`pool_flag`)."""
+    metric = esc(metric)
+    spreads = pool_spread(rates, pools, others)
+    if not spreads:
+        return ""
+    worst = spreads[0]
+    where = cell_label(worst["cell"], others) if others else "all games"
+    lo, hi = worst["low"], worst["high"]
+    text = (f"within {esc(where)}, {metric} is {lo['rate']:.3f} with {esc(cell_label(lo, pools))} and "
+            f"{hi['rate']:.3f} with {esc(cell_label(hi, pools))}")
+    flagged = [r for r in spreads if r["spread"] > threshold and r["disjoint"]]
+    if flagged:
+        return (f"<b>Flag:</b> bot pools disagree by more than {threshold:.2f} (intervals apart) in "
+                f"{len(flagged)} of {len(spreads)} cell(s); the largest: {text}. A balance claim here depends "
+                "on which bots play.")
+    return (f"Bot pools compared within each of {len(spreads)} cell(s) differ by at most "
+            f"{worst['spread']:.3f} ({text}): conclusions do not hinge on one bot.")
+
+
 def strategy_section(lake: analysis.Lake, sid: str) -> str:
+    """Per-strategy and per-seat win rates (seats table), and the bot pools compared within
+    each cell of the other grid keys."""
     try:
         seats = lake.scan("seats")
     except analysis.LakeError:
+        seats = None
+    flag = pool_flag(lake)
+    if seats is None and not flag:
         return ""
-    per = analysis.per_strategy(seats, strategy="strategy", metric="win").sort("strategy")
-    rates = rates_by_cell(lake)
-    parts = [f'<h2 id="{sid}-strategies">Strategies: {esc(lake.experiment)}</h2>',
-             table_html(["strategy", "seats played", "wins", "win rate", "95% interval"],
-                        [[r["strategy"], f"{r['games']:,}", f"{r['wins']:,}", f"{r['rate']:.4f}",
-                          f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"] for r in per.to_dicts()],
-                        f"table-{sid}-strategies")]
-    if len(rates) > 1:
-        spread = float(rates["rate"].max() - rates["rate"].min())
-        worst = rates.sort("rate").to_dicts()
-        keys = lake.grid_keys
-        verdict = (f"<b>Flag:</b> the {esc(lake.key_metric)} rate ranges from {worst[0]['rate']:.3f} "
-                   f"({esc(cell_label(worst[0], keys))}) to {worst[-1]['rate']:.3f} "
-                   f"({esc(cell_label(worst[-1], keys))}): a balance claim here depends on which bots play."
-                   if spread > POOL_SPREAD_FLAG else
-                   f"The {esc(lake.key_metric)} rate varies by {spread:.3f} across strategy pools: "
-                   "conclusions do not hinge on one bot.")
-        parts.append(f'<p class="note" id="{sid}-pool-flag">{verdict}</p>')
+    parts = [f'<h2 id="{sid}-strategies">Strategies: {esc(lake.experiment)}</h2>']
+    if seats is not None:
+        per = analysis.per_strategy(seats, strategy="strategy", metric="win").sort("strategy")
+        parts.append(table_html(["strategy", "seats played", "wins", "win rate", "95% interval"],
+                                [[r["strategy"], f"{r['games']:,}", f"{r['wins']:,}", f"{r['rate']:.4f}",
+                                  f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"] for r in per.to_dicts()],
+                                f"table-{sid}-strategies"))
+        if "seat" in seats.collect_schema().names():
+            by_seat = analysis.per_seat(seats, metric="win").sort("seat")
+            parts.append("<h3>Win rate by seat (player index in the game)</h3>")
+            parts.append(table_html(["seat", "seats played", "wins", "win rate", "95% interval"],
+                                    [[str(r["seat"]), f"{r['games']:,}", f"{r['wins']:,}", f"{r['rate']:.4f}",
+                                      f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"] for r in by_seat.to_dicts()],
+                                    f"table-{sid}-seats"))
+    if flag:
+        parts.append(f'<p class="note" id="{sid}-pool-flag">{flag}</p>')
+    return "".join(parts)
+
+
+def outcome_names() -> dict[int, str]:
+    """Combat outcome codes -> names, from the kernel layout (so new outcomes show up)."""
+    from simkit.kernels import combat_layout as L
+    return dict(enumerate(L.OUTCOME_NAMES))
+
+
+def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
+    """A combat-mode lake: P(destroy) per force x Old One (other keys labelled per row), how
+    each fight ended (every outcome code present, with Wilson intervals) and Gold lost."""
+    keys = lake.grid_keys or ["cell"]
+    scan = lake.scan()
+    have = scan.collect_schema().names()
+    cols = "vs" if "vs" in keys else None
+    rows_keys = [k for k in keys if k != cols]
+    rates = analysis.win_rates(scan, by=keys, metric=lake.key_metric)
+    orders = grid_orders(lake)
+    parts = [f'<h2 id="{sid}">Combat grid: {esc(lake.experiment)}</h2>',
+             f'<p class="note">One Monte Carlo fight per row; {int(rates["games"].sum()):,} fights; '
+             f"P({esc(lake.key_metric)}) with Wilson 95% intervals.</p>"]
+    if cols:
+        from simkit.names import OLD_ONES
+        present = set(rates[cols].to_list())
+        vs_order = [v for v in OLD_ONES if v in present] + sorted(present - set(OLD_ONES))
+        cell = {(tuple(r[k] for k in rows_keys), r[cols]): r for r in rates.to_dicts()}
+        row_ids = list(dict.fromkeys(tuple(r[k] for k in rows_keys) for r in
+                                     natural_sort(rates.select(rows_keys).unique(), rows_keys, orders).to_dicts()))
+        body = [[*map(str, rid), *(with_interval(cell[(rid, v)]["rate"], cell[(rid, v)]["ci_low"],
+                                                 cell[(rid, v)]["ci_high"]) if (rid, v) in cell else "-"
+                                   for v in vs_order)] for rid in row_ids]
+        parts.append(f"<h3>P({esc(lake.key_metric)}) by {esc(' x '.join(rows_keys))} and Old One</h3>")
+        parts.append(table_html([*rows_keys, *vs_order], body, f"table-{sid}-combat-grid",
+                                text_columns=tuple(range(len(rows_keys)))))
+    if "outcome" in have:
+        names = outcome_names()
+        counts = scan.group_by([*keys, "outcome"]).len().collect()
+        totals = natural_sort(scan.group_by(keys).len().rename({"len": "games"}).collect(), keys, orders).to_dicts()
+        present = sorted(int(o) for o in counts["outcome"].unique().to_list())
+        n = {(tuple(r[k] for k in keys), int(r["outcome"])): r["len"] for r in counts.to_dicts()}
+        from simkit.core.stats import wilson_interval
+        body = []
+        for t in totals:
+            cell = tuple(t[k] for k in keys)
+            row = [*map(str, cell), f"{t['games']:,}"]
+            for o in present:
+                c = n.get((cell, o), 0)
+                lo, hi = wilson_interval(c, t["games"])
+                row.append(with_interval(c / t["games"], lo, hi))
+            body.append(row)
+        parts.append("<h3>How each fight ended (share, 95% interval)</h3>")
+        parts.append(table_html([*keys, "fights", *(names.get(o, str(o)) for o in present)], body,
+                                f"table-{sid}-combat-outcomes", text_columns=tuple(range(len(keys)))))
+    means = [c for c in ("gold_lost", "units_lost", "cards") if c in have]
+    if means:
+        agg = natural_sort(scan.group_by(keys).agg(
+            pl.len().alias("games"), *[pl.col(c).cast(pl.Float64).mean().alias(c) for c in means],
+            *[pl.col(c).cast(pl.Float64).std().alias(f"sd_{c}") for c in means]).collect(), keys, orders).to_dicts()
+        z = analysis.Z95
+        parts.append("<h3>Losses per fight (mean ± 95% half-width)</h3>")
+        parts.append(table_html([*keys, "fights", *(c.replace("_", " ") for c in means)],
+                                [[*(str(r[k]) for k in keys), f"{r['games']:,}",
+                                  *(pm(r[c], z * (r[f"sd_{c}"] or 0.0) / max(r["games"], 1) ** 0.5, 3) for c in means)]
+                                 for r in agg], f"table-{sid}-combat-losses", text_columns=tuple(range(len(keys)))))
     return "".join(parts)
 
 
 def sections(lake: analysis.Lake, index: int) -> list[tuple[str, str]]:
     """(section id, html) for one experiment of a lake."""
     sid = f"lake{index}"
+    if str(lake.record.get("mode")) == "combat":
+        return [(sid, combat_lake_section(lake, sid) + outcome_section(lake, sid, heading=False))]
     out = [(sid, outcome_section(lake, sid) + ruleset_section(lake, sid) + vp_section(lake, sid)
             + ending_section(lake, sid))]
     strat = strategy_section(lake, sid)

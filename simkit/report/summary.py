@@ -1,0 +1,213 @@
+"""The one-screen summary that opens a report: the difficulty answer with paired steps,
+the combat headline, how much of the data is assumed, and which bots made the numbers.
+
+Every figure here is also in the sections below; the summary only picks the ones a
+designer or publisher asks first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import polars as pl
+
+from simkit import analysis
+from simkit.report.html import esc, table_html
+
+LEVEL_ORDER = analysis.LEVEL_ORDER
+POOL_PARAMS = ("strategies", "strategy", "oop", "allocate", "withdraw")
+
+
+def _levels(values) -> list[str]:
+    return sorted(values, key=lambda v: (LEVEL_ORDER.get(v, 9), str(v)))
+
+
+def mode_of(lake: analysis.Lake) -> str:
+    return str(lake.record.get("mode") or lake.record.get("spec", {}).get("mode", "?"))
+
+
+def humans_key(lake: analysis.Lake) -> str | None:
+    keys = lake.grid_keys
+    return "humans" if "humans" in keys else "players" if "players" in keys else None
+
+
+def difficulty_lake(lakes: list[analysis.Lake]) -> analysis.Lake | None:
+    """The lake that answers the difficulty question (the first that varies difficulty)."""
+    return next((lk for lk in lakes if "difficulty" in lk.grid_keys), None)
+
+
+def difficulty_steps(lake: analysis.Lake) -> dict[str, Any]:
+    """Rates per (humans, difficulty) with Wilson 95% intervals, and each step to the next
+    level (Normal -> Hard -> Heroic) as a paired difference on shared seeds, with every other
+    grid key held equal inside each pair (then pooled)."""
+    keys = lake.grid_keys
+    hk = humans_key(lake)
+    others = [k for k in keys if k not in ("difficulty", hk)]
+    metric = lake.key_metric
+    scan = lake.scan()
+    by = [hk, "difficulty"] if hk else ["difficulty"]
+    rates = analysis.win_rates(scan, by=by, metric=metric)
+    levels = _levels(set(rates["difficulty"].to_list()))
+    steps = []
+    for a, b in zip(levels, levels[1:], strict=False):
+        pair = scan.filter(pl.col("difficulty").is_in([a, b]))
+        within = ([hk] if hk else []) + others
+        d = analysis.paired_difference(pair, {"difficulty": a}, metric=metric, within=within,
+                                       by=[hk] if hk else ["difficulty"])
+        for r in d.to_dicts():
+            steps.append({"from": a, "to": b, "humans": r.get(hk) if hk else None, "games": r["games"],
+                          "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                          "independent_half_width": r["independent_half_width"]})
+    return {"metric": metric, "humans_key": hk, "levels": levels, "rates": rates.to_dicts(), "steps": steps,
+            "pooled": others}
+
+
+def _rate_cell(r: dict) -> str:
+    return f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"
+
+
+def _step_cell(s: dict) -> str:
+    return f"{s['diff']:+.3f} ({s['ci_low']:+.3f}..{s['ci_high']:+.3f})"
+
+
+def difficulty_table(lake: analysis.Lake) -> str:
+    facts = difficulty_steps(lake)
+    hk, levels = facts["humans_key"], facts["levels"]
+    groups = sorted({r[hk] for r in facts["rates"]}) if hk else [None]
+    rate = {(r[hk] if hk else None, r["difficulty"]): r for r in facts["rates"]}
+    step = {(s["humans"], s["from"], s["to"]): s for s in facts["steps"]}
+    pairs = list(zip(levels, levels[1:], strict=False))
+    headers = [hk or "", *levels, *(f"{b} − {a} (paired)" for a, b in pairs)]
+    rows = []
+    for g in groups:
+        row = [str(g) if hk else "all"]
+        row += [_rate_cell(rate[(g, lv)]) if (g, lv) in rate else "-" for lv in levels]
+        row += [_step_cell(step[(g, a, b)]) if (g, a, b) in step else "-" for a, b in pairs]
+        rows.append(row)
+    metric = esc(facts["metric"])
+    pooled = facts["pooled"]
+    verdicts = []
+    for a, b in pairs:
+        mine = [step[(g, a, b)] for g in groups if (g, a, b) in step]
+        if not mine:
+            continue
+        up = sum(s["ci_low"] > 0 for s in mine)
+        down = sum(s["ci_high"] < 0 for s in mine)
+        verdicts.append(f"{esc(b)} vs {esc(a)}: {metric} higher in {up}, lower in {down}, not distinguishable in "
+                        f"{len(mine) - up - down} of {len(mine)} group(s)")
+    note = (f'<p class="note">{metric} rate per cell (Wilson 95% interval); the step columns are paired '
+            "differences on shared seeds (same setup, decks and dice in both levels), 95% interval"
+            + (f"; {esc(', '.join(pooled))} held equal within each pair, then pooled" if pooled else "")
+            + ". " + "; ".join(verdicts) + ".</p>")
+    return (f"<h3>Difficulty: {esc(lake.experiment)}</h3>"
+            + table_html(headers, rows, "table-summary-difficulty", text_columns=(0,)) + note)
+
+
+def combat_headline(odds: list[pd.DataFrame], lakes: list[analysis.Lake]) -> list[str]:
+    """Sentences: the cheapest force reaching P(destroy) >= 0.8 per Old One (odds tables), or
+    the best force of a combat grid per Old One (combat lakes)."""
+    from simkit.names import OLD_ONES
+    from simkit.odds import cheapest_mixes
+    from simkit.report.combat import mix_label, rate
+
+    out = []
+    for table in odds:
+        bits = []
+        for kind in OLD_ONES:
+            if kind not in set(table["old_one"].astype(str)):
+                continue
+            best = cheapest_mixes(table, kind, 1, 0.8, top=1)
+            if best.empty:
+                bits.append(f"{kind}: none in the table")
+                continue
+            r = best.iloc[0]
+            bits.append(f"{kind}: {mix_label(r)} ({r['gold_cost']:.0f} Gold, P = "
+                        f"{rate(r['p_destroy'], r['p_destroy_lo'], r['p_destroy_hi'], str(r['method']))})")
+        out.append("Cheapest force with P(destroy) ≥ 0.8 against one Old One — " + "; ".join(bits) + ".")
+    for lk in lakes:
+        if mode_of(lk) != "combat" or "vs" not in lk.grid_keys:
+            continue
+        others = [k for k in lk.grid_keys if k != "vs"]
+        rates = analysis.win_rates(lk.scan(), by=["vs", *others], metric=lk.key_metric)
+        bits = []
+        present = set(rates["vs"].to_list())
+        for vs in [v for v in OLD_ONES if v in present] + sorted(present - set(OLD_ONES)):
+            g = rates.filter(pl.col("vs") == vs).sort("rate", descending=True).row(0, named=True)
+            label = ", ".join(f"{k}={g[k]}" for k in others)
+            bits.append(f"{vs}: {label} {_rate_cell(g)}")
+        out.append(f"Best force of the combat grid {lk.experiment} per Old One (P(destroy), 95% interval) — "
+                   + "; ".join(bits) + ".")
+    return out
+
+
+def pools(lakes: list[analysis.Lake]) -> list[str]:
+    """Which bots (strategies, Old One players, combat policies) produced each lake's numbers."""
+    out = []
+    for lk in lakes:
+        values: dict[str, list] = {}
+        for rec in lk.cells.values():
+            for k in POOL_PARAMS:
+                if k in rec["params"]:
+                    values.setdefault(k, [])
+                    if rec["params"][k] not in values[k]:
+                        values[k].append(rec["params"][k])
+        said = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in values.items()) or "no bot parameters"
+        games = lk.scan().select(pl.len()).collect().item()
+        out.append(f"{lk.experiment} ({mode_of(lk)} mode, {games:,} games): {said}")
+    return out
+
+
+def content_shares(lakes: list[analysis.Lake]) -> list[str]:
+    """Where game rows say which content they played ('rules' or 'assumed'), each share."""
+    out = []
+    for lk in lakes:
+        if "content" not in lk.scan().collect_schema().names():
+            continue
+        counts = lk.scan().group_by("content").len().collect().sort("content").to_dicts()
+        total = sum(c["len"] for c in counts) or 1
+        out.append(f"{lk.experiment}: " + ", ".join(f"{c['content']} {c['len'] / total:.0%} of games" for c in counts))
+    return out
+
+
+def assumed_share(metas: list[dict]) -> str:
+    shares = [m.get("provenance_shares", {}).get("assumed") for m in metas]
+    shares = sorted({round(s, 3) for s in shares if s is not None})
+    if not shares:
+        return "unknown (the data pack could not be read)"
+    return ", ".join(f"{s:.0%}" for s in shares)
+
+
+def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: list[dict]) -> str:
+    parts = ['<section class="summary" id="summary"><h2 id="summary-head" class="first">Summary</h2>']
+    dl = difficulty_lake(lakes)
+    if dl is not None:
+        parts.append(difficulty_table(dl))
+    else:
+        for lk in lakes[:1]:
+            if mode_of(lk) == "combat":
+                continue
+            r = analysis.win_rates(lk.scan(), by=lk.grid_keys or ["cell"], metric=lk.key_metric).sort("rate")
+            if r.height == 1:
+                one = r.row(0, named=True)
+                fixed = ", ".join(f"{k}={v}" for k, v in next(iter(lk.cells.values()))["params"].items()
+                                  if k in ("humans", "players", "difficulty", "ruleset", "strategies", "strategy", "oop"))
+                parts.append(f"<p>{esc(lk.experiment)} ({esc(fixed)}): {esc(lk.key_metric)} {_rate_cell(one)} over "
+                             f"{one['games']:,} games.</p>")
+            elif r.height:
+                lo, hi = r.row(0, named=True), r.row(r.height - 1, named=True)
+                keys = lk.grid_keys or ["cell"]
+                parts.append(f"<p>{esc(lk.experiment)}: {esc(lk.key_metric)} ranges from {_rate_cell(lo)} "
+                             f"({esc(', '.join(f'{k}={lo[k]}' for k in keys))}) to {_rate_cell(hi)} "
+                             f"({esc(', '.join(f'{k}={hi[k]}' for k in keys))}) over {r.height} cell(s).</p>")
+    items = []
+    for line in combat_headline(odds, lakes):
+        items.append(f"<li><b>Combat.</b> {esc(line)}</li>")
+    items.append(f"<li><b>Assumed data.</b> {esc(assumed_share(metas))} of the data pack's values are assumed "
+                 "(not public): treat the numbers as the method's illustration until real values are typed in.</li>")
+    for line in content_shares(lakes):
+        items.append(f"<li><b>Content.</b> {esc(line)}</li>")
+    for line in pools(lakes):
+        items.append(f"<li><b>Bots.</b> {esc(line)}</li>")
+    parts.append(f'<ul id="summary-facts">{"".join(items)}</ul></section>')
+    return "".join(parts)
