@@ -66,9 +66,11 @@ class TuneSpec:
             raise UserError(f"tune: unknown --objective '{self.objective}' (expected one of: {', '.join(OBJECTIVES)})")
         if self.sampler not in SAMPLERS:
             raise UserError(f"tune: unknown --sampler '{self.sampler}' (expected one of: {', '.join(SAMPLERS)})")
+        if not 0 <= self.seed < 2 ** 63:
+            raise UserError(f"tune: --seed must be a whole number in 0..{2 ** 63 - 1}, got {self.seed}")
         for name, value, low in (("--trials", self.trials, 1), ("--games-per-trial", self.games_per_trial, 10),
                                  ("--leaders", self.leaders, 1), ("--leader-games", self.leader_games, 0),
-                                 ("--holdout-games", self.holdout_games, 0), ("--seed", self.seed, 0)):
+                                 ("--holdout-games", self.holdout_games, 0)):
             if not low <= value <= MAX_GAMES:
                 raise UserError(f"tune: {name} must be {low}..{MAX_GAMES:,}, got {value}")
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from simkit.cli import app
-from simkit.cli.common import DataOption
+from simkit.cli import app, validate
+from simkit.cli.common import DataOption, JsonOption
+from simkit.cli.output import emit
 from simkit.errors import UserError
 
 
@@ -34,8 +33,8 @@ def tune(
     content: Annotated[str, typer.Option("--content", help="Mythos cards in play: assumed or rules.")] = "assumed",
     rules: Annotated[str, typer.Option("--rules", help="revenge: revenge or revenge-alt.")] = "revenge",
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (results do not depend on it).")] = 1,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
     data: DataOption = None,
+    json_out: JsonOption = False,
 ) -> None:
     """Tune a strategy on common-random-number games; write OUT/strategy.toml.
 
@@ -46,12 +45,9 @@ def tune(
 
     if content not in CONTENT_MODES:
         raise UserError(f"unknown --content '{content}' (expected one of: {', '.join(CONTENT_MODES)})")
-    if not 1 <= jobs <= max(os.cpu_count() or 1, 1):
-        raise UserError(f"--jobs must be 1..{os.cpu_count()}, got {jobs}")
-    if str(out) in ("", "."):
-        raise UserError("--out must name a folder for the study")
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {out} is a file, not a folder")
+    validate.jobs(jobs)
+    validate.seed("--seed", seed)
+    validate.out_dir(out)
     if out.is_dir() and any(out.iterdir()) and not (out / "study.db").exists():
         raise UserError(f"--out {out} holds other files and no tuning study: use an empty or new folder")
     spec = TuneSpec(mode=mode, strategy=strategy, opponents=parse_opponents(opponents), difficulty=difficulty,
@@ -68,8 +64,7 @@ def tune(
     if tty:
         print(file=sys.stderr)
     if json_out:
-        typer.echo(json.dumps({"command": "tune", "inputs": spec.record(), "out": str(out), **record},
-                              default=float, allow_nan=False))
+        emit("tune", {**spec.record(), "out": out, "jobs": jobs, "data": data}, record)
         return
     for line in describe(record):
         typer.echo(line)
