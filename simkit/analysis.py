@@ -302,3 +302,34 @@ def blight_by_hex(farms: Frame, by: Sequence[str] = (), pandas: bool = False):
     """Share of farms placed on each hex that were blighted, with Wilson 95% intervals: a
     lake's ``farms`` table; columns by..., hex, games (farms placed), wins (blighted), rate, ..."""
     return _piece_rates(farms, "blighted", by, pandas)
+
+
+def difficulty_steps(frame: Frame, by: Sequence[str] = ("strategies", "oop", "humans"),
+                     metric: str = "old_ones_win", pandas: bool = False):
+    """Is Normal < Hard < Heroic for each group (e.g. each rung of skill x Old One player)?
+
+    One row per group: the rate at each difficulty with Wilson 95% intervals, the paired
+    steps normal->hard and hard->heroic (games shared by seed: common random numbers) with
+    normal 95% intervals, and ``ordered``: both steps' intervals lie above 0.
+    """
+    lf = _lazy(frame)
+    by = list(by)
+    _check_columns(lf, by + ["difficulty", metric, *PAIR_KEYS])
+    rates = win_rates(lf, by=by + ["difficulty"], metric=metric)
+    out = None
+    for level in L_DIFFICULTIES:
+        part = rates.filter(pl.col("difficulty") == level).select(
+            *by, pl.col("rate").alias(level), pl.col("ci_low").alias(f"{level}_lo"),
+            pl.col("ci_high").alias(f"{level}_hi"))
+        out = part if out is None else out.join(part, on=by, how="full", coalesce=True)
+    for lo_level, hi_level in zip(L_DIFFICULTIES, L_DIFFICULTIES[1:], strict=False):
+        step = paired_difference(lf.filter(pl.col("difficulty").is_in([lo_level, hi_level])),
+                                 {"difficulty": lo_level}, metric=metric, within=by, by=by)
+        name = f"{lo_level}_to_{hi_level}"
+        out = out.join(step.select(*by, pl.col("diff").alias(name), pl.col("ci_low").alias(f"{name}_lo"),
+                                   pl.col("ci_high").alias(f"{name}_hi")), on=by, how="left")
+    out = out.with_columns(ordered=(pl.col("normal_to_hard_lo") > 0) & (pl.col("hard_to_heroic_lo") > 0)).sort(by)
+    return _out(out, pandas)
+
+
+L_DIFFICULTIES = ("normal", "hard", "heroic")
