@@ -78,7 +78,7 @@ def difficulty_table(lake: analysis.Lake) -> str:
     rate = {(r[hk] if hk else None, r["difficulty"]): r for r in facts["rates"]}
     step = {(s["humans"], s["from"], s["to"]): s for s in facts["steps"]}
     pairs = list(zip(levels, levels[1:], strict=False))
-    headers = [hk or "", *levels, *(f"{b} − {a} (paired)" for a, b in pairs)]
+    headers = [hk or "cells", *levels, *(f"{b} − {a} (paired)" for a, b in pairs)]
     rows = []
     for g in groups:
         row = [str(g) if hk else "all"]
