@@ -560,3 +560,32 @@ def test_simulate_writes_a_lake_that_report_summary_and_replay_read(tmp_path, ca
     from simkit import analysis
     row = analysis.open_lake(out).scan().collect().filter(game_index=7, chunk_id=0).row(0, named=True)
     assert f"score: Old Ones {row['oo_vp']} VP" in replayed
+
+
+CONTENT_SPEC = """
+[experiment]
+name = "content_pair"
+mode = "revenge"
+root_seed = 21
+chunk_size = 150
+games = 150
+outputs = ["summary"]
+
+[grid]
+oop = ["mythos"]
+content = ["assumed", "rules"]
+"""
+
+
+def test_a_lake_varying_content_shows_each_rate_under_both_modes_and_names_the_cards(tmp_path_factory, tmp_path,
+                                                                                      capsys):
+    from simkit import analysis
+    folder = _run_spec(tmp_path_factory, "content", CONTENT_SPEC)
+    page = build(folder, tmp_path, capsys)
+    assert any(i.endswith("-content") for i in page.ids)
+    html = (tmp_path / "report.html").read_text()
+    assert "What rests on invented card texts" in html and "deep_ones" in html and "atlach_nacha" in html
+    lake = analysis.open_lake(folder / "lake")
+    rates = analysis.win_rates(lake.scan(), by=["content"], metric="old_ones_win").to_dicts()
+    for r in rates:   # the section's numbers are the analysis API's
+        assert f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})" in html
