@@ -154,7 +154,8 @@ def withdraws(solved) -> bool:
 def _policy_columns(prefix: str, odds: CombatOdds) -> dict:
     lo, hi = odds.ci95["p_destroy"] if odds.ci95 else (odds.p_destroy, odds.p_destroy)
     return {f"p_destroy_{prefix}": odds.p_destroy, f"p_destroy_{prefix}_lo": lo, f"p_destroy_{prefix}_hi": hi,
-            f"p_withdraw_{prefix}": odds.outcomes["withdraw"], f"gold_lost_{prefix}": odds.expected_gold_lost,
+            f"p_withdraw_{prefix}": odds.outcomes["withdraw"], f"p_stalemate_{prefix}": odds.outcomes["stalemate"],
+            f"gold_lost_{prefix}": odds.expected_gold_lost,
             f"units_lost_{prefix}": float(sum(odds.expected_units_lost.values()))}
 
 
@@ -202,7 +203,8 @@ def _row(mix, old_one: int, copies: int, data: AuzData, seed: int, budget: int, 
         row.update(value_policy_method="none (card counting is exact-only)", p_destroy_value_policy=np.nan,
                    p_withdraw_value_policy=np.nan, gold_lost_value_policy=np.nan)
     row.update(p_win=never.outcomes["win"], p_win_and_defeat=never.outcomes["win_and_defeat"],
-               p_defeat=never.outcomes["defeat"], expected_cards=never.expected_cards,
+               p_defeat=never.outcomes["defeat"], p_stalemate=never.outcomes["stalemate"],
+               expected_cards=never.expected_cards,
                expected_units_lost=float(sum(never.expected_units_lost.values())),
                expected_gold_lost=never.expected_gold_lost)
     tail = sum(never.p_units_lost[LOST_BINS - 1:])
