@@ -589,3 +589,32 @@ def test_a_lake_varying_content_shows_each_rate_under_both_modes_and_names_the_c
     rates = analysis.win_rates(lake.scan(), by=["content"], metric="old_ones_win").to_dicts()
     for r in rates:   # the section's numbers are the analysis API's
         assert f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})" in html
+
+
+SKILL_SPEC = """
+[experiment]
+name = "skill_pair"
+mode = "revenge"
+root_seed = 22
+chunk_size = 120
+games = 120
+outputs = ["summary"]
+
+[grid]
+strategies = ["random", "balanced"]
+difficulty = ["heroic", "normal", "hard"]
+"""
+
+
+def test_a_ladder_lake_gets_a_balance_against_skill_section_with_paired_steps(tmp_path_factory, tmp_path, capsys):
+    from simkit import analysis
+    folder = _run_spec(tmp_path_factory, "skill", SKILL_SPEC)
+    page = build(folder, tmp_path, capsys)
+    assert any(i.endswith("-skill") for i in page.ids)
+    steps = analysis.difficulty_steps(analysis.open_lake(folder / "lake").scan(), by=["strategies"]).to_dicts()
+    html = (tmp_path / "report.html").read_text()
+    assert "Balance against skill" in html
+    for r in steps:
+        assert {"normal", "hard", "heroic", "normal_to_hard", "hard_to_heroic", "ordered"} <= set(r)
+        assert f"{r['normal_to_hard']:+.3f} ({r['normal_to_hard_lo']:+.3f} to {r['normal_to_hard_hi']:+.3f})" in html
+        assert r["ordered"] == (r["normal_to_hard_lo"] > 0 and r["hard_to_heroic_lo"] > 0)

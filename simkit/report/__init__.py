@@ -58,7 +58,7 @@ def build_report(source: Path, title: str | None = None) -> Report:
     """Build the report for a results folder (or a single odds table file)."""
     from simkit import analysis
     from simkit.odds import read_table
-    from simkit.report import combat, content, games
+    from simkit.report import combat, content, games, skill
 
     source = Path(source)
     if not source.exists():
@@ -87,6 +87,9 @@ def build_report(source: Path, title: str | None = None) -> Report:
             for sid, html in games.sections(lake, len(names)):
                 sections.append(html)
                 names.append(sid)
+            if skill.applies(lake):
+                sections.append(skill.section(lake, f"lake{len(names)}"))
+                names.append(f"lake{len(names)}-skill")
             if content.varies_content(lake):
                 sections.append(content.section(lake, f"lake{len(names)}"))
                 names.append(f"lake{len(names)}-content")
