@@ -189,3 +189,28 @@ def test_port_loss_by_site_and_blight_by_hex_are_wilson_rates_per_hex():
     assert analysis.blight_by_hex(farms)["rate"].to_list() == [1.0]
     with pytest.raises(UserError):
         analysis.blight_by_hex(ports)
+
+
+def test_bradley_terry_ranks_the_strategy_that_outscores_the_others_first():
+    from simkit.analysis import bradley_terry
+    rows_seats, rows_summary = [], []
+    rng = np.random.default_rng(0)
+    strong = {"a": 0.8, "b": 0.5, "c": 0.2}      # chance to outscore a middling opponent
+    g = 0
+    for first in strong:
+        for second in strong:
+            if first == second:
+                continue
+            for _ in range(300):
+                p = strong[first] / (strong[first] + strong[second])
+                a_wins = rng.random() < p
+                for listed, vp in ((0, 10 if a_wins else 5), (1, 5 if a_wins else 10)):
+                    rows_seats.append({"root_seed": 1, "chunk_id": 0, "game_index": g, "cell": f"{first}{second}",
+                                       "listed": listed, "vp": vp})
+                rows_summary.append({"root_seed": 1, "chunk_id": 0, "game_index": g, "cell": f"{first}{second}",
+                                     "strategies": f"{first},{second}"})
+                g += 1
+    bt = bradley_terry(pl.DataFrame(rows_seats), pl.DataFrame(rows_summary), resamples=50)
+    assert bt["strategy"].to_list() == ["a", "b", "c"]
+    assert (bt["ci_low"] <= bt["rating"]).all() and (bt["rating"] <= bt["ci_high"]).all()
+    assert abs(bt["rating"].sum()) < 1e-9 and (bt["games"] == 1200).all()
