@@ -19,7 +19,7 @@ import numpy as np
 import typer
 
 from simkit import ENGINE_VERSION
-from simkit.cli import app
+from simkit.cli import app, validate
 from simkit.cli.common import DataOption, atomic_write_bytes
 from simkit.errors import UserError
 
@@ -73,13 +73,12 @@ def simulate(
     data: DataOption = None,
 ) -> None:
     """Play whole games with heuristic (or random) players and write Parquet."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
 
     from simkit.datapack import load_pack
     from simkit.game.modes import BASE, SOLO
     from simkit.game.tables import TABLES
 
+    validate.check_simulate(out=out, games=games, seed_=seed, jobs_=jobs)
     if mode not in ("base", "solo", "revenge", "mythos-solo"):
         raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)")
     if mode != "revenge" and (humans is not None or rules is not None or oop is not None):
@@ -121,6 +120,10 @@ def simulate(
     pack = load_pack(data)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} is a file, not a folder")
+    ident = {"format": "simkit-simulate/1", "mode": mode, "params": params, "seed": seed, "games": games,
+             "chunk_size": CHUNK, "engine_version": ENGINE_VERSION, "data_hash": pack.hash}
+    names = [f"{t}.parquet" for t in wanted]
+    validate.refuse_foreign_outputs(out, names, ident)  # before any game is played
     sizes = [min(CHUNK, games - k) for k in range(0, games, CHUNK)]
     jobs_args = [(mode, params, str(data) if data else None, seed, c, n, wanted) for c, n in enumerate(sizes)]
     t0 = time.perf_counter()
@@ -134,6 +137,20 @@ def simulate(
             "chunk_size": CHUNK, "engine_version": ENGINE_VERSION, "data_hash": pack.hash,
             "git_commit": _git_commit()}
     out.mkdir(parents=True, exist_ok=True)
+    from simkit.lake import LakeLock
+    with LakeLock(out):  # one writer at a time, as for a lake
+        validate.refuse_foreign_outputs(out, names, ident)  # again, under the lock
+        _write_tables(out, wanted, parts, params, meta)
+    summary = parts and np.concatenate([p["summary"]["old_ones_win"] for p in parts])
+    rate = float(np.mean(summary)) if len(summary) else 0.0
+    typer.echo(f"wrote {', '.join(f'{t}.parquet' for t in wanted)} to {out}: {games} games in {seconds:.1f} s "
+               f"({games / seconds:,.0f} games/s); Old Ones won {rate:.1%}")
+
+
+def _write_tables(out: Path, wanted, parts, params: dict, meta: dict) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     for t in wanted:
         cols: dict[str, np.ndarray] = {}
         for key in parts[0][t]:
@@ -147,10 +164,6 @@ def simulate(
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink, compression="zstd")
         atomic_write_bytes(out / f"{t}.parquet", sink.getvalue().to_pybytes())
-    summary = parts and np.concatenate([p["summary"]["old_ones_win"] for p in parts])
-    rate = float(np.mean(summary)) if len(summary) else 0.0
-    typer.echo(f"wrote {', '.join(f'{t}.parquet' for t in wanted)} to {out}: {games} games in {seconds:.1f} s "
-               f"({games / seconds:,.0f} games/s); Old Ones won {rate:.1%}")
 
 
 @app.command("replay")
@@ -174,6 +187,7 @@ def replay(
     from simkit.game.modes import rules_for
     from simkit.game.replay import replay_text
 
+    validate.check_replay(seed_=seed, game=game, chunk=chunk)
     if seed < 0 or game < 0 or chunk < 0:
         raise UserError("--seed, --game and --chunk must be >= 0")
     if mode not in ("base", "solo", "revenge", "mythos-solo"):
