@@ -13,3 +13,8 @@ def test_demo_writes_odds_matchup_board_lake_and_report(tmp_path, capsys):
     html = (out / "report.html").read_text()
     assert 'id="combat-odds"' in html and 'id="lake1"' in html  # sections numbered in order
     assert "report:" in capsys.readouterr().out
+    # a second demo into the same folder replaces only what the first one wrote
+    (out / "notes.txt").write_text("mine")
+    assert main(["demo", "--out", str(out)]) == 0
+    assert (out / "notes.txt").read_text() == "mine"
+    assert not [p for p in out.rglob("*") if ".tmp" in p.name]

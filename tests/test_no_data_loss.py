@@ -188,3 +188,16 @@ def test_full_disk_for_odds_is_one_line_naming_the_path(tmp_path, monkeypatch, c
     line = one_error_line(capsys)
     assert "disk full" in line and str(out) in line
     assert list(tmp_path.iterdir()) == []
+
+
+def test_atomic_writer_gives_new_files_the_usual_permissions_and_keeps_existing_ones(tmp_path):
+    mask = os.umask(0o022)
+    try:
+        atomic.atomic_write_bytes(tmp_path / "new.png", b"x")
+        assert stat.S_IMODE(os.stat(tmp_path / "new.png").st_mode) == 0o644
+        (tmp_path / "old.png").write_bytes(b"y")
+        os.chmod(tmp_path / "old.png", 0o640)
+        atomic.atomic_write_bytes(tmp_path / "old.png", b"z")
+        assert stat.S_IMODE(os.stat(tmp_path / "old.png").st_mode) == 0o640
+    finally:
+        os.umask(mask)

@@ -93,13 +93,25 @@ def assert_same_lake(out: Path, straight: Path) -> None:
     assert record["status"] == "complete"
 
 
+def wait_for_writes(out: Path, proc: subprocess.Popen, timeout: float = 120) -> None:
+    """Until this run writes its first file (or ends: a rerun may find everything done)."""
+    seen = {p for p in out.rglob("*.parquet")} if out.exists() else set()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.exists() and any(p not in seen for p in out.rglob("*")  # chunk files, not the manifest's
+                                if p.parent != out and (p.suffix == ".parquet" or ".tmp" in p.name)):
+            return
+        time.sleep(0.005)
+
+
 def kill_and_rerun(tmp_path: Path, straight: Path, kills: int, seed: int) -> None:
     rnd = random.Random(seed)
     path = spec_file(tmp_path)
     out = tmp_path / "lake"
     for _ in range(kills):
         proc = start(path, out, "--jobs", "2")
-        time.sleep(rnd.uniform(0.3, 4.0))   # anywhere from start-up to the last chunks
+        wait_for_writes(out, proc)          # start-up takes seconds: kill while chunks are written
+        time.sleep(rnd.uniform(0.0, 3.0))
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)  # the whole group: the run and its workers
         proc.communicate(timeout=60)

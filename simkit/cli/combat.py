@@ -215,7 +215,7 @@ def odds_table_cmd(
 
     if out is None:
         raise UserError("--out FILE.parquet is required")
-    validate.check_odds(out=out, seed_=seed, jobs_=jobs)
+    validate.check_odds(out=out, seed_=seed, jobs_=jobs, max_per_type=max_per_type)
     if not 0 <= max_per_type <= 6:
         raise UserError(f"--max-per-type must be 0..6, got {max_per_type}")
     if jobs <= 0:

@@ -7,16 +7,18 @@ built yet say so and are skipped (never faked).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from simkit import ENGINE_VERSION
-from simkit.cli import app
+from simkit.cli import app, validate
 from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack
 from simkit.cli.output import emit
 from simkit.combat import Combat, auto_odds, exact_odds
+from simkit.errors import UserError
 from simkit.names import OLD_ONES
 
 
@@ -78,9 +80,15 @@ def _balance(out: Path) -> None:
     spec = load_spec(DEMO_SPECS / name)
     typer.echo(f"[4] balance run: {spec.name} ({DEMO_SPECS / name}); the first run compiles the game engine (2-3 min)")
     lake = out / "lake"
-    if (lake / "manifest.json").exists():  # the demo's own lake from an earlier run: start afresh
+    if not os.path.lexists(lake):  # claim it before writing, so an interrupted demo still owns it
+        marker = _owned(out)
+        marker["lake"] = [spec.experiment_id]
+        atomic_write_bytes(out / OWNED, json.dumps(marker, indent=1).encode())
+    if owned_lake(out, lake):  # the demo's own lake from an earlier run (nothing else in it): start afresh
         import shutil
         shutil.rmtree(lake)
+    # anything else in lake/ is never deleted: run_experiment resumes the same spec's lake and
+    # refuses another experiment's lake or a folder that is not a lake (one line, exit 2)
     run_experiment(spec, out=lake, jobs=1)
     typer.echo(f"    lake: {out / 'lake'}")
     for line in balance_headline(lake):
@@ -118,6 +126,75 @@ def balance_headline(lake_dir: Path) -> list[str]:
     return lines
 
 
+OUTPUTS = ("odds.parquet", "combat.json", "board.png", "report.html")
+OWNED = ".simkit-demo.json"  # what an earlier demo wrote here: file -> sha256, lake -> its experiments
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _owned(out: Path) -> dict:
+    try:
+        obj = json.loads((out / OWNED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return obj if isinstance(obj, dict) else {}
+
+
+def owned_lake(out: Path, lake: Path) -> bool:
+    """lake/ was written by an earlier demo and holds only the experiments it recorded."""
+    from simkit.lake import Manifest, scan
+
+    rec = _owned(out).get("lake")
+    if not isinstance(rec, list) or not lake.is_dir():
+        return False
+    if not (lake / "manifest.json").is_file():  # claimed, then interrupted before the first manifest
+        return not [p for p in lake.iterdir() if not p.name.startswith(".")]
+    try:
+        manifest = Manifest.load(lake)
+    except UserError:
+        return False
+    if sorted(manifest.experiments) != sorted(rec):
+        return False
+    index = scan(lake, manifest)
+    top = {p.name for p in lake.iterdir()} - {"manifest.json", ".lock"} - set(index.tables())
+    return not index.problems and not top
+
+
+def check_outputs(out: Path) -> None:
+    """Refuse before any work if --out holds a file the demo would replace but did not write."""
+    validate.out_dir(out)
+    owned = _owned(out).get("files", {})
+    for name in OUTPUTS:
+        path = out / name
+        if not os.path.lexists(path):
+            continue
+        if not path.is_file():
+            raise UserError(f"--out {out}: {path} is not a regular file; refusing to replace it")
+        if owned.get(name) != _sha256(path):
+            raise UserError(f"--out {out}: {path} was not written by simkit demo (or was changed since); "
+                            f"refusing to replace it: choose another folder or move it")
+    lake = out / "lake"
+    if os.path.lexists(lake) and not owned_lake(out, lake):
+        raise UserError(f"--out {out}: {lake} was not written by simkit demo (another lake or folder); "
+                        f"refusing to touch it: choose another folder or move it")
+
+
+def record_outputs(out: Path) -> None:
+    from simkit.lake import Manifest
+
+    files = {name: _sha256(out / name) for name in OUTPUTS if (out / name).is_file()}
+    lake = sorted(Manifest.load(out / "lake").experiments) if (out / "lake" / "manifest.json").is_file() else []
+    atomic_write_bytes(out / OWNED, json.dumps({"files": files, "lake": lake}, indent=1).encode())
+
+
 @app.command("demo", epilog="Example: simkit demo --out results/demo   (the same as `make run`)")
 def demo(out: Annotated[Path, typer.Option(help="Folder for everything the demo writes.")] = Path("results/demo"),
          max_per_type: Annotated[int, typer.Option(help="Odds table size (units per type).")] = 1,
@@ -126,6 +203,8 @@ def demo(out: Annotated[Path, typer.Option(help="Folder for everything the demo 
     import contextlib
     import sys
 
+    validate.count("--max-per-type", max_per_type, 1, 3)
+    check_outputs(out)
     pack = data_pack(data)
     out.mkdir(parents=True, exist_ok=True)
     # with --json the step-by-step lines go to stderr, so stdout is the one JSON object
@@ -139,6 +218,7 @@ def demo(out: Annotated[Path, typer.Option(help="Folder for everything the demo 
 
         report = build_report(out, title="simkit demo report")
         atomic_write_bytes(out / "report.html", report.html.encode())
+        record_outputs(out)
     if json:
         emit("demo", {"out": out, "max_per_type": max_per_type, "data": data},
              {"report": (out / "report.html").resolve(), "sections": report.sections,

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from simkit.cli import app
+from simkit.cli import app, validate
 from simkit.cli.common import DataOption, JsonOption
 from simkit.cli.output import emit
 from simkit.errors import UserError
@@ -78,6 +78,7 @@ def simulate(
     from simkit.game.modes import BASE, SOLO
     from simkit.game.tables import TABLES
 
+    validate.check_simulate(out=out, games=games, seed_=seed, jobs_=jobs)
     if mode not in ("base", "solo", "revenge", "mythos-solo"):
         raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)")
     if mode != "revenge" and (humans is not None or rules is not None or oop is not None):
@@ -223,6 +224,7 @@ def replay(
         content = params.get("content", "assumed")
     if seed is None:
         raise UserError("give --seed (or --lake to read it from a lake's manifest)")
+    validate.check_replay(seed_=seed, game=game, chunk=chunk)
     if seed < 0 or game < 0 or chunk < 0:
         raise UserError("--seed, --game and --chunk must be >= 0")
     if mode not in ("base", "solo", "revenge", "mythos-solo"):

@@ -186,7 +186,9 @@ def check_combat(*, method: str, games: int, seed_: int, jobs_: int, state_budge
                         f"--withdraw {withdraw}")
 
 
-def check_odds(*, out: Path | None, seed_: int, jobs_: int) -> None:
+def check_odds(*, out: Path | None, seed_: int, jobs_: int, max_per_type: int) -> None:
+    # 0 would leave only the empty force: no fight, an empty table
+    count("--max-per-type", max_per_type, 1, 6)
     if out is not None:
         out_file(out, (".parquet",))
     seed("--seed", seed_)
@@ -201,7 +203,7 @@ def check_odds_best(*, min_p: float, top: int, table: Path | None, max_per_type:
                      "with --table (the table was computed with its own data pack and size)")
         in_file(table, "--table")
     else:
-        count("--max-per-type", max_per_type, 0, 6)
+        count("--max-per-type", max_per_type, 1, 6)
 
 
 def check_board_show(*, out: Path, players: int, setup_seed: int | None, revenge: bool, reveal: bool) -> None:

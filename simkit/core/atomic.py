@@ -65,6 +65,15 @@ def check_target(path: Path, flag: str = "--out") -> None:
             break
 
 
+def _mode(path: Path) -> int:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)  # replacing a file keeps its permissions
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def atomic_write(path: Path, write: Callable[[object], None], flag: str = "--out") -> None:
     """Call ``write(fh)`` on a temporary file beside ``path``, then rename it to ``path``."""
     path = Path(path)
@@ -73,6 +82,7 @@ def atomic_write(path: Path, write: Callable[[object], None], flag: str = "--out
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:200]}.", suffix=".tmp", dir=path.parent)
+        os.fchmod(fd, _mode(path))  # mkstemp makes 0600: give the file the mode a plain open() would
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()
