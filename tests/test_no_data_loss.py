@@ -90,7 +90,7 @@ def test_simulate_into_another_runs_folder_refuses_before_playing_and_replaces_n
     before = snapshot(other)
     assert main(["simulate", "--out", str(other), "--games", "10", "--seed", "1"]) == 2
     line = one_error_line(capsys)
-    assert "another run" in line and "summary.parquet" in line
+    assert "not empty and not a simkit lake" in line and str(other) in line
     assert snapshot(other) == before
 
 
