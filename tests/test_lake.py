@@ -186,7 +186,7 @@ def test_a_failed_write_leaves_neither_the_file_nor_its_temporary(tmp_path, monk
 
     monkeypatch.setattr(lk.pq.ParquetWriter, "write_table", boom)
     target = tmp_path / "t" / "chunk-0123456789-000000.parquet"
-    with pytest.raises(OSError):
+    with pytest.raises(UserError, match="cannot write .*chunk-0123456789-000000.parquet"):  # one line, the path
         lk.write_parquet(target, pa.table({"x": [1]}), {"rows": 1})
     assert list((tmp_path / "t").iterdir()) == []
 

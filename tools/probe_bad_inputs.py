@@ -35,7 +35,7 @@ def main() -> int:
     ap.add_argument("--only", default=None, help="only cases whose id contains this")
     args = ap.parse_args()
     root = Path(args.simkit_root).resolve()
-    env = {**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(root / ".numba_probe_cache")}
+    env = {**os.environ, "PYTHONPATH": str(root)}
     sys.path.insert(0, str(root))
     counts: collections.Counter[str] = collections.Counter()
     lost = []

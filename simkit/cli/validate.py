@@ -73,14 +73,18 @@ def refuse_given(names: dict[str, str], because: str) -> None:
 def seed(flag: str, value: int | None) -> int | None:
     if value is None:
         return None
-    if not 0 <= value <= MAX_SEED:
-        raise UserError(f"{flag} must be a whole number in 0..{MAX_SEED}, got {value}")
+    if value < 0:  # the wording the commands used before they shared this check
+        raise UserError(f"{flag} must be >= 0, got {value}")
+    if value > MAX_SEED:
+        raise UserError(f"{flag} must be at most 2**63-1 = {MAX_SEED}, got {value}")
     return value
 
 
 def count(flag: str, value: int, lo: int, hi: int) -> int:
-    if not lo <= value <= hi:
-        raise UserError(f"{flag} must be in {lo}..{hi}, got {value}")
+    if value < lo:
+        raise UserError(f"{flag} must be {'positive' if lo == 1 else f'>= {lo}'} (at most {hi}), got {value}")
+    if value > hi:
+        raise UserError(f"{flag} must be at most {hi}, got {value}")
     return value
 
 
