@@ -26,7 +26,7 @@ is the caller's; ``nogil`` lets threaded workers (Dask processes=False) run in p
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import copy_into, play_combat, port_flipped
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -96,17 +96,17 @@ def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity
         play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
                     work_deck, start_deck.size, alloc_id, alloc_params, wd_id, wd_params, wd_table, work_scratch,
                     work_dmg, script_short)
-        if (st[L.CARDS] >= script_short.size) & (script_full.size > script_short.size) \
-                & (st[L.OUTCOME] == L.WITHDRAW):
+        if (st[C.CARDS] >= script_short.size) & (script_full.size > script_short.size) \
+                & (st[C.OUTCOME] == C.WITHDRAW):
             card_order(key, script_full, start_deck, full_size, work_deck)
             copy_into(st, st0)
             play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
                         work_deck, start_deck.size, alloc_id, alloc_params, wd_id, wd_params, wd_table,
                         work_scratch, work_dmg, script_full)
-        out_outcome[g] = st[L.OUTCOME]
-        out_cards[g] = st[L.CARDS]
-        out_sanity[g] = st[L.SANITY]
-        out_port_hits[g] = st[L.PORT_HITS]
+        out_outcome[g] = st[C.OUTCOME]
+        out_cards[g] = st[C.CARDS]
+        out_sanity[g] = st[C.SANITY]
+        out_port_hits[g] = st[C.PORT_HITS]
         out_flip[g] = 1 if port_flipped(st, flip_threshold) else 0
-        for s in range(L.NUM_STACKS):
-            out_lost[s, g] = st[L.LOST + s]
+        for s in range(C.NUM_STACKS):
+            out_lost[s, g] = st[C.LOST + s]
