@@ -125,8 +125,9 @@ def test_a_revelation_benefit_typed_in_goes_to_every_human_player(pack):
     assert rules.rev_benefit[card] == L.BENEFIT_GOLD and rules.rev_benefit_amount[card] == 2
     eng = Engine(rules=rules)
     spec = make_spec("base", 3, "balanced")
-    mode, start, coal, iron, gold, diff = eng._mode_args(spec)
-    setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, 3, mode, start, coal, iron, gold, False, diff, 0, 0)
+    mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
+    setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, 3, mode, start, coal, iron, gold, False, diff, ruleset,
+               0, 0)
     before = eng.state.pl[:3, L.P_RES + L.GOLD].copy()
     oop_vp = int(eng.state.g[L.G_OOP_VP])
     revelation(np.random.default_rng(0), eng.S, eng.X, eng.W, card)

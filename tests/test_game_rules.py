@@ -150,7 +150,7 @@ def test_lost_port_ends_the_game_at_once(logs):
 # -- constructed positions --------------------------------------------------------------------
 
 def fresh(eng, players=2):
-    setup_game(np.random.default_rng(3), eng.S, eng.X, eng.W, players, L.MODE_BASE, 1, 2, 2, 4, False, -1, 1, 0)
+    setup_game(np.random.default_rng(3), eng.S, eng.X, eng.W, players, L.MODE_BASE, 1, 2, 2, 4, False, -1, 0, 1, 0)
     X = eng.state
     X.tile_hex[:] = -1
     X.tile_up[:] = False
@@ -311,5 +311,5 @@ def test_solo_starts_on_space_one_with_the_difficulty_resources(eng):
         assert first[1] == 1
     # the resources: set up without playing
     setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, 1, L.MODE_SOLO, 1, *eng.rules.solo_levels["easy"],
-               False, 0, 0, 0)
+               False, 0, 0, 0, 0)
     assert eng.state.pl[0, L.P_RES:L.P_RES + 3].tolist() == list(eng.rules.solo_levels["easy"])

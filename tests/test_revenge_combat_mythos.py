@@ -36,7 +36,7 @@ def _setup(eng, seed=3, oop="rusher"):
         X.sid[p] = s.sid
         X.params[p] = s.lower()
     X.oop_params[:] = spec.oop.lower()
-    setup_game(np.random.default_rng(seed), eng.S, eng.X, eng.W, 2, L.MODE_REVENGE, 10, 3, 3, 6, False, 0, 0, 1)
+    setup_game(np.random.default_rng(seed), eng.S, eng.X, eng.W, 2, L.MODE_REVENGE, 10, 3, 3, 6, False, 0, L.RULES_REVENGE, 0, 1)
     X.mythos_hand[:] = 0
     X.oop_params[L.OP_COMBAT_MYTHOS] = 1.0
     X.params[:, L.SP_WD_ID] = NEVER

@@ -67,7 +67,7 @@ def test_setup_revenge(eng):
         X.sid[p] = s.sid
         X.params[p] = s.lower()
     X.oop_params[:] = spec.oop.lower()
-    setup_game(np.random.default_rng(3), eng.S, eng.X, eng.W, 2, L.MODE_REVENGE, 10, 3, 3, 6, True, 0, 0, 1)
+    setup_game(np.random.default_rng(3), eng.S, eng.X, eng.W, 2, L.MODE_REVENGE, 10, 3, 3, 6, True, 0, L.RULES_REVENGE, 0, 1)
     g = X.g
     assert g[L.G_AWAKE] == 1 and g[L.G_OO_TIME] == 10 and g[L.G_OO_ARRIVAL] == 0
     assert list(g[L.G_OOP_LEFT:L.G_OOP_LEFT + 3]) == [9, 6, 4]

@@ -26,7 +26,7 @@ def _setup(eng, seed=3, oop="mythos", difficulty=0):
         X.params[p] = s.lower()
     X.oop_params[:] = spec.oop.lower()
     setup_game(np.random.default_rng(seed), eng.S, eng.X, eng.W, 2, L.MODE_REVENGE, 10, 3, 3, 6, False,
-               difficulty, 0, 1)
+               difficulty, L.RULES_REVENGE, 0, 1)
     return X
 
 

@@ -139,13 +139,13 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
                 text += f", {d} TP"
             if b in (L.MYTHOS_PLAYED, L.MYTHOS_FLIPPED, L.MYTHOS_COMBAT) and actor >= 0:
                 text += f", on {who(actor)}"
-            if e == EFFECTS.index("remove_recent_unit") and c >= 0:
+            if e == L.MYTH_REMOVE_RECENT_UNIT and c >= 0:
                 text += f": loses an {STACKS[c]}" if STACKS[c][0] in "aeiou" else f": loses a {STACKS[c]}"
-            elif e == EFFECTS.index("take_trophy") and c >= 0:
+            elif e == L.MYTH_TAKE_TROPHY and c >= 0:
                 text += f": tile {c} goes back to the map"
-            elif e == EFFECTS.index("ghoul_joins_combat") and c >= 0:
+            elif e == L.MYTH_GHOUL_JOINS_COMBAT and c >= 0:
                 text += f": a Zombie (tile {c}) joins the Old Ones, an Infantry is lost"
-            elif e == EFFECTS.index("temple_attack_extra_capacity") and c >= 0:
+            elif e == L.MYTH_TEMPLE_ATTACK_EXTRA_CAPACITY and c >= 0:
                 text += f": the Temple (tile {c}) is harder to destroy"
             lines.append(text)
         elif kind == L.EV_REVELATION:
@@ -191,7 +191,7 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
 
 def replay_text(eng: Engine, spec: GameSpec, seed: int, game: int, chunk: int = 0) -> str:
     row, log = eng.play(game_generator(seed, chunk, game), spec, log=True)
-    seats = [int(row[L.S_PLAYER0 + p * L.S_PLAYER_STRIDE + L.SP_LISTED]) for p in range(spec.players)]
+    seats = [int(row[L.S_PLAYER0 + p * L.S_PLAYER_STRIDE + L.SUM_P_LISTED]) for p in range(spec.players)]
     names = [spec.strategies[i].name for i in seats]
     winner = int(row[L.S_WINNER])
     who = "the Old Ones" if winner == -1 else ("shared" if winner == -2 else f"P{winner} {names[winner]}")

@@ -49,8 +49,8 @@ def seats_table(rows: np.ndarray, strategy_names: Sequence[str], first_game: int
             base = L.S_PLAYER0 + p * L.S_PLAYER_STRIDE
             cols["game_index"].append(first_game + g)
             cols["seat"].append(p)
-            cols["listed"].append(int(rows[g, base + L.SP_LISTED]))
-            cols["strategy"].append(strategy_names[int(rows[g, base + L.SP_STRATEGY])])
+            cols["listed"].append(int(rows[g, base + L.SUM_P_LISTED]))
+            cols["strategy"].append(strategy_names[int(rows[g, base + L.SUM_P_STRATEGY])])
             cols["win"].append((mask >> p) & 1)
             for j, f in enumerate(_PLAYER_FIELDS):
                 if f not in ("strategy", "listed"):

@@ -40,8 +40,6 @@ from simkit.kernels.game_common import advance_disc, log_event, now, occupy
 from simkit.kernels.game_withdraw import stays_in
 from strategies.combat.allocation import choose_stack
 
-EFF_BAOHT, EFF_DEEP_ONES, EFF_FORMLESS, EFF_GHOUL = 3, 7, 10, 11
-
 
 @nb.njit(cache=True)
 def unused_zombie(S, X, take):
@@ -104,13 +102,13 @@ def combat_mythos(rng, S, X, W, p, h, port_defence, m):
         e = S.myth_effect[c]
         amount = S.myth_amount[c]
         ok = False
-        if e == EFF_BAOHT:
+        if e == L.MYTH_COMBAT_DAMAGE_AND_SANITY:
             ok = takes_purple(st, mx)
-        elif e == EFF_DEEP_ONES:
+        elif e == L.MYTH_PORT_COMBAT_EXTRA_DAMAGE:
             ok = port_defence
-        elif e == EFF_FORMLESS:
+        elif e == L.MYTH_TEMPLE_ATTACK_EXTRA_CAPACITY:
             ok = attack and temple_slot(mx, m) >= 0
-        elif e == EFF_GHOUL:
+        elif e == L.MYTH_GHOUL_JOINS_COMBAT:
             ok = m < C.MAX_OLD_ONES and st[C.COUNT + L.INFANTRY] > 0 and unused_zombie(S, X, False) >= 0
         if not ok:
             continue
@@ -121,7 +119,7 @@ def combat_mythos(rng, S, X, W, p, h, port_defence, m):
                 continue
             if not rng.random() < X.oop_params[L.OP_COMBAT_MYTHOS]:
                 continue
-            if e == EFF_BAOHT and mx[C.CAN_WITHDRAW] != 0:
+            if e == L.MYTH_COMBAT_DAMAGE_AND_SANITY and mx[C.CAN_WITHDRAW] != 0:
                 # "clearly not retreating": the human's rule stays even after the card
                 copy_into(W.scratch, st)
                 baoht(W.scratch, mx, W, alloc_id, amount)
@@ -133,15 +131,15 @@ def combat_mythos(rng, S, X, W, p, h, port_defence, m):
         g[L.G_MYTHOS_PLAYED] += 1
         g[L.G_MYTHOS_COMBAT] += 1
         detail = -1
-        if e == EFF_BAOHT:
+        if e == L.MYTH_COMBAT_DAMAGE_AND_SANITY:
             baoht(st, mx, W, alloc_id, amount)
-        elif e == EFF_DEEP_ONES:
+        elif e == L.MYTH_PORT_COMBAT_EXTRA_DAMAGE:
             mx[C.EXTRA_PURPLE] += amount
-        elif e == EFF_FORMLESS:
+        elif e == L.MYTH_TEMPLE_ATTACK_EXTRA_CAPACITY:
             j = temple_slot(mx, m)
             mx[C.OO_CAPACITY + j] += amount
             detail = W.tiles2[j]
-        elif e == EFF_GHOUL:
+        elif e == L.MYTH_GHOUL_JOINS_COMBAT:
             t = unused_zombie(S, X, True)
             X.tile_hex[t] = h
             X.tile_state[t] = L.TILE_BOARD

@@ -53,15 +53,14 @@ from simkit.kernels.game_outpost import MAX_OUTPOSTS, maybe_outpost  # noqa: F40
 
 # -- setup -------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def revenge_setup(rng, S, X, W, code):
-    """After the base setup (survey with Spawn tiles, Ports): difficulty / ruleset from
-    ``code`` = difficulty + 3 * ruleset; 2 Infantry and a Personality per human; Port
+def revenge_setup(rng, S, X, W, diff, ruleset):
+    """After the base setup (survey with Spawn tiles, Ports): ``diff`` (DIFF_*) and
+    ``ruleset`` (RULES_*); 2 Infantry and a Personality per human; Port
     tokens; the OOP's 9/6/4 tiles; the Mythos deck and a 3-card hand; purple disc at the
     bottom of the players' start space, awake."""
     g = X.g
-    diff = code % 3
     g[L.G_DIFFICULTY] = diff
-    g[L.G_RULESET] = code // 3
+    g[L.G_RULESET] = ruleset
     n = X.hx.shape[0]
     for h in range(n):
         X.hx[h, L.H_SPAWN] = W.hex_spawn[h]

@@ -20,6 +20,7 @@ import numpy as np
 
 from simkit.datapack import DEFAULT_PACK, PROVENANCE_TAGS
 from simkit.errors import DataPackError
+from simkit.kernels import game_layout as L
 
 FILE = "mythos_cards.csv"
 PUBLIC_TAGS = ("rules", "external")   # a value read off the printed game, not inferred or assumed
@@ -28,24 +29,9 @@ PUBLIC_TAGS = ("rules", "external")   # a value read off the printed game, not i
 # leaves open, such as where a tile goes, stays)
 CONTENT_MODES = ("assumed", "rules")
 
-# Effect types; the engine dispatches on the index. "amount"/"level" mean what each says.
-EFFECTS = (
-    "place_tiles_near_port",         # amount tiles of `level`, face down, nearest empty Outback hex to a Port
-    "extra_time_next_combat",        # the next combat costs `amount` more TP
-    "blight_farms",                  # blight `amount` unblighted farms next to a face-up Old One
-    "combat_damage_and_sanity",      # in combat (human not retreating): `amount` purple damage and `amount` Sanity lost
-    "move_closest_old_one",          # the Old One closest to a Port/Outpost moves `amount` hexes towards it
-    "remove_rails",                  # `amount` rail links of one player back to their supply
-    "level3_at_temple",              # a random unused Old One of `level`, face up, at the closest face-up Temple
-    "port_combat_extra_damage",      # the next combat at a Port: +`amount` purple per card
-    "remove_recent_unit",            # the unit of a player's latest Buy Military is removed (the OOP scores it)
-    "destroy_airship",               # one Airship destroyed (the OOP scores it)
-    "temple_attack_extra_capacity",  # the next attacked Temple needs `amount` more damage
-    "ghoul_joins_combat",            # an unused Zombie joins the combat; the human loses `amount` Infantry
-    "block_action_boxes",            # `amount` cubes per human into action boxes (never Retrieve)
-    "level3_near_port",              # a random unused Old One of `level`, face up, on the Spawn hex nearest a Port
-    "take_trophy",                   # a player's Old One tile returns face up where it died; they get its VP as tokens
-)
+# Effect types; the engine dispatches on the index (game_layout MYTH_* constants, defined
+# once there with what each does). "amount"/"level" mean what each says.
+EFFECTS = L.MYTHOS_EFFECTS
 COLUMNS = ("card", "effect", "tp_cost", "combat", "amount", "level", "known_text", "effect_provenance",
            "amount_provenance", "tp_provenance", "source")
 
