@@ -20,10 +20,10 @@ from simkit import ENGINE_VERSION
 from simkit.board.model import FARMS, RESOURCES
 from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, GameSpec, make_spec
+from simkit.game.mythos import EFFECTS
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 from simkit.names import OLD_ONES, STACKS, UNITS
-from simkit.revenge.mythos import EFFECTS
 
 TRADE = {L.TRADE_NONE: "-", L.IMPORT_COAL: "import coal", L.IMPORT_IRON: "import iron",
          L.EXPORT_COAL: "export coal", L.EXPORT_IRON: "export iron"}

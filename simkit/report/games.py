@@ -12,6 +12,7 @@ import polars as pl
 
 from simkit import analysis
 from simkit.report.html import esc, figure_html, table_html
+from simkit.report.order import LEVEL_ORDER, natural_sort
 
 END_REASONS = {0: "unfinished", 1: "time (53)", 2: "port lost", 3: "aborted"}
 POOL_SPREAD_FLAG = 0.10  # flag a balance claim when strategy pools disagree by more than this
@@ -19,16 +20,6 @@ POOL_SPREAD_FLAG = 0.10  # flag a balance claim when strategy pools disagree by 
 
 def cell_label(row: dict, keys: list[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in keys) or "all games"
-
-
-LEVEL_ORDER = {"easy": 0, "normal": 1, "hard": 2, "heroic": 3}  # difficulty levels, easiest first
-
-
-def natural_sort(df: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """Sort by the grid keys, difficulty levels in play order rather than alphabetically."""
-    rows = df.to_dicts()
-    rows.sort(key=lambda r: tuple(LEVEL_ORDER.get(r[k], 9) if k == "difficulty" else r[k] for k in keys))
-    return pl.DataFrame(rows, schema=df.schema) if rows else df
 
 
 def rates_by_cell(lake: analysis.Lake, keys: list[str] | None = None) -> pl.DataFrame:
