@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import put_old_one
 
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels import game_layout as L
@@ -162,11 +163,7 @@ def fresh(eng, players=2):
 
 
 def put(eng, kind, h, up=True):
-    S, X = eng.arrays, eng.state
-    i = int(np.flatnonzero((S.tile_type == kind) & (X.tile_hex < 0) & (X.tile_state == L.TILE_STACK))[0])
-    X.tile_hex[i], X.tile_up[i], X.tile_state[i], X.hex_blocked[h] = h, up, L.TILE_BOARD, True
-    X.hex_old_ones[h] = True
-    return i
+    return put_old_one(eng, h, kind, up, only=(L.TILE_STACK,))
 
 
 def test_taking_from_the_display_shifts_right_and_refills_on_the_left(eng):

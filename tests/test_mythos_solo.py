@@ -5,6 +5,7 @@ combat, base-game scoring; the mode for the runner, simulate and replay."""
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from conftest import put_old_one
 
 from simkit.cli import main
 from simkit.datapack import load_pack
@@ -173,11 +174,7 @@ def test_cli_simulate_and_replay(tmp_path, capsys):
 
 
 def _put_up(eng, h, ttype):
-    X = eng.state
-    i = int(np.flatnonzero((eng.arrays.tile_type == ttype) & (X.tile_hex < 0) & (X.tile_state != L.TILE_BOARD))[0])
-    X.tile_hex[i], X.tile_state[i], X.tile_up[i] = h, L.TILE_BOARD, True
-    X.hex_blocked[h] = X.hex_old_ones[h] = True
-    return i
+    return put_old_one(eng, h, ttype, never=(L.TILE_BOARD,))
 
 
 def test_dark_young_uses_the_temple_closest_to_the_port_or_an_outpost(eng):
