@@ -87,3 +87,20 @@ def test_describe_state_names_the_fields_of_a_real_game():
     assert f"P_RES={eng.state.pl[0, L.P_RES:L.P_RES + L.NUM_RES].tolist()}" in lines[1]
     assert any(s.startswith("hx[") and "H_PORT_OWNER=0" in s for s in lines)
     assert L.G_LAYOUT.describe(eng.state.g)["G_SUPPLY"] == eng.state.g[L.G_SUPPLY:L.G_SUPPLY + L.NUM_UNITS].tolist()
+
+
+def test_every_event_kind_has_named_fields_within_the_row():
+    from simkit.game import events
+    assert sorted(events.SCHEMA) == list(range(L.NUM_EVENTS))
+    for kind, names in events.SCHEMA.items():
+        assert len(names) <= L.LOG_W - len(events.HEAD) and len(set(names)) == len(names), kind
+        assert not set(names) & set(events.HEAD), kind
+        for i, name in enumerate(names):
+            assert events.column(kind, name) == len(events.HEAD) + i
+    row = np.array([L.EV_MOVE, 40, -1, 7, 12, 13, 2, L.SHOGGOTH])
+    ev = events.event(row)
+    assert (ev.tile, ev.from_hex, ev.to_hex, ev.card, ev.old_one) == (7, 12, 13, 2, L.SHOGGOTH)
+    cols = events.fields(row[None, :], L.EV_MOVE)
+    assert cols["to_hex"].tolist() == [13] and cols["time"].tolist() == [40]
+    with pytest.raises(KeyError, match="no field"):
+        events.column(L.EV_MOVE, "hex")
