@@ -17,6 +17,8 @@ import pytest
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels import game_layout as L
 
+pytestmark = pytest.mark.slow   # 100,000 games: `make test` runs it, `make test-fast` does not
+
 TOTAL = 100_000
 # (mode, players, share of the games, human strategies, options): four-player games are the slowest
 TABLES = (
