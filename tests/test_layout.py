@@ -40,6 +40,8 @@ def test_the_sizes_the_buffers_are_allocated_with():
     assert L.CTX_SIZE == L.CTX_LAYOUT.size and L.SUMMARY_SIZE == len(L.SUMMARY_COLUMNS)
     assert C.STATE_SIZE == C.STATE_LAYOUT.size and C.MATCHUP_SIZE == C.MATCHUP_LAYOUT.size
     assert L.S_PLAYER_STRIDE == L.SUM_P_LAYOUT.size
+    assert L.PARAM_LAYOUT["HP_PERS_W"].size == len(L.EFFECT_NAMES)      # one wish per Personality effect
+    assert L.PARAM_LAYOUT["HP_UNIT_W"].size == L.NUM_UNITS
     assert len(set(L.SUMMARY_COLUMNS)) == L.SUMMARY_SIZE
 
 

@@ -32,8 +32,6 @@ from strategies.human import HeuristicParams
 from strategies.registry import parse_one
 
 MODES = ("base", "solo", "revenge", "mythos-solo")
-# Revenge rulebook, Setup 3 (rules): 6 Gold, 3 Iron, 3 Coal; alt translation: 6 Iron.
-REVENGE_START = {"revenge": (3, 3, 6), "revenge-alt": (3, 6, 6)}   # coal, iron, gold
 
 
 @dataclass(frozen=True)
@@ -135,7 +133,7 @@ class Engine:
             return mode, r.solo_start, coal, iron, gold, names.index(diff), L.RULES_REVENGE
         start = int(r.r[L.R_START_SPACE + spec.players - 1])
         if spec.mode == "revenge":
-            coal, iron, gold = REVENGE_START[spec.ruleset]
+            coal, iron, gold = r.revenge_start[spec.ruleset]   # game.toml [revenge]
             return (L.MODE_REVENGE, start, coal, iron, gold, L.DIFFICULTY_NAMES.index(spec.difficulty),
                     L.RULESET_NAMES.index(spec.ruleset))
         coal, iron, gold = r.start_resources("base")

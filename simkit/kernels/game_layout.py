@@ -188,7 +188,6 @@ PR_LAYOUT = Layout("port_rev", (
     ("PR_OOP_VP", 1),
 ), size_name="PR_SIZE")
 globals().update(PR_LAYOUT.constants())
-REV_BLIGHT_VP = 3      # Revenge, Scoring for OOP: 3 VP per blighted Farm (rules)
 MAX_IN_HEX = 4         # Old Ones one combat can hold (simkit.kernels.combat_layout)
 
 # -- rules r[R_*] (int64, from simkit/data/auztralia/game.toml) -----------------------------
@@ -221,6 +220,9 @@ R_LAYOUT = Layout("r", (
     ("R_UNREVEALED_MULT", 1),
     ("R_REV_PER_LEVEL", 1),
     ("R_SANITY", 1),
+    # Revenge of the Old Ones (game.toml [revenge])
+    ("R_OOP_TILES", 3, "+ level-1: Old One tiles the OOP draws at setup (9 / 6 / 4)"),
+    ("R_REV_BLIGHT_VP", 1, "OOP VP per blighted Farm at the end"),
 ), size_name="R_SIZE")
 globals().update(R_LAYOUT.constants())
 MAX_TIME = 64          # illuminated[] length; spaces past R_END are never reached by the disc
@@ -240,7 +242,7 @@ EFFECT_NAMES = ("none", "unit_capacity", "automatic_damage", "withdraw_before_re
                 "range_bonus", "farm_guard", "reveal_tiles", "free_unit")
 MAX_PERSONALITIES = 62  # bits of P_PERS
 
-# -- Mythos card effects (S.myth_effect; simkit.revenge.mythos.EFFECTS is this tuple) -------
+# -- Mythos card effects (S.myth_effect; simkit.game.mythos.EFFECTS is this tuple) ----------
 # MYTH_<NAME> = the index of <name> below: MYTH_PLACE_TILES_NEAR_PORT = 0 ... MYTH_TAKE_TROPHY = 14.
 # "amount"/"level" are the card's (mythos_cards.csv).
 MYTHOS_EFFECTS = (

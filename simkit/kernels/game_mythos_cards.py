@@ -1,6 +1,6 @@
 """Revenge Mythos cards played as turn cards (by the Old One player on its turn, or
-flipped in Mythos Solo): which apply now, and their effects (simkit.revenge.mythos
-EFFECTS ids): 0 place_tiles_near_port, 1 extra_time_next_combat, 2 blight_farms,
+flipped in Mythos Solo): which apply now, and their effects (game_layout MYTH_* ids,
+simkit.game.mythos EFFECTS): 0 place_tiles_near_port, 1 extra_time_next_combat, 2 blight_farms,
 4 move_closest_old_one, 5 remove_rails, 6 level3_at_temple, 8 remove_recent_unit,
 9 destroy_airship, 12 block_action_boxes, 13 level3_near_port, 14 take_trophy. The combat
 cards (3, 7, 10, 11) are in simkit.kernels.game_mythos_combat. Readings the rules leave
@@ -29,7 +29,7 @@ COMBAT_EFFECTS = (L.MYTH_COMBAT_DAMAGE_AND_SANITY, L.MYTH_PORT_COMBAT_EXTRA_DAMA
 
 @nb.njit(cache=True)
 def effect_implemented(e):
-    """Every effect type of simkit.revenge.mythos.EFFECTS is implemented (game_layout MYTH_*)."""
+    """Every effect type of simkit.game.mythos.EFFECTS is implemented (game_layout MYTH_*)."""
     return 0 <= e < L.MYTH_NUM_EFFECTS
 
 

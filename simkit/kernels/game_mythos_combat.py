@@ -10,7 +10,7 @@ then applied without a choice and without a TP cost.
 :func:`combat_mythos` runs after the combat is set up (W.cst / W.cmx filled by
 game_combat.prepare_combat) and before the first Old One card: every card takes effect
 at the start of the combat (a simplification: the rules let the OOP play it at any
-moment of the combat). Effects (simkit.revenge.mythos EFFECTS ids, amount = the card's):
+moment of the combat). Effects (game_layout MYTH_* ids, amount = the card's):
 
  3 combat_damage_and_sanity (Baoht Zuqqa-Mogg): `amount` purple damage, placed by the
    human's own allocation rule (FAQ: the human places Mythos damage), and `amount`
