@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test test-fast doctest lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,14 @@ run: $(STAMP)
 ## The one test command (README and CI).
 test: $(STAMP)
 	$(PY) -m pytest
+
+## The edit loop: everything but the tests marked slow (fuzz, big sweeps, notebooks, Dask).
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow"
+
+## The docstring examples of the package (CI runs them after `make test`).
+doctest: $(STAMP)
+	$(PY) -m pytest --doctest-modules simkit strategies -p no:cacheprovider
 
 lint: $(STAMP)
 	$(PY) -m ruff check simkit strategies tests benchmarks

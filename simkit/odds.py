@@ -147,8 +147,8 @@ def solve_table_policy(combat: Combat, data: AuzData):
 
 def withdraws(solved) -> bool:
     """Whether a solved withdraw table withdraws in any of its states."""
-    from simkit.kernels import combat_layout as L
-    return bool(np.count_nonzero(solved.decisions > L.STAY))
+    from simkit.kernels import combat_layout as C
+    return bool(np.count_nonzero(solved.decisions > C.STAY))
 
 
 def _policy_columns(prefix: str, odds: CombatOdds) -> dict:

@@ -39,3 +39,50 @@ def custom_deck(data: AuzData, rows: list[dict[int, tuple[int, int, int, int]]])
         data, deck_size=n, card_ids=np.arange(1, n + 1), card_hits=hits, card_purple=purple,
         card_sanity=sanity, card_airship=airship, card_moves=np.zeros((n, 6), dtype=bool),
         card_compass=np.ones(n, dtype=np.int64), card_rotation=np.ones(n, dtype=np.int64))
+
+
+# -- constructed game positions (one builder each, shared by the rule tests) ------------------
+def revenge_position(eng, seed: int = 3, oop: str = "mythos", difficulty: int = 0, ruleset: int = 0,
+                     humans: int = 2, strategies: str = "balanced", shuffle_seats: bool = False,
+                     log_on: int = 0, checked: int = 1):
+    """The state right after a Revenge setup on ``eng`` (humans on space 10 with 3 Coal,
+    3 Iron, 6 Gold; difficulty DIFF_*, ruleset RULES_*), strategies lowered into the seats."""
+    from simkit.game.engine import make_spec
+    from simkit.kernels import game_layout as L
+    from simkit.kernels.game_setup import setup_game
+    spec = make_spec("revenge", humans, strategies, oop=oop)
+    X = eng.state
+    X.sid[:] = 0
+    for p, s in enumerate(spec.strategies):
+        X.sid[p] = s.sid
+        X.params[p] = s.lower()
+    X.oop_params[:] = spec.oop.lower()
+    setup_game(np.random.default_rng(seed), eng.S, eng.X, eng.W, humans, L.MODE_REVENGE, 10, 3, 3, 6,
+               shuffle_seats, difficulty, ruleset, log_on, checked)
+    return X
+
+
+def put_old_one(eng, h: int, ttype: int, up: bool = True, only: tuple[int, ...] | None = None,
+                never: tuple[int, ...] = ()) -> int:
+    """Put the first off-board tile of Old One type ``ttype`` on hex ``h`` (face up unless
+    ``up`` is False), blocking the hex; ``only`` / ``never`` restrict the tile states
+    (TILE_*) the tile may come from. Returns the tile index."""
+    from simkit.kernels import game_layout as L
+    X = eng.state
+    ok = (eng.arrays.tile_type == ttype) & (X.tile_hex < 0)
+    if only is not None:
+        ok &= np.isin(X.tile_state, only)
+    if never:
+        ok &= ~np.isin(X.tile_state, never)
+    i = int(np.flatnonzero(ok)[0])
+    X.tile_hex[i] = h
+    X.tile_state[i] = L.TILE_BOARD
+    X.tile_up[i] = up
+    X.hex_blocked[h] = X.hex_old_ones[h] = True
+    return i
+
+
+def mythos_card(eng, effect: str) -> int:
+    """The first Mythos card of the pack with that effect (simkit.game.mythos.EFFECTS)."""
+    from simkit.kernels import game_layout as L
+    return int(np.flatnonzero(eng.arrays.myth_effect == L.MYTHOS_EFFECTS.index(effect))[0])

@@ -9,7 +9,7 @@ import pytest
 from conftest import custom_deck
 
 from simkit.combat import Combat, combat_arrays, exact_odds, monte_carlo_odds
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import play_script
 from simkit.names import OLD_ONES, PORT
 from strategies.combat import parse_allocation
@@ -33,8 +33,8 @@ def test_a_port_with_no_units_fights_as_infantry(pack):
     """'If you have no Units when your Port is attacked, the Port fights as Infantry.'"""
     data = custom_deck(pack, [{ZOMBIE: (INFANTRY_BIT, 0, 0, 0)}])
     st, mx = _script(data, Combat(force=(0,) * 7, old_ones=(ZOMBIE,), port_strength=4, port_defence=True), [0])
-    assert mx[L.PORT_FIGHTS] == 1
-    assert st[L.OO_DAMAGE] == 1                  # the Infantry symbol hit through the Port
+    assert mx[C.PORT_FIGHTS] == 1
+    assert st[C.OO_DAMAGE] == 1                  # the Infantry symbol hit through the Port
 
 
 def test_a_port_beside_units_does_not_fight_and_the_last_unit_lost_is_a_defeat(pack):
@@ -43,9 +43,9 @@ def test_a_port_beside_units_does_not_fight_and_the_last_unit_lost_is_a_defeat(p
     data = custom_deck(pack, [{ZOMBIE: (0, 2, 0, 0)}, {ZOMBIE: (INFANTRY_BIT, 0, 0, 0)}])
     fight = Combat(force=(1, 0, 0, 0, 0, 0, 0), old_ones=(ZOMBIE,), port_strength=4, port_defence=True)
     st, mx = _script(data, fight, [0, 1], allocate="protect:port")
-    assert mx[L.PORT_FIGHTS] == 0
-    assert st[L.OUTCOME] == L.DEFEAT and st[L.CARDS] == 1      # over after the first card
-    assert st[L.COUNT + PORT] == 1 and st[L.OO_DAMAGE] == 0    # the token stands; it never hit
+    assert mx[C.PORT_FIGHTS] == 0
+    assert st[C.OUTCOME] == C.DEFEAT and st[C.CARDS] == 1      # over after the first card
+    assert st[C.COUNT + PORT] == 1 and st[C.OO_DAMAGE] == 0    # the token stands; it never hit
 
 
 def test_a_fight_no_card_can_change_is_a_stalemate_not_a_withdrawal(pack):

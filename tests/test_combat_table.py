@@ -12,7 +12,7 @@ import pytest
 from simkit.combat import Combat, exact_odds, monte_carlo_odds, withdraw_table_for
 from simkit.combat.reference import ReferenceCombat
 from simkit.errors import UserError
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat_exact import OBJ, OUT
 from simkit.names import AIRSHIP, STACKS
 from strategies.combat import parse_allocation, parse_withdrawal
@@ -93,14 +93,14 @@ def test_table_solver_equals_plain_recursion_with_exact_fractions(pack, force, v
     table = solved(pack, force, vs, "table" if objective == "p_destroy" else "table-value")
     assert table.value[OBJ] == pytest.approx(float(expected), abs=1e-9)
     if objective == "p_destroy":
-        assert table.value[OUT + L.WIN] + table.value[OUT + L.WIN_AND_DEFEAT] == pytest.approx(float(p_destroy),
+        assert table.value[OUT + C.WIN] + table.value[OUT + C.WIN_AND_DEFEAT] == pytest.approx(float(p_destroy),
                                                                                                abs=1e-9)
 
 
 def test_table_outcomes_sum_to_one_and_leaving_an_airship_to_mi_go_pays(pack):
     table = solved(pack, "infantry=1,airship=1", "mi_go", "table-value")
-    assert sum(table.value[OUT:OUT + L.NUM_OUTCOMES]) == pytest.approx(1.0, abs=1e-12)
-    assert (table.decisions > L.STAY).any()
+    assert sum(table.value[OUT:OUT + C.NUM_OUTCOMES]) == pytest.approx(1.0, abs=1e-12)
+    assert (table.decisions > C.STAY).any()
 
 
 @pytest.mark.parametrize("force,vs", [("infantry=1,airship=1", "mi_go"), ("infantry=2,artillery=1", "shoggoth")])
@@ -146,21 +146,21 @@ def engine():
 
 def test_games_play_the_table_without_falling_back_and_it_withdraws(engine):
     from simkit.game.engine import make_spec
-    from simkit.kernels import game_layout as G
+    from simkit.kernels import game_layout as L
     spec = make_spec("base", 2, "hunter:withdraw=table-value,hunter:withdraw=table-value")
     rows, logs = engine.play_many(spec, 11, 0, 200, log=True, checked=True,
-                                  g_extra=[G.G_TABLE_FALLBACKS])
+                                  g_extra=[L.G_TABLE_FALLBACKS])
     assert engine.extra[:, 0].sum() == 0
-    assert rows[:, G.S_ILLEGAL].sum() == 0 and rows[:, G.S_VIOLATIONS].sum() == 0
-    combats = np.concatenate([lg[lg[:, 0] == G.EV_COMBAT] for lg in logs])
-    withdrawals = combats[(combats[:, 4] == L.WITHDRAW) & (combats[:, 7] == 0)]  # port defence never withdraws
+    assert rows[:, L.S_ILLEGAL].sum() == 0 and rows[:, L.S_VIOLATIONS].sum() == 0
+    combats = np.concatenate([lg[lg[:, 0] == L.EV_COMBAT] for lg in logs])
+    withdrawals = combats[(combats[:, 4] == C.WITHDRAW) & (combats[:, 7] == 0)]  # port defence never withdraws
     assert len(withdrawals) > 0
 
 
 def test_game_results_do_not_depend_on_the_table_cache(engine, monkeypatch):
     from simkit.game import arrays
     from simkit.game.engine import Engine, make_spec
-    from simkit.kernels import game_layout as G
+    from simkit.kernels import game_layout as L
     spec = make_spec("base", 3, "hunter,balanced:withdraw=table-value,hunter:withdraw=table")
     rows, logs = engine.play_many(spec, 5, 0, 60, log=True)
     monkeypatch.setattr(arrays, "GAME_TABLE_MATCHUPS", 2)  # the cache starts again every few combats
@@ -169,7 +169,7 @@ def test_game_results_do_not_depend_on_the_table_cache(engine, monkeypatch):
     assert small.work.wt_cache[0] <= 2
     assert np.array_equal(rows, rows_small)
     assert all(np.array_equal(a, b) for a, b in zip(logs, logs_small, strict=True))
-    assert (np.concatenate(logs)[:, 0] == G.EV_COMBAT).sum() > 20
+    assert (np.concatenate(logs)[:, 0] == L.EV_COMBAT).sum() > 20
 
 
 def test_table_buffers_grow_until_the_matchup_fits_and_say_so_when_it_cannot(pack, monkeypatch):

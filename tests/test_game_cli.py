@@ -138,7 +138,7 @@ def test_mode_rows_are_the_replayable_games():
     s = mode.run_chunk(params, data, 123, 4, 10, frozenset({"summary"}))["summary"]
     eng = Engine()
     row, _ = eng.play(game_generator(123, 4, 7), make_spec("base", 3, "hunter,balanced,economist"))
-    assert s["oo_vp"][7] == row[L.S_OO_VP] and s["p2_vp"][7] == row[L.S_PLAYER0 + 2 * L.S_PLAYER_STRIDE + L.SP_VP]
+    assert s["oo_vp"][7] == row[L.S_OO_VP] and s["p2_vp"][7] == row[L.S_PLAYER0 + 2 * L.S_PLAYER_STRIDE + L.SUM_P_VP]
 
 
 def test_mode_validation_checks_the_cell_as_a_whole():

@@ -125,8 +125,9 @@ def test_a_revelation_benefit_typed_in_goes_to_every_human_player(pack):
     assert rules.rev_benefit[card] == L.BENEFIT_GOLD and rules.rev_benefit_amount[card] == 2
     eng = Engine(rules=rules)
     spec = make_spec("base", 3, "balanced")
-    mode, start, coal, iron, gold, diff = eng._mode_args(spec)
-    setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, 3, mode, start, coal, iron, gold, False, diff, 0, 0)
+    mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
+    setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, 3, mode, start, coal, iron, gold, False, diff, ruleset,
+               0, 0)
     before = eng.state.pl[:3, L.P_RES + L.GOLD].copy()
     oop_vp = int(eng.state.g[L.G_OOP_VP])
     revelation(np.random.default_rng(0), eng.S, eng.X, eng.W, card)
@@ -138,3 +139,20 @@ def test_a_malformed_revelation_benefit_names_the_row_and_field(pack):
     edit(pack / "revelations.csv", "1,1,reveal,none", "1,1,reveal,gold:lots")
     with pytest.raises(DataPackError, match="row 11: field 'benefit': expected 'none' or KIND:AMOUNT"):
         load_rules(pack)
+
+
+def test_revenge_rule_numbers_come_from_the_pack(pack):
+    """The OOP's 9/6/4 tiles, 3 VP per blighted farm and the start resources of both
+    rulesets are game.toml [revenge] values, checked like the rest."""
+    r = load_rules()
+    assert r.r[L.R_OOP_TILES:L.R_OOP_TILES + 3].tolist() == [9, 6, 4] and r.r[L.R_REV_BLIGHT_VP] == 3
+    assert r.revenge_start == {"revenge": (3, 3, 6), "revenge-alt": (3, 6, 6)}
+    edit(pack / "game.toml", 'oop_tiles_level_2 = { value = 6,', 'oop_tiles_level_2 = { value = -1,')
+    with pytest.raises(DataPackError, match="game.toml: field 'revenge.oop_tiles_level_2': .* must be 0..99"):
+        load_rules(pack)
+    edit(pack / "game.toml", 'oop_tiles_level_2 = { value = -1,', 'oop_tiles_level_2 = { value = 5,')
+    edit(pack / "game.toml", "alt_start_iron = {", "alt_start_irn = {")
+    with pytest.raises(DataPackError, match="missing value 'revenge.alt_start_iron'"):
+        load_rules(pack)
+    edit(pack / "game.toml", "alt_start_irn = {", "alt_start_iron = {")
+    assert load_rules(pack).r[L.R_OOP_TILES + 1] == 5

@@ -46,16 +46,22 @@ def conformance(eng: Engine, strategy: str, oops: tuple[str, ...] = ("rusher", "
         assert not (other.shape == logs[3].shape and np.array_equal(other, logs[3]))
 
 
-@pytest.mark.parametrize("strategy", registry.available())
+def _slow_but(names, fast):
+    """Every name as a test case; all but ``fast`` marked slow (``make test-fast`` keeps one)."""
+    return [n if n == fast else pytest.param(n, marks=pytest.mark.slow) for n in names]
+
+
+@pytest.mark.parametrize("strategy", _slow_but(registry.available(), "random"))
 def test_strategy_conforms(eng, strategy):
     conformance(eng, strategy)
 
 
+@pytest.mark.slow
 def test_strategy_playing_the_withdraw_table_conforms(eng):
     conformance(eng, "balanced:withdraw=table-value")
 
 
-@pytest.mark.parametrize("oop", sorted(OOP_REGISTRY))
+@pytest.mark.parametrize("oop", _slow_but(sorted(OOP_REGISTRY), "random"))
 def test_old_one_player_strategy_conforms(eng, oop):
     for k, (n, ruleset) in enumerate(((2, "revenge"), (3, "revenge-alt"))):
         humans = "random,economist,hunter" if n == 3 else "balanced,defender"

@@ -17,6 +17,8 @@ import pytest
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels import game_layout as L
 
+pytestmark = pytest.mark.slow   # 100,000 games: `make test` runs it, `make test-fast` does not
+
 TOTAL = 100_000
 # (mode, players, share of the games, human strategies, options): four-player games are the slowest
 TABLES = (
@@ -73,17 +75,17 @@ def test_every_game_ends_by_time_or_a_lost_port(rows):
     assert (rows[port, L.S_PORTS_LOST] == 1).all() and (rows[port, L.S_PORT_LOST_BY] >= 0).all()
     for p in range(L.MAX_PLAYERS):
         seated = rows[:, L.S_NUM_PLAYERS] > p
-        assert (col(rows, p, L.SP_TIME)[timed & seated] >= 53).all()
+        assert (col(rows, p, L.SUM_P_TIME)[timed & seated] >= 53).all()
 
 
 def test_pieces_within_limits(rows):
     for p in range(L.MAX_PLAYERS):
         seated = rows[:, L.S_NUM_PLAYERS] > p
-        assert (col(rows, p, L.SP_TRACKS)[seated] <= 20).all()
-        assert (col(rows, p, L.SP_FARMS)[seated] <= 21).all()
-        assert (col(rows, p, L.SP_GOLD)[seated] >= 0).all()
-        assert (col(rows, p, L.SP_FARMS_BLIGHTED)[seated] <= col(rows, p, L.SP_FARMS)[seated]).all()
-        assert (col(rows, p, L.SP_VP)[~seated] == -1).all()
+        assert (col(rows, p, L.SUM_P_TRACKS)[seated] <= 20).all()
+        assert (col(rows, p, L.SUM_P_FARMS)[seated] <= 21).all()
+        assert (col(rows, p, L.SUM_P_GOLD)[seated] >= 0).all()
+        assert (col(rows, p, L.SUM_P_FARMS_BLIGHTED)[seated] <= col(rows, p, L.SUM_P_FARMS)[seated]).all()
+        assert (col(rows, p, L.SUM_P_VP)[~seated] == -1).all()
     base_like = rows[:, L.S_MODE] != L.MODE_REVENGE          # the purple disc starts on 22
     assert (rows[base_like, L.S_OO_TURNS] <= 53 - 22).all()
     assert (rows[~base_like, L.S_OO_TURNS] <= 53).all()       # the Old One player starts with the humans
@@ -93,9 +95,9 @@ def test_pieces_within_limits(rows):
 def test_vp_add_up(rows):
     for p in range(L.MAX_PLAYERS):
         seated = rows[:, L.S_NUM_PLAYERS] > p
-        parts = sum(col(rows, p, f) for f in (L.SP_VP_FARMS, L.SP_VP_PHOSPHATE, L.SP_VP_PERSONALITIES,
-                                               L.SP_VP_TILES, L.SP_VP_TOKENS))
-        assert (parts[seated] == col(rows, p, L.SP_VP)[seated]).all()
+        parts = sum(col(rows, p, f) for f in (L.SUM_P_VP_FARMS, L.SUM_P_VP_PHOSPHATE, L.SUM_P_VP_PERSONALITIES,
+                                               L.SUM_P_VP_TILES, L.SUM_P_VP_TOKENS))
+        assert (parts[seated] == col(rows, p, L.SUM_P_VP)[seated]).all()
     oo = rows[:, L.S_OO_VP_REVEALED] + rows[:, L.S_OO_VP_UNREVEALED] + rows[:, L.S_OO_VP_BLIGHTED]
     rev = rows[:, L.S_MODE] == L.MODE_REVENGE
     assert (oo[~rev] == rows[~rev, L.S_OO_VP]).all()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import put_old_one
 
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels import game_layout as L
@@ -150,7 +151,7 @@ def test_lost_port_ends_the_game_at_once(logs):
 # -- constructed positions --------------------------------------------------------------------
 
 def fresh(eng, players=2):
-    setup_game(np.random.default_rng(3), eng.S, eng.X, eng.W, players, L.MODE_BASE, 1, 2, 2, 4, False, -1, 1, 0)
+    setup_game(np.random.default_rng(3), eng.S, eng.X, eng.W, players, L.MODE_BASE, 1, 2, 2, 4, False, -1, 0, 1, 0)
     X = eng.state
     X.tile_hex[:] = -1
     X.tile_up[:] = False
@@ -162,11 +163,7 @@ def fresh(eng, players=2):
 
 
 def put(eng, kind, h, up=True):
-    S, X = eng.arrays, eng.state
-    i = int(np.flatnonzero((S.tile_type == kind) & (X.tile_hex < 0) & (X.tile_state == L.TILE_STACK))[0])
-    X.tile_hex[i], X.tile_up[i], X.tile_state[i], X.hex_blocked[h] = h, up, L.TILE_BOARD, True
-    X.hex_old_ones[h] = True
-    return i
+    return put_old_one(eng, h, kind, up, only=(L.TILE_STACK,))
 
 
 def test_taking_from_the_display_shifts_right_and_refills_on_the_left(eng):
@@ -311,5 +308,5 @@ def test_solo_starts_on_space_one_with_the_difficulty_resources(eng):
         assert first[1] == 1
     # the resources: set up without playing
     setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, 1, L.MODE_SOLO, 1, *eng.rules.solo_levels["easy"],
-               False, 0, 0, 0)
+               False, 0, 0, 0, 0)
     assert eng.state.pl[0, L.P_RES:L.P_RES + 3].tolist() == list(eng.rules.solo_levels["easy"])

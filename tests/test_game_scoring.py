@@ -19,7 +19,7 @@ def eng():
 
 def empty_board(eng: Engine, players: int = 2) -> None:
     """A set-up game with every Old One tile, resource and farm taken off the board."""
-    setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, players, L.MODE_BASE, 1, 2, 2, 4, False, -1, 0, 0)
+    setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, players, L.MODE_BASE, 1, 2, 2, 4, False, -1, 0, 0, 0)
     X = eng.state
     X.tile_hex[:] = -1
     X.tile_up[:] = False
@@ -58,7 +58,7 @@ def score(eng):
     return out
 
 
-def pvp(out, p, field=L.SP_VP):
+def pvp(out, p, field=L.SUM_P_VP):
     return int(out[L.S_PLAYER0 + p * L.S_PLAYER_STRIDE + field])
 
 
@@ -70,7 +70,7 @@ def test_unblighted_farms_score_two_for_their_owner_blighted_ones_one_for_the_ol
     farm(eng, 24, 1, blighted=True)
     farm(eng, 25, 0, blighted=True)
     out = score(eng)
-    assert pvp(out, 0, L.SP_VP_FARMS) == 6 and pvp(out, 1, L.SP_VP_FARMS) == 2
+    assert pvp(out, 0, L.SUM_P_VP_FARMS) == 6 and pvp(out, 1, L.SUM_P_VP_FARMS) == 2
     assert out[L.S_OO_VP_BLIGHTED] == 2 and out[L.S_OO_VP] == 2
 
 
@@ -100,9 +100,9 @@ def test_phosphate_three_personalities_and_tiles_taken(eng):
     X.pl[1, L.P_TILE_VP] = 5
     X.pl[1, L.P_VP_TOKENS] = 3
     out = score(eng)
-    assert pvp(out, 0, L.SP_VP_PHOSPHATE) == 6 and pvp(out, 0, L.SP_VP_PERSONALITIES) == 2
+    assert pvp(out, 0, L.SUM_P_VP_PHOSPHATE) == 6 and pvp(out, 0, L.SUM_P_VP_PERSONALITIES) == 2
     assert pvp(out, 0) == 8 and pvp(out, 1) == 8
-    assert pvp(out, 1, L.SP_VP_TILES) == 5 and pvp(out, 1, L.SP_VP_TOKENS) == 3
+    assert pvp(out, 1, L.SUM_P_VP_TILES) == 5 and pvp(out, 1, L.SUM_P_VP_TOKENS) == 3
 
 
 def kill_with(eng, kind, damage):

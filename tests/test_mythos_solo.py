@@ -4,6 +4,7 @@ combat, base-game scoring; the mode for the runner, simulate and replay."""
 
 import numpy as np
 import pytest
+from conftest import put_old_one
 
 from simkit import analysis
 from simkit.cli import main
@@ -30,9 +31,10 @@ def _setup(eng, seed=3, difficulty="normal"):
     X.sid[0] = spec.strategies[0].sid
     X.params[0] = spec.strategies[0].lower()
     X.oop_params[:] = 0.0
-    mode, start, coal, iron, gold, diff = eng._mode_args(spec)
+    mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
     assert mode == L.MODE_MYTHOS_SOLO
-    setup_game(np.random.default_rng(seed), eng.S, eng.X, eng.W, 1, mode, start, coal, iron, gold, False, diff, 1, 1)
+    setup_game(np.random.default_rng(seed), eng.S, eng.X, eng.W, 1, mode, start, coal, iron, gold, False, diff, ruleset,
+               1, 1)
     return X
 
 
@@ -139,7 +141,7 @@ def test_scoring_is_the_base_games_and_the_old_ones_win_ties(eng):
     assert (rows[:, L.S_MODE] == L.MODE_MYTHOS_SOLO).all() and rows[:, L.S_VIOLATIONS].sum() == 0
     oo = rows[:, L.S_OO_VP_REVEALED] + rows[:, L.S_OO_VP_UNREVEALED] + rows[:, L.S_OO_VP_BLIGHTED]
     assert (oo == rows[:, L.S_OO_VP]).all() and rows[:, L.S_OO_VP_UNREVEALED].max() > 0   # doubling
-    p0 = rows[:, L.S_PLAYER0 + L.SP_VP]
+    p0 = rows[:, L.S_PLAYER0 + L.SUM_P_VP]
     assert ((rows[:, L.S_OLD_ONES_WIN] == 1) == (rows[:, L.S_OO_VP] >= p0)).all()
 
 
@@ -172,11 +174,7 @@ def test_cli_simulate_and_replay(tmp_path, capsys):
 
 
 def _put_up(eng, h, ttype):
-    X = eng.state
-    i = int(np.flatnonzero((eng.arrays.tile_type == ttype) & (X.tile_hex < 0) & (X.tile_state != L.TILE_BOARD))[0])
-    X.tile_hex[i], X.tile_state[i], X.tile_up[i] = h, L.TILE_BOARD, True
-    X.hex_blocked[h] = X.hex_old_ones[h] = True
-    return i
+    return put_old_one(eng, h, ttype, never=(L.TILE_BOARD,))
 
 
 def test_dark_young_uses_the_temple_closest_to_the_port_or_an_outpost(eng):

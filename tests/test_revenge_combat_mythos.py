@@ -4,6 +4,7 @@ Yog-Sothoth, on constructed states; every card of the deck is played in whole ga
 
 import numpy as np
 import pytest
+from conftest import mythos_card, put_old_one, revenge_position
 
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels import combat_layout as C
@@ -18,7 +19,6 @@ from simkit.kernels.game_oop import (
     play_mythos,
     revenge_port_defence,
 )
-from simkit.kernels.game_setup import setup_game
 from simkit.revenge.mythos import EFFECTS, load_mythos
 from strategies.combat.withdrawal import NEVER, TABLE, THRESHOLD
 
@@ -29,32 +29,15 @@ def eng():
 
 
 def _setup(eng, seed=3, oop="rusher"):
-    spec = make_spec("revenge", 2, "balanced", oop=oop)
-    X = eng.state
-    X.sid[:] = 0
-    for p, s in enumerate(spec.strategies):
-        X.sid[p] = s.sid
-        X.params[p] = s.lower()
-    X.oop_params[:] = spec.oop.lower()
-    setup_game(np.random.default_rng(seed), eng.S, eng.X, eng.W, 2, L.MODE_REVENGE, 10, 3, 3, 6, False, 0, 0, 1)
+    X = revenge_position(eng, seed, oop)
     X.mythos_hand[:] = 0
     X.oop_params[L.OP_COMBAT_MYTHOS] = 1.0
     X.params[:, L.SP_WD_ID] = NEVER
     return X
 
 
-def _card(eng, effect):
-    return int(np.flatnonzero(eng.arrays.myth_effect == EFFECTS.index(effect))[0])
-
-
 def _put(eng, h, ttype):
-    X = eng.state
-    i = int(np.flatnonzero((eng.arrays.tile_type == ttype) & (X.tile_hex < 0) & (X.tile_state != L.TILE_KILLED))[0])
-    X.tile_hex[i] = h
-    X.tile_state[i] = L.TILE_BOARD
-    X.tile_up[i] = True
-    X.hex_blocked[h] = X.hex_old_ones[h] = True
-    return i
+    return put_old_one(eng, h, ttype, never=(L.TILE_KILLED,))
 
 
 def _open_hex(X):
@@ -85,7 +68,7 @@ def _port_fight_setup(eng, p=0, infantry=2):
 # -- Baoht Zuqqa-Mogg ---------------------------------------------------------------------
 def test_baoht_zuqqa_mogg_deals_damage_and_takes_sanity_in_a_port_defence(eng):
     X = _setup(eng)
-    c = _card(eng, "combat_damage_and_sanity")
+    c = mythos_card(eng, "combat_damage_and_sanity")
     amount = int(eng.arrays.myth_amount[c])
     X.mythos_hand[c] = 1
     h = _port_fight_setup(eng)
@@ -101,7 +84,7 @@ def test_baoht_zuqqa_mogg_deals_damage_and_takes_sanity_in_a_port_defence(eng):
 
 def test_baoht_zuqqa_mogg_waits_while_the_human_would_retreat(eng):
     X = _setup(eng)
-    c = _card(eng, "combat_damage_and_sanity")
+    c = mythos_card(eng, "combat_damage_and_sanity")
     X.mythos_hand[c] = 1
     h = _open_hex(X)
     _put(eng, h, L.ZOMBIE)
@@ -122,7 +105,7 @@ def test_baoht_zuqqa_mogg_waits_while_the_human_would_retreat(eng):
 
 def test_baoht_zuqqa_mogg_asks_a_table_playing_human_its_withdraw_table(eng):
     X = _setup(eng)
-    c = _card(eng, "combat_damage_and_sanity")
+    c = mythos_card(eng, "combat_damage_and_sanity")
     X.params[0, L.SP_WD_ID] = TABLE
     X.params[0, L.SP_WD_OBJECTIVE] = 1  # value: leave when the Gold at risk outweighs the VP
     # thresholds that would leave at once: a table player must not be asked by them
@@ -144,7 +127,7 @@ def test_baoht_zuqqa_mogg_asks_a_table_playing_human_its_withdraw_table(eng):
 # -- Deep Ones ------------------------------------------------------------------------------
 def test_deep_ones_add_purple_to_every_card_of_a_port_defence_only(eng):
     X = _setup(eng)
-    c = _card(eng, "port_combat_extra_damage")
+    c = mythos_card(eng, "port_combat_extra_damage")
     amount = int(eng.arrays.myth_amount[c])
     X.mythos_hand[c] = 1
     h = _open_hex(X)
@@ -173,7 +156,7 @@ def test_deep_ones_add_purple_to_every_card_of_a_port_defence_only(eng):
 # -- Formless Spawn -------------------------------------------------------------------------
 def test_formless_spawn_makes_an_attacked_temple_harder_to_destroy(eng):
     X = _setup(eng)
-    c = _card(eng, "temple_attack_extra_capacity")
+    c = mythos_card(eng, "temple_attack_extra_capacity")
     amount = int(eng.arrays.myth_amount[c])
     X.mythos_hand[c] = 1
     h = _open_hex(X)
@@ -195,7 +178,7 @@ def test_formless_spawn_makes_an_attacked_temple_harder_to_destroy(eng):
 
 
 def test_formless_spawn_temple_keeps_no_more_damage_than_its_printed_capacity_allows(eng):
-    c = _card(eng, "temple_attack_extra_capacity")
+    c = mythos_card(eng, "temple_attack_extra_capacity")
     amount = int(eng.arrays.myth_amount[c])
     survived_hurt = killed = 0
     for seed in range(80):
@@ -222,7 +205,7 @@ def test_formless_spawn_temple_keeps_no_more_damage_than_its_printed_capacity_al
 # -- Ghoul ----------------------------------------------------------------------------------
 def test_ghoul_brings_an_unused_zombie_and_takes_an_infantry(eng):
     X = _setup(eng)
-    c = _card(eng, "ghoul_joins_combat")
+    c = mythos_card(eng, "ghoul_joins_combat")
     X.mythos_hand[c] = 1
     h = _port_fight_setup(eng, infantry=2)
     _put(eng, h, L.SHOGGOTH)
@@ -239,7 +222,7 @@ def test_ghoul_brings_an_unused_zombie_and_takes_an_infantry(eng):
 
 def test_ghoul_infantry_is_scored_for_the_old_one_player(eng):
     X = _setup(eng)
-    c = _card(eng, "ghoul_joins_combat")
+    c = mythos_card(eng, "ghoul_joins_combat")
     X.mythos_hand[c] = 1
     h = _port_fight_setup(eng, infantry=2)
     _put(eng, h, L.SHOGGOTH)
@@ -254,7 +237,7 @@ def test_ghoul_infantry_is_scored_for_the_old_one_player(eng):
 
 def test_ghoul_needs_an_infantry_and_an_unused_zombie(eng):
     X = _setup(eng)
-    c = _card(eng, "ghoul_joins_combat")
+    c = mythos_card(eng, "ghoul_joins_combat")
     X.mythos_hand[c] = 1
     h = _port_fight_setup(eng, infantry=0)
     _put(eng, h, L.SHOGGOTH)
@@ -270,7 +253,7 @@ def test_ghoul_needs_an_infantry_and_an_unused_zombie(eng):
 
 # -- timing, TP, the strategy's parameter ----------------------------------------------------
 def test_combat_cards_costing_tp_move_the_disc_and_stop_at_the_end(eng):
-    c = _card(eng, "port_combat_extra_damage")
+    c = mythos_card(eng, "port_combat_extra_damage")
     tp = eng.arrays.myth_tp
     old = int(tp[c])
     try:
@@ -302,7 +285,7 @@ def test_combat_cards_costing_tp_move_the_disc_and_stop_at_the_end(eng):
 def test_an_old_one_player_who_never_plays_combat_cards_keeps_them(eng):
     X = _setup(eng)
     for e in ("combat_damage_and_sanity", "port_combat_extra_damage", "ghoul_joins_combat"):
-        X.mythos_hand[_card(eng, e)] = 1
+        X.mythos_hand[mythos_card(eng, e)] = 1
     X.oop_params[L.OP_COMBAT_MYTHOS] = 0.0
     h = _port_fight_setup(eng)
     _put(eng, h, L.SHOGGOTH)
@@ -314,7 +297,7 @@ def test_an_old_one_player_who_never_plays_combat_cards_keeps_them(eng):
 # -- Dimensional Shambler, Yog-Sothoth -------------------------------------------------------
 def test_dimensional_shambler_removes_the_latest_bought_unit_and_scores_it(eng):
     X = _setup(eng)
-    c = _card(eng, "remove_recent_unit")
+    c = mythos_card(eng, "remove_recent_unit")
     assert not mythos_applicable(eng.S, eng.X, eng.W, c, 1)        # nobody bought anything yet
     X.pl[1, L.P_UNITS + L.ARTILLERY] = 1
     X.g[L.G_SUPPLY + L.ARTILLERY] -= 1
@@ -332,7 +315,7 @@ def test_dimensional_shambler_removes_the_latest_bought_unit_and_scores_it(eng):
 
 def test_yog_sothoth_returns_a_trophy_and_pays_its_holder_in_vp_tokens(eng):
     X = _setup(eng)
-    c = _card(eng, "take_trophy")
+    c = mythos_card(eng, "take_trophy")
     assert not mythos_applicable(eng.S, eng.X, eng.W, c, 0)
     h = _open_hex(X)
     i = _put(eng, h, L.SHOGGOTH)
@@ -350,7 +333,7 @@ def test_yog_sothoth_returns_a_trophy_and_pays_its_holder_in_vp_tokens(eng):
 
 def test_yog_sothoth_does_not_return_a_tile_onto_a_port(eng):
     X = _setup(eng)
-    c = _card(eng, "take_trophy")
+    c = mythos_card(eng, "take_trophy")
     h = int(X.pl[0, L.P_PORT])
     i = _put(eng, h, L.ZOMBIE)
     X.tile_dmg[i, 0] = eng.arrays.tile_cap[i]

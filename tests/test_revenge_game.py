@@ -3,6 +3,7 @@ on constructed states."""
 
 import numpy as np
 import pytest
+from conftest import revenge_position
 
 from simkit.errors import UserError
 from simkit.game.engine import Engine, make_spec
@@ -58,16 +59,8 @@ def test_fuzz_mixed_strategies_alt_ruleset(eng):
 
 
 def test_setup_revenge(eng):
-    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop="rusher")
     # a game that ends at once is not needed: look at the state right after play's setup
-    from simkit.kernels.game_setup import setup_game
-    X = eng.state
-    X.sid[:] = 0
-    for p, s in enumerate(spec.strategies):
-        X.sid[p] = s.sid
-        X.params[p] = s.lower()
-    X.oop_params[:] = spec.oop.lower()
-    setup_game(np.random.default_rng(3), eng.S, eng.X, eng.W, 2, L.MODE_REVENGE, 10, 3, 3, 6, True, 0, 0, 1)
+    X = revenge_position(eng, 3, oop="rusher", shuffle_seats=True)
     g = X.g
     assert g[L.G_AWAKE] == 1 and g[L.G_OO_TIME] == 10 and g[L.G_OO_ARRIVAL] == 0
     assert list(g[L.G_OOP_LEFT:L.G_OOP_LEFT + 3]) == [9, 6, 4]

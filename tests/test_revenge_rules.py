@@ -3,13 +3,12 @@
 
 import numpy as np
 import pytest
+from conftest import mythos_card, put_old_one, revenge_position
 
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 from simkit.kernels.game_oop import oop_turn, outpost_defence, revenge_port_defence
-from simkit.kernels.game_setup import setup_game
-from simkit.revenge.mythos import EFFECTS
 
 
 @pytest.fixture(scope="module")
@@ -17,25 +16,8 @@ def eng():
     return Engine()
 
 
-def _setup(eng, seed=3, oop="mythos", difficulty=0):
-    spec = make_spec("revenge", 2, "balanced", oop=oop)
-    X = eng.state
-    X.sid[:] = 0
-    for p, s in enumerate(spec.strategies):
-        X.sid[p] = s.sid
-        X.params[p] = s.lower()
-    X.oop_params[:] = spec.oop.lower()
-    setup_game(np.random.default_rng(seed), eng.S, eng.X, eng.W, 2, L.MODE_REVENGE, 10, 3, 3, 6, False,
-               difficulty, 0, 1)
-    return X
-
-
-def _card(eng, effect):
-    return int(np.flatnonzero(eng.arrays.myth_effect == EFFECTS.index(effect))[0])
-
-
 def test_summon_keeps_one_and_two_go_to_the_bottom(eng):
-    X = _setup(eng)
+    X = revenge_position(eng)
     X.g[L.G_OOP_LEFT:L.G_OOP_LEFT + 3] = 0       # nothing to place, reveal or move
     X.mythos_hand[:] = 0
     X.oop_params[L.OP_PLAY_MYTHOS] = 0
@@ -55,9 +37,9 @@ def test_summon_keeps_one_and_two_go_to_the_bottom(eng):
 
 
 def test_mythos_costs_its_tp_and_ends_the_turn(eng):
-    X = _setup(eng)
+    X = revenge_position(eng)
     X.mythos_hand[:] = 0
-    c = _card(eng, "extra_time_next_combat")          # Atlach-Nacha
+    c = mythos_card(eng, "extra_time_next_combat")          # Atlach-Nacha
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
     t = X.g[L.G_OO_TIME]
@@ -69,9 +51,9 @@ def test_mythos_costs_its_tp_and_ends_the_turn(eng):
 
 
 def test_mythos_not_played_past_the_end(eng):
-    X = _setup(eng)
+    X = revenge_position(eng)
     X.mythos_hand[:] = 0
-    c = _card(eng, "block_action_boxes")              # Nyarlathotep, 2 TP
+    c = mythos_card(eng, "block_action_boxes")              # Nyarlathotep, 2 TP
     assert eng.arrays.myth_tp[c] == 2
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
@@ -82,32 +64,22 @@ def test_mythos_not_played_past_the_end(eng):
 
 
 def test_combat_cards_are_not_played_as_turn_cards(eng):
-    X = _setup(eng)
+    X = revenge_position(eng)
     X.mythos_hand[:] = 0
-    c = _card(eng, "ghoul_joins_combat")
+    c = mythos_card(eng, "ghoul_joins_combat")
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
     oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)   # no face-up Old One: no fight this turn
     assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_PLAYED] == 0
 
 
-def _put(eng, h, ttype):
-    X = eng.state
-    i = int(np.flatnonzero((eng.arrays.tile_type == ttype) & (X.tile_hex < 0))[0])
-    X.tile_hex[i] = h
-    X.tile_state[i] = L.TILE_BOARD
-    X.tile_up[i] = True
-    X.hex_blocked[h] = X.hex_old_ones[h] = True
-    return i
-
-
 def test_port_flip_and_oop_vp(eng):
     flips = kept = 0
     for seed in range(60):
-        X = _setup(eng, seed=seed)
+        X = revenge_position(eng, seed=seed)
         p = 0
         h = X.pl[p, L.P_PORT]
-        _put(eng, h, L.SHOGGOTH)
+        put_old_one(eng, h, L.SHOGGOTH)
         vp0 = X.g[L.G_OOP_VP]
         lost = revenge_port_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, p)
         st = eng.work.cst
@@ -126,10 +98,10 @@ def test_port_flip_and_oop_vp(eng):
 
 
 def test_heroic_ports_have_no_token(eng):
-    X = _setup(eng, difficulty=L.DIFF_HEROIC)
+    X = revenge_position(eng, difficulty=L.DIFF_HEROIC)
     assert X.pl[0, L.P_PORT_STRENGTH] == 0
     h = X.pl[0, L.P_PORT]
-    _put(eng, h, L.ZOMBIE)
+    put_old_one(eng, h, L.ZOMBIE)
     revenge_port_defence(np.random.default_rng(1), eng.S, eng.X, eng.W, 0)
     assert eng.work.cst[C.COUNT + L.PORT_STACK] == 0 and eng.work.cst[C.PORT_HITS] == 0
 
@@ -137,7 +109,7 @@ def test_heroic_ports_have_no_token(eng):
 def test_outpost_defence_free_and_scored(eng):
     lost_seen = 0
     for seed in range(40):
-        X = _setup(eng, seed=seed)
+        X = revenge_position(eng, seed=seed)
         p = 0
         # an Outpost next to nothing in particular: any hex without pieces
         h = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0))[0])
@@ -146,7 +118,7 @@ def test_outpost_defence_free_and_scored(eng):
         X.hex_target[h] = True
         X.pl[p, L.P_UNITS + L.INFANTRY] = 0      # the Outpost fights alone (disconnected / empty)
         X.g[L.G_SUPPLY + L.INFANTRY] += 2
-        _put(eng, h, L.SHOGGOTH)
+        put_old_one(eng, h, L.SHOGGOTH)
         t = X.pl[p, L.P_TIME]
         vp0 = X.g[L.G_OOP_VP]
         outpost_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, h)
@@ -169,7 +141,7 @@ def _track(X, S, p, h, k):
 
 def test_an_outpost_can_be_bought_without_a_unit(eng):
     from simkit.kernels.game_actions import buy_military
-    X = _setup(eng, oop="rusher")
+    X = revenge_position(eng, oop="rusher")
     S = eng.arrays
     p = 0
     port = int(X.pl[p, L.P_PORT])
@@ -182,7 +154,7 @@ def test_an_outpost_can_be_bought_without_a_unit(eng):
             break
     assert site >= 0
     far = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & ~X.hex_blocked & (X.port_dist[p] == 3))[0])
-    _put(eng, far, L.ZOMBIE)
+    put_old_one(eng, far, L.ZOMBIE)
     X.params[p, L.HP_OUTPOST] = 6
     X.pl[p, L.P_RES + L.GOLD] = 2            # a unit and an Outpost would cost more
     units = X.pl[p, L.P_UNITS:L.P_UNITS + L.NUM_UNITS].copy()
@@ -210,14 +182,14 @@ def test_alt_translation_eliminates_an_outpost_that_would_retreat(eng):
         eng.arrays.r[L.R_SANITY] = 1          # make Sanity defeats common
         for seed in range(300):
             for ruleset in (L.RULES_REVENGE, L.RULES_ALT):
-                X = _setup(eng, seed=seed)
+                X = revenge_position(eng, seed=seed)
                 X.g[L.G_RULESET] = ruleset
                 p = 0
                 h = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0))[0])
                 X.hx[h, L.H_OUTPOST] = p
                 X.pl[p, L.P_OUTPOSTS] = 1
                 X.hex_target[h] = True
-                _put(eng, h, L.ZOMBIE)
+                put_old_one(eng, h, L.ZOMBIE)
                 outpost_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, h)
                 st = eng.work.cst
                 if st[C.OUTCOME] != C.WIN_AND_DEFEAT:
@@ -235,15 +207,15 @@ def test_alt_translation_eliminates_an_outpost_that_would_retreat(eng):
 
 def test_the_old_one_player_orders_the_outpost_fights_strongest_first(eng):
     from simkit.kernels.game_oop import resolve_revenge_fights
-    X = _setup(eng, oop="rusher")
+    X = revenge_position(eng, oop="rusher")
     free = np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0) & ~X.hex_blocked)
     weak, strong = int(free[0]), int(free[1])          # the weaker one has the lower hex index
     for h in (weak, strong):
         X.hx[h, L.H_OUTPOST] = 0
         X.hex_target[h] = True
     X.pl[0, L.P_OUTPOSTS] = 2
-    _put(eng, weak, L.ZOMBIE)
-    _put(eng, strong, L.SHOGGOTH)
+    put_old_one(eng, weak, L.ZOMBIE)
+    put_old_one(eng, strong, L.SHOGGOTH)
     X.g[L.G_LOG_ON] = 1
     X.g[L.G_LOG_N] = 0
     resolve_revenge_fights(np.random.default_rng(2), eng.S, eng.X, eng.W)
@@ -256,11 +228,11 @@ def test_units_carry_their_damage_into_the_next_fight_of_the_same_turn(eng):
     from simkit.kernels.game_combat import prepare_combat
     from simkit.kernels.game_common import tiles_in_hex
     from simkit.kernels.game_oop import resolve_revenge_fights
-    X = _setup(eng)
+    X = revenge_position(eng)
     W = eng.work
     p = 0
     h = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0) & ~X.hex_blocked)[0])
-    _put(eng, h, L.ZOMBIE)
+    put_old_one(eng, h, L.ZOMBIE)
     W.force[:] = 0
     W.force[L.INFANTRY] = 2
     W.dmg_carry[p, L.INFANTRY] = 1                         # left by an earlier fight this turn
@@ -268,7 +240,7 @@ def test_units_carry_their_damage_into_the_next_fight_of_the_same_turn(eng):
     prepare_combat(eng.S, eng.X, eng.W, p, W.tiles2, n, False, h)
     assert W.cst[C.DAMAGE + L.INFANTRY] == 1 and W.cmx[C.KEEP_DAMAGE] == 1
     # a turn's fights: afterwards every unit has healed (nothing is carried any more)
-    _put(eng, X.pl[p, L.P_PORT], L.SHOGGOTH)
+    put_old_one(eng, X.pl[p, L.P_PORT], L.SHOGGOTH)
     resolve_revenge_fights(np.random.default_rng(1), eng.S, eng.X, eng.W)
     assert W.dmg_carry.sum() == 0
 
@@ -277,10 +249,10 @@ def test_the_damage_carried_is_what_the_survivors_of_the_fight_kept(eng):
     from simkit.kernels.game_defence import carry_damage
     seen = 0
     for seed in range(40):
-        X = _setup(eng, seed=seed)
+        X = revenge_position(eng, seed=seed)
         W = eng.work
         p = 0
-        _put(eng, X.pl[p, L.P_PORT], L.SHOGGOTH)
+        put_old_one(eng, X.pl[p, L.P_PORT], L.SHOGGOTH)
         W.dmg_carry[:] = 0
         for u in range(L.NUM_UNITS):
             W.force[u] = X.pl[p, L.P_UNITS + u]
@@ -298,7 +270,7 @@ def test_the_damage_carried_is_what_the_survivors_of_the_fight_kept(eng):
 
 def test_cycling_the_display_sends_a_card_to_the_bottom_and_refills(eng):
     from simkit.kernels.game_common import cycle_display
-    X = _setup(eng)
+    X = revenge_position(eng)
     pos, size = int(X.g[L.G_PERS_POS]), int(X.g[L.G_PERS_SIZE])
     before = sorted(X.pers_deck[pos:size].tolist() + [c for c in X.display.tolist() if c >= 0])
     top, j = int(X.pers_deck[pos]), 1
@@ -312,7 +284,7 @@ def test_cycling_the_display_sends_a_card_to_the_bottom_and_refills(eng):
 
 def test_a_player_wanting_nothing_on_display_cycles_before_recruiting(eng):
     from simkit.kernels.game_actions import recruit
-    X = _setup(eng)
+    X = revenge_position(eng)
     p = 0
     X.params[p, L.HP_PERS_W:L.HP_PERS_W + len(L.EFFECT_NAMES)] = 0.0   # wants no Personality at all
     X.g[L.G_LOG_ON] = 1
@@ -331,7 +303,7 @@ def test_a_player_wanting_nothing_on_display_cycles_before_recruiting(eng):
 def test_after_losing_its_port_fight_a_player_leaves_the_outpost_to_fight_alone(eng):
     forces = {}
     for port_lost in (0, 1):
-        X = _setup(eng)
+        X = revenge_position(eng)
         S, p = eng.arrays, 0
         port = int(X.pl[p, L.P_PORT])
         k = next(k for k in range(6) if S.neighbors[port, k] >= 0
@@ -340,7 +312,7 @@ def test_after_losing_its_port_fight_a_player_leaves_the_outpost_to_fight_alone(
         X.hx[h, L.H_OUTPOST] = p
         X.pl[p, L.P_OUTPOSTS] = 1
         X.hex_target[h] = True
-        _put(eng, h, L.ZOMBIE)
+        put_old_one(eng, h, L.ZOMBIE)
         X.pl[p, L.P_PORT_LOST] = port_lost
         outpost_defence(np.random.default_rng(0), eng.S, eng.X, eng.W, h)
         forces[port_lost] = int(eng.work.force.sum())
@@ -398,7 +370,7 @@ def test_an_old_one_that_reached_a_farm_stops_for_the_rest_of_the_move_action(pa
     """Move Old Ones: 'If a Farm/Port/Outpost is reached, that Old One stops moving' -- for
     all four cards of the action, not just the card that brought it there."""
     eng = _scripted(pack, [{ZOMBIE_ROW: (0, 0, 0, 0)}], moves_zombies=True)
-    X = _setup(eng, oop="rusher")
+    X = revenge_position(eng, oop="rusher")
     S = eng.arrays
     _clear_board(X)
     far = np.min(np.where(X.port_dist[:2] >= 0, X.port_dist[:2], 99), axis=0) >= 4
@@ -422,7 +394,7 @@ def test_an_old_one_that_reached_a_farm_stops_for_the_rest_of_the_move_action(pa
     assert b >= 0
     _farm(X, a)
     _farm(X, b)
-    i = _put(eng, z, L.ZOMBIE)
+    i = put_old_one(eng, z, L.ZOMBIE)
     from simkit.kernels.game_oop import oop_move
     oop_move(np.random.default_rng(0), eng.S, eng.X, eng.W)
     assert X.tile_hex[i] == a and X.hex_farm[a] == 2       # it reached the first Farm and blighted it
@@ -433,7 +405,7 @@ def test_a_farm_may_not_go_on_an_outpost_hex(eng):
     """Farms: 'The hex must be empty, it cannot contain any other pieces apart from Railway
     tracks' -- an Outpost is a piece."""
     from simkit.kernels.game_actions import farm_site, refresh_network
-    X = _setup(eng)
+    X = revenge_position(eng)
     S, p = eng.arrays, 0
     port = int(X.pl[p, L.P_PORT])
     site, kind = -1, -1
@@ -454,7 +426,7 @@ def test_an_empty_spawn_tile_does_not_block_the_path_of_an_attack(eng):
     """Spawn tiles block railways, but they are not Old Ones: a force traces its path past
     an empty one (an Old One in its place blocks it)."""
     from simkit.kernels.game_common import ensure_dist, in_range
-    X = _setup(eng)
+    X = revenge_position(eng)
     S, W, p = eng.arrays, eng.work, 0
     _clear_board(X)
     X.hx[:, L.H_SPAWN] = -1
@@ -470,13 +442,13 @@ def test_an_empty_spawn_tile_does_not_block_the_path_of_an_attack(eng):
     assert target >= 0
     X.hx[step, L.H_SPAWN] = 0                   # an empty Spawn tile in the way
     X.hex_blocked[step] = True
-    _put(eng, target, L.ZOMBIE)
+    put_old_one(eng, target, L.ZOMBIE)
     W.ctx[L.CTX_DIST_OK] = 0
     ensure_dist(eng.S, eng.X, eng.W, p)
     assert W.dist[target] == 2 and in_range(eng.S, eng.X, eng.W, p, target, 2, False)
     from simkit.kernels.game_common import refresh_blocked
     X.hx[step, L.H_SPAWN] = -1
-    _put(eng, step, L.ZOMBIE)                   # an Old One there instead: no way past it
+    put_old_one(eng, step, L.ZOMBIE)                   # an Old One there instead: no way past it
     refresh_blocked(eng.X, step)
     W.ctx[L.CTX_DIST_OK] = 0
     ensure_dist(eng.S, eng.X, eng.W, p)
@@ -485,7 +457,7 @@ def test_an_empty_spawn_tile_does_not_block_the_path_of_an_attack(eng):
 
 def _spawn_hex_with_zombie(eng, X):
     h = int(np.flatnonzero((X.hx[:, L.H_SPAWN] >= 0) & (X.hx[:, L.H_PORT_OWNER] < 0))[0])
-    i = _put(eng, h, L.ZOMBIE)
+    i = put_old_one(eng, h, L.ZOMBIE)
     return h, i
 
 
@@ -495,7 +467,7 @@ def test_a_spawn_tile_under_a_shared_kill_gives_each_participant_a_vp_token(pack
     from simkit.kernels.game_combat import add_damage, fight
     from simkit.kernels.game_oop import after_attack
     eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 0, 0, 0)}])   # every card: Infantry hits
-    X = _setup(eng)
+    X = revenge_position(eng)
     _clear_board(X)
     h, i = _spawn_hex_with_zombie(eng, X)
     cap = int(eng.arrays.tile_cap[i])
@@ -517,7 +489,7 @@ def test_a_spawn_tile_under_a_kill_alone_is_kept_by_the_attacker(pack):
     from simkit.kernels.game_combat import fight
     from simkit.kernels.game_oop import after_attack
     eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 0, 0, 0)}])
-    X = _setup(eng)
+    X = revenge_position(eng)
     _clear_board(X)
     h, i = _spawn_hex_with_zombie(eng, X)
     spawns = int(X.pl[0, L.P_SPAWNS])
@@ -543,10 +515,10 @@ def test_a_knocked_out_port_token_whose_attackers_all_died_keeps_the_port(pack):
     from simkit.kernels.game_combat import add_damage
     from simkit.kernels.game_oop import revenge_port_defence
     eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 2, 0, 0)}])
-    X = _setup(eng, difficulty=L.DIFF_HARD)            # Port token at strength 2
+    X = revenge_position(eng, difficulty=L.DIFF_HARD)            # Port token at strength 2
     _clear_board(X)
     h = _lone_port(eng, X)
-    i = _put(eng, h, L.ZOMBIE)
+    i = put_old_one(eng, h, L.ZOMBIE)
     add_damage(eng.X, i, 1, int(eng.arrays.tile_cap[i]) - 1)
     vp0 = int(X.g[L.G_OOP_VP])
     lost = revenge_port_defence(np.random.default_rng(0), eng.S, eng.X, eng.W, 0)
@@ -564,15 +536,15 @@ def test_a_port_token_starts_every_combat_undamaged(pack):
     from simkit.kernels.game_oop import revenge_port_defence
     eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 1, 0, 0)}])
     for ruleset in (L.RULES_REVENGE, L.RULES_ALT):
-        X = _setup(eng)
+        X = revenge_position(eng)
         X.g[L.G_RULESET] = ruleset
         _clear_board(X)
         h = _lone_port(eng, X)
-        i = _put(eng, h, L.ZOMBIE)
+        i = put_old_one(eng, h, L.ZOMBIE)
         add_damage(eng.X, i, 1, int(eng.arrays.tile_cap[i]) - 1)
         assert not revenge_port_defence(np.random.default_rng(0), eng.S, eng.X, eng.W, 0)
         assert eng.work.cst[C.PORT_HITS] == 1 and X.pl[0, L.P_PORT_STRENGTH] == 4
-        _put(eng, h, L.ZOMBIE)
+        put_old_one(eng, h, L.ZOMBIE)
         W = eng.work
         W.force[:] = 0
         prepare_combat(eng.S, eng.X, eng.W, 0, W.tiles2, tiles_in_hex(eng.X, h, W.tiles2), True, h)
@@ -582,10 +554,10 @@ def test_a_port_token_starts_every_combat_undamaged(pack):
 def test_a_game_fight_that_no_card_can_change_ends_as_a_stalemate(pack):
     from simkit.kernels.game_combat import fight
     eng = _scripted(pack, [{ZOMBIE_ROW: (0, 0, 0, 0)}] * 3)
-    X = _setup(eng)
+    X = revenge_position(eng)
     _clear_board(X)
     h = int(np.flatnonzero([_empty(X, k) for k in range(X.hx.shape[0])])[0])
-    i = _put(eng, h, L.ZOMBIE)
+    i = put_old_one(eng, h, L.ZOMBIE)
     eng.work.force[:] = 0
     eng.work.force[L.INFANTRY] = 1
     assert fight(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False) == C.STALEMATE
@@ -594,9 +566,9 @@ def test_a_game_fight_that_no_card_can_change_ends_as_a_stalemate(pack):
 
 def test_atlach_nacha_charges_its_time_at_a_defence_too(eng):
     """'You must pay 1 extra Time when the next Combat occurs' -- of any kind."""
-    X = _setup(eng)
+    X = revenge_position(eng)
     h = int(X.pl[0, L.P_PORT])
-    _put(eng, h, L.ZOMBIE)
+    put_old_one(eng, h, L.ZOMBIE)
     X.g[L.G_EXTRA_TIME] = 1
     t = int(X.pl[0, L.P_TIME])
     revenge_port_defence(np.random.default_rng(0), eng.S, eng.X, eng.W, 0)

@@ -53,6 +53,7 @@ def files(out: Path) -> list[str]:
     return sorted(p.relative_to(out).as_posix() for p in out.glob("summary/**/*.parquet"))
 
 
+@pytest.mark.slow
 def test_same_spec_gives_identical_data_with_jobs_1_jobs_2_and_a_dask_cluster(tmp_path):
     from distributed import Client, LocalCluster
 
@@ -71,6 +72,7 @@ def test_same_spec_gives_identical_data_with_jobs_1_jobs_2_and_a_dask_cluster(tm
     assert files(tmp_path / "j1") == files(tmp_path / "j2") == files(tmp_path / "dask")
 
 
+@pytest.mark.slow
 def test_dask_backend_without_a_scheduler_starts_a_private_loopback_cluster(tmp_path):
     spec = load_spec(spec_file(tmp_path))
     run_experiment(spec, out=tmp_path / "j1", quiet=True)

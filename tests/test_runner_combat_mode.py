@@ -16,13 +16,13 @@ from simkit.combat.mode import (
     run_chunk,
 )
 from simkit.errors import UserError
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat_rows import SCRIPT_PREFIX, card_order
 from simkit.modes import get_mode
 from simkit.names import STACKS
 
 GAMES = 100_000
-OUTCOMES = L.OUTCOME_NAMES
+OUTCOMES = C.OUTCOME_NAMES
 
 
 def rows(pack, games=GAMES, root=4433, chunk=0, **params):

@@ -24,7 +24,7 @@ from simkit.core.seen import parse_card_numbers, remaining_cards
 from simkit.core.stats import mean_interval, wilson_interval
 from simkit.datapack import AuzData
 from simkit.errors import UserError
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import LOST_HIST, play_script, simulate_combats, start_combat
 from simkit.kernels.combat_exact import (
     CARDS,
@@ -124,8 +124,8 @@ def parse_old_ones(vs: str | list[str]) -> tuple[int, ...]:
     types_ = [old_one_id(tok) for item in items for tok in item.split(",") if tok.strip()]
     if not types_:
         raise UserError("--vs names no Old One (expected e.g. 'shoggoth' or 'zombie,zombie')")
-    if len(types_) > L.MAX_OLD_ONES:
-        raise UserError(f"at most {L.MAX_OLD_ONES} Old Ones can share a hex, got {len(types_)}")
+    if len(types_) > C.MAX_OLD_ONES:
+        raise UserError(f"at most {C.MAX_OLD_ONES} Old Ones can share a hex, got {len(types_)}")
     return tuple(types_)
 
 
@@ -137,10 +137,10 @@ def pass_bound(st0: np.ndarray, mx: np.ndarray) -> int:
     (two groups, and Corporal Jones); the deck after the last change ends it as a
     stalemate (simkit.kernels.combat.play_combat).
     """
-    absorb = sum(int(st0[L.COUNT + s]) * int(mx[L.CAPACITY + s]) for s in range(NUM_STACKS))
-    old_ones = sum(max(int(mx[L.OO_CAPACITY + i]) - int(st0[L.OO_DAMAGE + i]), 0)
-                   for i in range(L.MAX_OLD_ONES) if mx[L.OO_TYPE + i] >= 0)
-    return absorb + int(st0[L.SANITY]) + old_ones + 3 + 1
+    absorb = sum(int(st0[C.COUNT + s]) * int(mx[C.CAPACITY + s]) for s in range(NUM_STACKS))
+    old_ones = sum(max(int(mx[C.OO_CAPACITY + i]) - int(st0[C.OO_DAMAGE + i]), 0)
+                   for i in range(C.MAX_OLD_ONES) if mx[C.OO_TYPE + i] >= 0)
+    return absorb + int(st0[C.SANITY]) + old_ones + 3 + 1
 
 
 def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -154,8 +154,8 @@ def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray
     for p in personalities:
         if p not in data.personalities:
             raise UserError(f"personality '{p}' is not in the data pack ({data.path})")
-    st = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    mx = np.zeros(L.MATCHUP_SIZE, dtype=np.int64)
+    st = np.zeros(C.STATE_SIZE, dtype=np.int64)
+    mx = np.zeros(C.MATCHUP_SIZE, dtype=np.int64)
     cost = data.unit_cost.astype(np.float64).copy()
     capacity = data.unit_capacity.copy()
     for p in personalities:
@@ -165,36 +165,36 @@ def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray
     if combat.port_strength:
         capacity[PORT] = combat.port_strength
     for s in range(NUM_STACKS):
-        st[L.COUNT + s] = force[s]
-        mx[L.CAPACITY + s] = capacity[s]
-        mx[L.HITBIT + s] = s if s < len(UNITS) else 0  # outposts and ports fight as Infantry
-        mx[L.TAKES_PURPLE + s] = 0 if s == AIRSHIP else 1
-        mx[L.GROUP + s] = (L.GROUP_AIRSHIPS if s == AIRSHIP else
-                           L.GROUP_NONE if s in (OUTPOST, PORT) else L.GROUP_OTHERS)
+        st[C.COUNT + s] = force[s]
+        mx[C.CAPACITY + s] = capacity[s]
+        mx[C.HITBIT + s] = s if s < len(UNITS) else 0  # outposts and ports fight as Infantry
+        mx[C.TAKES_PURPLE + s] = 0 if s == AIRSHIP else 1
+        mx[C.GROUP + s] = (C.GROUP_AIRSHIPS if s == AIRSHIP else
+                           C.GROUP_NONE if s in (OUTPOST, PORT) else C.GROUP_OTHERS)
     # "if you have no Units when your Port is attacked, the Port fights as Infantry"
-    mx[L.PORT_FIGHTS] = 1 if sum(force[:len(UNITS)]) == 0 else 0
+    mx[C.PORT_FIGHTS] = 1 if sum(force[:len(UNITS)]) == 0 else 0
     port_sanity = 0
     if combat.port_strength:
         port_sanity = (data.port["sanity_strength_4"] if combat.port_strength >= data.port["strength_normal"]
                        else data.port["sanity_strength_2"])
-    st[L.SANITY] = data.sanity_per_combat + port_sanity + combat.extra_sanity
+    st[C.SANITY] = data.sanity_per_combat + port_sanity + combat.extra_sanity
     n_oo = len(combat.old_ones)
     damage = list(combat.old_one_damage) + [combat.old_one_damage[0] if len(combat.old_one_damage) == 1 else 0] * (n_oo - len(combat.old_one_damage))
     caps = list(combat.old_one_capacity) or [int(data.old_one_capacity[t]) for t in combat.old_ones]
     if len(caps) != n_oo or len(damage) != n_oo:
         raise UserError("give one Old One damage / capacity per Old One, or one for all")
-    for i in range(L.MAX_OLD_ONES):
-        mx[L.OO_TYPE + i] = combat.old_ones[i] if i < n_oo else -1
-        mx[L.OO_CAPACITY + i] = caps[i] if i < n_oo else 0
+    for i in range(C.MAX_OLD_ONES):
+        mx[C.OO_TYPE + i] = combat.old_ones[i] if i < n_oo else -1
+        mx[C.OO_CAPACITY + i] = caps[i] if i < n_oo else 0
         if i < n_oo:
             if not 0 <= damage[i] < caps[i]:
                 raise UserError(f"--old-one-damage must be 0..{caps[i] - 1} for {OLD_ONES[combat.old_ones[i]]}, got {damage[i]}")
-            st[L.OO_DAMAGE + i] = damage[i]
-    mx[L.CAN_WITHDRAW] = 0 if (combat.port_defence or combat.port_strength) else 1
+            st[C.OO_DAMAGE + i] = damage[i]
+    mx[C.CAN_WITHDRAW] = 0 if (combat.port_defence or combat.port_strength) else 1
     if "bombardier_milligan" in personalities:
-        mx[L.MILLIGAN] = data.personalities["bombardier_milligan"].get("amount", 1)
-    mx[L.JONES] = 1 if "corporal_jones" in personalities else 0
-    st[L.OUTCOME] = L.ONGOING
+        mx[C.MILLIGAN] = data.personalities["bombardier_milligan"].get("amount", 1)
+    mx[C.JONES] = 1 if "corporal_jones" in personalities else 0
+    st[C.OUTCOME] = C.ONGOING
     return st, mx, cost
 
 
@@ -305,8 +305,8 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     if max(combat.force) > MAX_FORCE:
         raise UserError(f"the exact method takes at most {MAX_FORCE} units per type; use --method mc")
     available = available_cards(data, seen)
-    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[L.COUNT + u] > 0)
-    if st0[L.COUNT + OUTPOST] > 0 or st0[L.COUNT + PORT] > 0:
+    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
+    if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
         force_mask |= 1  # they fight as Infantry
     present_types = sorted(set(combat.old_ones))
     effects = np.concatenate([
@@ -334,16 +334,16 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     features = np.empty((state_budget, 4), dtype=np.int16)
     st = st0.copy()
     outcome = start_combat(st, mx)
-    if outcome != L.ONGOING:
+    if outcome != C.ONGOING:
         from simkit.kernels.combat import finish
         finish(st, mx, outcome)
         v = terminal(st, st0, cost, ctx_i, ctx_f)
     else:
         # a fight that outlasts EXACT_PASSES fresh decks outgrows the buffers: too large
         depth = avail.sum() + data.deck_size * min(pass_bound(st0, mx), EXACT_PASSES) + 2
-        sbuf = np.zeros((depth, 3, L.STATE_SIZE), dtype=np.int64)
+        sbuf = np.zeros((depth, 3, C.STATE_SIZE), dtype=np.int64)
         vbuf = np.zeros((depth, 4, NV))
-        ibuf = np.zeros((depth, 2, max(L.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64)
+        ibuf = np.zeros((depth, 2, max(C.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64)
         cbuf = np.zeros((depth, full.size), dtype=np.int64)
         optimal_alloc = isinstance(allocate, OptimalAllocation)
         split_buf = np.zeros((depth if optimal_alloc else 1, MAX_SPLITS if optimal_alloc else 3, NUM_STACKS),
@@ -362,14 +362,14 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     extra = {"objective": objective, "destroy_value": destroy_value} if isinstance(withdraw, OptimalWithdrawal) else {}
     if isinstance(withdraw, OptimalWithdrawal):
         n = int(ctx_i[CTX_STATES])
-        extra["decision_nodes_withdrawing"] = int(np.count_nonzero(decisions[:n] > L.STAY))
+        extra["decision_nodes_withdrawing"] = int(np.count_nonzero(decisions[:n] > C.STAY))
         extra["policy_rules"] = policy_in_words(decisions[:n], features[:n])
     if solved_table is not None:
         extra.update(table_extra(solved_table, withdraw))
     return CombatOdds(
         method="exact", combat=combat.describe(),
-        outcomes={name: float(v[OUT + o]) for o, name in enumerate(L.OUTCOME_NAMES)},
-        expected_units_lost=_lost_dict(v[LOST:LOST + NUM_STACKS], st0[L.COUNT:L.COUNT + NUM_STACKS]),
+        outcomes={name: float(v[OUT + o]) for o, name in enumerate(C.OUTCOME_NAMES)},
+        expected_units_lost=_lost_dict(v[LOST:LOST + NUM_STACKS], st0[C.COUNT:C.COUNT + NUM_STACKS]),
         expected_cards=float(v[CARDS]), expected_gold_lost=float(v[GOLD]),
         p_units_lost=[float(x) for x in v[HIST:HIST + LOST_HIST]],
         p_port_flip=float(v[FLIP]) if combat.port_strength else None,
@@ -395,8 +395,8 @@ class CombatEnd:
 def table_extra(solved, withdraw) -> dict[str, Any]:
     """What a result reports about the withdraw table it played."""
     return {"table_states": solved.states, "table_objective": withdraw.objective,
-            "table_states_withdrawing": int(np.count_nonzero(solved.decisions > L.STAY)),
-            "table_model_p_destroy": float(solved.value[OUT + L.WIN] + solved.value[OUT + L.WIN_AND_DEFEAT])}
+            "table_states_withdrawing": int(np.count_nonzero(solved.decisions > C.STAY)),
+            "table_model_p_destroy": float(solved.value[OUT + C.WIN] + solved.value[OUT + C.WIN_AND_DEFEAT])}
 
 
 def play_cards(combat: Combat, data: AuzData, cards: list[int], allocate=None, withdraw=None) -> CombatEnd:
@@ -411,14 +411,14 @@ def play_cards(combat: Combat, data: AuzData, cards: list[int], allocate=None, w
     alloc, wd = allocate.lower(), withdraw.lower()
     play_script(np.random.default_rng(0), st, mx, cost, data.card_hits, data.card_purple, data.card_sanity, data.card_airship,
                 script, alloc[0], alloc[1], wd[0], wd[1], wd_table)
-    force = st[L.COUNT:L.COUNT + NUM_STACKS]
+    force = st[C.COUNT:C.COUNT + NUM_STACKS]
     return CombatEnd(
-        outcome=L.OUTCOME_NAMES[st[L.OUTCOME]],
-        units={STACKS[s]: int(force[s]) for s in range(NUM_STACKS) if start[L.COUNT + s]},
-        lost={STACKS[s]: int(st[L.LOST + s]) for s in range(NUM_STACKS) if st[L.LOST + s]},
-        sanity=int(st[L.SANITY]),
-        old_one_damage=tuple(int(st[L.OO_DAMAGE + i]) for i in range(len(combat.old_ones))),
-        cards=int(st[L.CARDS]), port_hits=int(st[L.PORT_HITS]),
+        outcome=C.OUTCOME_NAMES[st[C.OUTCOME]],
+        units={STACKS[s]: int(force[s]) for s in range(NUM_STACKS) if start[C.COUNT + s]},
+        lost={STACKS[s]: int(st[C.LOST + s]) for s in range(NUM_STACKS) if st[C.LOST + s]},
+        sanity=int(st[C.SANITY]),
+        old_one_damage=tuple(int(st[C.OO_DAMAGE + i]) for i in range(len(combat.old_ones))),
+        cards=int(st[C.CARDS]), port_hits=int(st[C.PORT_HITS]),
         damage_left=tuple(damage_left(combat, data, st)),
     )
 
@@ -427,7 +427,7 @@ def damage_left(combat: Combat, data: AuzData, st: np.ndarray) -> list[int]:
     """After combat, damage stays on surviving Old Ones, except Zombies, which heal (-1: destroyed)."""
     out = []
     for i, t in enumerate(combat.old_ones):
-        dmg = int(st[L.OO_DAMAGE + i])
+        dmg = int(st[C.OO_DAMAGE + i])
         cap = combat.old_one_capacity[i] if combat.old_one_capacity else int(data.old_one_capacity[t])
         out.append(-1 if dmg >= cap else (0 if data.old_one_heals[t] else dmg))
     return out
@@ -437,8 +437,8 @@ def card_classes(combat: Combat, data: AuzData, seen: tuple[int, ...] = ()) -> n
     """How many cards of each outcome class (cards that do the same in this fight) remain:
     the exact solver's deck state is one count per class."""
     st0, _, _ = combat_arrays(combat, data)
-    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[L.COUNT + u] > 0)
-    if st0[L.COUNT + OUTPOST] > 0 or st0[L.COUNT + PORT] > 0:
+    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
+    if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
         force_mask |= 1
     effects = np.concatenate([
         np.stack([data.card_hits[:, t] & force_mask, data.card_purple[:, t],
@@ -511,14 +511,14 @@ def policy_in_words(decisions: np.ndarray, features: np.ndarray) -> list[str]:
     States are counted whether or not the optimal line reaches them; the root (the
     state before the first card, stored last) comes first.
     """
-    if decisions.size and decisions[-1] > L.STAY:
+    if decisions.size and decisions[-1] > C.STAY:
         return ["withdraw before the first card: fighting this matchup cannot pay"]
     lines = []
     sanity, units, damage = features[:, 0], features[:, 1], features[:, 2]
     for s in sorted(set(sanity.tolist())):
         for u in sorted(set(units[sanity == s].tolist())):
             here = (sanity == s) & (units == u)
-            leave = decisions[here] > L.STAY
+            leave = decisions[here] > C.STAY
             if not leave.any():
                 continue
             where = f"with {s} sanity and {u} unit{'s' if u != 1 else ''} left"
@@ -536,7 +536,7 @@ def policy_in_words(decisions: np.ndarray, features: np.ndarray) -> list[str]:
 
 
 def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table):
-    outcomes = np.zeros(L.NUM_OUTCOMES, dtype=np.int64)
+    outcomes = np.zeros(C.NUM_OUTCOMES, dtype=np.int64)
     lost = np.zeros(NUM_STACKS, dtype=np.int64)
     hist = np.zeros(LOST_HIST, dtype=np.int64)
     cards = np.zeros(3, dtype=np.int64)
@@ -544,7 +544,7 @@ def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table):
                      data.card_airship, start_deck, alloc[0], alloc[1], wd[0], wd[1], wd_table,
                      data.port["flip_threshold"], outcomes, lost, hist, cards,
                      np.empty(data.card_hits.shape[0], dtype=np.int64), st0.copy(), st0.copy(),
-                     np.zeros(L.MAX_OLD_ONES, dtype=np.int64), np.zeros(0, dtype=np.int64))
+                     np.zeros(C.MAX_OLD_ONES, dtype=np.int64), np.zeros(0, dtype=np.int64))
     return outcomes, lost, hist, cards
 
 
@@ -590,13 +590,13 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     hist = sum(p[2] for p in parts)
     cards = sum(p[3] for p in parts)
     names = _policy_names(allocate, withdraw)
-    ci = {name: list(wilson_interval(int(outcomes[o]), games)) for o, name in enumerate(L.OUTCOME_NAMES)}
-    ci["p_destroy"] = list(wilson_interval(int(outcomes[L.WIN] + outcomes[L.WIN_AND_DEFEAT]), games))
+    ci = {name: list(wilson_interval(int(outcomes[o]), games)) for o, name in enumerate(C.OUTCOME_NAMES)}
+    ci["p_destroy"] = list(wilson_interval(int(outcomes[C.WIN] + outcomes[C.WIN_AND_DEFEAT]), games))
     ci["expected_cards"] = list(mean_interval(float(cards[0]), float(cards[1]), games))
     return CombatOdds(
         method="mc", combat=combat.describe(),
-        outcomes={name: float(outcomes[o] / games) for o, name in enumerate(L.OUTCOME_NAMES)},
-        expected_units_lost=_lost_dict(lost / games, st0[L.COUNT:L.COUNT + NUM_STACKS]),
+        outcomes={name: float(outcomes[o] / games) for o, name in enumerate(C.OUTCOME_NAMES)},
+        expected_units_lost=_lost_dict(lost / games, st0[C.COUNT:C.COUNT + NUM_STACKS]),
         expected_cards=float(cards[0] / games), expected_gold_lost=float(lost @ cost) / games,
         p_units_lost=[float(x) for x in hist / games],
         p_port_flip=float(cards[2] / games) if combat.port_strength else None,

@@ -50,9 +50,9 @@ def loss_distribution(params: dict, data, games: int, seed: int, max_gold_rows: 
         gold.append(np.asarray(cols["gold_lost"], dtype=np.float64))
         done += n
         chunk += 1
-    from simkit.kernels import combat_layout as L
+    from simkit.kernels import combat_layout as C
 
-    counts = {STACKS[s]: int(prep.st0[L.COUNT + s]) for s in range(NUM_STACKS) if prep.st0[L.COUNT + s] > 0}
+    counts = {STACKS[s]: int(prep.st0[C.COUNT + s]) for s in range(NUM_STACKS) if prep.st0[C.COUNT + s] > 0}
     per_type = {}
     for unit, count in counts.items():
         values = np.concatenate(lost[unit])

@@ -28,7 +28,7 @@ from simkit.combat import (
 )
 from simkit.datapack import AuzData
 from simkit.errors import UserError
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat_rows import MID_PASSES, SCRIPT_PREFIX, combat_rows
 from simkit.kernels.combat_table_lookup import EMPTY_TABLE
 from simkit.modes import Mode, Param, register
@@ -180,12 +180,12 @@ def play_keys(prep: Prepared, data: AuzData, keys: np.ndarray) -> dict[str, np.n
                 prep.alloc[0], prep.alloc[1], prep.wd[0], prep.wd[1], prep.wd_table, data.port["flip_threshold"],
                 outcome, cards, sanity, port_hits, flip, lost,
                 np.empty(max(full, prep.start_deck.size), dtype=np.int64), prep.st0.copy(), prep.st0.copy(),
-                np.zeros(L.MAX_OLD_ONES, dtype=np.int64),
+                np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
                 np.empty(min(SCRIPT_PREFIX, prep.script_len), dtype=np.int64),
                 np.empty(min(prep.start_deck.size + MID_PASSES * full, prep.script_len), dtype=np.int64),
                 np.empty(prep.script_len, dtype=np.int64))
-    destroyed = (outcome <= L.WIN_AND_DEFEAT).astype(np.int8)
-    defeated = ((outcome == L.WIN_AND_DEFEAT) | (outcome == L.DEFEAT)).astype(np.int8)
+    destroyed = (outcome <= C.WIN_AND_DEFEAT).astype(np.int8)
+    defeated = ((outcome == C.WIN_AND_DEFEAT) | (outcome == C.DEFEAT)).astype(np.int8)
     lost64 = lost.astype(np.int64)
     cols: dict[str, np.ndarray] = {
         "game_index": np.arange(n, dtype=np.int32),
@@ -196,7 +196,7 @@ def play_keys(prep: Prepared, data: AuzData, keys: np.ndarray) -> dict[str, np.n
         "sanity_left": sanity,
         "port_hits": port_hits,
         "port_flip": flip,
-        "units_lost": lost64[:L.PORT_STACK].sum(axis=0).astype(np.int8),
+        "units_lost": lost64[:C.PORT_STACK].sum(axis=0).astype(np.int8),
         "gold_lost": (prep.cost @ lost64).astype(np.float32),
         "vp_old_ones": (destroyed.astype(np.int16) * np.int16(prep.vp_destroy)),
         "vp_oop_units": (prep.oop_vp @ lost64).astype(np.int16),

@@ -20,7 +20,7 @@ import numpy as np
 
 from simkit.datapack import AuzData
 from simkit.errors import UserError
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import finish, start_combat
 from simkit.kernels.combat_exact import CTX_STATES, NV, OBJ_P_DESTROY, OBJ_VALUE, terminal
 from simkit.kernels.combat_table import DEPTH, group_deck, solve_table
@@ -52,9 +52,9 @@ def table_work(max_states: int, n_cards: int, cached_states: int = 0, cached_mat
         sig=np.zeros(SIG_SIZE, dtype=np.int64), cache_i=np.zeros(2, dtype=np.int64),
         slots_used=np.zeros(max_states, dtype=np.int64),
         values=np.zeros((max_states, NV)),
-        sbuf=np.zeros((DEPTH, 3, L.STATE_SIZE), dtype=np.int64),
+        sbuf=np.zeros((DEPTH, 3, C.STATE_SIZE), dtype=np.int64),
         vbuf=np.zeros((DEPTH, 3, NV)),
-        ibuf=np.zeros((DEPTH, 2, max(L.MAX_OLD_ONES, L.NUM_STACKS)), dtype=np.int64),
+        ibuf=np.zeros((DEPTH, 2, max(C.MAX_OLD_ONES, C.NUM_STACKS)), dtype=np.int64),
         rep=np.zeros(n_cards, dtype=np.int64),
         prob=np.zeros(n_cards),
     )
@@ -72,7 +72,7 @@ def solve_withdraw_table(st0: np.ndarray, mx: np.ndarray, cost: np.ndarray, data
     ctx_i = np.array([alloc_id, 0, OBJ_VALUE if policy.objective == "value" else OBJ_P_DESTROY,
                       data.port["flip_threshold"], 0, 0], dtype=np.int64)
     ctx_f = np.array([destroy_value], dtype=np.float64)
-    if outcome != L.ONGOING:  # decided before the first card (Bombardier Milligan)
+    if outcome != C.ONGOING:  # decided before the first card (Bombardier Milligan)
         finish(st, mx, outcome)
         return WithdrawTable(EMPTY_TABLE, terminal(st, st0, cost, ctx_i, ctx_f), 0, np.zeros(0, dtype=np.int8))
     n = data.card_hits.shape[0]

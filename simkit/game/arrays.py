@@ -82,7 +82,7 @@ def mythos_deck(data: AuzData):
     """The pack's Mythos cards (mythos_cards.csv; the shipped deck if the pack has none)."""
     from pathlib import Path
 
-    from simkit.revenge.mythos import FILE, load_mythos
+    from simkit.game.mythos import FILE, load_mythos
     here = Path(data.path) if data.path else None
     return load_mythos(here if here is not None and (here / FILE).is_file() else None)
 

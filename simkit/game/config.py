@@ -51,6 +51,7 @@ class GameRules:
     solo_levels: dict[str, tuple[int, int, int]]   # difficulty -> (coal, iron, gold)
     solo_default: str
     solo_start: int
+    revenge_start: dict[str, tuple[int, int, int]]  # ruleset (RULESET_NAMES) -> (coal, iron, gold)
 
     def start_resources(self, mode: str, difficulty: str | None = None) -> tuple[int, int, int]:
         if mode == "solo":
@@ -165,12 +166,20 @@ def load_rules(path: str | Path | None = None) -> GameRules:
     r[L.R_UNREVEALED_MULT] = t.value(sc, "scoring", "unrevealed_multiplier", int, 0, 9)
     r[L.R_REV_PER_LEVEL] = t.value(t.section("revelations"), "revelations", "per_level", int, 0, 99)
 
+    rev = t.section("revenge")
+    for lv in range(3):
+        r[L.R_OOP_TILES + lv] = t.value(rev, "revenge", f"oop_tiles_level_{lv + 1}", int, 0, 99)
+    r[L.R_REV_BLIGHT_VP] = t.value(rev, "revenge", "blighted_farm_vp", int, 0, 99)
+    revenge_start = {name: tuple(t.value(rev, "revenge", f"{prefix}start_{k}", int, 0, 999)
+                                 for k in ("coal", "iron", "gold"))
+                     for name, prefix in zip(L.RULESET_NAMES, ("", "alt_"), strict=True)}
+
     pers = _personalities(t)
-    rev = _revelations(root, tags, values, int(r[L.R_REV_PER_LEVEL]))
+    revs = _revelations(root, tags, values, int(r[L.R_REV_PER_LEVEL]))
     solo = _solo(root, tags, values)
     digest = hashlib.sha256(json.dumps(values, sort_keys=True, default=str).encode()).hexdigest()[:16]
     return GameRules(path=str(root), hash=digest, provenance=tags, r=r, illuminated=illuminated,
-                     **rev, **pers, **solo)
+                     revenge_start=revenge_start, **revs, **pers, **solo)
 
 
 def _personalities(t: _Toml) -> dict[str, Any]:

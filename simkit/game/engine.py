@@ -24,16 +24,14 @@ from simkit.datapack import AuzData, load_pack
 from simkit.errors import UserError
 from simkit.game.arrays import LOG_CAPACITY, build_static, mythos_deck, new_state, new_work
 from simkit.game.config import GameRules, load_rules
+from simkit.game.mythos import CONTENT_MODES
 from simkit.kernels import game_layout as L
 from simkit.kernels.game_loop import play_game
 from simkit.kernels.game_state import to_refs
-from simkit.revenge.mythos import CONTENT_MODES
 from strategies.human import HeuristicParams
 from strategies.registry import parse_one
 
 MODES = ("base", "solo", "revenge", "mythos-solo")
-# Revenge rulebook, Setup 3 (rules): 6 Gold, 3 Iron, 3 Coal; alt translation: 6 Iron.
-REVENGE_START = {"revenge": (3, 3, 6), "revenge-alt": (3, 6, 6)}   # coal, iron, gold
 
 
 @dataclass(frozen=True)
@@ -122,7 +120,8 @@ class Engine:
         self.S, self.X, self.W = to_refs(self.arrays, self.state, self.work)
         self.row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
 
-    def _mode_args(self, spec: GameSpec) -> tuple[int, int, int, int, int, int]:
+    def _mode_args(self, spec: GameSpec) -> tuple[int, int, int, int, int, int, int]:
+        """(mode, start space, coal, iron, gold, difficulty, ruleset) for setup_game."""
         # the content mode picks the Mythos cards in play (shuffle_mythos reads the mask)
         self.arrays.myth_in_deck[:] = True if spec.content == "assumed" else self.mythos_public
         r = self.rules
@@ -131,14 +130,14 @@ class Engine:
             diff = spec.difficulty or r.solo_default
             coal, iron, gold = r.solo_levels[diff]
             mode = L.MODE_SOLO if spec.mode == "solo" else L.MODE_MYTHOS_SOLO
-            return mode, r.solo_start, coal, iron, gold, names.index(diff)
+            return mode, r.solo_start, coal, iron, gold, names.index(diff), L.RULES_REVENGE
         start = int(r.r[L.R_START_SPACE + spec.players - 1])
         if spec.mode == "revenge":
-            coal, iron, gold = REVENGE_START[spec.ruleset]
-            code = L.DIFFICULTY_NAMES.index(spec.difficulty) + 3 * L.RULESET_NAMES.index(spec.ruleset)
-            return L.MODE_REVENGE, start, coal, iron, gold, code
+            coal, iron, gold = r.revenge_start[spec.ruleset]   # game.toml [revenge]
+            return (L.MODE_REVENGE, start, coal, iron, gold, L.DIFFICULTY_NAMES.index(spec.difficulty),
+                    L.RULESET_NAMES.index(spec.ruleset))
         coal, iron, gold = r.start_resources("base")
-        return L.MODE_BASE, start, coal, iron, gold, -1
+        return L.MODE_BASE, start, coal, iron, gold, -1, L.RULES_REVENGE
 
     def play(self, rng: np.random.Generator, spec: GameSpec | Sequence[str], *, log: bool = False,
              checked: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -152,9 +151,9 @@ class Engine:
             X.sid[p] = s.sid
             X.params[p] = s.lower()
         X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
-        mode, start, coal, iron, gold, diff = self._mode_args(spec)
+        mode, start, coal, iron, gold, diff, ruleset = self._mode_args(spec)
         n_log = play_game(rng, self.S, self.X, self.W, spec.players, mode, start, coal, iron, gold,
-                          spec.shuffle_seats, diff, 1 if log else 0, 1 if checked else 0, self.row)
+                          spec.shuffle_seats, diff, ruleset, 1 if log else 0, 1 if checked else 0, self.row)
         return self.row.copy(), (X.log[:n_log].copy() if log else X.log[:0].copy())
 
     def play_many(self, spec: GameSpec, root_seed: int, chunk_id: int, n_games: int, *,
@@ -166,7 +165,7 @@ class Engine:
         gx = np.asarray(g_extra, dtype=np.int64)
         logs = []
         lowered = [(s.sid, s.lower()) for s in spec.strategies]
-        mode, start, coal, iron, gold, diff = self._mode_args(spec)
+        mode, start, coal, iron, gold, diff, ruleset = self._mode_args(spec)
         X = self.state
         X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
         for k in range(n_games):
@@ -177,7 +176,7 @@ class Engine:
                 X.params[p] = vec
             rng = game_generator(root_seed, chunk_id, first_game + k)
             n_log = play_game(rng, self.S, self.X, self.W, spec.players, mode, start, coal, iron, gold,
-                              spec.shuffle_seats, diff, 1 if log else 0, 1 if checked else 0, rows[k])
+                              spec.shuffle_seats, diff, ruleset, 1 if log else 0, 1 if checked else 0, rows[k])
             if gx.size:
                 self.extra[k] = X.g[gx]
             if log:

@@ -20,10 +20,11 @@ from simkit import ENGINE_VERSION
 from simkit.board.model import FARMS, RESOURCES
 from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, GameSpec, make_spec
+from simkit.game.events import event
+from simkit.game.mythos import EFFECTS
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 from simkit.names import OLD_ONES, STACKS, UNITS
-from simkit.revenge.mythos import EFFECTS
 
 TRADE = {L.TRADE_NONE: "-", L.IMPORT_COAL: "import coal", L.IMPORT_IRON: "import iron",
          L.EXPORT_COAL: "export coal", L.EXPORT_IRON: "export iron"}
@@ -64,118 +65,125 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
 
     lines = []
     for row in log:
-        kind, t, actor, a, b, c, d, e = (int(x) for x in row)
+        ev = event(row)
+        kind, t, actor = ev.kind, ev.time, ev.actor
         if kind == L.EV_SETUP:
-            lines.append(f"setup: {who(actor)} Port at {hx(a)}, disc on space {b}")
+            lines.append(f"setup: {who(actor)} Port at {hx(ev.hex)}, disc on space {ev.start_space}")
         elif kind == L.EV_ACTION:
-            lines.append(f"[{t:2d}] {who(actor)}: {L.BOX_NAMES[a]} ({b} TP"
-                         + (f", {c} Gold surcharge" if c else "") + f") -> space {d}")
+            lines.append(f"[{t:2d}] {who(actor)}: {L.BOX_NAMES[ev.box]} ({ev.tp} TP"
+                         + (f", {ev.surcharge} Gold surcharge" if ev.surcharge else "") + f") -> space {ev.time_after}")
         elif kind == L.EV_TRACK:
-            lines.append(f"       track {hx(a)} - {hx(c)}")
+            lines.append(f"       track {hx(ev.hex)} - {hx(ev.other_hex)}")
         elif kind == L.EV_MINE:
-            lines.append(f"       mines {c} {RESOURCES[b]} at {hx(a)}")
+            lines.append(f"       mines {ev.amount} {RESOURCES[ev.resource]} at {hx(ev.hex)}")
         elif kind == L.EV_RECRUIT:
-            src = f"display slot {b}" if b >= 0 else "the draw pile (1 Gold)"
-            lines.append(f"       recruits {card(a)} from {src}")
+            src = f"display slot {ev.slot}" if ev.slot >= 0 else "the draw pile (1 Gold)"
+            lines.append(f"       recruits {card(ev.card)} from {src}")
         elif kind == L.EV_BUY:
-            where = f" at {hx(d)}" if a == L.OUTPOST_STACK else ""
-            lines.append(f"       buys {b} {STACKS[a]} ({c} Gold){where}")
+            where = f" at {hx(ev.hex)}" if ev.unit == L.OUTPOST_STACK else ""
+            lines.append(f"       buys {ev.count} {STACKS[ev.unit]} ({ev.gold} Gold){where}")
         elif kind == L.EV_TRADE:
-            lines.append(f"       {TRADE.get(a, '?')}, {TRADE.get(b, '?')}")
+            lines.append(f"       {TRADE.get(ev.sub1, '?')}, {TRADE.get(ev.sub2, '?')}")
         elif kind == L.EV_FARM:
-            lines.append(f"       {FARMS[b]} farm at {hx(a)}")
+            lines.append(f"       {FARMS[ev.farm_kind]} farm at {hx(ev.hex)}")
         elif kind == L.EV_ATTACK:
-            lines.append(f"       attacks {hx(a)} with {c} units ({_units(b)})")
+            lines.append(f"       attacks {hx(ev.hex)} with {ev.units} units ({_units(ev.force)})")
         elif kind == L.EV_FLIP:
             by = "revealed" if actor < 0 else "flipped"
-            lines.append(f"       {by}: tile {a} at {hx(b)} is {_old_one(c)}"
-                         + (" (removed)" if c < 0 else ""))
+            lines.append(f"       {by}: tile {ev.tile} at {hx(ev.hex)} is {_old_one(ev.old_one)}"
+                         + (" (removed)" if ev.old_one < 0 else ""))
         elif kind == L.EV_WITHDRAW_FLIP:
             lines.append("       withdraws after the flip")
         elif kind == L.EV_COMBAT:
-            what = "defends its Port" if e else "fights"
-            lines.append(f"       {who(actor)} {what} at {hx(a)}: {C.OUTCOME_NAMES[b]} "
-                         f"({c} cards, {d} units lost)")
+            what = "defends its Port" if ev.port_defence else "fights"
+            lines.append(f"       {who(actor)} {what} at {hx(ev.hex)}: {C.OUTCOME_NAMES[ev.outcome]} "
+                         f"({ev.cards} cards, {ev.units_lost} units lost)")
         elif kind == L.EV_KILL:
-            split = "shared by " + ",".join(f"P{q}" for q in range(L.MAX_PLAYERS) if (d >> q) & 1) \
+            split = "shared by " + ",".join(f"P{q}" for q in range(L.MAX_PLAYERS) if (ev.players >> q) & 1) \
                 if actor < 0 else f"taken by P{actor}"
-            lines.append(f"       {_old_one(b)} (tile {a}) destroyed, {c} VP {split}")
+            lines.append(f"       {_old_one(ev.old_one)} (tile {ev.tile}) destroyed, {ev.vp} VP {split}")
         elif kind == L.EV_RETRIEVE:
-            lines.append(f"       {a} cubes back to the HQ")
+            lines.append(f"       {ev.cubes} cubes back to the HQ")
         elif kind == L.EV_OO_TURN:
             if mode == "revenge":
-                lines.append(f"[{t:2d}] Old One player: purple disc on space {a}")
+                lines.append(f"[{t:2d}] Old One player: purple disc on space {ev.space}")
             else:
-                lines.append(f"[{t:2d}] Old Ones: purple disc to space {a}" + (" (illuminated)" if b else ""))
+                lines.append(f"[{t:2d}] Old Ones: purple disc to space {ev.space}"
+                             + (" (illuminated)" if ev.illuminated else ""))
         elif kind == L.EV_OOP_ACTION:
-            if a == L.OOP_PLACE:
-                lines.append(f"       place: a level-{d} Old One")
-            elif a == L.OOP_REVEAL:
-                lines.append(f"       reveal: tile {b} at {hx(c)}")
-            elif a == L.OOP_MOVE:
-                lines.append(f"       move: {d} Old One cards")
+            if ev.action == L.OOP_PLACE:
+                lines.append(f"       place: a level-{ev.count} Old One")
+            elif ev.action == L.OOP_REVEAL:
+                lines.append(f"       reveal: tile {ev.detail} at {hx(ev.hex)}")
+            elif ev.action == L.OOP_MOVE:
+                lines.append(f"       move: {ev.count} Old One cards")
             else:
-                lines.append(f"       summon: draws {d} Mythos cards, keeps {mythos(b)}")
+                lines.append(f"       summon: draws {ev.count} Mythos cards, keeps {mythos(ev.detail)}")
         elif kind == L.EV_REVENGE:
-            if a == L.RV_SPAWN_TAKEN and d:
-                lines.append(f"       {who(actor)} shares the Spawn tile at {hx(b)}: a {c} VP token")
-            elif a == L.RV_SPAWN_TAKEN:
-                lines.append(f"       {who(actor)} takes the Spawn tile at {hx(b)} ({c} VP)")
-            elif a == L.RV_PORT_FLIP:
+            if ev.what == L.RV_SPAWN_TAKEN and ev.shared:
+                lines.append(f"       {who(actor)} shares the Spawn tile at {hx(ev.hex)}: a {ev.vp} VP token")
+            elif ev.what == L.RV_SPAWN_TAKEN:
+                lines.append(f"       {who(actor)} takes the Spawn tile at {hx(ev.hex)} ({ev.vp} VP)")
+            elif ev.what == L.RV_PORT_FLIP:
                 lines.append(f"       {who(actor)}'s Port token flips to its weaker side")
-            elif a == L.RV_OUTPOST_FIGHT:
-                lines.append(f"       Old Ones reach {who(actor)}'s Outpost at {hx(b)}")
-            elif a == L.RV_REFRESH:
-                lines.append(f"       {who(actor)} pays {b} Gold to refresh the Personality display")
-            elif a == L.RV_CYCLE:
-                lines.append(f"       {who(actor)} sends {pers[b]} (display slot {c}) to the bottom of the pile")
+            elif ev.what == L.RV_OUTPOST_FIGHT:
+                lines.append(f"       Old Ones reach {who(actor)}'s Outpost at {hx(ev.hex)}")
+            elif ev.what == L.RV_REFRESH:
+                lines.append(f"       {who(actor)} pays {ev.hex} Gold to refresh the Personality display")
+            elif ev.what == L.RV_CYCLE:
+                lines.append(f"       {who(actor)} sends {pers[ev.hex]} (display slot {ev.vp}) to the bottom of the pile")
             else:
-                lines.append(f"       {who(actor)} loses its Outpost at {hx(b)}" + (f" ({c} VP to the Old One player)"
-                                                                                  if mode == "revenge" else ""))
+                lines.append(f"       {who(actor)} loses its Outpost at {hx(ev.hex)}"
+                             + (f" ({ev.vp} VP to the Old One player)" if mode == "revenge" else ""))
         elif kind == L.EV_MYTHOS:
+            b, c, e = ev.how, ev.detail, ev.effect
             how = L.MYTHOS_HOW[b] if 0 <= b < len(L.MYTHOS_HOW) else str(b)
-            text = f"       Mythos {mythos(a)} ({EFFECTS[e] if 0 <= e < len(EFFECTS) else e}): {how}"
-            if d:
-                text += f", {d} TP"
+            text = f"       Mythos {mythos(ev.card)} ({EFFECTS[e] if 0 <= e < len(EFFECTS) else e}): {how}"
+            if ev.tp:
+                text += f", {ev.tp} TP"
             if b in (L.MYTHOS_PLAYED, L.MYTHOS_FLIPPED, L.MYTHOS_COMBAT) and actor >= 0:
                 text += f", on {who(actor)}"
-            if e == EFFECTS.index("remove_recent_unit") and c >= 0:
+            if e == L.MYTH_REMOVE_RECENT_UNIT and c >= 0:
                 text += f": loses an {STACKS[c]}" if STACKS[c][0] in "aeiou" else f": loses a {STACKS[c]}"
-            elif e == EFFECTS.index("take_trophy") and c >= 0:
+            elif e == L.MYTH_TAKE_TROPHY and c >= 0:
                 text += f": tile {c} goes back to the map"
-            elif e == EFFECTS.index("ghoul_joins_combat") and c >= 0:
+            elif e == L.MYTH_GHOUL_JOINS_COMBAT and c >= 0:
                 text += f": a Zombie (tile {c}) joins the Old Ones, an Infantry is lost"
-            elif e == EFFECTS.index("temple_attack_extra_capacity") and c >= 0:
+            elif e == L.MYTH_TEMPLE_ATTACK_EXTRA_CAPACITY and c >= 0:
                 text += f": the Temple (tile {c}) is harder to destroy"
             lines.append(text)
         elif kind == L.EV_REVELATION:
-            num = int(rev_card[b]) if 0 <= b < len(rev_card) else b
-            lines.append(f"       Revelation #{num}: {L.REV_NAMES[a]}")
+            num = int(rev_card[ev.card]) if 0 <= ev.card < len(rev_card) else ev.card
+            lines.append(f"       Revelation #{num}: {L.REV_NAMES[ev.rev_kind]}")
         elif kind == L.EV_MOVE:
-            lines.append(f"       {_old_one(e)} (tile {a}) {hx(b)} -> {hx(c)}")
+            lines.append(f"       {_old_one(ev.old_one)} (tile {ev.tile}) {hx(ev.from_hex)} -> {hx(ev.to_hex)}")
         elif kind == L.EV_BLIGHT:
-            lines.append(f"       {FARMS[b] if b >= 0 else 'farm'} farm of P{actor} at {hx(a)} blighted")
+            lines.append(f"       {FARMS[ev.farm_kind] if ev.farm_kind >= 0 else 'farm'} farm of P{actor} "
+                         f"at {hx(ev.hex)} blighted")
         elif kind == L.EV_FARM_SAVED:
-            lines.append(f"       Alanza Castro saves P{actor}'s farm at {hx(a)}")
+            lines.append(f"       Alanza Castro saves P{actor}'s farm at {hx(ev.hex)}")
         elif kind == L.EV_PORT_LOST:
-            lines.append(f"       {who(actor)} loses its Port at {hx(a)}: the game ends")
+            lines.append(f"       {who(actor)} loses its Port at {hx(ev.hex)}: the game ends")
         elif kind == L.EV_ASSASSINATE:
-            lines.append(f"       assassination: {card(a)} and {card(b)} leave the display")
+            lines.append(f"       assassination: {card(ev.card)} and {card(ev.card2)} leave the display")
         elif kind == L.EV_PERSONALITY:
-            what = f"reveals tile {b}" if eng.rules.pers_effect[a] == L.EFF_REVEAL else f"takes a free {UNITS[b]}"
-            lines.append(f"       {card(a)}: {what}")
+            what = (f"reveals tile {ev.detail}" if eng.rules.pers_effect[ev.card] == L.EFF_REVEAL
+                    else f"takes a free {UNITS[ev.detail]}")
+            lines.append(f"       {card(ev.card)}: {what}")
         elif kind == L.EV_TEMPLE_TILE:
-            if d:
-                what = "a face-down tile" if c == -2 else f"a {_old_one(c)}"
-                lines.append(f"       {what} (tile {a}) is placed at {hx(b)}")
+            if ev.placed:
+                what = "a face-down tile" if ev.old_one == -2 else f"a {_old_one(ev.old_one)}"
+                lines.append(f"       {what} (tile {ev.tile}) is placed at {hx(ev.hex)}")
             else:
-                lines.append(f"       a {_old_one(c)} (tile {a}) joins the Temple at {hx(b)}")
+                lines.append(f"       a {_old_one(ev.old_one)} (tile {ev.tile}) joins the Temple at {hx(ev.hex)}")
         elif kind == L.EV_ILLEGAL:
-            lines.append(f"       ILLEGAL {DECISIONS[a] if 0 <= a < len(DECISIONS) else a} answer {b} "
+            a = ev.decision
+            lines.append(f"       ILLEGAL {DECISIONS[a] if 0 <= a < len(DECISIONS) else a} answer {ev.value} "
                          "(engine default used)")
         elif kind == L.EV_END:
-            lines.append(f"end: {L.END_NAMES[a]} (purple disc on {b})")
+            lines.append(f"end: {L.END_NAMES[ev.reason]} (purple disc on {ev.space})")
         elif kind == L.EV_SCORE:
+            a, b, c, d, e = ev.total, ev.part1, ev.part2, ev.part3, ev.part4
             if actor < 0 and mode == "revenge":
                 lines.append(f"score: Old One player {a} VP (Old Ones on the map {b}, blighted {d}, "
                              f"eliminations {a - b - d})")
@@ -191,7 +199,7 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
 
 def replay_text(eng: Engine, spec: GameSpec, seed: int, game: int, chunk: int = 0) -> str:
     row, log = eng.play(game_generator(seed, chunk, game), spec, log=True)
-    seats = [int(row[L.S_PLAYER0 + p * L.S_PLAYER_STRIDE + L.SP_LISTED]) for p in range(spec.players)]
+    seats = [int(row[L.S_PLAYER0 + p * L.S_PLAYER_STRIDE + L.SUM_P_LISTED]) for p in range(spec.players)]
     names = [spec.strategies[i].name for i in seats]
     winner = int(row[L.S_WINNER])
     who = "the Old Ones" if winner == -1 else ("shared" if winner == -2 else f"P{winner} {names[winner]}")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simkit.game.events import fields
 from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 
@@ -49,8 +50,8 @@ def seats_table(rows: np.ndarray, strategy_names: Sequence[str], first_game: int
             base = L.S_PLAYER0 + p * L.S_PLAYER_STRIDE
             cols["game_index"].append(first_game + g)
             cols["seat"].append(p)
-            cols["listed"].append(int(rows[g, base + L.SP_LISTED]))
-            cols["strategy"].append(strategy_names[int(rows[g, base + L.SP_STRATEGY])])
+            cols["listed"].append(int(rows[g, base + L.SUM_P_LISTED]))
+            cols["strategy"].append(strategy_names[int(rows[g, base + L.SUM_P_STRATEGY])])
             cols["win"].append((mask >> p) & 1)
             for j, f in enumerate(_PLAYER_FIELDS):
                 if f not in ("strategy", "listed"):
@@ -79,18 +80,21 @@ def event_tables(logs: Sequence[np.ndarray], hex_number: np.ndarray, first_game:
 
     if "combats" in which:
         r, gi = pick(L.EV_COMBAT)
+        ev = fields(r, L.EV_COMBAT)
         tables["combats"] = {
-            "game_index": gi, "time": _int(r[:, 1]), "seat": _int(r[:, 2]),
-            "hex": _int(hex_number[r[:, 3]]), "outcome": r[:, 4].astype(np.int8),
-            "destroyed": ((r[:, 4] == C.WIN) | (r[:, 4] == C.WIN_AND_DEFEAT)).astype(np.int8),
-            "cards": _int(r[:, 5]), "units_lost": _int(r[:, 6]), "port_defence": r[:, 7].astype(np.int8),
+            "game_index": gi, "time": _int(ev["time"]), "seat": _int(ev["actor"]),
+            "hex": _int(hex_number[ev["hex"]]), "outcome": ev["outcome"].astype(np.int8),
+            "destroyed": ((ev["outcome"] == C.WIN) | (ev["outcome"] == C.WIN_AND_DEFEAT)).astype(np.int8),
+            "cards": _int(ev["cards"]), "units_lost": _int(ev["units_lost"]),
+            "port_defence": ev["port_defence"].astype(np.int8),
         }
     if "moves" in which:
         r, gi = pick(L.EV_MOVE)
+        ev = fields(r, L.EV_MOVE)
         tables["moves"] = {
-            "game_index": gi, "time": _int(r[:, 1]), "tile": _int(r[:, 3]),
-            "from_hex": _int(hex_number[r[:, 4]]), "to_hex": _int(hex_number[r[:, 5]]),
-            "card": _int(r[:, 6]), "old_one": _int(r[:, 7]),
+            "game_index": gi, "time": _int(ev["time"]), "tile": _int(ev["tile"]),
+            "from_hex": _int(hex_number[ev["from_hex"]]), "to_hex": _int(hex_number[ev["to_hex"]]),
+            "card": _int(ev["card"]), "old_one": _int(ev["old_one"]),
         }
     tables.update(piece_tables(pick, hex_number, which))
     return tables
@@ -116,16 +120,17 @@ def piece_tables(pick, hex_number: np.ndarray, which: Sequence[str]) -> dict[str
         if table not in which:
             continue
         r, gi = pick(placed_kind)
-        keep = r[:, 3] >= 0  # a seat without a Port logs hex -1
+        keep = fields(r, placed_kind)["hex"] >= 0  # a seat without a Port logs hex -1
         r, gi = r[keep], gi[keep]
         e, ge = pick(ended_kind)
-        fate = _fate(gi.astype(np.int64) * n_hex + r[:, 3], ge.astype(np.int64) * n_hex + e[:, 3])
+        placed, ended = fields(r, placed_kind), fields(e, ended_kind)
+        fate = _fate(gi.astype(np.int64) * n_hex + placed["hex"], ge.astype(np.int64) * n_hex + ended["hex"])
         gone = fate >= 0
-        cols = {"game_index": gi, "seat": _int(r[:, 2]), "hex": _int(hex_number[r[:, 3]])}
+        cols = {"game_index": gi, "seat": _int(placed["actor"]), "hex": _int(hex_number[placed["hex"]])}
         if table == "farms":
-            cols["time"] = _int(r[:, 1])
-            cols["kind"] = r[:, 4].astype(np.int8)
+            cols["time"] = _int(placed["time"])
+            cols["kind"] = placed["farm_kind"].astype(np.int8)
         cols[flag] = gone.astype(np.int8)
-        cols[f"{flag}_time"] = _int(np.where(gone, e[np.maximum(fate, 0), 1] if len(e) else -1, -1))
+        cols[f"{flag}_time"] = _int(np.where(gone, ended["time"][np.maximum(fate, 0)] if len(e) else -1, -1))
         out[table] = cols
     return out

@@ -9,7 +9,7 @@ exactly these functions. State layout: simkit/kernels/combat_layout.py.
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.deck import draw_card, refill_full
 from strategies.combat.allocation import SPREAD, choose_stack
 from strategies.combat.withdrawal import jones_decision, withdraw_decision
@@ -35,9 +35,9 @@ def present_mask(st, mx):
     """Bit mask of the unit types fighting now (the card's hit symbols are matched to it).
     The Port token hits only where it fights (mx[PORT_FIGHTS])."""
     mask = 0
-    for s in range(L.NUM_STACKS):
-        if st[L.COUNT + s] > 0 and mx[L.HITBIT + s] >= 0 and (s != L.PORT_STACK or mx[L.PORT_FIGHTS] != 0):
-            mask |= 1 << mx[L.HITBIT + s]
+    for s in range(C.NUM_STACKS):
+        if st[C.COUNT + s] > 0 and mx[C.HITBIT + s] >= 0 and (s != C.PORT_STACK or mx[C.PORT_FIGHTS] != 0):
+            mask |= 1 << mx[C.HITBIT + s]
     return mask
 
 
@@ -45,22 +45,22 @@ def present_mask(st, mx):
 def combatants(st, mx):
     """Units still in the fight (a Port token that only takes cubes is not one)."""
     n = 0
-    for s in range(L.NUM_STACKS):
-        if s != L.PORT_STACK or mx[L.PORT_FIGHTS] != 0:
-            n += st[L.COUNT + s]
+    for s in range(C.NUM_STACKS):
+        if s != C.PORT_STACK or mx[C.PORT_FIGHTS] != 0:
+            n += st[C.COUNT + s]
     return n
 
 
 @nb.njit(cache=True, inline="always")
 def absorbable(st, mx, s):
     """Cubes stack s can still take before its last unit is gone."""
-    return st[L.COUNT + s] * mx[L.CAPACITY + s] - st[L.DAMAGE + s]
+    return st[C.COUNT + s] * mx[C.CAPACITY + s] - st[C.DAMAGE + s]
 
 
 @nb.njit(cache=True, inline="always")
 def old_one_alive(st, mx, i):
     # bitwise &, not `and`: numba compiles the short-circuit form to a much slower branch
-    return (mx[L.OO_TYPE + i] >= 0) & (st[L.OO_DAMAGE + i] < mx[L.OO_CAPACITY + i])
+    return (mx[C.OO_TYPE + i] >= 0) & (st[C.OO_DAMAGE + i] < mx[C.OO_CAPACITY + i])
 
 
 @nb.njit(cache=True, inline="always")
@@ -68,16 +68,16 @@ def place_cubes(st, mx, s, n):
     """Put n cubes on stack s one at a time; a full stack loses its top unit. Returns how
     many were placed (any: the fight has changed, st[PROGRESS])."""
     placed = 0
-    while placed < n and st[L.COUNT + s] > 0:
-        st[L.DAMAGE + s] += 1
-        st[L.PROGRESS] = 1
+    while placed < n and st[C.COUNT + s] > 0:
+        st[C.DAMAGE + s] += 1
+        st[C.PROGRESS] = 1
         placed += 1
-        if s == L.PORT_STACK:
-            st[L.PORT_HITS] += 1
-        if st[L.DAMAGE + s] >= mx[L.CAPACITY + s]:
-            st[L.COUNT + s] -= 1
-            st[L.LOST + s] += 1
-            st[L.DAMAGE + s] = 0
+        if s == C.PORT_STACK:
+            st[C.PORT_HITS] += 1
+        if st[C.DAMAGE + s] >= mx[C.CAPACITY + s]:
+            st[C.COUNT + s] -= 1
+            st[C.LOST + s] += 1
+            st[C.DAMAGE + s] = 0
     return placed
 
 
@@ -99,30 +99,30 @@ def card_effect(st, mx, card_hits, card_purple, card_sanity, card_airship, c, dm
     p = 0
     s_loss = 0
     a = 0
-    for i in range(L.MAX_OLD_ONES):
+    for i in range(C.MAX_OLD_ONES):
         dmg_out[i] = 0
         if not old_one_alive(st, mx, i):
             continue
-        t = mx[L.OO_TYPE + i]
+        t = mx[C.OO_TYPE + i]
         dmg_out[i] = popcount5(np.int64(card_hits[c, t]) & mask)
         p += card_purple[c, t]
         s_loss += card_sanity[c, t]
         a += card_airship[c, t]
-    return p + mx[L.EXTRA_PURPLE], s_loss, a
+    return p + mx[C.EXTRA_PURPLE], s_loss, a
 
 
 @nb.njit(cache=True, inline="always")
 def apply_card(st, mx, dmg, sanity_loss, airship_damage):
     """Apply everything but the purple cubes; return True if sanity ran short (defeat)."""
-    for i in range(L.MAX_OLD_ONES):
-        st[L.OO_DAMAGE + i] += dmg[i]
+    for i in range(C.MAX_OLD_ONES):
+        st[C.OO_DAMAGE + i] += dmg[i]
         if dmg[i] > 0:
-            st[L.PROGRESS] = 1
+            st[C.PROGRESS] = 1
     if sanity_loss > 0:
-        st[L.PROGRESS] = 1
-    place_cubes(st, mx, L.AIRSHIP_STACK, airship_damage)
-    short = sanity_loss > st[L.SANITY]
-    st[L.SANITY] = max(st[L.SANITY] - sanity_loss, 0)
+        st[C.PROGRESS] = 1
+    place_cubes(st, mx, C.AIRSHIP_STACK, airship_damage)
+    short = sanity_loss > st[C.SANITY]
+    st[C.SANITY] = max(st[C.SANITY] - sanity_loss, 0)
     return short
 
 
@@ -142,13 +142,13 @@ def place_purple_by_policy(st, mx, mx_cost, n, alloc_id, alloc_params):
 @nb.njit(cache=True, inline="always")
 def check_end(st, mx, sanity_short):
     all_dead = True
-    for i in range(L.MAX_OLD_ONES):
+    for i in range(C.MAX_OLD_ONES):
         if old_one_alive(st, mx, i):
             all_dead = False
     defeated = sanity_short | (combatants(st, mx) == 0)
     if all_dead:
-        return L.WIN_AND_DEFEAT if defeated else L.WIN
-    return L.DEFEAT if defeated else L.ONGOING
+        return C.WIN_AND_DEFEAT if defeated else C.WIN
+    return C.DEFEAT if defeated else C.ONGOING
 
 
 @nb.njit(cache=True, inline="always")
@@ -159,54 +159,54 @@ def finish(st, mx, outcome):
     The port is not a unit of the force: it is lost only by being knocked down to
     nothing or by Old Ones left standing (the caller's business), never by this rule.
     """
-    defeated = (outcome == L.DEFEAT) | (outcome == L.WIN_AND_DEFEAT)
-    keep = (mx[L.KEEP_DAMAGE] != 0) & (outcome != L.DEFEAT) & (outcome != L.WIN_AND_DEFEAT)
-    for s in range(L.NUM_STACKS):
-        if defeated and s != L.PORT_STACK and st[L.DAMAGE + s] > 0 and st[L.COUNT + s] > 0:
-            st[L.COUNT + s] -= 1
-            st[L.LOST + s] += 1
-        if not keep or st[L.COUNT + s] == 0:
-            st[L.DAMAGE + s] = 0
-    st[L.OUTCOME] = outcome
+    defeated = (outcome == C.DEFEAT) | (outcome == C.WIN_AND_DEFEAT)
+    keep = (mx[C.KEEP_DAMAGE] != 0) & (outcome != C.DEFEAT) & (outcome != C.WIN_AND_DEFEAT)
+    for s in range(C.NUM_STACKS):
+        if defeated and s != C.PORT_STACK and st[C.DAMAGE + s] > 0 and st[C.COUNT + s] > 0:
+            st[C.COUNT + s] -= 1
+            st[C.LOST + s] += 1
+        if not keep or st[C.COUNT + s] == 0:
+            st[C.DAMAGE + s] = 0
+    st[C.OUTCOME] = outcome
 
 
 @nb.njit(cache=True, inline="always")
 def port_flipped(st, flip_threshold):
     """Revenge: a port that survives (Old Ones gone) after taking enough damage flips to 2."""
-    won = (st[L.OUTCOME] == L.WIN) | (st[L.OUTCOME] == L.WIN_AND_DEFEAT)
-    return won & (st[L.COUNT + L.PORT_STACK] > 0) & (st[L.PORT_HITS] >= flip_threshold)
+    won = (st[C.OUTCOME] == C.WIN) | (st[C.OUTCOME] == C.WIN_AND_DEFEAT)
+    return won & (st[C.COUNT + C.PORT_STACK] > 0) & (st[C.PORT_HITS] >= flip_threshold)
 
 
 @nb.njit(cache=True, inline="always")
 def withdraw(st, mx, option):
     """Take a withdrawal group home undamaged; return True if anything left."""
     moved = False
-    for s in range(L.NUM_STACKS):
-        g = mx[L.GROUP + s]
-        if g == L.GROUP_NONE or st[L.COUNT + s] == 0:
+    for s in range(C.NUM_STACKS):
+        g = mx[C.GROUP + s]
+        if g == C.GROUP_NONE or st[C.COUNT + s] == 0:
             continue
-        if option == L.WITHDRAW_ALL or (option == L.WITHDRAW_AIRSHIPS and g == L.GROUP_AIRSHIPS) \
-                or (option == L.WITHDRAW_OTHERS and g == L.GROUP_OTHERS):
-            st[L.COUNT + s] = 0
-            st[L.DAMAGE + s] = 0
+        if option == C.WITHDRAW_ALL or (option == C.WITHDRAW_AIRSHIPS and g == C.GROUP_AIRSHIPS) \
+                or (option == C.WITHDRAW_OTHERS and g == C.GROUP_OTHERS):
+            st[C.COUNT + s] = 0
+            st[C.DAMAGE + s] = 0
             moved = True
     if moved:
-        st[L.PROGRESS] = 1
+        st[C.PROGRESS] = 1
     return moved
 
 
 @nb.njit(cache=True, inline="always")
 def start_combat(st, mx):
     """Effects before the first card (Bombardier Milligan); returns the outcome so far."""
-    if mx[L.MILLIGAN] > 0 and st[L.COUNT + 2] > 0:  # 2 = artillery
+    if mx[C.MILLIGAN] > 0 and st[C.COUNT + 2] > 0:  # 2 = artillery
         first = -1
-        for i in range(L.MAX_OLD_ONES):
+        for i in range(C.MAX_OLD_ONES):
             if old_one_alive(st, mx, i):
-                first = mx[L.OO_TYPE + i]
+                first = mx[C.OO_TYPE + i]
                 break
-        for i in range(L.MAX_OLD_ONES):
-            if old_one_alive(st, mx, i) and mx[L.OO_TYPE + i] == first:
-                st[L.OO_DAMAGE + i] += mx[L.MILLIGAN]
+        for i in range(C.MAX_OLD_ONES):
+            if old_one_alive(st, mx, i) and mx[C.OO_TYPE + i] == first:
+                st[C.OO_DAMAGE + i] += mx[C.MILLIGAN]
     return check_end(st, mx, False)
 
 
@@ -222,8 +222,8 @@ def resolve_by_policy(st, mx, mx_cost, card_hits, card_purple, card_sanity, card
 
 @nb.njit(cache=True, inline="always")
 def has_withdrawable(st, mx):
-    for s in range(L.NUM_STACKS):
-        if mx[L.GROUP + s] != L.GROUP_NONE and st[L.COUNT + s] > 0:
+    for s in range(C.NUM_STACKS):
+        if mx[C.GROUP + s] != C.GROUP_NONE and st[C.COUNT + s] > 0:
             return True
     return False
 
@@ -231,10 +231,10 @@ def has_withdrawable(st, mx):
 @nb.njit(cache=True, inline="always")
 def jones_available(st, mx):
     """Corporal Jones can pull the whole force out (an Outpost or Port never leaves)."""
-    if mx[L.JONES] == 0 or st[L.JONES_USED] != 0 or mx[L.CAN_WITHDRAW] == 0:
+    if mx[C.JONES] == 0 or st[C.JONES_USED] != 0 or mx[C.CAN_WITHDRAW] == 0:
         return False
-    for s in range(L.NUM_STACKS):
-        if mx[L.GROUP + s] == L.GROUP_NONE and st[L.COUNT + s] > 0:
+    for s in range(C.NUM_STACKS):
+        if mx[C.GROUP + s] == C.GROUP_NONE and st[C.COUNT + s] > 0:
             return False
     return has_withdrawable(st, mx)
 
@@ -256,37 +256,37 @@ def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_
     """
     full = card_hits.shape[0]
     outcome = start_combat(st, mx)
-    while outcome == L.ONGOING:
-        if mx[L.CAN_WITHDRAW] != 0:
+    while outcome == C.ONGOING:
+        if mx[C.CAN_WITHDRAW] != 0:
             option = withdraw_decision(wd_id, wd_params, wd_table, st, mx)
-            if option != L.STAY and withdraw(st, mx, option) and combatants(st, mx) == 0:
-                outcome = L.WITHDRAW
+            if option != C.STAY and withdraw(st, mx, option) and combatants(st, mx) == 0:
+                outcome = C.WITHDRAW
                 break
-        if n_left == 0 and st[L.RESHUFFLES] > 0 and st[L.PROGRESS] == 0:
-            outcome = L.STALEMATE
+        if n_left == 0 and st[C.RESHUFFLES] > 0 and st[C.PROGRESS] == 0:
+            outcome = C.STALEMATE
             break
-        if script.size > 0 and st[L.CARDS] >= script.size:
-            withdraw(st, mx, L.WITHDRAW_ALL)
-            outcome = L.WITHDRAW
+        if script.size > 0 and st[C.CARDS] >= script.size:
+            withdraw(st, mx, C.WITHDRAW_ALL)
+            outcome = C.WITHDRAW
             break
         if n_left == 0:
             n_left = full if script.size > 0 else refill_full(deck)
-            st[L.RESHUFFLES] += 1
-            st[L.PROGRESS] = 0
+            st[C.RESHUFFLES] += 1
+            st[C.PROGRESS] = 0
         if script.size > 0:
-            c = script[st[L.CARDS]]
+            c = script[st[C.CARDS]]
             n_left -= 1
         else:
             c, n_left = draw_card(rng, deck, n_left)
-        st[L.CARDS] += 1
+        st[C.CARDS] += 1
         if jones_available(st, mx):
             copy_into(scratch, st)
             peek = resolve_by_policy(scratch, mx, mx_cost, card_hits, card_purple, card_sanity,
                                      card_airship, c, dmg, alloc_id, alloc_params)
             if jones_decision(peek):
-                st[L.JONES_USED] = 1
-                withdraw(st, mx, L.WITHDRAW_ALL)
-                outcome = L.WITHDRAW
+                st[C.JONES_USED] = 1
+                withdraw(st, mx, C.WITHDRAW_ALL)
+                outcome = C.WITHDRAW
                 break
         outcome = resolve_by_policy(st, mx, mx_cost, card_hits, card_purple, card_sanity,
                                     card_airship, c, dmg, alloc_id, alloc_params)
@@ -313,22 +313,22 @@ def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, car
     for _ in range(n_games):
         # Drawn cards stay inside deck[:n_start] (swapped past n_left), so resetting the
         # count restores the deck; only a reshuffle (the whole deck back) needs a copy.
-        if st[L.RESHUFFLES] > 0:
+        if st[C.RESHUFFLES] > 0:
             copy_into(work_deck, start_deck)
         copy_into(st, st0)
         play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
                     work_deck, n_start, alloc_id, alloc_params, wd_id, wd_params, wd_table, work_scratch, work_dmg,
                     no_script)
-        outcome = st[L.OUTCOME]
+        outcome = st[C.OUTCOME]
         out_outcomes[outcome] += 1
         units = 0
-        for s in range(L.NUM_STACKS):
-            out_lost[s] += st[L.LOST + s]
-            if s != L.PORT_STACK:
-                units += st[L.LOST + s]
+        for s in range(C.NUM_STACKS):
+            out_lost[s] += st[C.LOST + s]
+            if s != C.PORT_STACK:
+                units += st[C.LOST + s]
         out_lost_hist[min(units, LOST_HIST - 1)] += 1
-        out_cards[0] += st[L.CARDS]
-        out_cards[1] += st[L.CARDS] * st[L.CARDS]
+        out_cards[0] += st[C.CARDS]
+        out_cards[1] += st[C.CARDS] * st[C.CARDS]
         if port_flipped(st, flip_threshold):
             out_cards[2] += 1
 
@@ -343,5 +343,5 @@ def play_script(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_
     """
     deck = np.zeros(1, dtype=np.int64)
     play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, deck, script.size,
-                alloc_id, alloc_params, wd_id, wd_params, wd_table, st.copy(), np.zeros(L.MAX_OLD_ONES, dtype=np.int64),
+                alloc_id, alloc_params, wd_id, wd_params, wd_table, st.copy(), np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
                 script)

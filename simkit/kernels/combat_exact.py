@@ -21,7 +21,7 @@ The same card_effect / apply_card / check_end / finish functions resolve cards.
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import (
     LOST_HIST,
     NO_NRT,
@@ -48,9 +48,9 @@ from strategies.combat.withdrawal import jones_decision, withdraw_decision
 
 OBJ = 0
 OUT = 1
-CARDS = OUT + L.NUM_OUTCOMES
+CARDS = OUT + C.NUM_OUTCOMES
 LOST = CARDS + 1
-GOLD = LOST + L.NUM_STACKS
+GOLD = LOST + C.NUM_STACKS
 FLIP = GOLD + 1
 HIST = FLIP + 1
 NV = HIST + LOST_HIST
@@ -67,24 +67,24 @@ TIE = 1e-12
 def rest_key(st, st0, mx):
     """Mixed-radix index of everything but the deck that the future depends on."""
     key = 0
-    for s in range(L.NUM_STACKS):
-        if st0[L.COUNT + s] > 0:
-            key = key * (st0[L.COUNT + s] + 1) + st[L.COUNT + s]
-            key = key * mx[L.CAPACITY + s] + st[L.DAMAGE + s]
-    key = key * (st0[L.SANITY] + 1) + st[L.SANITY]
-    for i in range(L.MAX_OLD_ONES):
-        if mx[L.OO_TYPE + i] >= 0:
-            key = key * (mx[L.OO_CAPACITY + i] + 1) + min(st[L.OO_DAMAGE + i], mx[L.OO_CAPACITY + i])
+    for s in range(C.NUM_STACKS):
+        if st0[C.COUNT + s] > 0:
+            key = key * (st0[C.COUNT + s] + 1) + st[C.COUNT + s]
+            key = key * mx[C.CAPACITY + s] + st[C.DAMAGE + s]
+    key = key * (st0[C.SANITY] + 1) + st[C.SANITY]
+    for i in range(C.MAX_OLD_ONES):
+        if mx[C.OO_TYPE + i] >= 0:
+            key = key * (mx[C.OO_CAPACITY + i] + 1) + min(st[C.OO_DAMAGE + i], mx[C.OO_CAPACITY + i])
     # what the stalemate rule needs: still on the first deck (0), or on a fresh deck with
     # (2) or without (1) a change since the reshuffle
-    key = key * 3 + (0 if st[L.RESHUFFLES] == 0 else 1 + st[L.PROGRESS])
-    key = key * 2 + st[L.JONES_USED]
+    key = key * 3 + (0 if st[C.RESHUFFLES] == 0 else 1 + st[C.PROGRESS])
+    key = key * 2 + st[C.JONES_USED]
     return key
 
 
 @nb.njit(cache=True, inline="always")
 def set_objective(v, ctx_i, ctx_f):
-    p_destroy = v[OUT + L.WIN] + v[OUT + L.WIN_AND_DEFEAT]
+    p_destroy = v[OUT + C.WIN] + v[OUT + C.WIN_AND_DEFEAT]
     if ctx_i[CTX_OBJECTIVE] == OBJ_VALUE:
         v[OBJ] = ctx_f[CTXF_DESTROY_VALUE] * p_destroy - v[GOLD]
     else:
@@ -127,12 +127,12 @@ def leave(here, st, mx, mx_cost, option, ctx_i, ctx_f, v):
     """Apply a withdrawal option to a copy of st in ``here``: LEAVE_SKIP (nobody of that
     group to leave), LEAVE_DONE (everyone left: v holds the value) or LEAVE_DRAW."""
     copy_into(here, st)
-    if option == L.STAY:
+    if option == C.STAY:
         return LEAVE_DRAW
     if not withdraw(here, mx, option):
         return LEAVE_SKIP
     if combatants(here, mx) == 0:
-        finish(here, mx, L.WITHDRAW)
+        finish(here, mx, C.WITHDRAW)
         terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
         return LEAVE_DONE
     return LEAVE_DRAW
@@ -142,13 +142,13 @@ def leave(here, st, mx, mx_cost, option, ctx_i, ctx_f, v):
 def step_delta(v, before, after, mx_cost):
     """Add what happened between two states (cards, losses) to a future-value vector."""
     units = 0
-    for s in range(L.NUM_STACKS):
-        d = after[L.LOST + s] - before[L.LOST + s]
+    for s in range(C.NUM_STACKS):
+        d = after[C.LOST + s] - before[C.LOST + s]
         v[LOST + s] += d
         v[GOLD] += d * mx_cost[s]
-        if s != L.PORT_STACK:
+        if s != C.PORT_STACK:
             units += d
-    v[CARDS] += after[L.CARDS] - before[L.CARDS]
+    v[CARDS] += after[C.CARDS] - before[C.CARDS]
     if units > 0:  # shift the loss histogram; the last bin collects "that many or more"
         last = LOST_HIST - 1
         tail = 0.0
@@ -171,7 +171,7 @@ def terminal(st_end, before, mx_cost, ctx_i, ctx_f):
 def terminal_into(v, st_end, before, mx_cost, ctx_i, ctx_f):
     for k in range(NV):
         v[k] = 0.0
-    v[OUT + st_end[L.OUTCOME]] = 1.0
+    v[OUT + st_end[C.OUTCOME]] = 1.0
     v[HIST] = 1.0
     v[FLIP] = 1.0 if port_flipped(st_end, ctx_i[CTX_FLIP_THRESHOLD]) else 0.0
     step_delta(v, before, st_end, mx_cost)
@@ -182,7 +182,7 @@ def terminal_into(v, st_end, before, mx_cost, ctx_i, ctx_f):
 def policy_split(st, mx, mx_cost, n, alloc_id, alloc_params, scratch, split):
     """Cubes per stack (into split[0]) that a fixed allocation policy would place."""
     copy_into(scratch, st)
-    for s in range(L.NUM_STACKS):
+    for s in range(C.NUM_STACKS):
         split[0, s] = 0
     for _ in range(n):
         s = choose_stack(alloc_id, alloc_params, scratch, mx, mx_cost)
@@ -202,19 +202,19 @@ def all_splits(st, mx, n, rows):
     elig = rows[rows.shape[0] - 1, :]  # the last two rows are scratch space
     k = 0
     total_room = 0
-    for s in range(L.NUM_STACKS):
-        if mx[L.TAKES_PURPLE + s] != 0 and st[L.COUNT + s] > 0:
+    for s in range(C.NUM_STACKS):
+        if mx[C.TAKES_PURPLE + s] != 0 and st[C.COUNT + s] > 0:
             elig[k] = s
             total_room += absorbable(st, mx, s)
             k += 1
     n = min(n, total_room)
     if k == 0:
-        for s in range(L.NUM_STACKS):
+        for s in range(C.NUM_STACKS):
             rows[0, s] = 0
         return 1
     # odometer over the cubes given to the first k-1 eligible stacks
     split = rows[rows.shape[0] - 2, :]
-    for j in range(L.NUM_STACKS):
+    for j in range(C.NUM_STACKS):
         split[j] = 0
     found = 0
     while True:
@@ -225,7 +225,7 @@ def all_splits(st, mx, n, rows):
         if 0 <= last <= absorbable(st, mx, elig[k - 1]):
             if found >= rows.shape[0] - 2:
                 return -1
-            for s in range(L.NUM_STACKS):
+            for s in range(C.NUM_STACKS):
                 rows[found, s] = 0
             for j in range(k - 1):
                 rows[found, elig[j]] = split[j]
@@ -262,23 +262,23 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
     found = table_get(keys, rows, k1, k2)
     if found != EMPTY:
         return found
-    d = st[L.CARDS]
+    d = st[C.CARDS]
     if d >= sbuf.shape[0]:
         ctx_i[CTX_OVERFLOW] = 1   # a fight longer than the buffers (many reshuffles): too large
         return -1
     here, after, scratch = sbuf[d, 0], sbuf[d, 1], sbuf[d, 2]
     best, v, vc, w = vbuf[d, 0], vbuf[d, 1], vbuf[d, 2], vbuf[d, 3]
-    dmg = ibuf[d, 0, :L.MAX_OLD_ONES]
-    split_row = ibuf[d, 1:2, :L.NUM_STACKS]
+    dmg = ibuf[d, 0, :C.MAX_OLD_ONES]
+    split_row = ibuf[d, 1:2, :C.NUM_STACKS]
     reshuffled = cbuf[d]
     best_option = -1
-    optimal_wd = (ctx_i[CTX_WD] == WD_OPTIMAL) & (mx[L.CAN_WITHDRAW] != 0)
-    fixed_option = L.STAY
-    if mx[L.CAN_WITHDRAW] != 0 and not optimal_wd:
+    optimal_wd = (ctx_i[CTX_WD] == WD_OPTIMAL) & (mx[C.CAN_WITHDRAW] != 0)
+    fixed_option = C.STAY
+    if mx[C.CAN_WITHDRAW] != 0 and not optimal_wd:
         fixed_option = withdraw_decision(ctx_i[CTX_WD], wd_params, wd_table, st, mx)
     for option in range(4):
         if optimal_wd:
-            if option != L.STAY and not has_withdrawable(st, mx):
+            if option != C.STAY and not has_withdrawable(st, mx):
                 continue
         elif option != fixed_option:
             continue
@@ -294,15 +294,15 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
         for c in range(comp.size):
             total += comp[c]
         if total == 0:
-            if here[L.RESHUFFLES] > 0 and here[L.PROGRESS] == 0:
-                finish(here, mx, L.STALEMATE)   # a whole deck changed nothing, as in play_combat
+            if here[C.RESHUFFLES] > 0 and here[C.PROGRESS] == 0:
+                finish(here, mx, C.STALEMATE)   # a whole deck changed nothing, as in play_combat
                 terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
                 best_option = keep_better(v, best, best_option, option, ctx_i)
                 continue
             copy_into(reshuffled, full)
             deck = reshuffled
-            here[L.RESHUFFLES] += 1
-            here[L.PROGRESS] = 0
+            here[C.RESHUFFLES] += 1
+            here[C.PROGRESS] = 0
             for c in range(full.size):
                 total += full[c]
         for k in range(NV):
@@ -325,12 +325,12 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 n_splits = 1
             for r in range(n_splits):
                 copy_into(after, here)
-                after[L.CARDS] += 1
-                for s in range(L.NUM_STACKS):
+                after[C.CARDS] += 1
+                for s in range(C.NUM_STACKS):
                     place_cubes(after, mx, s, splits[r, s])
                 short = apply_card(after, mx, dmg, s_loss, a)
                 outcome = check_end(after, mx, short)
-                if outcome != L.ONGOING:
+                if outcome != C.ONGOING:
                     finish(after, mx, outcome)
                     terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
                 else:
@@ -348,10 +348,10 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
             # Corporal Jones: withdraw everything after seeing the card, before it resolves.
             if jones_available(here, mx):
                 copy_into(after, here)
-                after[L.CARDS] += 1
-                after[L.JONES_USED] = 1
-                withdraw(after, mx, L.WITHDRAW_ALL)
-                finish(after, mx, L.WITHDRAW)
+                after[C.CARDS] += 1
+                after[C.JONES_USED] = 1
+                withdraw(after, mx, C.WITHDRAW_ALL)
+                finish(after, mx, C.WITHDRAW)
                 terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
                 if ctx_i[CTX_WD] == WD_OPTIMAL:
                     take = better(w, vc, ctx_i)
@@ -373,13 +373,13 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
         return -1
     copy_into(values[index], best)
     decisions[index] = best_option
-    features[index, 0] = st[L.SANITY]
-    features[index, 1] = combatants(st, mx) - (st[L.COUNT + L.PORT_STACK] if mx[L.PORT_FIGHTS] != 0 else 0)
+    features[index, 0] = st[C.SANITY]
+    features[index, 1] = combatants(st, mx) - (st[C.COUNT + C.PORT_STACK] if mx[C.PORT_FIGHTS] != 0 else 0)
     oo = 0
-    for i in range(L.MAX_OLD_ONES):
-        oo += st[L.OO_DAMAGE + i]
+    for i in range(C.MAX_OLD_ONES):
+        oo += st[C.OO_DAMAGE + i]
     features[index, 2] = oo
-    features[index, 3] = st[L.CARDS]
+    features[index, 3] = st[C.CARDS]
     table_put(keys, rows, k1, k2, index)
     ctx_i[CTX_STATES] = index + 1
     return index

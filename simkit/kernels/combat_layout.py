@@ -1,4 +1,4 @@
-"""Layout of the combat state vector and the combat enums (no numba, no imports).
+"""Layout of the combat state vector and the combat enums (no numba; fields declared with simkit.kernels.fields).
 
 Kernels and strategies both read a combat as one int64 array ``st``:
 
@@ -35,36 +35,44 @@ A matchup's static side is ``mx`` (int64) and ``mx_cost`` (float64):
     mx_cost[s]         gold value of one unit of stack s (allocation, objectives)
 """
 
+from simkit.kernels.fields import Layout
+
 NUM_STACKS = 7
 MAX_OLD_ONES = 4
 NUM_OLD_ONE_TYPES = 6
 
-COUNT = 0
-DAMAGE = COUNT + NUM_STACKS
-LOST = DAMAGE + NUM_STACKS
-SANITY = LOST + NUM_STACKS
-OO_DAMAGE = SANITY + 1
-CARDS = OO_DAMAGE + MAX_OLD_ONES
-RESHUFFLES = CARDS + 1
-JONES_USED = RESHUFFLES + 1
-PORT_HITS = JONES_USED + 1
-PROGRESS = PORT_HITS + 1
-OUTCOME = PROGRESS + 1
-STATE_SIZE = OUTCOME + 1
+# the combat state st[...] (int64 [STATE_SIZE])
+STATE_LAYOUT = Layout("st", (
+    ("COUNT", NUM_STACKS, "+ stack: units left"),
+    ("DAMAGE", NUM_STACKS, "+ stack: damage cubes (0 .. capacity-1)"),
+    ("LOST", NUM_STACKS, "+ stack: units eliminated in this combat"),
+    ("SANITY", 1, "sanity tokens left"),
+    ("OO_DAMAGE", MAX_OLD_ONES, "+ slot: damage on Old One i"),
+    ("CARDS", 1, "Old One cards drawn so far"),
+    ("RESHUFFLES", 1),
+    ("JONES_USED", 1),
+    ("PORT_HITS", 1),
+    ("PROGRESS", 1),
+    ("OUTCOME", 1, "ONGOING or an outcome below"),
+), size_name="STATE_SIZE")
+globals().update(STATE_LAYOUT.constants())
 
-CAPACITY = 0
-HITBIT = CAPACITY + NUM_STACKS
-TAKES_PURPLE = HITBIT + NUM_STACKS
-GROUP = TAKES_PURPLE + NUM_STACKS
-OO_TYPE = GROUP + NUM_STACKS
-OO_CAPACITY = OO_TYPE + MAX_OLD_ONES
-CAN_WITHDRAW = OO_CAPACITY + MAX_OLD_ONES
-PORT_FIGHTS = CAN_WITHDRAW + 1
-MILLIGAN = PORT_FIGHTS + 1
-JONES = MILLIGAN + 1
-EXTRA_PURPLE = JONES + 1
-KEEP_DAMAGE = EXTRA_PURPLE + 1
-MATCHUP_SIZE = KEEP_DAMAGE + 1
+# the matchup mx[...] (int64 [MATCHUP_SIZE])
+MATCHUP_LAYOUT = Layout("mx", (
+    ("CAPACITY", NUM_STACKS, "+ stack: damage capacity"),
+    ("HITBIT", NUM_STACKS, "+ stack: unit bit in the hit mask (-1 none)"),
+    ("TAKES_PURPLE", NUM_STACKS, "+ stack: 1 if purple cubes may be placed on it"),
+    ("GROUP", NUM_STACKS, "+ stack: withdrawal group"),
+    ("OO_TYPE", MAX_OLD_ONES, "+ slot: Old One type (-1 empty)"),
+    ("OO_CAPACITY", MAX_OLD_ONES, "+ slot: damage capacity"),
+    ("CAN_WITHDRAW", 1),
+    ("PORT_FIGHTS", 1),
+    ("MILLIGAN", 1),
+    ("JONES", 1),
+    ("EXTRA_PURPLE", 1),
+    ("KEEP_DAMAGE", 1),
+), size_name="MATCHUP_SIZE")
+globals().update(MATCHUP_LAYOUT.constants())
 
 # st[OUTCOME]
 ONGOING = -1

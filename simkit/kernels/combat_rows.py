@@ -26,7 +26,7 @@ is the caller's; ``nogil`` lets threaded workers (Dask processes=False) run in p
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import copy_into, play_combat, port_flipped
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -98,7 +98,7 @@ def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity
         for stage in range(3):
             script = script_short if stage == 0 else (script_mid if stage == 1 else script_full)
             if stage > 0:
-                if not ((st[L.CARDS] >= played) & (st[L.OUTCOME] == L.WITHDRAW)):
+                if not ((st[C.CARDS] >= played) & (st[C.OUTCOME] == C.WITHDRAW)):
                     break       # the combat ended before its script did
                 if script.size <= played:
                     continue    # no longer than the last one
@@ -108,10 +108,10 @@ def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity
                         work_deck, start_deck.size, alloc_id, alloc_params, wd_id, wd_params, wd_table,
                         work_scratch, work_dmg, script)
             played = script.size
-        out_outcome[g] = st[L.OUTCOME]
-        out_cards[g] = st[L.CARDS]
-        out_sanity[g] = st[L.SANITY]
-        out_port_hits[g] = st[L.PORT_HITS]
+        out_outcome[g] = st[C.OUTCOME]
+        out_cards[g] = st[C.CARDS]
+        out_sanity[g] = st[C.SANITY]
+        out_port_hits[g] = st[C.PORT_HITS]
         out_flip[g] = 1 if port_flipped(st, flip_threshold) else 0
-        for s in range(L.NUM_STACKS):
-            out_lost[s, g] = st[L.LOST + s]
+        for s in range(C.NUM_STACKS):
+            out_lost[s, g] = st[C.LOST + s]

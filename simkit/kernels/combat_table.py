@@ -21,7 +21,7 @@ and the game engine all play the same table.
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import (
     NO_NRT,
     apply_card,
@@ -81,17 +81,17 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
     slot = _slot(table, k1, k2)
     if table[slot, 0] != EMPTY:
         return table[slot, COL_ROW]
-    d = st[L.CARDS]
+    d = st[C.CARDS]
     if d >= sbuf.shape[0]:
         ctx_i[CTX_OVERFLOW] = 1
         return -1
     here, after, scratch = sbuf[d, 0], sbuf[d, 1], sbuf[d, 2]
     best, v, w = vbuf[d, 0], vbuf[d, 1], vbuf[d, 2]
-    dmg = ibuf[d, 0, :L.MAX_OLD_ONES]
-    split_row = ibuf[d, 1:2, :L.NUM_STACKS]
+    dmg = ibuf[d, 0, :C.MAX_OLD_ONES]
+    split_row = ibuf[d, 1:2, :C.NUM_STACKS]
     best_option = -1
     for option in range(4):
-        if option != L.STAY and (mx[L.CAN_WITHDRAW] == 0 or not has_withdrawable(st, mx)):
+        if option != C.STAY and (mx[C.CAN_WITHDRAW] == 0 or not has_withdrawable(st, mx)):
             continue
         how = leave(here, st, mx, mx_cost, option, ctx_i, ctx_f, v)
         if how == LEAVE_SKIP:
@@ -106,24 +106,24 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
             if prob[k] == 0.0:
                 continue
             copy_into(after, here)
-            after[L.CARDS] += 1
+            after[C.CARDS] += 1
             p, s_loss, a = card_effect(after, mx, card_hits, card_purple, card_sanity, card_airship, rep[k], dmg)
             policy_split(after, mx, mx_cost, p, ctx_i[CTX_ALLOC], alloc_params, scratch, split_row)
-            for s in range(L.NUM_STACKS):
+            for s in range(C.NUM_STACKS):
                 place_cubes(after, mx, s, split_row[0, s])
             outcome = check_end(after, mx, apply_card(after, mx, dmg, s_loss, a))
-            if outcome == L.DEFEAT and jones_available(here, mx):
+            if outcome == C.DEFEAT and jones_available(here, mx):
                 copy_into(after, here)
-                after[L.CARDS] += 1
-                after[L.JONES_USED] = 1
-                withdraw(after, mx, L.WITHDRAW_ALL)
-                outcome = L.WITHDRAW
-            if outcome != L.ONGOING:
+                after[C.CARDS] += 1
+                after[C.JONES_USED] = 1
+                withdraw(after, mx, C.WITHDRAW_ALL)
+                outcome = C.WITHDRAW
+            if outcome != C.ONGOING:
                 finish(after, mx, outcome)
                 terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
             else:
                 a1, a2 = state_keys(after, tag)
-                if a1 == k1 and a2 == k2 and after[L.PORT_HITS] == here[L.PORT_HITS]:
+                if a1 == k1 and a2 == k2 and after[C.PORT_HITS] == here[C.PORT_HITS]:
                     p_self += prob[k]
                     continue
                 row = table_node(after, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep,
@@ -138,7 +138,7 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
                 v[j] += prob[k] * w[j]
         if p_self >= SELF_LOOP_ONLY:
             # no card can change anything: a stalemate, as play_combat ends it
-            finish(here, mx, L.STALEMATE)
+            finish(here, mx, C.STALEMATE)
             terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
         elif p_self > 0.0:
             v[CARDS] += p_self
@@ -181,8 +181,8 @@ def solve_table(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airs
 @nb.njit(cache=True, inline="always")
 def same_effect(card_hits, card_purple, card_sanity, card_airship, a, b, mx, force_mask):
     """Do cards a and b do the same thing to every Old One type in this matchup?"""
-    for i in range(L.MAX_OLD_ONES):
-        t = mx[L.OO_TYPE + i]
+    for i in range(C.MAX_OLD_ONES):
+        t = mx[C.OO_TYPE + i]
         if t < 0:
             continue
         if (card_hits[a, t] & force_mask) != (card_hits[b, t] & force_mask):
@@ -199,9 +199,9 @@ def group_deck(st0, mx, card_hits, card_purple, card_sanity, card_airship, weigh
     prob[k] = its share of ``weight`` (cards per card number). Returns the class count;
     prob[k] = 0 past it."""
     force_mask = 0
-    for s in range(L.NUM_STACKS):
-        if st0[L.COUNT + s] > 0 and mx[L.HITBIT + s] >= 0:
-            force_mask |= 1 << mx[L.HITBIT + s]
+    for s in range(C.NUM_STACKS):
+        if st0[C.COUNT + s] > 0 and mx[C.HITBIT + s] >= 0:
+            force_mask |= 1 << mx[C.HITBIT + s]
     n = 0
     total = 0.0
     for c in range(weight.size):
@@ -223,7 +223,7 @@ def group_deck(st0, mx, card_hits, card_purple, card_sanity, card_airship, weigh
 
 
 # -- a cache of solved tables: a game engine meets the same matchups again and again ------
-SIG_SIZE = L.STATE_SIZE + L.MATCHUP_SIZE + L.NUM_STACKS + 4
+SIG_SIZE = C.STATE_SIZE + C.MATCHUP_SIZE + C.NUM_STACKS + 4
 CACHE_MATCHUPS, CACHE_ENTRIES = 0, 1  # cache_i: matchups cached, table entries in use
 SIG_OFFSET = 1 << 20                  # makes every signature entry non-negative for hashing
 
@@ -232,13 +232,13 @@ SIG_OFFSET = 1 << 20                  # makes every signature entry non-negative
 def table_signature(st0, mx, mx_cost, alloc_params, ctx_i, ctx_f, sig):
     """Everything a table depends on, as integers (the cache compares it exactly)."""
     k = 0
-    for j in range(L.STATE_SIZE):
+    for j in range(C.STATE_SIZE):
         sig[k] = st0[j]
         k += 1
-    for j in range(L.MATCHUP_SIZE):
+    for j in range(C.MATCHUP_SIZE):
         sig[k] = mx[j]
         k += 1
-    for s in range(L.NUM_STACKS):
+    for s in range(C.NUM_STACKS):
         sig[k] = np.int64(round(mx_cost[s] * 4096.0))
         k += 1
     sig[k] = ctx_i[CTX_ALLOC]

@@ -7,7 +7,7 @@ read the table without an import cycle.
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.hashtable import EMPTY, _slot
 
 COL_DECISION, COL_ROW = 2, 3
@@ -36,13 +36,13 @@ def state_keys(st, tag):
     every pack the loader accepts (MAX_FORCE 12 units per stack, capacities < 8).
     """
     k1 = 0
-    for s in range(L.NUM_STACKS):
-        k1 = (k1 << 5) | min(st[L.COUNT + s], 31)
-        k1 = (k1 << 3) | min(st[L.DAMAGE + s], 7)
-    k2 = min(st[L.SANITY], 63)
-    for i in range(L.MAX_OLD_ONES):
-        k2 = (k2 << 6) | min(st[L.OO_DAMAGE + i], 63)
-    k2 = (k2 << 1) | st[L.JONES_USED]
+    for s in range(C.NUM_STACKS):
+        k1 = (k1 << 5) | min(st[C.COUNT + s], 31)
+        k1 = (k1 << 3) | min(st[C.DAMAGE + s], 7)
+    k2 = min(st[C.SANITY], 63)
+    for i in range(C.MAX_OLD_ONES):
+        k2 = (k2 << 6) | min(st[C.OO_DAMAGE + i], 63)
+    k2 = (k2 << 1) | st[C.JONES_USED]
     return k1, k2 | (tag << TAG_SHIFT)
 
 
@@ -51,4 +51,4 @@ def table_decision(table, tag, st):
     """The option table ``tag`` stores for state st (STAY if the state is not in it)."""
     k1, k2 = state_keys(st, tag)
     d = table[_slot(table, k1, k2), COL_DECISION]
-    return L.STAY if d == EMPTY else d
+    return C.STAY if d == EMPTY else d

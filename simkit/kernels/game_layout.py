@@ -1,4 +1,4 @@
-"""Layout of the full-game state and the game enums (no numba, no imports).
+"""Layout of the full-game state and the game enums (no numba; fields declared with simkit.kernels.fields).
 
 Kernels (simkit/kernels/game_*.py) and strategies (strategies/human/) both read the
 game as a handful of fixed-shape arrays; ``-1`` is the one sentinel (none / off-map).
@@ -30,6 +30,8 @@ Changing any index or enum value is an ENGINE_VERSION bump only if it changes be
 (the golden logs will say).
 """
 
+from simkit.kernels.fields import Layout
+
 MAX_PLAYERS = 4
 NUM_UNITS = 5          # simkit.names.UNITS order: infantry, armoured_car, artillery, armoured_train, airship
 NUM_OLD_ONE_TYPES = 6  # simkit.names.OLD_ONES order
@@ -54,66 +56,68 @@ BOX_NAMES = ("rail", "rail_hills", "mine", "recruit", "military", "trade", "farm
 TRADE_NONE, IMPORT_COAL, IMPORT_IRON, EXPORT_COAL, EXPORT_IRON = -1, 0, 1, 2, 3
 
 # -- global scalars g[...] ---------------------------------------------------------------
-G_NUM_PLAYERS = 0
-G_MODE = 1
-G_OO_TIME = 2          # purple disc space
-G_OO_ARRIVAL = 3       # stack height stamp of the purple disc (higher = on top)
-G_ARRIVALS = 4         # stamp counter
-G_AWAKE = 5            # 1 once every player disc has passed the purple disc
-G_OVER = 6
-G_END_REASON = 7       # END_* below
-G_END_TIME = 8         # purple disc space when the game ended
-G_PORT_LOST_BY = 9     # seat whose Port fell, -1
-G_DECK_LEFT = 10       # Old One cards left in oo_deck (simkit.kernels.deck)
-G_REV_POS = 11         # next Revelation card index in rev_deck
-G_REV_SIZE = 12
-G_PERS_POS = 13        # next Personality in pers_deck (top of the draw pile)
-G_PERS_SIZE = 14
-G_FARMS_BLIGHTED = 15
-G_COMBATS = 16
-G_COMBATS_WON = 17
-G_PORT_COMBATS = 18
-G_OO_TURNS = 19
-G_ACTIONS = 20
-G_ILLEGAL = 21         # strategy answers the engine refused (must stay 0)
-G_VIOLATIONS = 22      # invariant failures found by the checked build (must stay 0)
-G_LOG_ON = 23
-G_LOG_N = 24
-G_LOG_OVERFLOW = 25
-G_CHECKED = 26
-G_STEPS = 27
-G_RESHUFFLES = 28      # Old One deck reshuffles
-G_REVEALED = 29        # tiles revealed (any cause)
-G_DIFFICULTY = 30      # solo difficulty index
-G_SUPPLY = 31          # + unit: military units left in the shared supply
-G_KILLED = G_SUPPLY + NUM_UNITS            # + type: Old Ones destroyed
-G_OO_MOVES = G_KILLED + NUM_OLD_ONE_TYPES  # tile steps taken
-G_MOVE_CARDS = G_OO_MOVES + 1              # movement cards drawn
-G_FIRST_VIOLATION = G_MOVE_CARDS + 1       # code of the first invariant failure (CHK_*)
-G_CASTRO_SAVES = G_FIRST_VIOLATION + 1
-# Revenge (reserved, unused by the base engine)
-G_OOP_VP = G_CASTRO_SAVES + 1
-G_MYTHOS_POS = G_OOP_VP + 1
-G_MYTHOS_LEFT = G_MYTHOS_POS + 1       # cards in the Mythos draw pile (circular buffer mythos_deck)
-G_RULESET = G_MYTHOS_LEFT + 1          # RULES_* below
-G_PORT_START = G_RULESET + 1           # Port strength at setup (0: base-game Ports, Heroic)
-G_OOP_LEFT = G_PORT_START + 1          # + level-1: tiles left in the OOP's drawn supply of that level
-G_OOP_ACTIONS = G_OOP_LEFT + 3         # + OOP_* action: how often the OOP took it
-G_MYTHOS_PLAYED = G_OOP_ACTIONS + 4
-G_EXTRA_TIME = G_MYTHOS_PLAYED + 1     # Atlach-Nacha: TP the human pays at the next combat (attack or defence)
-G_SPAWNS_TAKEN = G_EXTRA_TIME + 1
-G_OUTPOSTS_BUILT = G_SPAWNS_TAKEN + 1
-G_OUTPOSTS_LOST = G_OUTPOSTS_BUILT + 1
-G_OUTPOST_COMBATS = G_OUTPOSTS_LOST + 1
-G_PORT_FLIPS = G_OUTPOST_COMBATS + 1
-G_OOP_VP_UNITS = G_PORT_FLIPS + 1      # part of G_OOP_VP from units / outposts
-G_MYTHOS_COMBAT = G_OOP_VP_UNITS + 1   # Mythos cards played during a combat (part of G_MYTHOS_PLAYED)
-G_MYTHOS_FLIPPED = G_MYTHOS_COMBAT + 1  # Mythos Solo: cards flipped on non-illuminated spaces
-G_MYTHOS_NO_EFFECT = G_MYTHOS_FLIPPED + 1  # Mythos Solo: flipped cards that did not apply
-G_TABLE_FALLBACKS = G_MYTHOS_NO_EFFECT + 1  # combats whose withdraw table outgrew its buffers (thresholds used)
-G_KILL_MASK = G_TABLE_FALLBACKS + 1   # bit q: seat q had damage on an Old One the current fight destroyed
-G_STALEMATES = G_KILL_MASK + 1   # combats that ended in a stalemate (combat_layout STALEMATE)
-G_SIZE = G_STALEMATES + 1
+G_LAYOUT = Layout("g", (
+    ("G_NUM_PLAYERS", 1),
+    ("G_MODE", 1),
+    ("G_OO_TIME", 1, "purple disc space"),
+    ("G_OO_ARRIVAL", 1, "stack height stamp of the purple disc (higher = on top)"),
+    ("G_ARRIVALS", 1, "stamp counter"),
+    ("G_AWAKE", 1, "1 once every player disc has passed the purple disc"),
+    ("G_OVER", 1),
+    ("G_END_REASON", 1, "END_* below"),
+    ("G_END_TIME", 1, "purple disc space when the game ended"),
+    ("G_PORT_LOST_BY", 1, "seat whose Port fell, -1"),
+    ("G_DECK_LEFT", 1, "Old One cards left in oo_deck (simkit.kernels.deck)"),
+    ("G_REV_POS", 1, "next Revelation card index in rev_deck"),
+    ("G_REV_SIZE", 1),
+    ("G_PERS_POS", 1, "next Personality in pers_deck (top of the draw pile)"),
+    ("G_PERS_SIZE", 1),
+    ("G_FARMS_BLIGHTED", 1),
+    ("G_COMBATS", 1),
+    ("G_COMBATS_WON", 1),
+    ("G_PORT_COMBATS", 1),
+    ("G_OO_TURNS", 1),
+    ("G_ACTIONS", 1),
+    ("G_ILLEGAL", 1, "strategy answers the engine refused (must stay 0)"),
+    ("G_VIOLATIONS", 1, "invariant failures found by the checked build (must stay 0)"),
+    ("G_LOG_ON", 1),
+    ("G_LOG_N", 1),
+    ("G_LOG_OVERFLOW", 1),
+    ("G_CHECKED", 1),
+    ("G_STEPS", 1),
+    ("G_RESHUFFLES", 1, "Old One deck reshuffles"),
+    ("G_REVEALED", 1, "tiles revealed (any cause)"),
+    ("G_DIFFICULTY", 1, "solo difficulty index"),
+    ("G_SUPPLY", NUM_UNITS, "+ unit: military units left in the shared supply"),
+    ("G_KILLED", NUM_OLD_ONE_TYPES, "+ type: Old Ones destroyed"),
+    ("G_OO_MOVES", 1, "tile steps taken"),
+    ("G_MOVE_CARDS", 1, "movement cards drawn"),
+    ("G_FIRST_VIOLATION", 1, "code of the first invariant failure (CHK_*)"),
+    ("G_CASTRO_SAVES", 1),
+    # Revenge (unused by the base engine)
+    ("G_OOP_VP", 1),
+    ("G_MYTHOS_POS", 1),
+    ("G_MYTHOS_LEFT", 1, "cards in the Mythos draw pile (circular buffer mythos_deck)"),
+    ("G_RULESET", 1, "RULES_* below"),
+    ("G_PORT_START", 1, "Port strength at setup (0: base-game Ports, Heroic)"),
+    ("G_OOP_LEFT", 3, "+ level-1: tiles left in the OOP's drawn supply of that level"),
+    ("G_OOP_ACTIONS", 4, "+ OOP_* action: how often the OOP took it"),
+    ("G_MYTHOS_PLAYED", 1),
+    ("G_EXTRA_TIME", 1, "Atlach-Nacha: TP the human pays at the next combat (attack or defence)"),
+    ("G_SPAWNS_TAKEN", 1),
+    ("G_OUTPOSTS_BUILT", 1),
+    ("G_OUTPOSTS_LOST", 1),
+    ("G_OUTPOST_COMBATS", 1),
+    ("G_PORT_FLIPS", 1),
+    ("G_OOP_VP_UNITS", 1, "part of G_OOP_VP from units / outposts"),
+    ("G_MYTHOS_COMBAT", 1, "Mythos cards played during a combat (part of G_MYTHOS_PLAYED)"),
+    ("G_MYTHOS_FLIPPED", 1, "Mythos Solo: cards flipped on non-illuminated spaces"),
+    ("G_MYTHOS_NO_EFFECT", 1, "Mythos Solo: flipped cards that did not apply"),
+    ("G_TABLE_FALLBACKS", 1, "combats whose withdraw table outgrew its buffers (thresholds used)"),
+    ("G_KILL_MASK", 1, "bit q: seat q had damage on an Old One the current fight destroyed"),
+    ("G_STALEMATES", 1, "combats that ended in a stalemate (combat_layout STALEMATE)"),
+), size_name="G_SIZE")
+globals().update(G_LAYOUT.constants())
 
 RULES_REVENGE, RULES_ALT = 0, 1
 RULESET_NAMES = ("revenge", "revenge-alt")
@@ -125,86 +129,102 @@ END_NONE, END_TIME, END_PORT, END_ABORT = 0, 1, 2, 3
 END_NAMES = ("none", "time", "port", "abort")
 
 # -- players pl[p, ...] ------------------------------------------------------------------
-P_ACTIVE = 0           # 1 = seat in play
-P_TIME = 1
-P_ARRIVAL = 2
-P_PORT = 3             # hex index
-P_RES = 4              # + COAL/IRON/GOLD/PHOSPHATE
-P_VP_TOKENS = P_RES + NUM_RES
-P_HQ = P_VP_TOKENS + 1
-P_BOX = P_HQ + 1                         # + box: cubes in each action box
-P_TRACKS = P_BOX + NUM_BOXES             # tracks placed
-P_FARMS = P_TRACKS + 1                   # + kind: farms placed
-P_UNITS = P_FARMS + NUM_FARM_KINDS       # + unit: in the Barracks
-P_PERS = P_UNITS + NUM_UNITS             # bit mask of Personalities owned
-P_PERS_VP = P_PERS + 1
-P_TILE_VP = P_PERS_VP + 1                # VP of Old One tiles taken alone
-P_STRATEGY = P_TILE_VP + 1
-P_LOST = P_STRATEGY + 1                  # + unit: units eliminated
-P_COMBATS = P_LOST + NUM_UNITS
-P_COMBATS_WON = P_COMBATS + 1
-P_KILLS = P_COMBATS_WON + 1              # Old Ones destroyed alone
-P_SHARED = P_KILLS + 1                   # Old Ones destroyed together
-P_ON_TILES = P_SHARED + 1                # cubes lying on Old One tiles
-P_ACTIONS = P_ON_TILES + 1
-P_GOLD_EARNED = P_ACTIONS + 1
-P_PORT_LOST = P_GOLD_EARNED + 1
-P_ILLEGAL = P_PORT_LOST + 1
-P_PREV_TIME = P_ILLEGAL + 1              # checked build: time only moves forward
-# Revenge (reserved)
-P_PORT_STRENGTH = P_PREV_TIME + 1
-P_OUTPOSTS = P_PORT_STRENGTH + 1
-P_SPAWNS = P_OUTPOSTS + 1                # Revenge: Spawn tiles collected (1 VP each, also in P_VP_TOKENS)
-P_LAST_BUY = P_SPAWNS + 1                # 1 + unit type of the player's latest Buy Military, 0 none (Dimensional Shambler)
-P_SIZE = P_LAST_BUY + 1
+P_LAYOUT = Layout("pl[p]", (
+    ("P_ACTIVE", 1, "1 = seat in play"),
+    ("P_TIME", 1),
+    ("P_ARRIVAL", 1),
+    ("P_PORT", 1, "hex index"),
+    ("P_RES", NUM_RES, "+ COAL/IRON/GOLD/PHOSPHATE"),
+    ("P_VP_TOKENS", 1),
+    ("P_HQ", 1),
+    ("P_BOX", NUM_BOXES, "+ box: cubes in each action box"),
+    ("P_TRACKS", 1, "tracks placed"),
+    ("P_FARMS", NUM_FARM_KINDS, "+ kind: farms placed"),
+    ("P_UNITS", NUM_UNITS, "+ unit: in the Barracks"),
+    ("P_PERS", 1, "bit mask of Personalities owned"),
+    ("P_PERS_VP", 1),
+    ("P_TILE_VP", 1, "VP of Old One tiles taken alone"),
+    ("P_STRATEGY", 1),
+    ("P_LOST", NUM_UNITS, "+ unit: units eliminated"),
+    ("P_COMBATS", 1),
+    ("P_COMBATS_WON", 1),
+    ("P_KILLS", 1, "Old Ones destroyed alone"),
+    ("P_SHARED", 1, "Old Ones destroyed together"),
+    ("P_ON_TILES", 1, "cubes lying on Old One tiles"),
+    ("P_ACTIONS", 1),
+    ("P_GOLD_EARNED", 1),
+    ("P_PORT_LOST", 1),
+    ("P_ILLEGAL", 1),
+    ("P_PREV_TIME", 1, "checked build: time only moves forward"),
+    # Revenge
+    ("P_PORT_STRENGTH", 1),
+    ("P_OUTPOSTS", 1),
+    ("P_SPAWNS", 1, "Revenge: Spawn tiles collected (1 VP each, also in P_VP_TOKENS)"),
+    ("P_LAST_BUY", 1, "1 + unit type of the player's latest Buy Military, 0 none (Dimensional Shambler)"),
+), size_name="P_SIZE")
+globals().update(P_LAYOUT.constants())
 
 # -- hexes hx[h, ...] --------------------------------------------------------------------
-H_RES = 0              # + COAL/IRON/GOLD/PHOSPHATE tokens
-H_FARM_OWNER = H_RES + NUM_RES
-H_FARM_KIND = H_FARM_OWNER + 1
-H_PORT_OWNER = H_FARM_KIND + 1
-H_SPAWN = H_PORT_OWNER + 1      # Revenge: -1 none, 0 Normal, 1 Dangerous
-H_OUTPOST = H_SPAWN + 1         # Revenge: outpost owner, -1
-H_SIZE = H_OUTPOST + 1
+H_LAYOUT = Layout("hx[h]", (
+    ("H_RES", NUM_RES, "+ COAL/IRON/GOLD/PHOSPHATE tokens"),
+    ("H_FARM_OWNER", 1),
+    ("H_FARM_KIND", 1),
+    ("H_PORT_OWNER", 1),
+    ("H_SPAWN", 1, "Revenge: -1 none, 0 Normal, 1 Dangerous"),
+    ("H_OUTPOST", 1, "Revenge: outpost owner, -1"),
+), size_name="H_SIZE")
+globals().update(H_LAYOUT.constants())
 
 # -- Old One tiles -------------------------------------------------------------------------
 TILE_STACK, TILE_BOARD, TILE_KILLED, TILE_REMOVED, TILE_ASIDE = 0, 1, 2, 3, 4
 OUTPOST_STACK, PORT_STACK = 5, 6   # combat stacks (simkit.names.STACKS)
 # Static.port_rev[PR_*]: the Revenge Port token (revenge.toml [port])
-PR_STRENGTH_NORMAL, PR_STRENGTH_WEAK, PR_FLIP_THRESHOLD, PR_SANITY_4, PR_SANITY_2, PR_OOP_VP = range(6)
-REV_BLIGHT_VP = 3      # Revenge, Scoring for OOP: 3 VP per blighted Farm (rules)
+PR_LAYOUT = Layout("port_rev", (
+    ("PR_STRENGTH_NORMAL", 1, "Port strength, Normal difficulty"),
+    ("PR_STRENGTH_WEAK", 1, "Port strength, Hard difficulty"),
+    ("PR_FLIP_THRESHOLD", 1, "damage in one combat that flips the Port token"),
+    ("PR_SANITY_4", 1),
+    ("PR_SANITY_2", 1),
+    ("PR_OOP_VP", 1),
+), size_name="PR_SIZE")
+globals().update(PR_LAYOUT.constants())
 MAX_IN_HEX = 4         # Old Ones one combat can hold (simkit.kernels.combat_layout)
 
 # -- rules r[R_*] (int64, from simkit/data/auztralia/game.toml) -----------------------------
-R_OO_START = 0
-R_END = 1
-R_START_SPACE = 2      # + players-1 (4 entries)
-R_TP = R_START_SPACE + MAX_PLAYERS   # + box
-R_RETRIEVE_EMPTY = R_TP + NUM_BOXES
-R_RECRUIT_DRAW_GOLD = R_RETRIEVE_EMPTY + 1
-R_REFRESH_GOLD = R_RECRUIT_DRAW_GOLD + 1   # Mythos Solo: Gold to refresh the Personality display
-R_SURCHARGE = R_REFRESH_GOLD + 1
-R_TRADE_SUBS = R_SURCHARGE + 1
-R_TRACKS_PER_BUILD = R_TRADE_SUBS + 1
-R_MAX_INFANTRY = R_TRACKS_PER_BUILD + 1
-R_FARM_GOLD = R_MAX_INFANTRY + 1
-R_PHOS_GOLD = R_FARM_GOLD + 1
-R_CUBES = R_PHOS_GOLD + 1
-R_TRACKS = R_CUBES + 1
-R_FARMS_PER_KIND = R_TRACKS + 1
-R_DISPLAY = R_FARMS_PER_KIND + 1
-R_START_COAL = R_DISPLAY + 1
-R_START_IRON = R_START_COAL + 1
-R_START_GOLD = R_START_IRON + 1
-R_MOVE_CARDS = R_START_GOLD + 1
-R_REVEAL_CARDS = R_MOVE_CARDS + 1
-R_FARM_VP = R_REVEAL_CARDS + 1
-R_PHOS_VP = R_FARM_VP + 1
-R_BLIGHT_VP = R_PHOS_VP + 1
-R_UNREVEALED_MULT = R_BLIGHT_VP + 1
-R_REV_PER_LEVEL = R_UNREVEALED_MULT + 1
-R_SANITY = R_REV_PER_LEVEL + 1
-R_SIZE = R_SANITY + 1
+R_LAYOUT = Layout("r", (
+    ("R_OO_START", 1),
+    ("R_END", 1),
+    ("R_START_SPACE", MAX_PLAYERS, "+ players-1"),
+    ("R_TP", NUM_BOXES, "+ box"),
+    ("R_RETRIEVE_EMPTY", 1),
+    ("R_RECRUIT_DRAW_GOLD", 1),
+    ("R_REFRESH_GOLD", 1, "Mythos Solo: Gold to refresh the Personality display"),
+    ("R_SURCHARGE", 1),
+    ("R_TRADE_SUBS", 1),
+    ("R_TRACKS_PER_BUILD", 1),
+    ("R_MAX_INFANTRY", 1),
+    ("R_FARM_GOLD", 1),
+    ("R_PHOS_GOLD", 1),
+    ("R_CUBES", 1),
+    ("R_TRACKS", 1),
+    ("R_FARMS_PER_KIND", 1),
+    ("R_DISPLAY", 1),
+    ("R_START_COAL", 1),
+    ("R_START_IRON", 1),
+    ("R_START_GOLD", 1),
+    ("R_MOVE_CARDS", 1),
+    ("R_REVEAL_CARDS", 1),
+    ("R_FARM_VP", 1),
+    ("R_PHOS_VP", 1),
+    ("R_BLIGHT_VP", 1),
+    ("R_UNREVEALED_MULT", 1),
+    ("R_REV_PER_LEVEL", 1),
+    ("R_SANITY", 1),
+    # Revenge of the Old Ones (game.toml [revenge])
+    ("R_OOP_TILES", 3, "+ level-1: Old One tiles the OOP draws at setup (9 / 6 / 4)"),
+    ("R_REV_BLIGHT_VP", 1, "OOP VP per blighted Farm at the end"),
+), size_name="R_SIZE")
+globals().update(R_LAYOUT.constants())
 MAX_TIME = 64          # illuminated[] length; spaces past R_END are never reached by the disc
 
 # -- Revelation kinds ----------------------------------------------------------------------
@@ -222,35 +242,63 @@ EFFECT_NAMES = ("none", "unit_capacity", "automatic_damage", "withdraw_before_re
                 "range_bonus", "farm_guard", "reveal_tiles", "free_unit")
 MAX_PERSONALITIES = 62  # bits of P_PERS
 
+# -- Mythos card effects (S.myth_effect; simkit.game.mythos.EFFECTS is this tuple) ----------
+# MYTH_<NAME> = the index of <name> below: MYTH_PLACE_TILES_NEAR_PORT = 0 ... MYTH_TAKE_TROPHY = 14.
+# "amount"/"level" are the card's (mythos_cards.csv).
+MYTHOS_EFFECTS = (
+    "place_tiles_near_port",         # amount tiles of `level`, face down, nearest empty Outback hex to a Port
+    "extra_time_next_combat",        # the next combat costs `amount` more TP
+    "blight_farms",                  # blight `amount` unblighted farms next to a face-up Old One
+    "combat_damage_and_sanity",      # in combat (human not retreating): `amount` purple damage and `amount` Sanity lost
+    "move_closest_old_one",          # the Old One closest to a Port/Outpost moves `amount` hexes towards it
+    "remove_rails",                  # `amount` rail links of one player back to their supply
+    "level3_at_temple",              # a random unused Old One of `level`, face up, at the closest face-up Temple
+    "port_combat_extra_damage",      # the next combat at a Port: +`amount` purple per card
+    "remove_recent_unit",            # the unit of a player's latest Buy Military is removed (the OOP scores it)
+    "destroy_airship",               # one Airship destroyed (the OOP scores it)
+    "temple_attack_extra_capacity",  # the next attacked Temple needs `amount` more damage
+    "ghoul_joins_combat",            # an unused Zombie joins the combat; the human loses `amount` Infantry
+    "block_action_boxes",            # `amount` cubes per human into action boxes (never Retrieve)
+    "level3_near_port",              # a random unused Old One of `level`, face up, on the Spawn hex nearest a Port
+    "take_trophy",                   # a player's Old One tile returns face up where it died; they get its VP as tokens
+)
+MYTHOS_EFFECT_LAYOUT = Layout("myth_effect ids", tuple((f"MYTH_{e.upper()}", 1) for e in MYTHOS_EFFECTS),
+                              size_name="MYTH_NUM_EFFECTS")
+globals().update(MYTHOS_EFFECT_LAYOUT.constants())
+
 # -- strategy parameters (float64 [NUM_PARAMS] per seat; see strategies/human) --------------
-NUM_PARAMS = 40
-# combat policy slots shared by every strategy
-SP_ALLOC = 0           # strategies.combat.allocation id
-SP_ALLOC_ARG = 1
-SP_WD_ID = 2           # strategies.combat.withdrawal id
-SP_WD_SANITY = 3
-SP_WD_UNITS = 4
-SP_WD_LOST = 5
-# heuristic player slots (strategies/human/features.py reads them)
-HP_RAIL_RES = 6        # rail goal weight: resource hexes
-HP_RAIL_FARM = 7       # rail goal weight: farm sites
-HP_RAIL_OLDONE = 8     # rail goal weight: hexes next to Old One tiles (attack range)
-HP_ARMY_MIN = 9        # units to keep in the Barracks ...
-HP_ARMY_FROM = 10      # ... from this space on
-HP_ATK_RATIO = 11      # attack when units can soak this many times the expected damage
-HP_ATK_RADIUS = 12     # only targets within this many hexes of the own Port (-1 any)
-HP_ATK_FACEDOWN = 13   # 1: attack face-down tiles too
-HP_FARM_SAFE = 14      # farm sites: 1 far from Old Ones, 0 close to the Port
-HP_UNIT_W = 15         # + unit: preference when buying
-HP_RETRIEVE_HQ = 20    # retrieve when the HQ holds at most this many cubes
-HP_MAX_SURCHARGE = 21  # most Gold paid to re-use a box
-HP_FARM_MIN = 22       # farms an action must place to be worth its time (early game)
-HP_ATK_FROM = 23       # no attacks before this space
-HP_PERS_W = 24         # + effect (EFF_*): wish to recruit a Personality with that effect
-HP_THREAT_W = 32       # extra garrison units per point of Old One damage capacity near the Port
-HP_THREAT_RANGE = 33   # ... counting awake Old Ones within this many hexes of the Port
-HP_OUTPOST = 34        # Revenge: buy an Outpost (+2 Gold) with a unit when an Old One is within this many hexes of a site (0 never)
-SP_WD_OBJECTIVE = 39   # combat policy slot: the withdraw table's objective (0 P(destroy), 1 value)
+# SP_*: combat policy slots shared by every strategy; HP_*: heuristic player slots
+# (strategies/human/features.py reads them)
+PARAM_LAYOUT = Layout("params[p]", (
+    ("SP_ALLOC", 1, "strategies.combat.allocation id"),
+    ("SP_ALLOC_ARG", 1),
+    ("SP_WD_ID", 1, "strategies.combat.withdrawal id"),
+    ("SP_WD_SANITY", 1),
+    ("SP_WD_UNITS", 1),
+    ("SP_WD_LOST", 1),
+    ("HP_RAIL_RES", 1, "rail goal weight: resource hexes"),
+    ("HP_RAIL_FARM", 1, "rail goal weight: farm sites"),
+    ("HP_RAIL_OLDONE", 1, "rail goal weight: hexes next to Old One tiles (attack range)"),
+    ("HP_ARMY_MIN", 1, "units to keep in the Barracks ..."),
+    ("HP_ARMY_FROM", 1, "... from this space on"),
+    ("HP_ATK_RATIO", 1, "attack when units can soak this many times the expected damage"),
+    ("HP_ATK_RADIUS", 1, "only targets within this many hexes of the own Port (-1 any)"),
+    ("HP_ATK_FACEDOWN", 1, "1: attack face-down tiles too"),
+    ("HP_FARM_SAFE", 1, "farm sites: 1 far from Old Ones, 0 close to the Port"),
+    ("HP_UNIT_W", NUM_UNITS, "+ unit: preference when buying"),
+    ("HP_RETRIEVE_HQ", 1, "retrieve when the HQ holds at most this many cubes"),
+    ("HP_MAX_SURCHARGE", 1, "most Gold paid to re-use a box"),
+    ("HP_FARM_MIN", 1, "farms an action must place to be worth its time (early game)"),
+    ("HP_ATK_FROM", 1, "no attacks before this space"),
+    ("HP_PERS_W", 8, "+ effect (EFF_*): wish to recruit a Personality with that effect"),
+    ("HP_THREAT_W", 1, "extra garrison units per point of Old One damage capacity near the Port"),
+    ("HP_THREAT_RANGE", 1, "... counting awake Old Ones within this many hexes of the Port"),
+    ("HP_OUTPOST", 1, "Revenge: buy an Outpost (+2 Gold) with a unit when an Old One is within "
+                      "this many hexes of a site (0 never)"),
+    ("_HP_SPARE", 4, "free slots"),
+    ("SP_WD_OBJECTIVE", 1, "combat policy: the withdraw table's objective (0 P(destroy), 1 value)"),
+), size_name="NUM_PARAMS")
+globals().update(PARAM_LAYOUT.constants())
 
 # -- event log rows log[i, :] = (kind, time, actor, a, b, c, d, e) ---------------------------
 LOG_W = 8
@@ -299,17 +347,20 @@ CHK_NEGATIVE, CHK_CUBES, CHK_TRACKS, CHK_FARMS, CHK_SUPPLY, CHK_TIME, CHK_TILES,
 CHECK_NAMES = ("ok", "negative", "cubes", "tracks", "farms", "supply", "time", "tiles", "end")
 
 # Old One player (Revenge) strategy parameters, X.oop_params[...] (strategies/old_ones)
-OOP_NUM_PARAMS = 12
-OP_KIND = 0            # 0 heuristic, 1 uniformly random legal actions
-OP_MOVE_POLICY = 1     # simkit.kernels.movement CHOOSE_* id for Move actions
-OP_FACE_UP_MIN = 2     # reveal while fewer face-up movers than this
-OP_DOWN_MAX = 3        # place while fewer face-down tiles on the map than this
-OP_HAND_MIN = 4        # summon while fewer Mythos cards in hand than this (and nothing better)
-OP_PLAY_MYTHOS = 5     # probability of playing a playable Mythos card on a turn
-OP_TARGET_WEAK = 6     # 1: place / reveal near the weakest Port (else anywhere, random)
-OP_FARM_BIAS = 7       # 1: place near human farms and prefer blighting Mythos cards
-OP_MOVE_MIN = 8        # move only when at least this many face-up movers
-OP_COMBAT_MYTHOS = 9   # probability of playing a playable combat Mythos card when a combat qualifies
+OOP_PARAM_LAYOUT = Layout("oop_params", (
+    ("OP_KIND", 1, "0 heuristic, 1 uniformly random legal actions"),
+    ("OP_MOVE_POLICY", 1, "simkit.kernels.movement CHOOSE_* id for Move actions"),
+    ("OP_FACE_UP_MIN", 1, "reveal while fewer face-up movers than this"),
+    ("OP_DOWN_MAX", 1, "place while fewer face-down tiles on the map than this"),
+    ("OP_HAND_MIN", 1, "summon while fewer Mythos cards in hand than this (and nothing better)"),
+    ("OP_PLAY_MYTHOS", 1, "probability of playing a playable Mythos card on a turn"),
+    ("OP_TARGET_WEAK", 1, "1: place / reveal near the weakest Port (else anywhere, random)"),
+    ("OP_FARM_BIAS", 1, "1: place near human farms and prefer blighting Mythos cards"),
+    ("OP_MOVE_MIN", 1, "move only when at least this many face-up movers"),
+    ("OP_COMBAT_MYTHOS", 1, "probability of playing a playable combat Mythos card when a combat qualifies"),
+    ("_OP_SPARE", 2, "free slots"),
+), size_name="OOP_NUM_PARAMS")
+globals().update(OOP_PARAM_LAYOUT.constants())
 
 # -- containers passed to the kernels (numba types them as named tuples of arrays) -----------
 from collections import namedtuple  # noqa: E402  (kept next to the fields it names)
@@ -416,58 +467,74 @@ Work = namedtuple("Work", (
 # W.ctx[...]: facts of the current turn (read by strategies, written by the engine).
 # The *_SITES / RAIL / ATTACK entries are 1 if at least one exists (the engine stops at
 # the first), 0 otherwise.
-CTX_PLAYER = 0
-CTX_DIST_OK = 1          # 1 once W.dist holds this turn's attack distances (ensure_dist)
-CTX_FALLBACK_UNIT = 2    # a unit type that can attack something (legality witness), -1
-CTX_FALLBACK_HEX = 3     # a hex it can attack
-CTX_FARM_SITES = 4       # + kind: a legal farm hex now
-CTX_MINE_SITES = CTX_FARM_SITES + NUM_FARM_KINDS
-CTX_RAIL_CHEAP = CTX_MINE_SITES + 1   # a buildable side with the 2-TP box
-CTX_RAIL_ALL = CTX_RAIL_CHEAP + 1
-CTX_ATTACK_TARGETS = CTX_RAIL_ALL + 1  # a hex some unit type in the Barracks can attack
-# strategy memo for the current turn (reset with the rest; the engine zeroes CTX_S_DIST2
-# whenever it overwrites W.dist2)
-CTX_S_DIST2 = CTX_ATTACK_TARGETS + 1   # what W.dist2 holds: 0 unknown, 1 field from CTX_S_GOAL, 2 from Old Ones
-CTX_S_GOAL = CTX_S_DIST2 + 1
-CTX_SIZE = CTX_S_GOAL + 1
+CTX_LAYOUT = Layout("ctx", (
+    ("CTX_PLAYER", 1),
+    ("CTX_DIST_OK", 1, "1 once W.dist holds this turn's attack distances (ensure_dist)"),
+    ("CTX_FALLBACK_UNIT", 1, "a unit type that can attack something (legality witness), -1"),
+    ("CTX_FALLBACK_HEX", 1, "a hex it can attack"),
+    ("CTX_FARM_SITES", NUM_FARM_KINDS, "+ kind: a legal farm hex now"),
+    ("CTX_MINE_SITES", 1),
+    ("CTX_RAIL_CHEAP", 1, "a buildable side with the 2-TP box"),
+    ("CTX_RAIL_ALL", 1),
+    ("CTX_ATTACK_TARGETS", 1, "a hex some unit type in the Barracks can attack"),
+    # strategy memo for the current turn (reset with the rest; the engine zeroes CTX_S_DIST2
+    # whenever it overwrites W.dist2)
+    ("CTX_S_DIST2", 1, "what W.dist2 holds: 0 unknown, 1 field from CTX_S_GOAL, 2 from Old Ones"),
+    ("CTX_S_GOAL", 1),
+), size_name="CTX_SIZE")
+globals().update(CTX_LAYOUT.constants())
 DIST2_GOAL, DIST2_OLD_ONES = 1, 2
 
 # -- summary row (one per game) -------------------------------------------------------------
-_PLAYER_FIELDS = ("strategy", "listed", "vp", "vp_farms", "vp_phosphate", "vp_personalities", "vp_tiles",
-                  "vp_tokens", "farms", "farms_blighted", "tracks", "gold", "combats", "combats_won",
-                  "units_lost", "kills", "shared_kills", "port_lost", "actions", "illegal", "time")
+# per player p: columns p{p}_{field}, at S_PLAYER0 + p * S_PLAYER_STRIDE + SUM_P_*
+SUM_P_LAYOUT = Layout("summary player", tuple((f"SUM_P_{f.upper()}", 1) for f in (
+    "strategy", "listed", "vp", "vp_farms", "vp_phosphate", "vp_personalities", "vp_tiles",
+    "vp_tokens", "farms", "farms_blighted", "tracks", "gold", "combats", "combats_won",
+    "units_lost", "kills", "shared_kills", "port_lost", "actions", "illegal", "time")),
+    size_name="S_PLAYER_STRIDE")
+globals().update(SUM_P_LAYOUT.constants())
 _OLD_ONE_NAMES = ("zombie", "mi_go", "shoggoth", "cthulhu", "temple", "loyalist")
-SUMMARY_COLUMNS = (
-    ("num_players", "mode", "difficulty", "winner", "winners_mask", "old_ones_win", "humans_win",
-     "end_reason", "end_time", "port_lost_by", "ports_lost", "farms_built", "farms_blighted",
-     "oo_vp", "oo_vp_revealed", "oo_vp_unrevealed", "oo_vp_blighted", "best_player_vp",
-     "combats", "combats_won", "port_combats", "oo_turns", "actions", "oo_moves", "move_cards",
-     "revealed", "reshuffles", "castro_saves", "face_down_left", "illegal", "violations",
-     "first_violation", "log_overflow")
-    + tuple(f"killed_{t}" for t in _OLD_ONE_NAMES)
-    + tuple(f"remaining_{t}" for t in _OLD_ONE_NAMES)
-    + tuple(f"p{p}_{f}" for p in range(MAX_PLAYERS) for f in _PLAYER_FIELDS)
-)
-_S = {name: i for i, name in enumerate(SUMMARY_COLUMNS)}
-S_NUM_PLAYERS, S_MODE, S_DIFFICULTY, S_WINNER, S_WINNERS_MASK = (_S[k] for k in (
-    "num_players", "mode", "difficulty", "winner", "winners_mask"))
-S_OLD_ONES_WIN, S_HUMANS_WIN, S_END_REASON, S_END_TIME, S_PORT_LOST_BY, S_PORTS_LOST = (_S[k] for k in (
-    "old_ones_win", "humans_win", "end_reason", "end_time", "port_lost_by", "ports_lost"))
-S_FARMS_BUILT, S_FARMS_BLIGHTED, S_OO_VP, S_OO_VP_REVEALED, S_OO_VP_UNREVEALED, S_OO_VP_BLIGHTED = (
-    _S[k] for k in ("farms_built", "farms_blighted", "oo_vp", "oo_vp_revealed", "oo_vp_unrevealed",
-                    "oo_vp_blighted"))
-S_BEST_PLAYER_VP, S_COMBATS, S_COMBATS_WON, S_PORT_COMBATS, S_OO_TURNS, S_ACTIONS = (_S[k] for k in (
-    "best_player_vp", "combats", "combats_won", "port_combats", "oo_turns", "actions"))
-S_OO_MOVES, S_MOVE_CARDS, S_REVEALED, S_RESHUFFLES, S_CASTRO_SAVES, S_FACE_DOWN_LEFT = (_S[k] for k in (
-    "oo_moves", "move_cards", "revealed", "reshuffles", "castro_saves", "face_down_left"))
-S_ILLEGAL, S_VIOLATIONS, S_FIRST_VIOLATION, S_LOG_OVERFLOW = (_S[k] for k in (
-    "illegal", "violations", "first_violation", "log_overflow"))
-S_KILLED = _S["killed_zombie"]
-S_REMAINING = _S["remaining_zombie"]
-S_PLAYER0 = _S["p0_strategy"]
-S_PLAYER_STRIDE = len(_PLAYER_FIELDS)
-(SP_STRATEGY, SP_LISTED, SP_VP, SP_VP_FARMS, SP_VP_PHOSPHATE, SP_VP_PERSONALITIES, SP_VP_TILES, SP_VP_TOKENS,
- SP_FARMS, SP_FARMS_BLIGHTED, SP_TRACKS, SP_GOLD, SP_COMBATS, SP_COMBATS_WON, SP_UNITS_LOST, SP_KILLS,
- SP_SHARED_KILLS, SP_PORT_LOST, SP_ACTIONS, SP_ILLEGAL, SP_TIME) = range(S_PLAYER_STRIDE)
-SUMMARY_SIZE = len(SUMMARY_COLUMNS)
-del _S
+SUMMARY_LAYOUT = Layout("summary", tuple((f"S_{f.upper()}", 1) for f in (
+    "num_players", "mode", "difficulty", "winner", "winners_mask", "old_ones_win", "humans_win",
+    "end_reason", "end_time", "port_lost_by", "ports_lost", "farms_built", "farms_blighted",
+    "oo_vp", "oo_vp_revealed", "oo_vp_unrevealed", "oo_vp_blighted", "best_player_vp",
+    "combats", "combats_won", "port_combats", "oo_turns", "actions", "oo_moves", "move_cards",
+    "revealed", "reshuffles", "castro_saves", "face_down_left", "illegal", "violations",
+    "first_violation", "log_overflow")) + (
+    ("S_KILLED", NUM_OLD_ONE_TYPES, "+ type", tuple(f"killed_{t}" for t in _OLD_ONE_NAMES)),
+    ("S_REMAINING", NUM_OLD_ONE_TYPES, "+ type", tuple(f"remaining_{t}" for t in _OLD_ONE_NAMES)),
+    ("S_PLAYER0", MAX_PLAYERS * SUM_P_LAYOUT.size, "+ p * S_PLAYER_STRIDE + SUM_P_*",
+     tuple(f"p{p}_{f}" for p in range(MAX_PLAYERS) for f in SUM_P_LAYOUT.labels("SUM_P_"))),
+), size_name="SUMMARY_SIZE")
+globals().update(SUMMARY_LAYOUT.constants())
+SUMMARY_COLUMNS = SUMMARY_LAYOUT.labels("S_")
+
+# -- every index layout above, for describe_state and tests/test_layout.py -------------------
+LAYOUTS = (G_LAYOUT, P_LAYOUT, H_LAYOUT, R_LAYOUT, PR_LAYOUT, PARAM_LAYOUT, OOP_PARAM_LAYOUT,
+           CTX_LAYOUT, SUM_P_LAYOUT, SUMMARY_LAYOUT, MYTHOS_EFFECT_LAYOUT)
+
+
+def describe_state(X, players: bool = True, hexes: bool = False, skip_zero: bool = True) -> str:
+    """A game state (a State, or anything with ``g``, ``pl`` and ``hx``) by field name, for
+    debugging and tests: the global scalars, each seated player and (``hexes``) every hex
+    that holds a piece; fields that are all 0 are left out with ``skip_zero``.
+
+        g: G_NUM_PLAYERS=2 G_MODE=0 G_OO_TIME=1 ...
+        pl[0]: P_ACTIVE=1 P_TIME=3 P_RES=[2, 2, 4, 0] ...
+    """
+    def line(title, layout, vec, skip):
+        parts = [f"{k}={v}" for k, v in layout.describe(vec, skip).items()]
+        return f"{title}: " + " ".join(parts)
+
+    out = [line("g", G_LAYOUT, X.g, skip_zero)]
+    res, farm_owner = H_LAYOUT["H_RES"], H_LAYOUT["H_FARM_OWNER"].offset
+    if players:
+        seated = int(X.g[G_LAYOUT["G_NUM_PLAYERS"].offset])
+        n = seated if seated > 0 else X.pl.shape[0]
+        out += [line(f"pl[{p}]", P_LAYOUT, X.pl[p], skip_zero) for p in range(min(n, X.pl.shape[0]))]
+    if hexes:
+        for h in range(X.hx.shape[0]):
+            row = X.hx[h]
+            if any(v > 0 for v in row[res.offset:res.stop]) or any(v >= 0 for v in row[farm_owner:]):
+                out.append(line(f"hx[{h}]", H_LAYOUT, row, False))
+    return "\n".join(out)

@@ -159,11 +159,11 @@ def run_game(rng, S, X, W):
 
 @nb.njit(cache=True)
 def play_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, shuffle_seats,
-              difficulty, log_on, checked, out):
+              difficulty, ruleset, log_on, checked, out):
     """Set up, play and score one game; the summary row goes to ``out``. Returns the
     number of log rows written."""
     setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, shuffle_seats,
-               difficulty, log_on, checked)
+               difficulty, ruleset, log_on, checked)
     if X.g[L.G_OVER] == 0:
         run_game(rng, S, X, W)
     summarize(S, X, W, out)

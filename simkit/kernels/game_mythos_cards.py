@@ -1,6 +1,6 @@
 """Revenge Mythos cards played as turn cards (by the Old One player on its turn, or
-flipped in Mythos Solo): which apply now, and their effects (simkit.revenge.mythos
-EFFECTS ids): 0 place_tiles_near_port, 1 extra_time_next_combat, 2 blight_farms,
+flipped in Mythos Solo): which apply now, and their effects (game_layout MYTH_* ids,
+simkit.game.mythos EFFECTS): 0 place_tiles_near_port, 1 extra_time_next_combat, 2 blight_farms,
 4 move_closest_old_one, 5 remove_rails, 6 level3_at_temple, 8 remove_recent_unit,
 9 destroy_airship, 12 block_action_boxes, 13 level3_near_port, 14 take_trophy. The combat
 cards (3, 7, 10, 11) are in simkit.kernels.game_mythos_combat. Readings the rules leave
@@ -23,13 +23,14 @@ from simkit.kernels.game_common import flip_tile, log_event, now, occupy, refres
 from simkit.kernels.game_defence import count_in_hex, resolve_revenge_fights
 from simkit.kernels.game_old_ones import movers_exist
 
-COMBAT_EFFECTS = (3, 7, 10, 11)   # played during combats: simkit.kernels.game_mythos_combat
+COMBAT_EFFECTS = (L.MYTH_COMBAT_DAMAGE_AND_SANITY, L.MYTH_PORT_COMBAT_EXTRA_DAMAGE,   # played during combats:
+                  L.MYTH_TEMPLE_ATTACK_EXTRA_CAPACITY, L.MYTH_GHOUL_JOINS_COMBAT)   # game_mythos_combat
 
 
 @nb.njit(cache=True)
 def effect_implemented(e):
-    """Every effect type of simkit.revenge.mythos.EFFECTS is implemented (0..14)."""
-    return 0 <= e <= 14
+    """Every effect type of simkit.game.mythos.EFFECTS is implemented (game_layout MYTH_*)."""
+    return 0 <= e < L.MYTH_NUM_EFFECTS
 
 
 @nb.njit(cache=True)
@@ -75,40 +76,40 @@ def take_unused_tile(X, lv):
 def mythos_applicable(S, X, W, c, target_p):
     e = S.myth_effect[c]
     lv = S.myth_level[c]
-    if e == 0:
+    if e == L.MYTH_PLACE_TILES_NEAR_PORT:
         return X.g[L.G_OOP_LEFT + max(lv, 1) - 1] > 0 or take_unused_ok(X, max(lv, 1) - 1)
-    if e == 1:
+    if e == L.MYTH_EXTRA_TIME_NEXT_COMBAT:
         return True
-    if e == 2:
+    if e == L.MYTH_BLIGHT_FARMS:
         return blight_candidate(S, X) >= 0
-    if e == 4:
+    if e == L.MYTH_MOVE_CLOSEST_OLD_ONE:
         return movers_exist(S, X, -1)
-    if e == 5:
+    if e == L.MYTH_REMOVE_RAILS:
         return X.pl[target_p, L.P_TRACKS] > 0
-    if e == 6:
+    if e == L.MYTH_LEVEL3_AT_TEMPLE:
         return take_unused_ok(X, 2) and temple_near(S, X, W, target_p) >= 0
-    if e == 9:
+    if e == L.MYTH_DESTROY_AIRSHIP:
         for p in range(X.g[L.G_NUM_PLAYERS]):
             if X.pl[p, L.P_UNITS + L.AIRSHIP] > 0:
                 return True
         return False
-    if e == 12:
+    if e == L.MYTH_BLOCK_ACTION_BOXES:
         for p in range(X.g[L.G_NUM_PLAYERS]):
             if X.pl[p, L.P_HQ] > 0:
                 return True
         return False
-    if e == 13:
+    if e == L.MYTH_LEVEL3_NEAR_PORT:
         if not take_unused_ok(X, 2):
             return False
         for h in range(X.hx.shape[0]):
             if X.hx[h, L.H_SPAWN] >= 0 and count_in_hex(X, h) < L.MAX_IN_HEX and X.port_dist[target_p, h] >= 0:
                 return True
         return False       # no Spawn tile with room (always so in Mythos Solo): nothing happens
-    if e == 8:
+    if e == L.MYTH_REMOVE_RECENT_UNIT:
         return shambler_victim(X, target_p) >= 0
-    if e == 14:
+    if e == L.MYTH_TAKE_TROPHY:
         return trophy_tile(S, X) >= 0
-    return False   # combat cards (3, 7, 10, 11) are played in combat only
+    return False   # combat cards (COMBAT_EFFECTS) are played in combat only
 
 
 @nb.njit(cache=True)
@@ -198,14 +199,14 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
     n = X.hx.shape[0]
     actor = target_p
     detail = -1
-    if e == 8 and shambler_victim(X, target_p) >= 0:
+    if e == L.MYTH_REMOVE_RECENT_UNIT and shambler_victim(X, target_p) >= 0:
         actor = shambler_victim(X, target_p)
         detail = X.pl[actor, L.P_LAST_BUY] - 1
-    elif e == 14 and trophy_tile(S, X) >= 0:
+    elif e == L.MYTH_TAKE_TROPHY and trophy_tile(S, X) >= 0:
         detail = trophy_tile(S, X)
         actor = X.tile_holder[detail]
     log_event(X, L.EV_MYTHOS, now(X), actor, c, how, detail, tp_paid, e)
-    if e == 0:
+    if e == L.MYTH_PLACE_TILES_NEAR_PORT:
         port = X.pl[target_p, L.P_PORT]
         for _ in range(amount):
             t = take_oop_tile(X, lv)
@@ -230,9 +231,9 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
                 X.tile_state[t] = L.TILE_ASIDE
                 break
             put_tile(S, X, t, best, False)
-    elif e == 1:
+    elif e == L.MYTH_EXTRA_TIME_NEXT_COMBAT:
         X.g[L.G_EXTRA_TIME] += amount
-    elif e == 2:
+    elif e == L.MYTH_BLIGHT_FARMS:
         for _ in range(amount):
             h = blight_candidate(S, X)
             if h < 0:
@@ -241,9 +242,9 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
             X.hex_target[h] = False
             X.g[L.G_FARMS_BLIGHTED] += 1
             log_event(X, L.EV_BLIGHT, now(X), X.hx[h, L.H_FARM_OWNER], h, X.hx[h, L.H_FARM_KIND], 0, 0, 0)
-    elif e == 4:
+    elif e == L.MYTH_MOVE_CLOSEST_OLD_ONE:
         return byakhee(rng, S, X, W, amount)
-    elif e == 5:
+    elif e == L.MYTH_REMOVE_RAILS:
         removed = 0
         while removed < amount and X.pl[target_p, L.P_TRACKS] > 0:
             # the target's link farthest from its Port
@@ -265,12 +266,12 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
             X.edge_owner[m, (bk + 3) % 6] = -1
             X.pl[target_p, L.P_TRACKS] -= 1
             removed += 1
-    elif e == 6:
+    elif e == L.MYTH_LEVEL3_AT_TEMPLE:
         h = temple_near(S, X, W, target_p)
         t = take_unused_tile(X, 2)
         if h >= 0 and t >= 0:
             put_tile(S, X, t, h, True)
-    elif e == 9:
+    elif e == L.MYTH_DESTROY_AIRSHIP:
         q = -1
         for p in range(X.g[L.G_NUM_PLAYERS]):
             if X.pl[p, L.P_UNITS + L.AIRSHIP] > 0 and (q < 0 or p == target_p):
@@ -282,7 +283,7 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
             vp = oop_unit_vp(S, X, L.AIRSHIP)
             X.g[L.G_OOP_VP] += vp
             X.g[L.G_OOP_VP_UNITS] += vp
-    elif e == 12:
+    elif e == L.MYTH_BLOCK_ACTION_BOXES:
         for p in range(X.g[L.G_NUM_PLAYERS]):
             for _ in range(amount):
                 if X.pl[p, L.P_HQ] <= 0:
@@ -293,7 +294,7 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
                         best = b
                 X.pl[p, L.P_HQ] -= 1
                 X.pl[p, L.P_BOX + best] += 1
-    elif e == 13:
+    elif e == L.MYTH_LEVEL3_NEAR_PORT:
         t = take_unused_tile(X, 2)
         if t >= 0:
             best = -1
@@ -308,7 +309,7 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
                 put_tile(S, X, t, best, True)
             else:
                 X.tile_state[t] = L.TILE_ASIDE
-    elif e == 8:
+    elif e == L.MYTH_REMOVE_RECENT_UNIT:
         q = shambler_victim(X, target_p)
         if q >= 0:
             u = X.pl[q, L.P_LAST_BUY] - 1
@@ -319,7 +320,7 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
             vp = oop_unit_vp(S, X, u)      # "Includes those destroyed by Mythos cards"
             X.g[L.G_OOP_VP] += vp
             X.g[L.G_OOP_VP_UNITS] += vp
-    elif e == 14:
+    elif e == L.MYTH_TAKE_TROPHY:
         i = trophy_tile(S, X)
         if i >= 0:
             q = X.tile_holder[i]
@@ -387,8 +388,8 @@ def mythos_score(S, X, c):
     v = 1.0 + 0.5 * S.myth_tp[c]
     if S.myth_combat[c] != 0:
         v += 1.0 * X.oop_params[L.OP_COMBAT_MYTHOS]   # free to play in a fight, off-turn
-    if X.oop_params[L.OP_FARM_BIAS] > 0 and e == 2:
+    if X.oop_params[L.OP_FARM_BIAS] > 0 and e == L.MYTH_BLIGHT_FARMS:
         v += 3.0
-    if X.oop_params[L.OP_TARGET_WEAK] > 0 and (e == 4 or e == 13 or e == 0):
+    if X.oop_params[L.OP_TARGET_WEAK] > 0 and (e == L.MYTH_MOVE_CLOSEST_OLD_ONE or e == L.MYTH_LEVEL3_NEAR_PORT or e == L.MYTH_PLACE_TILES_NEAR_PORT):
         v += 2.0
     return v

@@ -10,7 +10,7 @@ then applied without a choice and without a TP cost.
 :func:`combat_mythos` runs after the combat is set up (W.cst / W.cmx filled by
 game_combat.prepare_combat) and before the first Old One card: every card takes effect
 at the start of the combat (a simplification: the rules let the OOP play it at any
-moment of the combat). Effects (simkit.revenge.mythos EFFECTS ids, amount = the card's):
+moment of the combat). Effects (game_layout MYTH_* ids, amount = the card's):
 
  3 combat_damage_and_sanity (Baoht Zuqqa-Mogg): `amount` purple damage, placed by the
    human's own allocation rule (FAQ: the human places Mythos damage), and `amount`
@@ -39,8 +39,6 @@ from simkit.kernels.combat import copy_into, place_cubes
 from simkit.kernels.game_common import advance_disc, log_event, now, occupy
 from simkit.kernels.game_withdraw import stays_in
 from strategies.combat.allocation import choose_stack
-
-EFF_BAOHT, EFF_DEEP_ONES, EFF_FORMLESS, EFF_GHOUL = 3, 7, 10, 11
 
 
 @nb.njit(cache=True)
@@ -104,13 +102,13 @@ def combat_mythos(rng, S, X, W, p, h, port_defence, m):
         e = S.myth_effect[c]
         amount = S.myth_amount[c]
         ok = False
-        if e == EFF_BAOHT:
+        if e == L.MYTH_COMBAT_DAMAGE_AND_SANITY:
             ok = takes_purple(st, mx)
-        elif e == EFF_DEEP_ONES:
+        elif e == L.MYTH_PORT_COMBAT_EXTRA_DAMAGE:
             ok = port_defence
-        elif e == EFF_FORMLESS:
+        elif e == L.MYTH_TEMPLE_ATTACK_EXTRA_CAPACITY:
             ok = attack and temple_slot(mx, m) >= 0
-        elif e == EFF_GHOUL:
+        elif e == L.MYTH_GHOUL_JOINS_COMBAT:
             ok = m < C.MAX_OLD_ONES and st[C.COUNT + L.INFANTRY] > 0 and unused_zombie(S, X, False) >= 0
         if not ok:
             continue
@@ -121,7 +119,7 @@ def combat_mythos(rng, S, X, W, p, h, port_defence, m):
                 continue
             if not rng.random() < X.oop_params[L.OP_COMBAT_MYTHOS]:
                 continue
-            if e == EFF_BAOHT and mx[C.CAN_WITHDRAW] != 0:
+            if e == L.MYTH_COMBAT_DAMAGE_AND_SANITY and mx[C.CAN_WITHDRAW] != 0:
                 # "clearly not retreating": the human's rule stays even after the card
                 copy_into(W.scratch, st)
                 baoht(W.scratch, mx, W, alloc_id, amount)
@@ -133,15 +131,15 @@ def combat_mythos(rng, S, X, W, p, h, port_defence, m):
         g[L.G_MYTHOS_PLAYED] += 1
         g[L.G_MYTHOS_COMBAT] += 1
         detail = -1
-        if e == EFF_BAOHT:
+        if e == L.MYTH_COMBAT_DAMAGE_AND_SANITY:
             baoht(st, mx, W, alloc_id, amount)
-        elif e == EFF_DEEP_ONES:
+        elif e == L.MYTH_PORT_COMBAT_EXTRA_DAMAGE:
             mx[C.EXTRA_PURPLE] += amount
-        elif e == EFF_FORMLESS:
+        elif e == L.MYTH_TEMPLE_ATTACK_EXTRA_CAPACITY:
             j = temple_slot(mx, m)
             mx[C.OO_CAPACITY + j] += amount
             detail = W.tiles2[j]
-        elif e == EFF_GHOUL:
+        elif e == L.MYTH_GHOUL_JOINS_COMBAT:
             t = unused_zombie(S, X, True)
             X.tile_hex[t] = h
             X.tile_state[t] = L.TILE_BOARD

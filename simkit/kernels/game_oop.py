@@ -11,7 +11,7 @@ its disc is still the lowest, so several cards in a row remain possible; only 0-
 cards, of which the shipped data has none, are limited to one per turn).
 Decisions follow X.oop_params (strategies/old_ones).
 
-Every Mythos effect type (simkit.revenge.mythos EFFECTS ids) is implemented. On the
+Every Mythos effect type (game_layout MYTH_* ids) is implemented. On the
 OOP's turn (game_mythos_cards): 0 place_tiles_near_port, 1 extra_time_next_combat,
 2 blight_farms, 4 move_closest_old_one, 5 remove_rails, 6 level3_at_temple,
 8 remove_recent_unit, 9 destroy_airship, 12 block_action_boxes, 13 level3_near_port,
@@ -53,15 +53,14 @@ from simkit.kernels.game_outpost import MAX_OUTPOSTS, maybe_outpost  # noqa: F40
 
 # -- setup -------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def revenge_setup(rng, S, X, W, code):
-    """After the base setup (survey with Spawn tiles, Ports): difficulty / ruleset from
-    ``code`` = difficulty + 3 * ruleset; 2 Infantry and a Personality per human; Port
+def revenge_setup(rng, S, X, W, diff, ruleset):
+    """After the base setup (survey with Spawn tiles, Ports): ``diff`` (DIFF_*) and
+    ``ruleset`` (RULES_*); 2 Infantry and a Personality per human; Port
     tokens; the OOP's 9/6/4 tiles; the Mythos deck and a 3-card hand; purple disc at the
     bottom of the players' start space, awake."""
     g = X.g
-    diff = code % 3
     g[L.G_DIFFICULTY] = diff
-    g[L.G_RULESET] = code // 3
+    g[L.G_RULESET] = ruleset
     n = X.hx.shape[0]
     for h in range(n):
         X.hx[h, L.H_SPAWN] = W.hex_spawn[h]
@@ -73,10 +72,10 @@ def revenge_setup(rng, S, X, W, code):
     elif diff == L.DIFF_HARD:
         strength = S.port_rev[L.PR_STRENGTH_WEAK]
     human_extras(S, X, strength)
-    # OOP's tiles: the next 9 / 6 / 4 of the shuffled stacks (the rest are "unused")
+    # OOP's tiles: the next 9 / 6 / 4 (game.toml [revenge]) of the shuffled stacks (the rest
+    # are "unused")
     for lv in range(3):
-        want = 9 if lv == 0 else (6 if lv == 1 else 4)
-        g[L.G_OOP_LEFT + lv] = min(want, X.stack_size[lv] - X.stack_top[lv])
+        g[L.G_OOP_LEFT + lv] = min(S.r[L.R_OOP_TILES + lv], X.stack_size[lv] - X.stack_top[lv])
     shuffle_mythos(rng, S, X)
     for _ in range(3):
         c = mythos_draw(X)
@@ -471,7 +470,7 @@ def oop_turn(rng, S, X, W):
 
 @nb.njit(cache=True)
 def revenge_oop_vp(S, X, out3):
-    """out3 = (Old Ones on the map at face value, 0, 3 per blighted Farm); returns the OOP
+    """out3 = (Old Ones on the map at face value, 0, R_REV_BLIGHT_VP per blighted Farm); returns the OOP
     total including the VP tokens from eliminations (units, Outposts, Ports)."""
     on_map = 0
     for i in range(X.tile_hex.size):
@@ -483,5 +482,5 @@ def revenge_oop_vp(S, X, out3):
             blighted += 1
     out3[0] = on_map
     out3[1] = 0
-    out3[2] = blighted * L.REV_BLIGHT_VP
+    out3[2] = blighted * S.r[L.R_REV_BLIGHT_VP]
     return out3[0] + out3[2] + X.g[L.G_OOP_VP]

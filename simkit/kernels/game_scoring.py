@@ -84,14 +84,14 @@ def summarize(S, X, W, out):
         tot = player_vp(S, X, p, W.cand6)
         totals[p] = tot
         best = max(best, tot)
-        out[base + L.SP_STRATEGY] = X.sid[p]
-        out[base + L.SP_LISTED] = W.seat_perm[p]
-        out[base + L.SP_VP] = tot
-        out[base + L.SP_VP_FARMS] = W.cand6[0]
-        out[base + L.SP_VP_PHOSPHATE] = W.cand6[1]
-        out[base + L.SP_VP_PERSONALITIES] = W.cand6[2]
-        out[base + L.SP_VP_TILES] = W.cand6[3]
-        out[base + L.SP_VP_TOKENS] = W.cand6[4]
+        out[base + L.SUM_P_STRATEGY] = X.sid[p]
+        out[base + L.SUM_P_LISTED] = W.seat_perm[p]
+        out[base + L.SUM_P_VP] = tot
+        out[base + L.SUM_P_VP_FARMS] = W.cand6[0]
+        out[base + L.SUM_P_VP_PHOSPHATE] = W.cand6[1]
+        out[base + L.SUM_P_VP_PERSONALITIES] = W.cand6[2]
+        out[base + L.SUM_P_VP_TILES] = W.cand6[3]
+        out[base + L.SUM_P_VP_TOKENS] = W.cand6[4]
         farms = 0
         blighted = 0
         for h in range(X.hex_farm.size):
@@ -99,22 +99,22 @@ def summarize(S, X, W, out):
                 farms += 1
                 if X.hex_farm[h] == 2:
                     blighted += 1
-        out[base + L.SP_FARMS] = farms
-        out[base + L.SP_FARMS_BLIGHTED] = blighted
-        out[base + L.SP_TRACKS] = X.pl[p, L.P_TRACKS]
-        out[base + L.SP_GOLD] = X.pl[p, L.P_RES + L.GOLD]
-        out[base + L.SP_COMBATS] = X.pl[p, L.P_COMBATS]
-        out[base + L.SP_COMBATS_WON] = X.pl[p, L.P_COMBATS_WON]
+        out[base + L.SUM_P_FARMS] = farms
+        out[base + L.SUM_P_FARMS_BLIGHTED] = blighted
+        out[base + L.SUM_P_TRACKS] = X.pl[p, L.P_TRACKS]
+        out[base + L.SUM_P_GOLD] = X.pl[p, L.P_RES + L.GOLD]
+        out[base + L.SUM_P_COMBATS] = X.pl[p, L.P_COMBATS]
+        out[base + L.SUM_P_COMBATS_WON] = X.pl[p, L.P_COMBATS_WON]
         lost = 0
         for u in range(L.NUM_UNITS):
             lost += X.pl[p, L.P_LOST + u]
-        out[base + L.SP_UNITS_LOST] = lost
-        out[base + L.SP_KILLS] = X.pl[p, L.P_KILLS]
-        out[base + L.SP_SHARED_KILLS] = X.pl[p, L.P_SHARED]
-        out[base + L.SP_PORT_LOST] = X.pl[p, L.P_PORT_LOST]
-        out[base + L.SP_ACTIONS] = X.pl[p, L.P_ACTIONS]
-        out[base + L.SP_ILLEGAL] = X.pl[p, L.P_ILLEGAL]
-        out[base + L.SP_TIME] = X.pl[p, L.P_TIME]
+        out[base + L.SUM_P_UNITS_LOST] = lost
+        out[base + L.SUM_P_KILLS] = X.pl[p, L.P_KILLS]
+        out[base + L.SUM_P_SHARED_KILLS] = X.pl[p, L.P_SHARED]
+        out[base + L.SUM_P_PORT_LOST] = X.pl[p, L.P_PORT_LOST]
+        out[base + L.SUM_P_ACTIONS] = X.pl[p, L.P_ACTIONS]
+        out[base + L.SUM_P_ILLEGAL] = X.pl[p, L.P_ILLEGAL]
+        out[base + L.SUM_P_TIME] = X.pl[p, L.P_TIME]
         out[L.S_FARMS_BUILT] += farms
         log_event(X, L.EV_SCORE, g[L.G_OO_TIME], p, tot, W.cand6[0], W.cand6[1],
                   W.cand6[3] + W.cand6[4], W.cand6[2])

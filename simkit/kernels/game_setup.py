@@ -73,7 +73,7 @@ def reset_state(S, X, W):
 
 @nb.njit(cache=True)
 def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, shuffle_seats,
-               difficulty, log_on, checked):
+               difficulty, ruleset, log_on, checked):
     """Set up one game. The strategies per seat (X.sid, X.params) are given for seats in
     the order the caller listed them; with ``shuffle_seats`` the seating is random (the
     first player is seat 0 after the shuffle, base Setup 13). W.seat_perm[seat] = the
@@ -193,6 +193,6 @@ def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, s
         log_event(X, L.EV_SETUP, start_space, p, X.pl[p, L.P_PORT], start_space, X.sid[p],
                   W.seat_perm[p], 0)
     if mode == L.MODE_REVENGE:
-        revenge_setup(rng, S, X, W, difficulty)
+        revenge_setup(rng, S, X, W, difficulty, ruleset)
     elif mode == L.MODE_MYTHOS_SOLO:
         mythos_solo_setup(rng, S, X, W)

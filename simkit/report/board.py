@@ -9,8 +9,8 @@ import polars as pl
 from matplotlib.patches import RegularPolygon
 
 from simkit import analysis
-from simkit.report.games import error_bars, natural_sort
 from simkit.report.html import esc, figure_html, table_html
+from simkit.report.order import error_bars, natural_sort
 
 MIN_FARMS = 30  # hexes with fewer farms placed are left unshaded on the blight map (too few to say)
 TOP_HEXES = 12  # rows of the most-blighted-hexes table

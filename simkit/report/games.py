@@ -12,6 +12,7 @@ import polars as pl
 
 from simkit import analysis
 from simkit.report.html import esc, figure_html, table_html
+from simkit.report.order import LEVEL_ORDER, error_bars, natural_sort
 
 END_REASONS = {0: "unfinished", 1: "time (53)", 2: "port lost", 3: "aborted"}
 POOL_SPREAD_FLAG = 0.10  # flag a balance claim when strategy pools disagree by more than this
@@ -19,13 +20,6 @@ POOL_SPREAD_FLAG = 0.10  # flag a balance claim when strategy pools disagree by 
 
 def cell_label(row: dict, keys: list[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in keys) or "all games"
-
-
-def error_bars(rate, low, high) -> np.ndarray:
-    """(2, n) distances from each rate to its interval ends, never negative (a Wilson
-    interval at a rate of 0 or 1 can sit a rounding error inside it)."""
-    rate, low, high = (np.asarray(a, dtype=float) for a in (rate, low, high))
-    return np.clip(np.vstack([rate - low, high - rate]), 0.0, None)
 
 
 def pm(mean: float, half: float | None, digits: int = 2) -> str:
@@ -37,14 +31,6 @@ def pm(mean: float, half: float | None, digits: int = 2) -> str:
 
 def with_interval(rate: float, low: float, high: float, digits: int = 3) -> str:
     return f"{rate:.{digits}f} ({low:.{digits}f}-{high:.{digits}f})"
-
-
-LEVEL_ORDER = analysis.LEVEL_ORDER  # difficulty levels, easiest first
-
-
-def natural_sort(df: pl.DataFrame, keys: list[str], orders: dict | None = None) -> pl.DataFrame:
-    """Sort by the grid keys, difficulty levels in play order rather than alphabetically."""
-    return analysis.play_order(df, keys, orders)
 
 
 def grid_orders(lake: analysis.Lake) -> dict[str, list]:
@@ -409,8 +395,8 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
 
 def outcome_names() -> dict[int, str]:
     """Combat outcome codes -> names, from the kernel layout (so new outcomes show up)."""
-    from simkit.kernels import combat_layout as L
-    return dict(enumerate(L.OUTCOME_NAMES))
+    from simkit.kernels import combat_layout as C
+    return dict(enumerate(C.OUTCOME_NAMES))
 
 
 def combat_lake_section(lake: analysis.Lake, sid: str) -> str:

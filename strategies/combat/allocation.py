@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 
 CHEAPEST, SPREAD, PROTECT, OPTIMAL = 0, 1, 2, 3
 
@@ -21,13 +21,13 @@ CHEAPEST, SPREAD, PROTECT, OPTIMAL = 0, 1, 2, 3
 def choose_stack(policy_id, params, st, mx, mx_cost):
     """Stack that takes the next purple cube, or -1 if no stack can take it."""
     best, best_key0, best_key1 = -1, 0.0, 0.0
-    for s in range(L.NUM_STACKS):
-        if st[L.COUNT + s] == 0 or mx[L.TAKES_PURPLE + s] == 0:
+    for s in range(C.NUM_STACKS):
+        if st[C.COUNT + s] == 0 or mx[C.TAKES_PURPLE + s] == 0:
             continue
         cost = mx_cost[s]
         if policy_id == SPREAD:
             # avoid eliminating a unit while some stack can still soak a cube
-            key0 = 1.0 if st[L.DAMAGE + s] + 1 >= mx[L.CAPACITY + s] else 0.0
+            key0 = 1.0 if st[C.DAMAGE + s] + 1 >= mx[C.CAPACITY + s] else 0.0
         elif policy_id == PROTECT:
             key0 = 1.0 if (int(params[0]) >> s) & 1 else 0.0
         else:  # CHEAPEST (and the fallback order for OPTIMAL, which the exact solver replaces)

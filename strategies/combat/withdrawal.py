@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as L
+from simkit.kernels import combat_layout as C
 from simkit.kernels.combat_table_lookup import table_decision
 
 NEVER, THRESHOLD, OPTIMAL, TABLE = 0, 1, 2, 3
@@ -23,26 +23,26 @@ def withdraw_decision(policy_id, params, table, st, mx):
     if policy_id == TABLE:
         return table_decision(table, np.int64(params[0]), st)
     if policy_id != THRESHOLD:
-        return L.STAY
+        return C.STAY
     units = 0
     lost = 0
-    for s in range(L.NUM_STACKS):
-        if mx[L.GROUP + s] != L.GROUP_NONE:
-            units += st[L.COUNT + s]
-            lost += st[L.LOST + s]
-    if params[0] >= 0 and st[L.SANITY] <= params[0]:
-        return L.WITHDRAW_ALL
+    for s in range(C.NUM_STACKS):
+        if mx[C.GROUP + s] != C.GROUP_NONE:
+            units += st[C.COUNT + s]
+            lost += st[C.LOST + s]
+    if params[0] >= 0 and st[C.SANITY] <= params[0]:
+        return C.WITHDRAW_ALL
     if params[1] >= 0 and units <= params[1]:
-        return L.WITHDRAW_ALL
+        return C.WITHDRAW_ALL
     if params[2] >= 0 and lost >= params[2]:
-        return L.WITHDRAW_ALL
-    return L.STAY
+        return C.WITHDRAW_ALL
+    return C.STAY
 
 
 @nb.njit(cache=True, inline="always")
 def jones_decision(outcome_if_resolved):
     """Corporal Jones (fixed policies): leave before a card that would defeat us."""
-    return outcome_if_resolved == L.DEFEAT
+    return outcome_if_resolved == C.DEFEAT
 
 
 @dataclass(frozen=True)
