@@ -17,9 +17,8 @@ side's VP minus the best other side's).
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +27,13 @@ import numpy as np
 from simkit.core.stats import Z95
 from simkit.errors import UserError
 from simkit.kernels import game_layout as L
-from strategies.spaces import Choice, Integer, Real, Vector, check_value, space_of
+from strategies.files import RESULT_FILE, _file_role, read_strategy_file  # noqa: F401  (re-exported)
+from strategies.spaces import Choice, Integer, Real, Vector, space_of
 
 MODES = ("base", "revenge", "mythos-solo")
 OBJECTIVES = ("win", "margin")
 SAMPLERS = ("tpe", "cmaes")
-STUDY_FILE, RESULT_FILE = "study.db", "strategy.toml"
+STUDY_FILE = "study.db"
 TRAIN, LEADERS, HOLDOUT = 0, 1, 2     # chunk ids of the three seed sets
 MAX_GAMES = 1_000_000
 _COL = {name: i for i, name in enumerate(L.SUMMARY_COLUMNS)}
@@ -105,62 +105,14 @@ def base_strategy(spec: TuneSpec):
     return parse_one(spec.strategy)
 
 
-def _file_role(text: str) -> str | None:
-    if not text.strip().startswith("file:"):
-        return None
-    try:
-        return read_strategy_file(text.strip()[5:])[0]
-    except UserError:
-        return None
-
-
-def read_strategy_file(path: str | Path) -> tuple[str, str, dict[str, Any]]:
-    """(role, base strategy name, fields) from a strategy.toml (or a folder holding one)."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / RESULT_FILE
-    try:
-        doc = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"{p}: no such strategy file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{p}: cannot be read ({exc.__class__.__name__})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{p}: not TOML ({exc})") from None
-    table = doc.get("strategy")
-    if not isinstance(table, dict) or not isinstance(table.get("fields"), dict):
-        raise UserError(f"{p}: expected a [strategy] table with role, base and a [strategy.fields] table")
-    role, base = table.get("role"), table.get("base")
-    if role not in ("human", "oop") or not isinstance(base, str):
-        raise UserError(f"{p}: field 'strategy.role' must be 'human' or 'oop' and 'strategy.base' a strategy name")
-    return role, base, dict(table["fields"])
-
-
 def strategy_from_file(path: str | Path, role: str):
-    """The strategy a strategy.toml describes (the ``file:`` spec of --strategies / --oop)."""
-    file_role, base, values = read_strategy_file(path)
-    if file_role != role:
-        want = "--oop" if file_role == "oop" else "--strategies"
-        raise UserError(f"{path}: a tuned {'Old One player' if file_role == 'oop' else 'human'} strategy "
-                        f"(use it with {want})")
+    """The tuned strategy a strategy.toml describes (role 'human' or 'oop')."""
+    from strategies import files
     if role == "oop":
         from strategies.old_ones import parse_oop
-        strategy = parse_oop(base)
-    else:
-        from strategies.registry import get
-        strategy = get(base)
-    space = space_of(strategy)
-    known = {f.name for f in fields(strategy)}
-    changes = {}
-    for name, value in values.items():
-        if name not in known or name not in space:
-            raise UserError(f"{path}: field 'strategy.fields.{name}' is not a tunable field of '{base}' "
-                            f"(expected one of: {', '.join(space)})")
-        changes[name] = check_value(name, space[name], value, str(path))
-    out = replace(strategy, **changes)
-    if role == "human":
-        out.lower()   # combat policies and vector lengths checked now, not mid-run
-    return out
+        return files.strategy_from_file(path, role, parse_oop)
+    from strategies.registry import get
+    return files.strategy_from_file(path, role, get)
 
 
 def suggest(trial, strategy, choice_index: bool = False):

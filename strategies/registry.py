@@ -27,8 +27,8 @@ def get(name: str) -> HeuristicParams:
 
 def parse_one(spec: str) -> HeuristicParams:
     if spec.strip().startswith("file:"):   # a tuned strategy (simkit tune's strategy.toml)
-        from simkit.tune import strategy_from_file
-        return strategy_from_file(spec.strip()[5:], "human")
+        from strategies.files import strategy_from_file
+        return strategy_from_file(spec.strip()[5:], "human", get)
     name, *overrides = spec.strip().split(":")
     strategy = get(name)
     out = with_overrides(strategy, overrides, f"strategy '{name}'")

@@ -18,11 +18,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from simkit.core.jobs import MAX_JOBS, OVERSUBSCRIBE_ENV, cores, jobs  # noqa: F401  (the shared --jobs rule)
 from simkit.errors import UserError
 
 MAX_SEED = 2**63 - 1
-MAX_JOBS = 256
-OVERSUBSCRIBE_ENV = "SIMKIT_OVERSUBSCRIBE"
 # Flags whose value is a path: an empty value would silently mean "the current folder".
 PATH_FLAGS = ("--out", "--data", "--table", "--map")
 
@@ -85,25 +84,6 @@ def count(flag: str, value: int, lo: int, hi: int) -> int:
         raise UserError(f"{flag} must be {'positive' if lo == 1 else f'>= {lo}'} (at most {hi}), got {value}")
     if value > hi:
         raise UserError(f"{flag} must be at most {hi}, got {value}")
-    return value
-
-
-def cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def jobs(value: int, flag: str = "--jobs") -> int:
-    if value < 1:
-        raise UserError(f"{flag} must be at least 1, got {value}")
-    if value > MAX_JOBS:
-        raise UserError(f"{flag} must be at most {MAX_JOBS}, got {value}")
-    n = cores()
-    if value > n and os.environ.get(OVERSUBSCRIBE_ENV) != "1":
-        raise UserError(f"{flag} {value} is more than the {n} core(s) of this machine (results do not depend "
-                        f"on --jobs; set {OVERSUBSCRIBE_ENV}=1 to run more workers than cores)")
     return value
 
 

@@ -10,8 +10,8 @@ import contextlib
 import logging
 from collections.abc import Iterable, Iterator
 
-from simkit.cli.validate import MAX_JOBS
-from simkit.cli.validate import jobs as check_jobs
+from simkit.core.jobs import MAX_JOBS
+from simkit.core.jobs import jobs as check_jobs
 from simkit.errors import UserError
 from simkit.runner.worker import WORKER_ENV, ChunkDone, ChunkTask, run_task
 

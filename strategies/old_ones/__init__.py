@@ -90,8 +90,8 @@ def parse_oop(spec: str) -> OOPParams:
     """``name[:field=value...]`` of a registered Old One player strategy, or ``file:PATH``
     for one written by ``simkit tune``."""
     if spec.strip().startswith("file:"):
-        from simkit.tune import strategy_from_file
-        return strategy_from_file(spec.strip()[5:], "oop")
+        from strategies.files import strategy_from_file
+        return strategy_from_file(spec.strip()[5:], "oop", parse_oop)
     name, *overrides = spec.strip().split(":")
     key = name.strip().lower()
     if key not in OOP_REGISTRY:

@@ -1,0 +1,72 @@
+"""Strategy files: a tuned strategy (``simkit tune`` writes ``DIR/strategy.toml``) read back
+as a strategy, for the ``file:PATH`` spec of --strategies and --oop. The file names its
+role (human or Old One player), the registered strategy it starts from and the fields it
+sets; every field is checked against the declared space (strategies.spaces).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+from simkit.errors import UserError
+from strategies.spaces import check_value, space_of
+
+RESULT_FILE = "strategy.toml"
+
+
+def _file_role(text: str) -> str | None:
+    if not text.strip().startswith("file:"):
+        return None
+    try:
+        return read_strategy_file(text.strip()[5:])[0]
+    except UserError:
+        return None
+
+
+def read_strategy_file(path: str | Path) -> tuple[str, str, dict[str, Any]]:
+    """(role, base strategy name, fields) from a strategy.toml (or a folder holding one)."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / RESULT_FILE
+    try:
+        doc = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{p}: no such strategy file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{p}: cannot be read ({exc.__class__.__name__})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{p}: not TOML ({exc})") from None
+    table = doc.get("strategy")
+    if not isinstance(table, dict) or not isinstance(table.get("fields"), dict):
+        raise UserError(f"{p}: expected a [strategy] table with role, base and a [strategy.fields] table")
+    role, base = table.get("role"), table.get("base")
+    if role not in ("human", "oop") or not isinstance(base, str):
+        raise UserError(f"{p}: field 'strategy.role' must be 'human' or 'oop' and 'strategy.base' a strategy name")
+    return role, base, dict(table["fields"])
+
+
+def strategy_from_file(path: str | Path, role: str, base_of):
+    """The strategy a strategy.toml describes (the ``file:`` spec of --strategies / --oop);
+    ``base_of(name)`` gives the registered strategy it starts from (the caller's registry,
+    so this module imports neither)."""
+    file_role, base, values = read_strategy_file(path)
+    if file_role != role:
+        want = "--oop" if file_role == "oop" else "--strategies"
+        raise UserError(f"{path}: a tuned {'Old One player' if file_role == 'oop' else 'human'} strategy "
+                        f"(use it with {want})")
+    strategy = base_of(base)
+    space = space_of(strategy)
+    known = {f.name for f in fields(strategy)}
+    changes = {}
+    for name, value in values.items():
+        if name not in known or name not in space:
+            raise UserError(f"{path}: field 'strategy.fields.{name}' is not a tunable field of '{base}' "
+                            f"(expected one of: {', '.join(space)})")
+        changes[name] = check_value(name, space[name], value, str(path))
+    out = replace(strategy, **changes)
+    if role == "human":
+        out.lower()   # combat policies and vector lengths checked now, not mid-run
+    return out
