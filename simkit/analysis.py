@@ -26,6 +26,7 @@ from simkit.lake import LakeError, LakeIndex, Manifest, scan, unified_schema
 
 PAIR_KEYS = ("root_seed", "chunk_id", "game_index")
 LEVEL_ORDER = {"easy": 0, "normal": 1, "hard": 2, "heroic": 3}  # difficulty levels in play order
+L_DIFFICULTIES = ("normal", "hard", "heroic")   # the Revenge levels (difficulty_steps)
 
 
 def play_order(df: pl.DataFrame, keys: Sequence[str], orders: Mapping[str, Sequence[Any]] | None = None
@@ -331,8 +332,6 @@ def difficulty_steps(frame: Frame, by: Sequence[str] = ("strategies", "oop", "hu
     out = out.with_columns(ordered=(pl.col("normal_to_hard_lo") > 0) & (pl.col("hard_to_heroic_lo") > 0)).sort(by)
     return _out(out, pandas)
 
-
-L_DIFFICULTIES = ("normal", "hard", "heroic")
 
 
 def bradley_terry(seats: Frame, summary: Frame, strategies: str = "strategies", resamples: int = 200,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ import numpy as np
 from simkit.core.stats import Z95
 from simkit.errors import UserError
 from simkit.kernels import game_layout as L
-from strategies.files import RESULT_FILE, _file_role, read_strategy_file  # noqa: F401  (re-exported)
+from strategies.files import RESULT_FILE, file_role, read_strategy_file  # noqa: F401  (re-exported)
 from strategies.spaces import Choice, Integer, Real, Vector, space_of
 
 MODES = ("base", "revenge", "mythos-solo")
@@ -74,12 +75,13 @@ class TuneSpec:
             if not low <= value <= MAX_GAMES:
                 raise UserError(f"tune: {name} must be {low}..{MAX_GAMES:,}, got {value}")
 
-    @property
+    @cached_property
     def role(self) -> str:
-        """'oop' when an Old One player strategy is tuned (Revenge), else 'human'."""
+        """'oop' when an Old One player strategy is tuned (Revenge), else 'human' (worked
+        out once: a file: spec is read to know)."""
         from strategies.old_ones import OOP_REGISTRY
         name = self.strategy.split(":")[0].strip().lower()
-        return "oop" if self.mode == "revenge" and (name in OOP_REGISTRY or _file_role(self.strategy) == "oop") \
+        return "oop" if self.mode == "revenge" and (name in OOP_REGISTRY or file_role(self.strategy) == "oop") \
             else "human"
 
     def games(self, chunk: int) -> int:
@@ -200,10 +202,16 @@ def scores(rows: np.ndarray, spec: TuneSpec) -> np.ndarray:
     return rows[:, _COL["humans_win"]].astype(np.float64) if spec.objective == "win" else best - oo_vp
 
 
-def _play_block(spec: TuneSpec, candidate, chunk: int, first: int, n: int, data_path: str | None) -> np.ndarray:
+@cache
+def _pack(data_path: str):
+    """A user's data pack, read once per process (every block of every trial plays on it)."""
     from simkit.datapack import load_pack
+    return load_pack(data_path)
+
+
+def _play_block(spec: TuneSpec, candidate, chunk: int, first: int, n: int, data_path: str | None) -> np.ndarray:
     from simkit.game.modes import engine_for
-    eng = engine_for(load_pack(data_path) if data_path else None)
+    eng = engine_for(_pack(data_path) if data_path else None)
     rows, _ = eng.play_many(game_spec(spec, candidate), spec.seed, chunk, n, first_game=first)
     return scores(rows, spec)
 

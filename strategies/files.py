@@ -17,7 +17,9 @@ from strategies.spaces import check_value, space_of
 RESULT_FILE = "strategy.toml"
 
 
-def _file_role(text: str) -> str | None:
+def file_role(text: str) -> str | None:
+    """The role a ``file:`` spec's strategy file names ('human' or 'oop'); None for other
+    specs or a file that cannot be read (reading it again reports the error)."""
     if not text.strip().startswith("file:"):
         return None
     try:

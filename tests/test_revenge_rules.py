@@ -323,12 +323,6 @@ def test_after_losing_its_port_fight_a_player_leaves_the_outpost_to_fight_alone(
 # A scripted Old One deck (conftest.custom_deck) makes every fight and move do exactly what
 # the test needs; the assertions are what the rule text says happens.
 
-@pytest.fixture(scope="module")
-def pack():
-    from simkit.datapack import load_pack
-    return load_pack()
-
-
 def _scripted(pack, rows, moves_zombies=False):
     """An Engine whose Old One deck is the cards ``rows`` (conftest.custom_deck)."""
     import dataclasses

@@ -114,16 +114,12 @@ def out_file(path: Path, suffixes: tuple[str, ...], flag: str = "--out") -> Path
 
 def out_dir(path: Path, flag: str = "--out") -> Path:
     """A folder to write into: not a file, and every existing part of its path a folder."""
-    from simkit.core.atomic import check_name
+    from simkit.core.atomic import check_name, check_parents
 
     check_name(path, flag)
     if path.exists() and not path.is_dir():
         raise UserError(f"{flag} {path}: exists and is not a folder")
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise UserError(f"{flag} {path}: {parent} is not a folder")
-            break
+    check_parents(path, flag)
     return path
 
 

@@ -58,6 +58,11 @@ def check_target(path: Path, flag: str = "--out") -> None:
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a device" if stat.S_ISCHR(st.st_mode) or \
             stat.S_ISBLK(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
         raise OutputError(f"{flag} {path}: is {kind}, not a regular file; refusing to replace it")
+    check_parents(path, flag)
+
+
+def check_parents(path: Path, flag: str) -> None:
+    """The nearest existing folder above ``path`` must be a folder (not a file)."""
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():
