@@ -22,9 +22,18 @@ sys.path.insert(0, str(ROOT))
 
 from simkit.athena import TurretFight, exact_odds, load_athena_pack, monte_carlo_odds  # noqa: E402
 
-TYPICAL = TurretFight(weapons=(("cannon", 3), ("energy_cannon", 4)), defense=2, ammo=2, charged=1, detection=1)
-LARGE = TurretFight(weapons=(("cannon", 1), ("cannon", 2), ("energy_cannon", 3), ("weapon", 4)), defense=3,
-                    ammo=8, charged=4, cyborg=True, grenade=True, detection=2)
+TYPICAL = TurretFight(
+    weapons=(("cannon", 3), ("energy_cannon", 4)), defense=2, ammo=2, charged=1, detection=1
+)
+LARGE = TurretFight(
+    weapons=(("cannon", 1), ("cannon", 2), ("energy_cannon", 3), ("weapon", 4)),
+    defense=3,
+    ammo=8,
+    charged=4,
+    cyborg=True,
+    grenade=True,
+    detection=2,
+)
 
 COLD = """
 import time
@@ -58,8 +67,14 @@ def main() -> None:
     quick = "--quick" in sys.argv
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        out = subprocess.run([sys.executable, "-c", COLD], cwd=ROOT, env=env, check=True,
-                             capture_output=True, text=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", COLD],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
     emit("athena_numba_compile_exact", float(out[0]), "s")
     emit("athena_numba_compile_mc", float(out[1]), "s")
 

@@ -39,17 +39,62 @@ def _fields(neighbors, target, dist, queue, reps):
 
 
 @nb.njit
-def _phases(reps, cards, card_moves, card_compass, card_rotation, neighbors, target0, farm0, mover0,
-            mover_type, face_up, type_moves, stop_at_farm, policy, rng, moves, stopped, dist, port_dist,
-            queue, before, cand, target, farm, mover):
+def _phases(
+    reps,
+    cards,
+    card_moves,
+    card_compass,
+    card_rotation,
+    neighbors,
+    target0,
+    farm0,
+    mover0,
+    mover_type,
+    face_up,
+    type_moves,
+    stop_at_farm,
+    policy,
+    rng,
+    moves,
+    stopped,
+    dist,
+    port_dist,
+    queue,
+    before,
+    cand,
+    target,
+    farm,
+    mover,
+):
     blighted = 0
     for _ in range(reps):
         target[:] = target0
         farm[:] = farm0
         mover[:] = mover0
-        blighted += M.movement_phase(cards, card_moves, card_compass, card_rotation, neighbors, target, farm,
-                                     mover, mover_type, face_up, type_moves, stop_at_farm, policy, rng,
-                                     moves, stopped, dist, port_dist, queue, before, cand, True)
+        blighted += M.movement_phase(
+            cards,
+            card_moves,
+            card_compass,
+            card_rotation,
+            neighbors,
+            target,
+            farm,
+            mover,
+            mover_type,
+            face_up,
+            type_moves,
+            stop_at_farm,
+            policy,
+            rng,
+            moves,
+            stopped,
+            dist,
+            port_dist,
+            queue,
+            before,
+            cand,
+            True,
+        )
     return blighted
 
 
@@ -67,7 +112,9 @@ def midgame_state(board, rng):
     farm[farms] = 1
     target[farms] = True
     kinds = [t for t in range(len(OLD_ONES)) if t != TEMPLE]
-    mover_type = np.array([kinds[i % len(kinds)] for i in range(8)] + [TEMPLE, TEMPLE], dtype=np.int64)
+    mover_type = np.array(
+        [kinds[i % len(kinds)] for i in range(8)] + [TEMPLE, TEMPLE], dtype=np.int64
+    )
     return target, farm, movers.astype(np.int64), mover_type
 
 
@@ -90,74 +137,192 @@ def main() -> None:
     with Timer() as t:
         distance_field(board.neighbors, target, dist, queue)
     emit("board_compile_distance_field", t.seconds, "s", note="first call, empty numba cache")
-    scratch = dict(moves=np.zeros(m, dtype=bool), stopped=np.zeros(m, dtype=bool), dist=dist,
-                   port_dist=port_dist, queue=queue, before=np.zeros(m, dtype=np.int64),
-                   cand=np.zeros(6, dtype=np.int64))
+    scratch = dict(
+        moves=np.zeros(m, dtype=bool),
+        stopped=np.zeros(m, dtype=bool),
+        dist=dist,
+        port_dist=port_dist,
+        queue=queue,
+        before=np.zeros(m, dtype=np.int64),
+        cand=np.zeros(6, dtype=np.int64),
+    )
     face_up = np.ones(m, dtype=bool)
     cards2 = np.array([0, 1], dtype=np.int64)
 
     def phase(cards, policy, stop_at_farm):
         t2, f2, m2 = target.copy(), farm.copy(), movers.copy()
-        return M.movement_phase(cards, data.card_moves, data.card_compass, data.card_rotation, board.neighbors,
-                                t2, f2, m2, mover_type, face_up, data.old_one_moves, stop_at_farm, policy, rng,
-                                scratch["moves"], scratch["stopped"], dist, port_dist, queue, scratch["before"],
-                                scratch["cand"], True)
+        return M.movement_phase(
+            cards,
+            data.card_moves,
+            data.card_compass,
+            data.card_rotation,
+            board.neighbors,
+            t2,
+            f2,
+            m2,
+            mover_type,
+            face_up,
+            data.old_one_moves,
+            stop_at_farm,
+            policy,
+            rng,
+            scratch["moves"],
+            scratch["stopped"],
+            dist,
+            port_dist,
+            queue,
+            scratch["before"],
+            scratch["cand"],
+            True,
+        )
 
     with Timer() as t:
         phase(cards2, M.CHOOSE_COMPASS, False)
     emit("board_compile_movement_phase", t.seconds, "s", note="first call, empty numba cache")
     with Timer() as t:
         setup_board(board, survey, data, np.random.default_rng(0), num_players=4)
-    emit("board_compile_setup", t.seconds, "s", note="first call (survey + ports kernels), empty numba cache")
+    emit(
+        "board_compile_setup",
+        t.seconds,
+        "s",
+        note="first call (survey + ports kernels), empty numba cache",
+    )
     with Timer() as t:
         _fields(board.neighbors, target, dist, queue, 1)
-        _phases(1, cards2, data.card_moves, data.card_compass, data.card_rotation, board.neighbors, target, farm,
-                movers, mover_type, face_up, data.old_one_moves, False, M.CHOOSE_COMPASS, rng, scratch["moves"],
-                scratch["stopped"], dist, port_dist, queue, scratch["before"], scratch["cand"], target.copy(),
-                farm.copy(), movers.copy())
+        _phases(
+            1,
+            cards2,
+            data.card_moves,
+            data.card_compass,
+            data.card_rotation,
+            board.neighbors,
+            target,
+            farm,
+            movers,
+            mover_type,
+            face_up,
+            data.old_one_moves,
+            False,
+            M.CHOOSE_COMPASS,
+            rng,
+            scratch["moves"],
+            scratch["stopped"],
+            dist,
+            port_dist,
+            queue,
+            scratch["before"],
+            scratch["cand"],
+            target.copy(),
+            farm.copy(),
+            movers.copy(),
+        )
     emit("board_compile_bench_loops", t.seconds, "s", note="the benchmark's own numba loops")
 
     # -- one distance field over the Eastern map -------------------------------------------
     reps = args.reps
     with Timer() as t:
         _fields(board.neighbors, target, dist, queue, reps)
-    emit("board_distance_field_eastern", t.seconds / reps * 1e6, "us", hexes=n, targets=int(target.sum()),
-         reps=reps, where="numba loop", target_us=5.0)
+    emit(
+        "board_distance_field_eastern",
+        t.seconds / reps * 1e6,
+        "us",
+        hexes=n,
+        targets=int(target.sum()),
+        reps=reps,
+        where="numba loop",
+        target_us=5.0,
+    )
     calls = reps // 10
     start = time.perf_counter()
     for _ in range(calls):
         distance_field(board.neighbors, target, dist, queue)
-    emit("board_distance_field_eastern_python_call", (time.perf_counter() - start) / calls * 1e6, "us",
-         reps=calls, where="one call from Python")
+    emit(
+        "board_distance_field_eastern_python_call",
+        (time.perf_counter() - start) / calls * 1e6,
+        "us",
+        reps=calls,
+        where="one call from Python",
+    )
 
     # -- a full Old One movement phase ---------------------------------------------------
-    for name, cards, policy, stop in (("board_movement_phase_base_2cards", cards2, M.CHOOSE_COMPASS, False),
-                                      ("board_movement_phase_revenge_4cards_ports_policy",
-                                       np.array([0, 1, 2, 3], dtype=np.int64), M.CHOOSE_PORTS, True)):
+    for name, cards, policy, stop in (
+        ("board_movement_phase_base_2cards", cards2, M.CHOOSE_COMPASS, False),
+        (
+            "board_movement_phase_revenge_4cards_ports_policy",
+            np.array([0, 1, 2, 3], dtype=np.int64),
+            M.CHOOSE_PORTS,
+            True,
+        ),
+    ):
         preps = max(1, reps // 10)
-        args_ = (cards, data.card_moves, data.card_compass, data.card_rotation, board.neighbors, target, farm, movers,
-                 mover_type, face_up, data.old_one_moves, stop, policy, rng, scratch["moves"], scratch["stopped"],
-                 dist, port_dist, queue, scratch["before"], scratch["cand"], target.copy(), farm.copy(), movers.copy())
+        args_ = (
+            cards,
+            data.card_moves,
+            data.card_compass,
+            data.card_rotation,
+            board.neighbors,
+            target,
+            farm,
+            movers,
+            mover_type,
+            face_up,
+            data.old_one_moves,
+            stop,
+            policy,
+            rng,
+            scratch["moves"],
+            scratch["stopped"],
+            dist,
+            port_dist,
+            queue,
+            scratch["before"],
+            scratch["cand"],
+            target.copy(),
+            farm.copy(),
+            movers.copy(),
+        )
         _phases(1, *args_)
         with Timer() as t:
             _phases(preps, *args_)
-        circled = sum(M.movers_for_card(c, data.card_moves, mover_type, face_up, data.old_one_moves,
-                                        scratch["moves"]) for c in cards)
-        emit(name, t.seconds / preps * 1e6, "us", movers=m, cards=int(cards.size), moves=int(circled), reps=preps,
-             where="numba loop (incl. resetting the state arrays)")
+        circled = sum(
+            M.movers_for_card(
+                c, data.card_moves, mover_type, face_up, data.old_one_moves, scratch["moves"]
+            )
+            for c in cards
+        )
+        emit(
+            name,
+            t.seconds / preps * 1e6,
+            "us",
+            movers=m,
+            cards=int(cards.size),
+            moves=int(circled),
+            reps=preps,
+            where="numba loop (incl. resetting the state arrays)",
+        )
         start = time.perf_counter()
         for _ in range(preps // 10):
             phase(cards, policy, stop)
-        emit(name + "_python_call", (time.perf_counter() - start) / (preps // 10) * 1e6, "us",
-             reps=preps // 10, where="one call from Python (incl. copying the state)")
+        emit(
+            name + "_python_call",
+            (time.perf_counter() - start) / (preps // 10) * 1e6,
+            "us",
+            reps=preps // 10,
+            where="one call from Python (incl. copying the state)",
+        )
 
     # -- setup ----------------------------------------------------------------------------
     sreps = 2000
     with Timer() as t:
         for s in range(sreps):
             setup_board(board, survey, data, np.random.default_rng(s), num_players=4)
-    emit("board_setup_eastern_4_players", t.seconds / sreps * 1e6, "us", reps=sreps,
-         where="setup_board from Python (survey, Old One stacks, Ports)")
+    emit(
+        "board_setup_eastern_4_players",
+        t.seconds / sreps * 1e6,
+        "us",
+        reps=sreps,
+        where="setup_board from Python (survey, Old One stacks, Ports)",
+    )
 
 
 if __name__ == "__main__":

@@ -48,13 +48,25 @@ def main() -> None:
         name = f"{force.replace('=', '').replace(',', '_')}_vs_{vs.replace(',', '_')}"
         with Timer() as t:
             try:
-                states, overflow = exact_odds(fight, data, withdraw=Never(), state_budget=args.budget).states, False
+                states, overflow = (
+                    exact_odds(fight, data, withdraw=Never(), state_budget=args.budget).states,
+                    False,
+                )
             except ExactTooLarge:
                 states, overflow = args.budget, True
         st0, mx, cost = combat_arrays(fight, data)
-        table = withdraw_table_for(fight, data, parse_allocation("cheapest"), table_policy, st0, mx, cost)
-        emit(f"exact_states_{name}", states, "states", overflow=overflow, seconds=round(t.seconds, 3),
-             table_states=table.states, budget=args.budget)
+        table = withdraw_table_for(
+            fight, data, parse_allocation("cheapest"), table_policy, st0, mx, cost
+        )
+        emit(
+            f"exact_states_{name}",
+            states,
+            "states",
+            overflow=overflow,
+            seconds=round(t.seconds, 3),
+            table_states=table.states,
+            budget=args.budget,
+        )
 
 
 if __name__ == "__main__":

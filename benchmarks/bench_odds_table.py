@@ -39,17 +39,29 @@ def main() -> None:
     with Timer() as t:
         table = odds_table(data, args.k, jobs=args.jobs, target_ci=args.target_ci)
     half = ((table["p_destroy_hi"] - table["p_destroy_lo"]) / 2).max()
-    table_half = ((table["p_destroy_table_policy_hi"] - table["p_destroy_table_policy_lo"]) / 2).max()
-    emit(f"odds_table_k{args.k}_ci{args.target_ci:g}", t.seconds, "s", rows=len(table), jobs=args.jobs,
-         cpus=os.cpu_count(), load_before=round(load, 2), load_after=round(os.getloadavg()[0], 2),
-         max_half_width=round(float(half), 5), max_half_width_table_policy=round(float(table_half), 5),
-         exact_share=round(float((table["method"] == "exact").mean()), 4),
-         table_policy_exact_share=round(float((table["table_method"] == "exact").mean()), 4),
-         card_counting_rows=int(table["p_destroy_value_policy"].notna().sum()),
-         fights=int(table["games"].sum() + table["table_games"].sum()),
-         cpu_seconds=round(table.attrs["cpu_seconds"], 2),
-         wall_if_cores_were_free=round(table.attrs["cpu_seconds"] / args.jobs, 2),
-         goal_seconds=GOAL_SECONDS, goal_met=bool(t.seconds <= GOAL_SECONDS and half <= args.target_ci + 1e-12))
+    table_half = (
+        (table["p_destroy_table_policy_hi"] - table["p_destroy_table_policy_lo"]) / 2
+    ).max()
+    emit(
+        f"odds_table_k{args.k}_ci{args.target_ci:g}",
+        t.seconds,
+        "s",
+        rows=len(table),
+        jobs=args.jobs,
+        cpus=os.cpu_count(),
+        load_before=round(load, 2),
+        load_after=round(os.getloadavg()[0], 2),
+        max_half_width=round(float(half), 5),
+        max_half_width_table_policy=round(float(table_half), 5),
+        exact_share=round(float((table["method"] == "exact").mean()), 4),
+        table_policy_exact_share=round(float((table["table_method"] == "exact").mean()), 4),
+        card_counting_rows=int(table["p_destroy_value_policy"].notna().sum()),
+        fights=int(table["games"].sum() + table["table_games"].sum()),
+        cpu_seconds=round(table.attrs["cpu_seconds"], 2),
+        wall_if_cores_were_free=round(table.attrs["cpu_seconds"] / args.jobs, 2),
+        goal_seconds=GOAL_SECONDS,
+        goal_met=bool(t.seconds <= GOAL_SECONDS and half <= args.target_ci + 1e-12),
+    )
 
 
 if __name__ == "__main__":

@@ -14,18 +14,31 @@ from common import emit  # noqa: E402
 def main(n_games: int = 2000) -> None:
     t0 = time.perf_counter()
     from simkit.game.engine import Engine, make_spec
+
     eng = Engine()
     spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop="rusher")
     eng.play(np.random.default_rng(0), spec)
-    emit("revenge_compile", time.perf_counter() - t0, "s", note="first game; warm if the numba cache exists")
+    emit(
+        "revenge_compile",
+        time.perf_counter() - t0,
+        "s",
+        note="first game; warm if the numba cache exists",
+    )
     for oop in ("rusher", "random"):
         spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop=oop)
         eng.play_many(spec, 1, 0, 50)
         t = time.perf_counter()
         eng.play_many(spec, 1, 1, n_games)
         dt = time.perf_counter() - t
-        emit("revenge_2p_games_per_s", n_games / dt, "games/s", oop=oop, humans="balanced", games=n_games,
-             target=1000)
+        emit(
+            "revenge_2p_games_per_s",
+            n_games / dt,
+            "games/s",
+            oop=oop,
+            humans="balanced",
+            games=n_games,
+            target=1000,
+        )
     spec = make_spec("mythos-solo", 1, "balanced", difficulty="normal")
     eng.play_many(spec, 1, 0, 50)
     t = time.perf_counter()

@@ -23,20 +23,48 @@ TRIALS, GAMES = 120, 300
 
 
 def main() -> None:
-    Engine().play(__import__("numpy").random.default_rng(0), ["balanced", "balanced"])   # warm the cache
+    Engine().play(
+        __import__("numpy").random.default_rng(0), ["balanced", "balanced"]
+    )  # warm the cache
     for name, spec in (
-        ("tune_human_balanced_base_2p", TuneSpec(mode="base", strategy="balanced", opponents=("balanced",),
-                                                 trials=TRIALS, games_per_trial=GAMES, seed=11)),
-        ("tune_oop_rusher_revenge_normal", TuneSpec(mode="revenge", strategy="rusher", opponents=("balanced",),
-                                                    difficulty="normal", trials=TRIALS, games_per_trial=GAMES,
-                                                    seed=12)),
+        (
+            "tune_human_balanced_base_2p",
+            TuneSpec(
+                mode="base",
+                strategy="balanced",
+                opponents=("balanced",),
+                trials=TRIALS,
+                games_per_trial=GAMES,
+                seed=11,
+            ),
+        ),
+        (
+            "tune_oop_rusher_revenge_normal",
+            TuneSpec(
+                mode="revenge",
+                strategy="rusher",
+                opponents=("balanced",),
+                difficulty="normal",
+                trials=TRIALS,
+                games_per_trial=GAMES,
+                seed=12,
+            ),
+        ),
     ):
         with tempfile.TemporaryDirectory() as tmp, Timer() as t:
             record = run_tune(spec, Path(tmp) / "study", jobs=2)
         h = record["evaluation"]["holdout"]
         games = TRIALS * GAMES + spec.leaders * spec.games(1) + 2 * spec.games(2)
-        emit(f"{name}_wall", t.seconds, "s", trials=TRIALS, games=games, jobs=2,
-             holdout_diff=round(h["diff"], 4), holdout_ci=[round(h["ci_low"], 4), round(h["ci_high"], 4)])
+        emit(
+            f"{name}_wall",
+            t.seconds,
+            "s",
+            trials=TRIALS,
+            games=games,
+            jobs=2,
+            holdout_diff=round(h["diff"], 4),
+            holdout_ci=[round(h["ci_low"], 4), round(h["ci_high"], 4)],
+        )
         emit(f"{name}_games_per_s", games / t.seconds, "games/s", jobs=2)
 
 

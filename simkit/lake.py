@@ -54,6 +54,7 @@ class LakeError(UserError):
 
 # -- paths --------------------------------------------------------------------------
 
+
 def value_text(value: Any) -> str:
     """How a parameter value is spelled in a folder name (before URI encoding)."""
     if isinstance(value, bool):
@@ -74,7 +75,9 @@ def chunk_name(cell_id: str, chunk_id: int) -> str:
     return f"chunk-{cell_id}-{chunk_id:06d}.parquet"
 
 
-def chunk_relpath(table: str, partition: Iterable[tuple[str, Any]], cell_id: str, chunk_id: int) -> str:
+def chunk_relpath(
+    table: str, partition: Iterable[tuple[str, Any]], cell_id: str, chunk_id: int
+) -> str:
     parts = [table, partition_dir(partition), chunk_name(cell_id, chunk_id)]
     return "/".join(p for p in parts if p)
 
@@ -91,12 +94,15 @@ def parse_partition(relpath: str) -> dict[str, str]:
 
 # -- writing ------------------------------------------------------------------------
 
+
 def constant_column(value: Any, n: int) -> pa.Array:
     """A column holding one value n times, cheap to build and to store."""
     if isinstance(value, np.generic):
         return pa.array(np.full(n, value, dtype=value.dtype))
     if isinstance(value, str):
-        return pa.DictionaryArray.from_arrays(np.zeros(n, dtype=np.int8), pa.array([value], pa.string()))
+        return pa.DictionaryArray.from_arrays(
+            np.zeros(n, dtype=np.int8), pa.array([value], pa.string())
+        )
     if isinstance(value, bool):
         return pa.array(np.full(n, value, dtype=bool))
     if isinstance(value, int):
@@ -111,10 +117,16 @@ def build_table(constants: Mapping[str, Any], columns: Mapping[str, np.ndarray])
     n = len(next(iter(columns.values()))) if columns else 0
     for name in constants:
         if name in columns:
-            raise LakeError(f"the mode writes a column '{name}' that is also a parameter or key column")
+            raise LakeError(
+                f"the mode writes a column '{name}' that is also a parameter or key column"
+            )
     keys = [k for k in constants if k in KEY_COLUMNS]
-    order = keys + [k for k in columns if k == "game_index"] + [k for k in constants if k not in KEY_COLUMNS] \
+    order = (
+        keys
+        + [k for k in columns if k == "game_index"]
+        + [k for k in constants if k not in KEY_COLUMNS]
         + [k for k in columns if k != "game_index"]
+    )
     arrays = []
     for name in order:
         if name in constants:
@@ -126,12 +138,18 @@ def build_table(constants: Mapping[str, Any], columns: Mapping[str, np.ndarray])
         arrays.append(pa.array(values))
     # Columns without nulls are declared non-nullable: the writer then skips definition
     # levels (measured: a third less time per row for the combat mode).
-    schema = pa.schema([pa.field(name, arr.type, nullable=arr.null_count > 0) for name, arr in zip(order, arrays, strict=True)])
+    schema = pa.schema(
+        [
+            pa.field(name, arr.type, nullable=arr.null_count > 0)
+            for name, arr in zip(order, arrays, strict=True)
+        ]
+    )
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def write_parquet(path: Path, table: pa.Table, meta: Mapping[str, Any],
-                  stats_columns: Iterable[str] | None = None) -> None:
+def write_parquet(
+    path: Path, table: pa.Table, meta: Mapping[str, Any], stats_columns: Iterable[str] | None = None
+) -> None:
     """Write one Parquet file atomically: a hidden temporary name, then rename.
 
     Strings are dictionary-encoded; numbers are plain + zstd (their dictionary pass cost
@@ -139,18 +157,28 @@ def write_parquet(path: Path, table: pa.Table, meta: Mapping[str, Any],
     are kept for ``stats_columns`` (keys and parameters, for filter pushdown) only.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    strings = [f.name for f in table.schema if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)]
-    stats = [c for c in stats_columns if c in table.column_names] if stats_columns is not None else True
+    strings = [
+        f.name for f in table.schema if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)
+    ]
+    stats = (
+        [c for c in stats_columns if c in table.column_names] if stats_columns is not None else True
+    )
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:
         if os.path.lexists(path) and not path.is_file():
             raise LakeError(f"{path}: exists and is not a regular file; refusing to replace it")
         # store_schema=False: strings come back as plain strings (Parquet dictionary
         # encoding keeps them small on disk), not as Arrow dictionaries/categoricals.
-        with pq.ParquetWriter(tmp, table.schema, compression=COMPRESSION,
-                              compression_level=COMPRESSION_LEVEL, use_dictionary=strings or False,
-                              write_statistics=stats, store_schema=False,
-                              write_page_checksum=True) as writer:
+        with pq.ParquetWriter(
+            tmp,
+            table.schema,
+            compression=COMPRESSION,
+            compression_level=COMPRESSION_LEVEL,
+            use_dictionary=strings or False,
+            write_statistics=stats,
+            store_schema=False,
+            write_page_checksum=True,
+        ) as writer:
             writer.write_table(table, row_group_size=ROW_GROUP)
             writer.add_key_value_metadata({META_KEY: json.dumps(meta, sort_keys=True)})
         fd = os.open(tmp, os.O_RDONLY)
@@ -163,13 +191,23 @@ def write_parquet(path: Path, table: pa.Table, meta: Mapping[str, Any],
         tmp.unlink(missing_ok=True)
         if isinstance(exc, OSError):  # disk full, permission, ...: one line naming the file
             from simkit.core.atomic import describe_os_error
-            reason = describe_os_error(exc, path) if exc.errno else f"{path}: {str(exc).splitlines()[0][:200]}"
+
+            reason = (
+                describe_os_error(exc, path)
+                if exc.errno
+                else f"{path}: {str(exc).splitlines()[0][:200]}"
+            )
             raise LakeError(f"cannot write {reason}") from None
         raise
 
 
-def write_chunk(root: Path, files: Mapping[str, str], tables: Mapping[str, pa.Table],
-                meta: Mapping[str, Any], stats_columns: Iterable[str] | None = None) -> None:
+def write_chunk(
+    root: Path,
+    files: Mapping[str, str],
+    tables: Mapping[str, pa.Table],
+    meta: Mapping[str, Any],
+    stats_columns: Iterable[str] | None = None,
+) -> None:
     """All tables of one chunk; the summary file is renamed last (it marks the chunk done)."""
     order = sorted(files, key=lambda t: (t == "summary", t))
     stats = list(stats_columns) + ["game_index"] if stats_columns is not None else None
@@ -179,6 +217,7 @@ def write_chunk(root: Path, files: Mapping[str, str], tables: Mapping[str, pa.Ta
 
 
 # -- reading and checking ---------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ChunkFile:
@@ -215,21 +254,31 @@ class LakeIndex:
     def tables(self) -> list[str]:
         return sorted({f.table for f in self.files})
 
-    def select(self, table: str, experiment: str | None = None, cells: Iterable[str] | None = None) -> list[ChunkFile]:
+    def select(
+        self, table: str, experiment: str | None = None, cells: Iterable[str] | None = None
+    ) -> list[ChunkFile]:
         wanted = set(cells) if cells is not None else None
-        return [f for f in sorted(self.files, key=lambda f: f.relpath)
-                if f.table == table and (experiment is None or f.meta.get("experiment_id") == experiment)
-                and (wanted is None or f.cell in wanted)]
+        return [
+            f
+            for f in sorted(self.files, key=lambda f: f.relpath)
+            if f.table == table
+            and (experiment is None or f.meta.get("experiment_id") == experiment)
+            and (wanted is None or f.cell in wanted)
+        ]
 
-    def paths(self, table: str, experiment: str | None = None, cells: Iterable[str] | None = None) -> list[Path]:
+    def paths(
+        self, table: str, experiment: str | None = None, cells: Iterable[str] | None = None
+    ) -> list[Path]:
         return [self.root / f.relpath for f in self.select(table, experiment, cells)]
 
     def raise_problems(self, limit: int = 5) -> None:
         if self.problems:
             shown = "; ".join(str(p) for p in self.problems[:limit])
             more = f"; and {len(self.problems) - limit} more" if len(self.problems) > limit else ""
-            raise LakeError(f"lake {self.root}: {len(self.problems)} bad file(s), not read: {shown}{more} "
-                            f"(delete them, or check with 'simkit experiment verify {self.root}')")
+            raise LakeError(
+                f"lake {self.root}: {len(self.problems)} bad file(s), not read: {shown}{more} "
+                f"(delete them, or check with 'simkit experiment verify {self.root}')"
+            )
 
 
 def scan(root: str | Path, manifest: Manifest | None = None, deep: bool = False) -> LakeIndex:
@@ -247,7 +296,9 @@ def scan(root: str | Path, manifest: Manifest | None = None, deep: bool = False)
     for entry in sorted(root.iterdir()):
         if entry.is_file():
             if entry.suffix == ".parquet":
-                index.problems.append(Problem(entry.name, "foreign", "a Parquet file outside any table folder"))
+                index.problems.append(
+                    Problem(entry.name, "foreign", "a Parquet file outside any table folder")
+                )
             continue
         if entry.name.startswith("."):
             continue
@@ -263,8 +314,9 @@ def scan(root: str | Path, manifest: Manifest | None = None, deep: bool = False)
     return index
 
 
-def _check_file(root: Path, rel: str, table: str, name: str, manifest: Manifest, deep: bool,
-                index: LakeIndex) -> None:
+def _check_file(
+    root: Path, rel: str, table: str, name: str, manifest: Manifest, deep: bool, index: LakeIndex
+) -> None:
     m = CHUNK_RE.match(name)
     if not m:
         index.problems.append(Problem(rel, "foreign", "not a chunk-<cell>-<chunk>.parquet file"))
@@ -284,25 +336,42 @@ def _check_file(root: Path, rel: str, table: str, name: str, manifest: Manifest,
         return
     cell, chunk = m.group("cell"), int(m.group("chunk"))
     if meta.get("cell") != cell or meta.get("chunk_id") != chunk or meta.get("table") != table:
-        index.problems.append(Problem(rel, "corrupt", "metadata names another cell, chunk or table"))
+        index.problems.append(
+            Problem(rel, "corrupt", "metadata names another cell, chunk or table")
+        )
         return
     if md.num_rows != meta.get("rows"):
-        index.problems.append(Problem(rel, "corrupt", f"{md.num_rows} rows, metadata says {meta.get('rows')}"))
+        index.problems.append(
+            Problem(rel, "corrupt", f"{md.num_rows} rows, metadata says {meta.get('rows')}")
+        )
         return
     exp = manifest.experiments.get(meta.get("experiment_id", ""))
     if exp is None:
-        index.problems.append(Problem(rel, "foreign", f"experiment '{meta.get('experiment_id')}' is not in {MANIFEST}"))
+        index.problems.append(
+            Problem(
+                rel, "foreign", f"experiment '{meta.get('experiment_id')}' is not in {MANIFEST}"
+            )
+        )
         return
     cell_rec = exp.get("cells", {}).get(cell)
     if cell_rec is None:
-        index.problems.append(Problem(rel, "foreign", f"cell {cell} is not in experiment '{meta['experiment_id']}'"))
+        index.problems.append(
+            Problem(rel, "foreign", f"cell {cell} is not in experiment '{meta['experiment_id']}'")
+        )
         return
-    for key, rec in (("engine_version", exp.get("engine_version")), ("data_hash", cell_rec.get("data_hash"))):
+    for key, rec in (
+        ("engine_version", exp.get("engine_version")),
+        ("data_hash", cell_rec.get("data_hash")),
+    ):
         if meta.get(key) != rec:
-            index.problems.append(Problem(rel, "foreign", f"{key} {meta.get(key)!r}, manifest says {rec!r}"))
+            index.problems.append(
+                Problem(rel, "foreign", f"{key} {meta.get(key)!r}, manifest says {rec!r}")
+            )
             return
     if parse_partition(rel) != {k: value_text(v) for k, v in cell_rec.get("partition", [])}:
-        index.problems.append(Problem(rel, "misplaced", "its folders do not match the cell's parameters"))
+        index.problems.append(
+            Problem(rel, "misplaced", "its folders do not match the cell's parameters")
+        )
         return
     if deep:
         try:
@@ -312,12 +381,29 @@ def _check_file(root: Path, rel: str, table: str, name: str, manifest: Manifest,
             return
         key = meta.get("key_metric")
         if table == "summary" and key and key in data.column_names:
-            total = int(np.asarray(data.column(key).to_numpy(zero_copy_only=False), dtype=np.int64).sum())
+            total = int(
+                np.asarray(data.column(key).to_numpy(zero_copy_only=False), dtype=np.int64).sum()
+            )
             if total != meta.get("key_sum"):
-                index.problems.append(Problem(rel, "corrupt", f"{key} sums to {total}, metadata says {meta.get('key_sum')}"))
+                index.problems.append(
+                    Problem(
+                        rel,
+                        "corrupt",
+                        f"{key} sums to {total}, metadata says {meta.get('key_sum')}",
+                    )
+                )
                 return
-    index.files.append(ChunkFile(relpath=rel, table=table, cell=cell, chunk_id=chunk, rows=md.num_rows, meta=meta,
-                                 schema=md.schema.to_arrow_schema()))
+    index.files.append(
+        ChunkFile(
+            relpath=rel,
+            table=table,
+            cell=cell,
+            chunk_id=chunk,
+            rows=md.num_rows,
+            meta=meta,
+            schema=md.schema.to_arrow_schema(),
+        )
+    )
 
 
 def unified_schema(files: Iterable[ChunkFile]) -> pa.Schema:
@@ -332,12 +418,17 @@ def unified_schema(files: Iterable[ChunkFile]) -> pa.Schema:
             old = fields.get(fld.name)
             if old is None or old.type == fld.type:
                 fields.setdefault(fld.name, fld)
-            elif pa.types.is_integer(old.type) and pa.types.is_integer(fld.type) \
-                    and pa.types.is_signed_integer(old.type) == pa.types.is_signed_integer(fld.type):
+            elif (
+                pa.types.is_integer(old.type)
+                and pa.types.is_integer(fld.type)
+                and pa.types.is_signed_integer(old.type) == pa.types.is_signed_integer(fld.type)
+            ):
                 if fld.type.bit_width > old.type.bit_width:
                     fields[fld.name] = fld
             else:
-                raise LakeError(f"column '{fld.name}' is {old.type} in some files and {fld.type} in {f.relpath}")
+                raise LakeError(
+                    f"column '{fld.name}' is {old.type} in some files and {fld.type} in {f.relpath}"
+                )
     return pa.schema(list(fields.values()))
 
 
@@ -347,13 +438,16 @@ def _check_complete(index: LakeIndex, manifest: Manifest) -> None:
     keep = []
     for f in index.files:
         if f.table != "summary" and (f.cell, f.chunk_id, f.n_games) not in summaries:
-            index.problems.append(Problem(f.relpath, "incomplete", "its chunk has no summary file; rerun the spec"))
+            index.problems.append(
+                Problem(f.relpath, "incomplete", "its chunk has no summary file; rerun the spec")
+            )
         else:
             keep.append(f)
     index.files = keep
 
 
 # -- manifest ----------------------------------------------------------------------------
+
 
 @dataclass
 class Manifest:
@@ -372,16 +466,22 @@ class Manifest:
         except (ValueError, UnicodeDecodeError) as exc:
             raise LakeError(f"{path}: not valid JSON: {exc}") from None
         if not isinstance(obj, dict) or obj.get("format") != LAKE_FORMAT:
-            raise LakeError(f"{path}: not a simkit lake manifest (format {obj.get('format') if isinstance(obj, dict) else None!r}, "
-                            f"expected {LAKE_FORMAT!r})")
+            raise LakeError(
+                f"{path}: not a simkit lake manifest (format {obj.get('format') if isinstance(obj, dict) else None!r}, "
+                f"expected {LAKE_FORMAT!r})"
+            )
         return cls(root=root, experiments=obj.get("experiments", {}), format=obj["format"])
 
     def exists(self) -> bool:
         return (self.root / MANIFEST).is_file()
 
     def save(self) -> None:
-        payload = json.dumps({"format": self.format, "experiments": self.experiments}, indent=1, sort_keys=True,
-                              default=_json_default)
+        payload = json.dumps(
+            {"format": self.format, "experiments": self.experiments},
+            indent=1,
+            sort_keys=True,
+            default=_json_default,
+        )
         self.root.mkdir(parents=True, exist_ok=True)
         tmp = self.root / f".{MANIFEST}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         try:
@@ -404,6 +504,7 @@ def _json_default(obj):
 
 
 # -- lock ------------------------------------------------------------------------------
+
 
 class LakeLock:
     """One writer at a time: an exclusive ``flock`` on OUT/.lock, taken atomically.
@@ -430,8 +531,10 @@ class LakeLock:
             except BlockingIOError:
                 os.close(fd)
                 holder = _read_holder(self.path)
-                raise LakeError(f"{self.path.parent}: another run ({holder}) is writing this lake; "
-                                f"wait for it to finish") from None
+                raise LakeError(
+                    f"{self.path.parent}: another run ({holder}) is writing this lake; "
+                    f"wait for it to finish"
+                ) from None
             try:  # the file we locked is still the one at the path (not unlinked by a releasing holder)
                 same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
             except FileNotFoundError:
@@ -449,7 +552,9 @@ class LakeLock:
     def __exit__(self, *exc) -> None:
         if self.held and self._fd is not None:
             try:
-                self.path.unlink(missing_ok=True)  # while still locked: a waiter re-checks the inode
+                self.path.unlink(
+                    missing_ok=True
+                )  # while still locked: a waiter re-checks the inode
             finally:
                 os.close(self._fd)
                 self._fd = None

@@ -24,7 +24,7 @@ from simkit.errors import UserError
 class Param:
     """One parameter of a mode: its type, allowed values or range, and default."""
 
-    kind: type                                  # int, float, str or bool
+    kind: type  # int, float, str or bool
     default: Any = None
     choices: Sequence[Any] | None = None
     minimum: float | None = None
@@ -36,20 +36,30 @@ class Param:
         if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
             value, ok = float(value), True
         if not ok:
-            raise UserError(f"mode '{mode}': parameter '{key}' must be {self.kind.__name__}, got {value!r}")
+            raise UserError(
+                f"mode '{mode}': parameter '{key}' must be {self.kind.__name__}, got {value!r}"
+            )
         if self.choices is not None and value not in self.choices:
-            raise UserError(f"mode '{mode}': parameter '{key}' must be one of {', '.join(map(str, self.choices))}, got {value!r}")
+            raise UserError(
+                f"mode '{mode}': parameter '{key}' must be one of {', '.join(map(str, self.choices))}, got {value!r}"
+            )
         if self.minimum is not None and value < self.minimum:
-            raise UserError(f"mode '{mode}': parameter '{key}' must be >= {self.minimum}, got {value!r}")
+            raise UserError(
+                f"mode '{mode}': parameter '{key}' must be >= {self.minimum}, got {value!r}"
+            )
         if self.maximum is not None and value > self.maximum:
-            raise UserError(f"mode '{mode}': parameter '{key}' must be <= {self.maximum}, got {value!r}")
+            raise UserError(
+                f"mode '{mode}': parameter '{key}' must be <= {self.maximum}, got {value!r}"
+            )
         return value
 
 
 # run_chunk(params, data, root_seed, chunk_id, n_games, outputs) -> {table name: {column: array}}
 # The "summary" table has one row per game and must contain "game_index" (0..n-1 within the chunk);
 # other tables (e.g. "combats", "moves") are optional event rows, also carrying "game_index".
-RunChunk = Callable[[Mapping[str, Any], Any, int, int, int, frozenset], dict[str, dict[str, np.ndarray]]]
+RunChunk = Callable[
+    [Mapping[str, Any], Any, int, int, int, frozenset], dict[str, dict[str, np.ndarray]]
+]
 
 
 @dataclass(frozen=True)
@@ -57,7 +67,7 @@ class Mode:
     name: str
     params: Mapping[str, Param]
     run_chunk: RunChunk
-    key_metric: str                          # a 0/1 summary column whose rate --target-ci watches
+    key_metric: str  # a 0/1 summary column whose rate --target-ci watches
     outputs: frozenset = frozenset({"summary"})  # tables the mode can produce
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -67,8 +77,10 @@ class Mode:
         out = {}
         for key in params:
             if key not in self.params:
-                raise UserError(f"mode '{self.name}': unknown parameter '{key}' "
-                                f"(expected: {', '.join(sorted(self.params))})")
+                raise UserError(
+                    f"mode '{self.name}': unknown parameter '{key}' "
+                    f"(expected: {', '.join(sorted(self.params))})"
+                )
         for key, spec in self.params.items():
             value = params.get(key, spec.default)
             if value is None:
@@ -78,7 +90,11 @@ class Mode:
 
 
 _MODES: dict[str, Mode] = {}
-_PROVIDERS = ("simkit.combat.mode", "simkit.game.modes", "simkit.revenge.modes")  # modules that register modes on import
+_PROVIDERS = (
+    "simkit.combat.mode",
+    "simkit.game.modes",
+    "simkit.revenge.modes",
+)  # modules that register modes on import
 
 
 def register(mode: Mode) -> Mode:
@@ -98,7 +114,9 @@ def available() -> list[str]:
     return sorted(_MODES)
 
 
-PROVIDERS_ENV = "SIMKIT_MODE_PROVIDERS"  # more modules that register modes, comma-separated (plugins, tests)
+PROVIDERS_ENV = (
+    "SIMKIT_MODE_PROVIDERS"  # more modules that register modes, comma-separated (plugins, tests)
+)
 
 
 def load_all() -> None:

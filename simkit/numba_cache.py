@@ -36,8 +36,10 @@ def fingerprint() -> str:
 
 def _located(py_file: Path) -> Path | None:
     """Where numba caches the functions of ``py_file``, found the way numba finds it."""
+
     def probe():  # the locators only read a function's first line number
         pass
+
     for locator in CacheImpl._locator_classes:
         found = locator.from_function(probe, str(py_file))
         if found is not None:

@@ -46,10 +46,10 @@ from simkit.names import ARMOURED_CAR, ARTILLERY, INFANTRY, NUM_STACKS, OLD_ONES
 from strategies.combat.withdrawal import Never, OptimalTable, OptimalWithdrawal
 
 TABLE_STATE_BUDGET = 3_000  # exact where small (a few ms), Monte Carlo beyond
-FALLBACK_GAMES = 20_000     # Monte Carlo games per row without a precision target
-FIRST_STAGE = 2_048         # with a target: games before the first precision estimate
-MAX_ROW_GAMES = 400_000     # with a target: at most this many games per row and policy
-COMPOSITION_FACTOR = 20     # try exact only if the estimated compositions <= factor x budget
+FALLBACK_GAMES = 20_000  # Monte Carlo games per row without a precision target
+FIRST_STAGE = 2_048  # with a target: games before the first precision estimate
+MAX_ROW_GAMES = 400_000  # with a target: at most this many games per row and policy
+COMPOSITION_FACTOR = 20  # try exact only if the estimated compositions <= factor x budget
 TP_UNITS = (INFANTRY, ARTILLERY, ARMOURED_CAR)  # attack TP = distinct types among these, min 1
 LOST_BINS = 8  # p_lost_0 .. p_lost_7 (the last: 7 or more units lost)
 
@@ -63,14 +63,20 @@ def attack_tp(mix: tuple[int, ...]) -> int:
     return max(1, sum(1 for u in TP_UNITS if mix[u] > 0))
 
 
-def exact_fits(combat: Combat, data: AuzData, expected_cards: float, budget: int,
-               factor: int = COMPOSITION_FACTOR) -> tuple[bool, float]:
+def exact_fits(
+    combat: Combat,
+    data: AuzData,
+    expected_cards: float,
+    budget: int,
+    factor: int = COMPOSITION_FACTOR,
+) -> tuple[bool, float]:
     """A cheap screen before the card-counting solver: the number of deck compositions
     reachable within ``2 x expected_cards + 1`` draws (cards grouped by what they do in this
     fight). The solver's state count grows with it (measured on the K=3 table's matchups:
     it is a rough, not a strict, bound), so a matchup whose estimate passes ``factor`` x
     ``budget`` is not tried. Returns (try exact?, estimate)."""
     from simkit.combat import estimated_compositions
+
     estimate = estimated_compositions(combat, data, expected_cards)
     return estimate <= factor * budget, estimate
 
@@ -92,12 +98,26 @@ def _merge(parts: list[CombatOdds]) -> CombatOdds:
     ci = {k: list(wilson_interval(c, total)) for k, c in counts.items()}
     ci["p_destroy"] = list(wilson_interval(counts["win"] + counts["win_and_defeat"], total))
     return CombatOdds(
-        method="mc", combat=first.combat, outcomes=outcomes,
-        expected_units_lost={k: avg(lambda p, k=k: p.expected_units_lost[k]) for k in first.expected_units_lost},
-        expected_cards=avg(lambda p: p.expected_cards), expected_gold_lost=avg(lambda p: p.expected_gold_lost),
-        p_units_lost=[avg(lambda p, i=i: p.p_units_lost[i]) for i in range(len(first.p_units_lost))],
-        p_port_flip=None, allocate=first.allocate, withdraw=first.withdraw, seed=first.seed,
-        data_hash=first.data_hash, games=total, ci95=ci, extra=dict(first.extra))
+        method="mc",
+        combat=first.combat,
+        outcomes=outcomes,
+        expected_units_lost={
+            k: avg(lambda p, k=k: p.expected_units_lost[k]) for k in first.expected_units_lost
+        },
+        expected_cards=avg(lambda p: p.expected_cards),
+        expected_gold_lost=avg(lambda p: p.expected_gold_lost),
+        p_units_lost=[
+            avg(lambda p, i=i: p.p_units_lost[i]) for i in range(len(first.p_units_lost))
+        ],
+        p_port_flip=None,
+        allocate=first.allocate,
+        withdraw=first.withdraw,
+        seed=first.seed,
+        data_hash=first.data_hash,
+        games=total,
+        ci95=ci,
+        extra=dict(first.extra),
+    )
 
 
 def _half_width(odds: CombatOdds) -> float:
@@ -105,20 +125,33 @@ def _half_width(odds: CombatOdds) -> float:
     return (hi - lo) / 2
 
 
-def monte_carlo_row(combat: Combat, data: AuzData, withdraw, seed: int, games: int,
-                    target_ci: float | None, max_games: int = MAX_ROW_GAMES,
-                    first: CombatOdds | None = None, solved=None) -> CombatOdds:
+def monte_carlo_row(
+    combat: Combat,
+    data: AuzData,
+    withdraw,
+    seed: int,
+    games: int,
+    target_ci: float | None,
+    max_games: int = MAX_ROW_GAMES,
+    first: CombatOdds | None = None,
+    solved=None,
+) -> CombatOdds:
     """Monte Carlo odds of one row: ``games`` fights, or with ``target_ci`` as many as needed
     (in stages from independent seeds) until P(destroy)'s Wilson 95% half-width is at most
     ``target_ci`` (or ``max_games`` is reached)."""
-    if solved is None and isinstance(withdraw, OptimalTable):  # solve the table once for every stage
+    if solved is None and isinstance(
+        withdraw, OptimalTable
+    ):  # solve the table once for every stage
         from simkit.combat import combat_arrays, withdraw_table_for
         from strategies.combat.allocation import Cheapest
+
         st0, mx, cost = combat_arrays(combat, data)
         solved = withdraw_table_for(combat, data, Cheapest(), withdraw, st0, mx, cost)
 
     def run(n: int, s: int) -> CombatOdds:
-        return monte_carlo_odds(combat, data, games=n, seed=s, withdraw=withdraw, solved_table=solved)
+        return monte_carlo_odds(
+            combat, data, games=n, seed=s, withdraw=withdraw, solved_table=solved
+        )
 
     if target_ci is None:
         return first if first is not None and first.games == games else run(games, seed)
@@ -129,7 +162,7 @@ def monte_carlo_row(combat: Combat, data: AuzData, withdraw, seed: int, games: i
         if _half_width(odds) <= target_ci or odds.games >= max_games:
             return odds
         p = min(max(odds.p_destroy, 1.0 / odds.games), 1 - 1.0 / odds.games)
-        needed = int(np.ceil(Z95 ** 2 * p * (1 - p) / target_ci ** 2 * 1.05)) + 64
+        needed = int(np.ceil(Z95**2 * p * (1 - p) / target_ci**2 * 1.05)) + 64
         more = int(min(max(needed - odds.games, FIRST_STAGE), max_games - odds.games))
         stage_seed = int(np.random.SeedSequence([seed, stage]).generate_state(1)[0])
         parts.append(run(more, stage_seed))
@@ -148,30 +181,50 @@ def solve_table_policy(combat: Combat, data: AuzData):
 def withdraws(solved) -> bool:
     """Whether a solved withdraw table withdraws in any of its states."""
     from simkit.kernels import combat_layout as C
+
     return bool(np.count_nonzero(solved.decisions > C.STAY))
 
 
 def _policy_columns(prefix: str, odds: CombatOdds) -> dict:
     lo, hi = odds.ci95["p_destroy"] if odds.ci95 else (odds.p_destroy, odds.p_destroy)
-    return {f"p_destroy_{prefix}": odds.p_destroy, f"p_destroy_{prefix}_lo": lo, f"p_destroy_{prefix}_hi": hi,
-            f"p_withdraw_{prefix}": odds.outcomes["withdraw"], f"p_stalemate_{prefix}": odds.outcomes["stalemate"],
-            f"gold_lost_{prefix}": odds.expected_gold_lost,
-            f"units_lost_{prefix}": float(sum(odds.expected_units_lost.values()))}
+    return {
+        f"p_destroy_{prefix}": odds.p_destroy,
+        f"p_destroy_{prefix}_lo": lo,
+        f"p_destroy_{prefix}_hi": hi,
+        f"p_withdraw_{prefix}": odds.outcomes["withdraw"],
+        f"p_stalemate_{prefix}": odds.outcomes["stalemate"],
+        f"gold_lost_{prefix}": odds.expected_gold_lost,
+        f"units_lost_{prefix}": float(sum(odds.expected_units_lost.values())),
+    }
 
 
-def _row(mix, old_one: int, copies: int, data: AuzData, seed: int, budget: int, games: int,
-         target_ci: float | None) -> dict:
+def _row(
+    mix,
+    old_one: int,
+    copies: int,
+    data: AuzData,
+    seed: int,
+    budget: int,
+    games: int,
+    target_ci: float | None,
+) -> dict:
     force = tuple(mix) + (0,) * (NUM_STACKS - len(mix))
     combat = Combat(force=force, old_ones=(old_one,) * copies)
     row = {f"n_{u}": mix[i] for i, u in enumerate(UNITS)}
     destroy_value = float(data.old_one_vp[old_one]) * copies
-    row.update(old_one=OLD_ONES[old_one], old_ones=copies,
-               gold_cost=float(np.dot(mix, data.unit_cost[:len(UNITS)])), tp_cost=attack_tp(mix),
-               destroy_value=destroy_value)
+    row.update(
+        old_one=OLD_ONES[old_one],
+        old_ones=copies,
+        gold_cost=float(np.dot(mix, data.unit_cost[: len(UNITS)])),
+        tp_cost=attack_tp(mix),
+        destroy_value=destroy_value,
+    )
     # per-row seed derived from the row's identity, so the row never depends on order or jobs
     row_seed = int(np.random.SeedSequence([seed, *mix, old_one, copies]).generate_state(1)[0])
     table_seed = int(np.random.SeedSequence([seed, *mix, old_one, copies, 1]).generate_state(1)[0])
-    probe = monte_carlo_odds(combat, data, games=FIRST_STAGE if target_ci is not None else games, seed=row_seed)
+    probe = monte_carlo_odds(
+        combat, data, games=FIRST_STAGE if target_ci is not None else games, seed=row_seed
+    )
     fits, estimate = exact_fits(combat, data, probe.expected_cards, budget)
     row["exact_estimate"] = float(estimate)
     never = table = value = None
@@ -179,35 +232,62 @@ def _row(mix, old_one: int, copies: int, data: AuzData, seed: int, budget: int, 
         try:
             never = exact_odds(combat, data, withdraw=Never(), state_budget=budget)
             table = exact_odds(combat, data, withdraw=OptimalTable("value"), state_budget=budget)
-            value = exact_odds(combat, data, withdraw=OptimalWithdrawal("value"), state_budget=budget)
+            value = exact_odds(
+                combat, data, withdraw=OptimalWithdrawal("value"), state_budget=budget
+            )
         except ExactTooLarge:
             pass
     if never is None:
         never = monte_carlo_row(combat, data, Never(), row_seed, games, target_ci, first=probe)
     solved = solve_table_policy(combat, data) if table is None else None
     same = solved is not None and not withdraws(solved)
-    if same:  # a table that never withdraws is the never-withdraw policy: the same fights, the same odds
+    if (
+        same
+    ):  # a table that never withdraws is the never-withdraw policy: the same fights, the same odds
         table = never
     elif table is None:
-        table = monte_carlo_row(combat, data, OptimalTable("value"), table_seed, games, target_ci, solved=solved)
+        table = monte_carlo_row(
+            combat, data, OptimalTable("value"), table_seed, games, target_ci, solved=solved
+        )
     row["table_same_as_never"] = bool(same)
     lo, hi = never.ci95["p_destroy"] if never.method == "mc" else (never.p_destroy, never.p_destroy)
-    row.update(method=never.method, games=int(never.games or 0), p_destroy=never.p_destroy, p_destroy_lo=lo,
-               p_destroy_hi=hi, states=int(never.states or 0))
-    row.update(table_method=table.method, table_games=int(table.games or 0), **_policy_columns("table_policy", table))
+    row.update(
+        method=never.method,
+        games=int(never.games or 0),
+        p_destroy=never.p_destroy,
+        p_destroy_lo=lo,
+        p_destroy_hi=hi,
+        states=int(never.states or 0),
+    )
+    row.update(
+        table_method=table.method,
+        table_games=int(table.games or 0),
+        **_policy_columns("table_policy", table),
+    )
     if value is not None:
-        row.update(value_policy_method="exact", p_destroy_value_policy=value.p_destroy,
-                   p_withdraw_value_policy=value.outcomes["withdraw"],
-                   gold_lost_value_policy=value.expected_gold_lost)
+        row.update(
+            value_policy_method="exact",
+            p_destroy_value_policy=value.p_destroy,
+            p_withdraw_value_policy=value.outcomes["withdraw"],
+            gold_lost_value_policy=value.expected_gold_lost,
+        )
     else:
-        row.update(value_policy_method="none (card counting is exact-only)", p_destroy_value_policy=np.nan,
-                   p_withdraw_value_policy=np.nan, gold_lost_value_policy=np.nan)
-    row.update(p_win=never.outcomes["win"], p_win_and_defeat=never.outcomes["win_and_defeat"],
-               p_defeat=never.outcomes["defeat"], p_stalemate=never.outcomes["stalemate"],
-               expected_cards=never.expected_cards,
-               expected_units_lost=float(sum(never.expected_units_lost.values())),
-               expected_gold_lost=never.expected_gold_lost)
-    tail = sum(never.p_units_lost[LOST_BINS - 1:])
+        row.update(
+            value_policy_method="none (card counting is exact-only)",
+            p_destroy_value_policy=np.nan,
+            p_withdraw_value_policy=np.nan,
+            gold_lost_value_policy=np.nan,
+        )
+    row.update(
+        p_win=never.outcomes["win"],
+        p_win_and_defeat=never.outcomes["win_and_defeat"],
+        p_defeat=never.outcomes["defeat"],
+        p_stalemate=never.outcomes["stalemate"],
+        expected_cards=never.expected_cards,
+        expected_units_lost=float(sum(never.expected_units_lost.values())),
+        expected_gold_lost=never.expected_gold_lost,
+    )
+    tail = sum(never.p_units_lost[LOST_BINS - 1 :])
     for k in range(LOST_BINS):
         row[f"p_lost_{k}"] = float(never.p_units_lost[k]) if k < LOST_BINS - 1 else float(tail)
     return row
@@ -216,14 +296,23 @@ def _row(mix, old_one: int, copies: int, data: AuzData, seed: int, budget: int, 
 def _batch(tasks, data, seed, budget, games, target_ci):
     """Rows of some tasks, and the CPU seconds this process spent on them."""
     import time
+
     start = time.process_time()
     rows = [_row(mix, t, k, data, seed, budget, games, target_ci) for mix, t, k in tasks]
     return rows, time.process_time() - start
 
 
-def odds_table(data: AuzData, max_per_type: int, old_ones: list[int] | None = None,
-               jobs: int = 1, seed: int = 0, budget: int = TABLE_STATE_BUDGET, games: int = FALLBACK_GAMES,
-               target_ci: float | None = None, progress: bool = False) -> pd.DataFrame:
+def odds_table(
+    data: AuzData,
+    max_per_type: int,
+    old_ones: list[int] | None = None,
+    jobs: int = 1,
+    seed: int = 0,
+    budget: int = TABLE_STATE_BUDGET,
+    games: int = FALLBACK_GAMES,
+    target_ci: float | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
     """The full table as a DataFrame (one row per mix x Old One type x copies)."""
     if games <= 0:
         raise UserError(f"--games must be positive, got {games}")
@@ -244,27 +333,47 @@ def odds_table(data: AuzData, max_per_type: int, old_ones: list[int] | None = No
                 bar.advance(len(b))
         else:
             from joblib import Parallel, delayed
+
             parts = []
             for part in Parallel(n_jobs=jobs, return_as="generator")(
-                    delayed(_batch)(b, data, seed, budget, games, target_ci) for b in batches):
+                delayed(_batch)(b, data, seed, budget, games, target_ci) for b in batches
+            ):
                 parts.append(part)
                 bar.advance(len(part[0]))
     cpu_seconds = sum(cpu for _, cpu in parts)
     order = {task[:3]: i for i, task in enumerate(tasks)}
-    rows = sorted((r for part, _ in parts for r in part),
-                  key=lambda r: order[(tuple(r[f"n_{u}"] for u in UNITS), OLD_ONES.index(r["old_one"]), r["old_ones"])])
+    rows = sorted(
+        (r for part, _ in parts for r in part),
+        key=lambda r: order[
+            (tuple(r[f"n_{u}"] for u in UNITS), OLD_ONES.index(r["old_one"]), r["old_ones"])
+        ],
+    )
     frame = pd.DataFrame(rows)
     for col in ("old_one", "method", "table_method", "value_policy_method"):
         frame[col] = frame[col].astype("category")
-    frame.attrs.update(engine_version=ENGINE_VERSION, data_hash=data.hash, max_per_type=max_per_type,
-                       games=games, target_ci=target_ci, cpu_seconds=cpu_seconds)
+    frame.attrs.update(
+        engine_version=ENGINE_VERSION,
+        data_hash=data.hash,
+        max_per_type=max_per_type,
+        games=games,
+        target_ci=target_ci,
+        cpu_seconds=cpu_seconds,
+    )
     return frame
 
 
-def cheapest_mixes(table: pd.DataFrame, old_one: str, copies: int, min_p: float, top: int = 10) -> pd.DataFrame:
+def cheapest_mixes(
+    table: pd.DataFrame, old_one: str, copies: int, min_p: float, top: int = 10
+) -> pd.DataFrame:
     """Mixes reaching P(destroy) >= min_p against the Old One(s), cheapest in Gold then TP."""
-    rows = table[(table["old_one"] == old_one) & (table["old_ones"] == copies) & (table["p_destroy"] >= min_p)]
-    return rows.sort_values(["gold_cost", "tp_cost", "p_destroy"], ascending=[True, True, False]).head(top)
+    rows = table[
+        (table["old_one"] == old_one)
+        & (table["old_ones"] == copies)
+        & (table["p_destroy"] >= min_p)
+    ]
+    return rows.sort_values(
+        ["gold_cost", "tp_cost", "p_destroy"], ascending=[True, True, False]
+    ).head(top)
 
 
 META_KEY = b"simkit"
@@ -273,12 +382,21 @@ META_KEY = b"simkit"
 def table_bytes(table: pd.DataFrame, data: AuzData, seed: int = 0) -> bytes:
     """The table as Parquet (zstd) with its provenance in the file's metadata."""
     arrow = pa.Table.from_pandas(table, preserve_index=False)
-    meta = {"kind": "odds_table", "engine_version": ENGINE_VERSION, "data_hash": data.hash,
-            "data_pack": data.name, "provenance_shares": provenance_shares(data),
-            "max_per_type": table.attrs.get("max_per_type"), "seed": seed,
-            "games": table.attrs.get("games"), "target_ci": table.attrs.get("target_ci"),
-            "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
-    arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), META_KEY: json.dumps(meta).encode()})
+    meta = {
+        "kind": "odds_table",
+        "engine_version": ENGINE_VERSION,
+        "data_hash": data.hash,
+        "data_pack": data.name,
+        "provenance_shares": provenance_shares(data),
+        "max_per_type": table.attrs.get("max_per_type"),
+        "seed": seed,
+        "games": table.attrs.get("games"),
+        "target_ci": table.attrs.get("target_ci"),
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    arrow = arrow.replace_schema_metadata(
+        {**(arrow.schema.metadata or {}), META_KEY: json.dumps(meta).encode()}
+    )
     buf = io.BytesIO()
     pq.write_table(arrow, buf, compression="zstd")
     return buf.getvalue()

@@ -35,7 +35,7 @@ MODES = ("base", "revenge", "mythos-solo")
 OBJECTIVES = ("win", "margin")
 SAMPLERS = ("tpe", "cmaes")
 STUDY_FILE = "study.db"
-TRAIN, LEADERS, HOLDOUT = 0, 1, 2     # chunk ids of the three seed sets
+TRAIN, LEADERS, HOLDOUT = 0, 1, 2  # chunk ids of the three seed sets
 MAX_GAMES = 1_000_000
 _COL = {name: i for i, name in enumerate(L.SUMMARY_COLUMNS)}
 
@@ -45,33 +45,47 @@ class TuneSpec:
     """One tuning run: what is tuned, against whom, on which games."""
 
     mode: str
-    strategy: str                      # the strategy whose parameters move (its defaults start)
-    opponents: tuple[str, ...] = ()    # base: the other seats; revenge: the OOP (human tuned) or the humans
+    strategy: str  # the strategy whose parameters move (its defaults start)
+    opponents: tuple[
+        str, ...
+    ] = ()  # base: the other seats; revenge: the OOP (human tuned) or the humans
     difficulty: str | None = None
-    humans: int = 2                    # revenge: human players
+    humans: int = 2  # revenge: human players
     objective: str = "win"
     trials: int = 40
     games_per_trial: int = 400
     seed: int = 0
     sampler: str = "cmaes"
     leaders: int = 5
-    leader_games: int = 0              # 0: 4 x games_per_trial
-    holdout_games: int = 0             # 0: 4 x games_per_trial
+    leader_games: int = 0  # 0: 4 x games_per_trial
+    holdout_games: int = 0  # 0: 4 x games_per_trial
     content: str = "assumed"
     ruleset: str = "revenge"
 
     def __post_init__(self):
         if self.mode not in MODES:
-            raise UserError(f"tune: unknown --mode '{self.mode}' (expected one of: {', '.join(MODES)})")
+            raise UserError(
+                f"tune: unknown --mode '{self.mode}' (expected one of: {', '.join(MODES)})"
+            )
         if self.objective not in OBJECTIVES:
-            raise UserError(f"tune: unknown --objective '{self.objective}' (expected one of: {', '.join(OBJECTIVES)})")
+            raise UserError(
+                f"tune: unknown --objective '{self.objective}' (expected one of: {', '.join(OBJECTIVES)})"
+            )
         if self.sampler not in SAMPLERS:
-            raise UserError(f"tune: unknown --sampler '{self.sampler}' (expected one of: {', '.join(SAMPLERS)})")
-        if not 0 <= self.seed < 2 ** 63:
-            raise UserError(f"tune: --seed must be a whole number in 0..{2 ** 63 - 1}, got {self.seed}")
-        for name, value, low in (("--trials", self.trials, 1), ("--games-per-trial", self.games_per_trial, 10),
-                                 ("--leaders", self.leaders, 1), ("--leader-games", self.leader_games, 0),
-                                 ("--holdout-games", self.holdout_games, 0)):
+            raise UserError(
+                f"tune: unknown --sampler '{self.sampler}' (expected one of: {', '.join(SAMPLERS)})"
+            )
+        if not 0 <= self.seed < 2**63:
+            raise UserError(
+                f"tune: --seed must be a whole number in 0..{2**63 - 1}, got {self.seed}"
+            )
+        for name, value, low in (
+            ("--trials", self.trials, 1),
+            ("--games-per-trial", self.games_per_trial, 10),
+            ("--leaders", self.leaders, 1),
+            ("--leader-games", self.leader_games, 0),
+            ("--holdout-games", self.holdout_games, 0),
+        ):
             if not low <= value <= MAX_GAMES:
                 raise UserError(f"tune: {name} must be {low}..{MAX_GAMES:,}, got {value}")
 
@@ -80,9 +94,14 @@ class TuneSpec:
         """'oop' when an Old One player strategy is tuned (Revenge), else 'human' (worked
         out once: a file: spec is read to know)."""
         from strategies.old_ones import OOP_REGISTRY
+
         name = self.strategy.split(":")[0].strip().lower()
-        return "oop" if self.mode == "revenge" and (name in OOP_REGISTRY or file_role(self.strategy) == "oop") \
+        return (
+            "oop"
+            if self.mode == "revenge"
+            and (name in OOP_REGISTRY or file_role(self.strategy) == "oop")
             else "human"
+        )
 
     def games(self, chunk: int) -> int:
         if chunk == TRAIN:
@@ -91,10 +110,15 @@ class TuneSpec:
         return n or 4 * self.games_per_trial
 
     def record(self) -> dict[str, Any]:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items() if v is not None}
+        return {
+            k: (list(v) if isinstance(v, tuple) else v)
+            for k, v in asdict(self).items()
+            if v is not None
+        }
 
 
 # -- strategies in and out -----------------------------------------------------------------------
+
 
 def base_strategy(spec: TuneSpec):
     """The tuned strategy's starting point (a registered name, overrides or a file)."""
@@ -102,18 +126,23 @@ def base_strategy(spec: TuneSpec):
         raise UserError("tune: the random players are baselines with nothing to tune")
     if spec.role == "oop":
         from strategies.old_ones import parse_oop
+
         return parse_oop(spec.strategy)
     from strategies.registry import parse_one
+
     return parse_one(spec.strategy)
 
 
 def strategy_from_file(path: str | Path, role: str):
     """The tuned strategy a strategy.toml describes (role 'human' or 'oop')."""
     from strategies import files
+
     if role == "oop":
         from strategies.old_ones import parse_oop
+
         return files.strategy_from_file(path, role, parse_oop)
     from strategies.registry import get
+
     return files.strategy_from_file(path, role, get)
 
 
@@ -131,7 +160,9 @@ def suggest(trial, strategy, choice_index: bool = False):
         elif isinstance(dim, Choice):
             changes[name] = trial.suggest_categorical(name, list(dim.options))
         else:
-            changes[name] = tuple(trial.suggest_float(f"{name}[{j}]", dim.low, dim.high) for j in range(dim.size))
+            changes[name] = tuple(
+                trial.suggest_float(f"{name}[{j}]", dim.low, dim.high) for j in range(dim.size)
+            )
     return replace(strategy, **changes)
 
 
@@ -143,7 +174,7 @@ def as_params(strategy, choice_index: bool = False) -> dict[str, Any]:
         if isinstance(dim, Vector):
             out.update({f"{name}[{j}]": float(x) for j, x in enumerate(value)})
         elif isinstance(dim, Choice) and value not in dim.options:
-            continue          # a default outside the listed choices: let the sampler pick
+            continue  # a default outside the listed choices: let the sampler pick
         elif isinstance(dim, Choice) and choice_index:
             out[name] = dim.options.index(value)
         else:
@@ -152,35 +183,68 @@ def as_params(strategy, choice_index: bool = False) -> dict[str, Any]:
 
 
 def fields_of(strategy) -> dict[str, Any]:
-    return {name: (list(v) if isinstance(v, tuple) else v)
-            for name in space_of(strategy) for v in [getattr(strategy, name)]}
+    return {
+        name: (list(v) if isinstance(v, tuple) else v)
+        for name in space_of(strategy)
+        for v in [getattr(strategy, name)]
+    }
 
 
 # -- games and scores ----------------------------------------------------------------------------
 
+
 def game_spec(spec: TuneSpec, candidate):
     from simkit.game.engine import make_spec
+
     opp = list(spec.opponents)
     if spec.mode == "base":
         if not opp:
             raise UserError("tune: --mode base needs --opponents (the other seats' strategies)")
         from strategies.registry import parse_one
-        return make_spec("base", 1 + len(opp), [candidate] + [parse_one(o) for o in opp], shuffle_seats=True,
-                         content=spec.content)
+
+        return make_spec(
+            "base",
+            1 + len(opp),
+            [candidate] + [parse_one(o) for o in opp],
+            shuffle_seats=True,
+            content=spec.content,
+        )
     if spec.mode == "mythos-solo":
         if opp:
-            raise UserError("tune: --mode mythos-solo has no opponents (the Mythos deck plays the Old Ones)")
-        return make_spec("mythos-solo", 1, [candidate], difficulty=spec.difficulty, content=spec.content)
+            raise UserError(
+                "tune: --mode mythos-solo has no opponents (the Mythos deck plays the Old Ones)"
+            )
+        return make_spec(
+            "mythos-solo", 1, [candidate], difficulty=spec.difficulty, content=spec.content
+        )
     if spec.role == "oop":
         humans = opp or ["balanced"]
         from strategies.registry import parse_one
-        return make_spec("revenge", spec.humans, [parse_one(h) for h in humans], difficulty=spec.difficulty,
-                         ruleset=spec.ruleset, oop=candidate, content=spec.content)
+
+        return make_spec(
+            "revenge",
+            spec.humans,
+            [parse_one(h) for h in humans],
+            difficulty=spec.difficulty,
+            ruleset=spec.ruleset,
+            oop=candidate,
+            content=spec.content,
+        )
     if len(opp) > 1:
-        raise UserError("tune: with a human strategy tuned in Revenge, --opponents names one Old One player")
+        raise UserError(
+            "tune: with a human strategy tuned in Revenge, --opponents names one Old One player"
+        )
     from strategies.old_ones import parse_oop
-    return make_spec("revenge", spec.humans, [candidate], difficulty=spec.difficulty, ruleset=spec.ruleset,
-                     oop=parse_oop(opp[0] if opp else "rusher"), content=spec.content)
+
+    return make_spec(
+        "revenge",
+        spec.humans,
+        [candidate],
+        difficulty=spec.difficulty,
+        ruleset=spec.ruleset,
+        oop=parse_oop(opp[0] if opp else "rusher"),
+        content=spec.content,
+    )
 
 
 def scores(rows: np.ndarray, spec: TuneSpec) -> np.ndarray:
@@ -192,25 +256,35 @@ def scores(rows: np.ndarray, spec: TuneSpec) -> np.ndarray:
         seats = int(rows[0, _COL["num_players"]]) if n else 0
         vp = np.stack([rows[:, _COL[f"p{p}_vp"]] for p in range(seats)], axis=1).astype(np.float64)
         listed = np.stack([rows[:, _COL[f"p{p}_listed"]] for p in range(seats)], axis=1)
-        tuned = np.argmax(listed == 0, axis=1)                    # the seat the tuned strategy sat in
+        tuned = np.argmax(listed == 0, axis=1)  # the seat the tuned strategy sat in
         if spec.objective == "win":
             return (rows[:, _COL["winner"]] == tuned).astype(np.float64)
         others = np.where(listed == 0, -np.inf, vp).max(axis=1)
         return vp[np.arange(n), tuned] - np.maximum(others, oo_vp)
     if spec.role == "oop":
-        return rows[:, _COL["old_ones_win"]].astype(np.float64) if spec.objective == "win" else oo_vp - best
-    return rows[:, _COL["humans_win"]].astype(np.float64) if spec.objective == "win" else best - oo_vp
+        return (
+            rows[:, _COL["old_ones_win"]].astype(np.float64)
+            if spec.objective == "win"
+            else oo_vp - best
+        )
+    return (
+        rows[:, _COL["humans_win"]].astype(np.float64) if spec.objective == "win" else best - oo_vp
+    )
 
 
 @cache
 def _pack(data_path: str):
     """A user's data pack, read once per process (every block of every trial plays on it)."""
     from simkit.datapack import load_pack
+
     return load_pack(data_path)
 
 
-def _play_block(spec: TuneSpec, candidate, chunk: int, first: int, n: int, data_path: str | None) -> np.ndarray:
+def _play_block(
+    spec: TuneSpec, candidate, chunk: int, first: int, n: int, data_path: str | None
+) -> np.ndarray:
     from simkit.game.modes import engine_for
+
     eng = engine_for(_pack(data_path) if data_path else None)
     rows, _ = eng.play_many(game_spec(spec, candidate), spec.seed, chunk, n, first_game=first)
     return scores(rows, spec)
@@ -219,7 +293,7 @@ def _play_block(spec: TuneSpec, candidate, chunk: int, first: int, n: int, data_
 class Evaluator:
     """Plays a candidate on a seed set, on ``jobs`` processes; the scores never depend on it."""
 
-    BLOCK = 250   # games per task (fixed: which process plays a game never changes its seed)
+    BLOCK = 250  # games per task (fixed: which process plays a game never changes its seed)
 
     def __init__(self, spec: TuneSpec, jobs: int = 1, data_path: str | None = None):
         self.spec, self.jobs, self.data_path = spec, jobs, data_path
@@ -228,6 +302,7 @@ class Evaluator:
     def __enter__(self):
         if self.jobs > 1:
             from joblib import Parallel
+
             self._pool = Parallel(n_jobs=self.jobs, backend="loky").__enter__()
         return self
 
@@ -240,11 +315,16 @@ class Evaluator:
         n = self.spec.games(chunk)
         blocks = [(k, min(self.BLOCK, n - k)) for k in range(0, n, self.BLOCK)]
         if self._pool is None or len(blocks) == 1:
-            parts = [_play_block(self.spec, candidate, chunk, a, b, self.data_path) for a, b in blocks]
+            parts = [
+                _play_block(self.spec, candidate, chunk, a, b, self.data_path) for a, b in blocks
+            ]
         else:
             from joblib import delayed
-            parts = self._pool(delayed(_play_block)(self.spec, candidate, chunk, a, b, self.data_path)
-                               for a, b in blocks)
+
+            parts = self._pool(
+                delayed(_play_block)(self.spec, candidate, chunk, a, b, self.data_path)
+                for a, b in blocks
+            )
         return np.concatenate(parts)
 
 
@@ -255,13 +335,19 @@ def paired(x: np.ndarray, y: np.ndarray) -> dict[str, float]:
     sd = float(d.std(ddof=1)) if n > 1 else 0.0
     half = Z95 * sd / math.sqrt(n) if n > 1 else math.inf
     mean = float(d.mean())
-    return {"games": int(n), "tuned": float(x.mean()), "default": float(y.mean()), "diff": mean,
-            "ci_low": mean - half, "ci_high": mean + half}
+    return {
+        "games": int(n),
+        "tuned": float(x.mean()),
+        "default": float(y.mean()),
+        "diff": mean,
+        "ci_low": mean - half,
+        "ci_high": mean + half,
+    }
 
 
 # -- the run -------------------------------------------------------------------------------------
 
-SIGMA0 = 0.15   # CMA-ES step at the start, as a share of each field's range
+SIGMA0 = 0.15  # CMA-ES step at the start, as a share of each field's range
 
 
 def _sampler(spec: TuneSpec, default):
@@ -271,27 +357,37 @@ def _sampler(spec: TuneSpec, default):
     import warnings
 
     import optuna
+
     if spec.sampler == "cmaes":
-        with warnings.catch_warnings():   # with_margin is marked experimental
+        with warnings.catch_warnings():  # with_margin is marked experimental
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            return optuna.samplers.CmaEsSampler(x0=as_params(default, True), sigma0=SIGMA0, seed=spec.seed,
-                                                with_margin=True)
+            return optuna.samplers.CmaEsSampler(
+                x0=as_params(default, True), sigma0=SIGMA0, seed=spec.seed, with_margin=True
+            )
     return optuna.samplers.TPESampler(seed=spec.seed, multivariate=True)
 
 
 def open_study(spec: TuneSpec, out: Path, default):
     import optuna
+
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     out.mkdir(parents=True, exist_ok=True)
     storage = f"sqlite:///{(out / STUDY_FILE).resolve()}"
-    study = optuna.create_study(study_name="tune", storage=storage, direction="maximize",
-                                sampler=_sampler(spec, default), load_if_exists=True)
+    study = optuna.create_study(
+        study_name="tune",
+        storage=storage,
+        direction="maximize",
+        sampler=_sampler(spec, default),
+        load_if_exists=True,
+    )
     recorded = study.user_attrs.get("spec")
     if recorded is None:
         study.set_user_attr("spec", spec.record())
     elif recorded != spec.record():
-        raise UserError(f"{out}: holds a tuning run with other settings ({_diff(recorded, spec.record())}); "
-                        "use another --out or the same settings to resume")
+        raise UserError(
+            f"{out}: holds a tuning run with other settings ({_diff(recorded, spec.record())}); "
+            "use another --out or the same settings to resume"
+        )
     return study
 
 
@@ -300,19 +396,27 @@ def _diff(a: dict, b: dict) -> str:
     return ", ".join(f"{k}: {a.get(k)!r} there, {b.get(k)!r} now" for k in keys)
 
 
-def run_tune(spec: TuneSpec, out: Path, jobs: int = 1, data_path: str | None = None,
-             on_trial: Callable[[int, int, float], None] | None = None) -> dict[str, Any]:
+def run_tune(
+    spec: TuneSpec,
+    out: Path,
+    jobs: int = 1,
+    data_path: str | None = None,
+    on_trial: Callable[[int, int, float], None] | None = None,
+) -> dict[str, Any]:
     """Tune, choose, score on held-out games; write DIR/strategy.toml; return the record."""
     import optuna
+
     default = base_strategy(spec)
     space_of(default)
-    game_spec(spec, default)           # opponents and options checked before any game
+    game_spec(spec, default)  # opponents and options checked before any game
     study = open_study(spec, out, default)
     index = spec.sampler == "cmaes"
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     with Evaluator(spec, jobs, data_path) as evaluate:
         if not study.trials:
-            study.enqueue_trial(as_params(default, index))   # trial 0: the defaults, on the same games
+            study.enqueue_trial(
+                as_params(default, index)
+            )  # trial 0: the defaults, on the same games
 
         def objective(trial):
             value = float(evaluate(suggest(trial, default, index), TRAIN).mean())
@@ -323,14 +427,22 @@ def run_tune(spec: TuneSpec, out: Path, jobs: int = 1, data_path: str | None = N
         left = spec.trials - len(done)
         if left > 0:
             study.optimize(objective, n_trials=left)
-        complete = sorted((t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE),
-                          key=lambda t: (-t.value, t.number))
+        complete = sorted(
+            (t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE),
+            key=lambda t: (-t.value, t.number),
+        )
         leaders = []
-        for t in complete[:spec.leaders]:
+        for t in complete[: spec.leaders]:
             candidate = suggest(optuna.trial.FixedTrial(t.params), default, index)
             value = float(evaluate(candidate, LEADERS).mean())
-            leaders.append({"trial": t.number, "train": float(t.value), "leader_games": value,
-                            "candidate": candidate})
+            leaders.append(
+                {
+                    "trial": t.number,
+                    "train": float(t.value),
+                    "leader_games": value,
+                    "candidate": candidate,
+                }
+            )
         leaders.sort(key=lambda r: (-r["leader_games"], r["trial"]))
         chosen = leaders[0]["candidate"]
         held = paired(evaluate(chosen, HOLDOUT), evaluate(default, HOLDOUT))
@@ -339,12 +451,16 @@ def run_tune(spec: TuneSpec, out: Path, jobs: int = 1, data_path: str | None = N
         "tuning": spec.record(),
         "evaluation": {
             "objective": spec.objective,
-            "seed_sets": {"train": f"chunk {TRAIN} of seed {spec.seed}, {spec.games(TRAIN)} games",
-                          "leaders": f"chunk {LEADERS}, {spec.games(LEADERS)} games",
-                          "holdout": f"chunk {HOLDOUT}, {spec.games(HOLDOUT)} games"},
+            "seed_sets": {
+                "train": f"chunk {TRAIN} of seed {spec.seed}, {spec.games(TRAIN)} games",
+                "leaders": f"chunk {LEADERS}, {spec.games(LEADERS)} games",
+                "holdout": f"chunk {HOLDOUT}, {spec.games(HOLDOUT)} games",
+            },
             "trials": len(complete),
-            "default_train": next((float(t.value) for t in study.trials if t.number == 0 and t.value is not None),
-                                  float("nan")),
+            "default_train": next(
+                (float(t.value) for t in study.trials if t.number == 0 and t.value is not None),
+                float("nan"),
+            ),
             "leaders": [{k: v for k, v in r.items() if k != "candidate"} for r in leaders],
             "holdout": held,
         },
@@ -356,6 +472,7 @@ def run_tune(spec: TuneSpec, out: Path, jobs: int = 1, data_path: str | None = N
 def write_record(record: dict[str, Any], path: Path) -> None:
     """Write via a temporary file and a rename: a failed run never leaves half a file."""
     import os
+
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_text(_toml(record), encoding="utf-8")
@@ -366,7 +483,9 @@ def write_record(record: dict[str, Any], path: Path) -> None:
 
 def _toml(record: dict[str, Any]) -> str:
     """A small TOML writer for the record's shapes (tables, lists of tables, scalars, lists)."""
-    lines = ["# simkit tune: a tuned strategy. Play it with --strategies file:THIS (or --oop file:THIS)."]
+    lines = [
+        "# simkit tune: a tuned strategy. Play it with --strategies file:THIS (or --oop file:THIS)."
+    ]
 
     def scalar(v: Any) -> str:
         if isinstance(v, bool):
@@ -375,7 +494,9 @@ def _toml(record: dict[str, Any]) -> str:
             return str(int(v))
         if isinstance(v, (float, np.floating)):
             v = float(v)
-            return repr(v) if math.isfinite(v) else ("nan" if v != v else ("inf" if v > 0 else "-inf"))
+            return (
+                repr(v) if math.isfinite(v) else ("nan" if v != v else ("inf" if v > 0 else "-inf"))
+            )
         if isinstance(v, (list, tuple)):
             return "[" + ", ".join(scalar(x) for x in v) + "]"
         return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -408,7 +529,9 @@ def parse_opponents(text: str | None) -> tuple[str, ...]:
 def describe(record: dict[str, Any]) -> Sequence[str]:
     ev = record["evaluation"]
     h = ev["holdout"]
-    return [f"tuned {record['strategy']['role']} strategy from '{record['strategy']['base']}' "
-            f"({ev['trials']} trials, objective {ev['objective']})",
-            f"held-out games: {h['games']:,}; tuned {h['tuned']:.3f}, default {h['default']:.3f}; "
-            f"paired difference {h['diff']:+.3f} (95% {h['ci_low']:+.3f} to {h['ci_high']:+.3f})"]
+    return [
+        f"tuned {record['strategy']['role']} strategy from '{record['strategy']['base']}' "
+        f"({ev['trials']} trials, objective {ev['objective']})",
+        f"held-out games: {h['games']:,}; tuned {h['tuned']:.3f}, default {h['default']:.3f}; "
+        f"paired difference {h['diff']:+.3f} (95% {h['ci_low']:+.3f} to {h['ci_high']:+.3f})",
+    ]

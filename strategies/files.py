@@ -43,10 +43,14 @@ def read_strategy_file(path: str | Path) -> tuple[str, str, dict[str, Any]]:
         raise UserError(f"{p}: not TOML ({exc})") from None
     table = doc.get("strategy")
     if not isinstance(table, dict) or not isinstance(table.get("fields"), dict):
-        raise UserError(f"{p}: expected a [strategy] table with role, base and a [strategy.fields] table")
+        raise UserError(
+            f"{p}: expected a [strategy] table with role, base and a [strategy.fields] table"
+        )
     role, base = table.get("role"), table.get("base")
     if role not in ("human", "oop") or not isinstance(base, str):
-        raise UserError(f"{p}: field 'strategy.role' must be 'human' or 'oop' and 'strategy.base' a strategy name")
+        raise UserError(
+            f"{p}: field 'strategy.role' must be 'human' or 'oop' and 'strategy.base' a strategy name"
+        )
     return role, base, dict(table["fields"])
 
 
@@ -57,18 +61,22 @@ def strategy_from_file(path: str | Path, role: str, base_of):
     file_role, base, values = read_strategy_file(path)
     if file_role != role:
         want = "--oop" if file_role == "oop" else "--strategies"
-        raise UserError(f"{path}: a tuned {'Old One player' if file_role == 'oop' else 'human'} strategy "
-                        f"(use it with {want})")
+        raise UserError(
+            f"{path}: a tuned {'Old One player' if file_role == 'oop' else 'human'} strategy "
+            f"(use it with {want})"
+        )
     strategy = base_of(base)
     space = space_of(strategy)
     known = {f.name for f in fields(strategy)}
     changes = {}
     for name, value in values.items():
         if name not in known or name not in space:
-            raise UserError(f"{path}: field 'strategy.fields.{name}' is not a tunable field of '{base}' "
-                            f"(expected one of: {', '.join(space)})")
+            raise UserError(
+                f"{path}: field 'strategy.fields.{name}' is not a tunable field of '{base}' "
+                f"(expected one of: {', '.join(space)})"
+            )
         changes[name] = check_value(name, space[name], value, str(path))
     out = replace(strategy, **changes)
     if role == "human":
-        out.lower()   # combat policies and vector lengths checked now, not mid-run
+        out.lower()  # combat policies and vector lengths checked now, not mid-run
     return out

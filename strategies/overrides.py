@@ -17,7 +17,9 @@ def with_overrides(strategy: Any, overrides: list[str], label: str) -> Any:
         key, eq, text = item.partition("=")
         key = key.strip()
         if not eq or key not in known:
-            raise UserError(f"{label}: unknown parameter '{item}' (expected one of: {', '.join(known)})")
+            raise UserError(
+                f"{label}: unknown parameter '{item}' (expected one of: {', '.join(known)})"
+            )
         current = getattr(strategy, key)
         try:
             if isinstance(current, tuple):

@@ -26,8 +26,9 @@ def get(name: str) -> HeuristicParams:
 
 
 def parse_one(spec: str) -> HeuristicParams:
-    if spec.strip().startswith("file:"):   # a tuned strategy (simkit tune's strategy.toml)
+    if spec.strip().startswith("file:"):  # a tuned strategy (simkit tune's strategy.toml)
         from strategies.files import strategy_from_file
+
         return strategy_from_file(spec.strip()[5:], "human", get)
     name, *overrides = spec.strip().split(":")
     strategy = get(name)

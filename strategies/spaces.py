@@ -93,6 +93,7 @@ def space_of(strategy: Any) -> dict[str, Dimension]:
     """The declared space of ``strategy``'s family (human or Old One player)."""
     from strategies.human import HeuristicParams
     from strategies.old_ones import OOPParams
+
     if isinstance(strategy, HeuristicParams):
         space = HUMAN_SPACE
     elif isinstance(strategy, OOPParams):
@@ -102,21 +103,31 @@ def space_of(strategy: Any) -> dict[str, Dimension]:
     names = {f.name for f in fields(strategy)}
     missing = [k for k in space if k not in names]
     if missing:  # a space naming a field the dataclass lost would tune nothing
-        raise AssertionError(f"space names fields {missing} that {type(strategy).__name__} does not have")
+        raise AssertionError(
+            f"space names fields {missing} that {type(strategy).__name__} does not have"
+        )
     return space
 
 
 def check_value(name: str, dim: Dimension, value: Any, label: str) -> Any:
     """``value`` for field ``name`` if the space admits it (UserError naming it if not)."""
+
     def bad(expected: str):
         return UserError(f"{label}: field '{name}' must be {expected}, got {value!r}")
+
     if isinstance(dim, Choice):
         if value not in dim.options:
             raise bad("one of " + ", ".join(repr(o) for o in dim.options))
         return value
     if isinstance(dim, Vector):
-        if not isinstance(value, (list, tuple)) or len(value) != dim.size or not all(
-                isinstance(x, (int, float)) and not isinstance(x, bool) and dim.low <= x <= dim.high for x in value):
+        if (
+            not isinstance(value, (list, tuple))
+            or len(value) != dim.size
+            or not all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) and dim.low <= x <= dim.high
+                for x in value
+            )
+        ):
             raise bad(f"{dim.size} numbers in {dim.low}..{dim.high}")
         return tuple(float(x) for x in value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):

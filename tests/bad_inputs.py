@@ -77,11 +77,24 @@ case("flag", "kraken", "odds", "--vs", "kraken", "--out", "{T}/o.parquet")
 case("flag", "--min-p", "odds", "best", "--vs", "shoggoth", "--min-p", "1.5")
 case("flag", "--min-p", "odds", "best", "--vs", "shoggoth", "--min-p", "-0.1")
 case("flag", "--copies", "odds", "best", "--vs", "shoggoth", "--copies", "3")
-case("flag", "--top", "odds", "best", "--vs", "shoggoth", "--top", "0", "--table", "{T}/odds.parquet")
+case(
+    "flag", "--top", "odds", "best", "--vs", "shoggoth", "--top", "0", "--table", "{T}/odds.parquet"
+)
 case("flag", "kraken", "odds", "best", "--vs", "kraken")
 case("flag", "--max-per-type", "odds", "best", "--vs", "shoggoth", "--max-per-type", "99")
 case("flag", "--players", "board", "show", "--out", "{T}/b.png", "--players", "-1")
-case("flag", "--players", "board", "show", "--out", "{T}/b.png", "--setup-seed", "1", "--players", "9")
+case(
+    "flag",
+    "--players",
+    "board",
+    "show",
+    "--out",
+    "{T}/b.png",
+    "--setup-seed",
+    "1",
+    "--players",
+    "9",
+)
 case("flag", "atlantis", "board", "show", "--out", "{T}/b.png", "--map", "atlantis")
 case("flag", "--mode", "simulate", "--out", "{T}/sim", "--mode", "chess")
 case("flag", "--games", "simulate", "--out", "{T}/sim", "--games", "0")
@@ -90,23 +103,145 @@ case("flag", "--tables", "simulate", "--out", "{T}/sim", "--tables", "summary,go
 case("flag", "players", "simulate", "--out", "{T}/sim", "--players", "9")
 case("flag", "players", "simulate", "--out", "{T}/sim", "--players", "0")
 case("flag", "genius", "simulate", "--out", "{T}/sim", "--strategies", "genius")
-case("flag", "difficulty", "simulate", "--out", "{T}/sim", "--mode", "solo", "--difficulty", "impossible")
-case("flag", "difficulty", "simulate", "--out", "{T}/sim", "--mode", "revenge", "--difficulty", "easy")
+case(
+    "flag",
+    "difficulty",
+    "simulate",
+    "--out",
+    "{T}/sim",
+    "--mode",
+    "solo",
+    "--difficulty",
+    "impossible",
+)
+case(
+    "flag",
+    "difficulty",
+    "simulate",
+    "--out",
+    "{T}/sim",
+    "--mode",
+    "revenge",
+    "--difficulty",
+    "easy",
+)
 case("flag", "chess", "simulate", "--out", "{T}/sim", "--mode", "revenge", "--rules", "chess")
 case("flag", "genius", "simulate", "--out", "{T}/sim", "--mode", "revenge", "--oop", "genius")
 case("flag", "humans", "simulate", "--out", "{T}/sim", "--mode", "revenge", "--humans", "7")
 case("flag", "--out", "simulate", "--games", "10")
 case("flag", "--mode", "tune", "--out", "{T}/tune", "--mode", "chess", "--strategy", "balanced")
-case("flag", "--objective", "tune", "--out", "{T}/tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced", "--objective", "glory")
-case("flag", "--sampler", "tune", "--out", "{T}/tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced", "--sampler", "dice")
-case("flag", "--trials", "tune", "--out", "{T}/tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced", "--trials", "0")
-case("flag", "--games-per-trial", "tune", "--out", "{T}/tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced", "--games-per-trial", "3")
-case("flag", "genius", "tune", "--out", "{T}/tune", "--mode", "base", "--strategy", "genius", "--opponents", "balanced")
+case(
+    "flag",
+    "--objective",
+    "tune",
+    "--out",
+    "{T}/tune",
+    "--mode",
+    "base",
+    "--strategy",
+    "balanced",
+    "--opponents",
+    "balanced",
+    "--objective",
+    "glory",
+)
+case(
+    "flag",
+    "--sampler",
+    "tune",
+    "--out",
+    "{T}/tune",
+    "--mode",
+    "base",
+    "--strategy",
+    "balanced",
+    "--opponents",
+    "balanced",
+    "--sampler",
+    "dice",
+)
+case(
+    "flag",
+    "--trials",
+    "tune",
+    "--out",
+    "{T}/tune",
+    "--mode",
+    "base",
+    "--strategy",
+    "balanced",
+    "--opponents",
+    "balanced",
+    "--trials",
+    "0",
+)
+case(
+    "flag",
+    "--games-per-trial",
+    "tune",
+    "--out",
+    "{T}/tune",
+    "--mode",
+    "base",
+    "--strategy",
+    "balanced",
+    "--opponents",
+    "balanced",
+    "--games-per-trial",
+    "3",
+)
+case(
+    "flag",
+    "genius",
+    "tune",
+    "--out",
+    "{T}/tune",
+    "--mode",
+    "base",
+    "--strategy",
+    "genius",
+    "--opponents",
+    "balanced",
+)
 case("flag", "--opponents", "tune", "--out", "{T}/tune", "--mode", "base", "--strategy", "balanced")
-case("flag", "random", "tune", "--out", "{T}/tune", "--mode", "base", "--strategy", "random", "--opponents", "balanced")
-case("flag", "--content", "tune", "--out", "{T}/tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced", "--content", "fanfic")
+case(
+    "flag",
+    "random",
+    "tune",
+    "--out",
+    "{T}/tune",
+    "--mode",
+    "base",
+    "--strategy",
+    "random",
+    "--opponents",
+    "balanced",
+)
+case(
+    "flag",
+    "--content",
+    "tune",
+    "--out",
+    "{T}/tune",
+    "--mode",
+    "base",
+    "--strategy",
+    "balanced",
+    "--opponents",
+    "balanced",
+    "--content",
+    "fanfic",
+)
 case("flag", "content", "simulate", "--out", "{T}/sim", "--content", "fanfic")
-case("flag", "no such strategy file", "simulate", "--out", "{T}/sim", "--strategies", "file:{T}/none.toml")
+case(
+    "flag",
+    "no such strategy file",
+    "simulate",
+    "--out",
+    "{T}/sim",
+    "--strategies",
+    "file:{T}/none.toml",
+)
 case("flag", "--game", "replay", "--seed", "1", "--game", "-1")
 case("flag", "--chunk", "replay", "--seed", "1", "--game", "0", "--chunk", "-1")
 case("flag", "--mode", "replay", "--seed", "1", "--game", "0", "--mode", "chess")
@@ -115,8 +250,12 @@ case("flag", "--players", "replay", "--seed", "1", "--game", "0", "--players", "
 case("flag", "--chunk", "replay", "--seed", "1", "--game", "0", "--chunk", "99999999")
 case("flag", "--seed", "replay", "--game", "0")
 A = ("athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "2")
-case("flag", "--ammo", "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "two")
-case("flag", "--ammo", "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "-1")
+case(
+    "flag", "--ammo", "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "two"
+)
+case(
+    "flag", "--ammo", "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "-1"
+)
 case("flag", "--charged", *A, "--charged", "-1")
 case("flag", "--games", *A, "--method", "mc", "--games", "0")
 case("flag", "--jobs", *A, "--method", "mc", "--jobs", "0")
@@ -125,9 +264,22 @@ case("flag", "--detection", *A, "--detection", "99")
 case("flag", "--rounds", *A, "--rounds", "-1")
 case("flag", "--defense", "athena", "turret", "--weapons", "cannon:3", "--ammo", "2")
 case("flag", "--defense", *A[:-2], "--defense", "-3", "--ammo", "2")
-case("flag", "--turret", "athena", "turret", "--weapons", "cannon:3", "--turret", "999", "--ammo", "2")
+case(
+    "flag",
+    "--turret",
+    "athena",
+    "turret",
+    "--weapons",
+    "cannon:3",
+    "--turret",
+    "999",
+    "--ammo",
+    "2",
+)
 case("flag", "laser", "athena", "turret", "--weapons", "laser:3", "--defense", "2", "--ammo", "2")
-case("flag", "cannon", "athena", "turret", "--weapons", "cannon:99", "--defense", "2", "--ammo", "2")
+case(
+    "flag", "cannon", "athena", "turret", "--weapons", "cannon:99", "--defense", "2", "--ammo", "2"
+)
 case("flag", "cannon", "athena", "turret", "--weapons", "cannon", "--defense", "2", "--ammo", "2")
 case("flag", "--weapons", "athena", "turret", "--weapons", "", "--defense", "2", "--ammo", "2")
 case("flag", "--variant", *A, "--variant", "nonsense=true")
@@ -135,11 +287,53 @@ case("flag", "--variant", *A, "--variant", "ambush_draws_card=maybe")
 case("flag", "--seen", *A, "--seen", "x")
 case("flag", "--method", *A, "--method", "fast")
 case("flag", "--grenade-use", *A, "--grenade-use", "middle")
-case("flag", "--jobs", "experiment", "run", "{T}/spec_ok.toml", "--out", "{T}/lake_a", "--jobs", "0")
-case("flag", "--backend", "experiment", "run", "{T}/spec_ok.toml", "--out", "{T}/lake_a", "--backend", "spark")
-case("flag", "--target-ci", "experiment", "run", "{T}/spec_ok.toml", "--out", "{T}/lake_a", "--target-ci", "0")
-case("flag", "--target-ci", "experiment", "run", "{T}/spec_ok.toml", "--out", "{T}/lake_a", "--target-ci", "0.9")
-case("flag", "--scheduler", "experiment", "run", "{T}/spec_ok.toml", "--out", "{T}/lake_a", "--scheduler", "tcp://x:1")
+case(
+    "flag", "--jobs", "experiment", "run", "{T}/spec_ok.toml", "--out", "{T}/lake_a", "--jobs", "0"
+)
+case(
+    "flag",
+    "--backend",
+    "experiment",
+    "run",
+    "{T}/spec_ok.toml",
+    "--out",
+    "{T}/lake_a",
+    "--backend",
+    "spark",
+)
+case(
+    "flag",
+    "--target-ci",
+    "experiment",
+    "run",
+    "{T}/spec_ok.toml",
+    "--out",
+    "{T}/lake_a",
+    "--target-ci",
+    "0",
+)
+case(
+    "flag",
+    "--target-ci",
+    "experiment",
+    "run",
+    "{T}/spec_ok.toml",
+    "--out",
+    "{T}/lake_a",
+    "--target-ci",
+    "0.9",
+)
+case(
+    "flag",
+    "--scheduler",
+    "experiment",
+    "run",
+    "{T}/spec_ok.toml",
+    "--out",
+    "{T}/lake_a",
+    "--scheduler",
+    "tcp://x:1",
+)
 case("flag", "nope", "experiment", "summary", "{T}/lake_real", "--experiment", "nope")
 case("input", "lake_real", "report", "{T}/lake_real", "--out", "{T}/r.html")
 case("flag", "--max-per-type", "demo", "--out", "{T}/demo_new", "--max-per-type", "-1")
@@ -148,13 +342,63 @@ case("flag", "nope", "nope")
 case("flag", "nope", "experiment", "nope")
 
 # --- NaN and infinities in flags -------------------------------------------------------------
-case("nan", "--destroy-value", *C, "--withdraw", "value", "--method", "exact", "--destroy-value", "nan")
-case("nan", "--destroy-value", *C, "--withdraw", "value", "--method", "exact", "--destroy-value", "inf")
-case("nan", "--destroy-value", *C, "--withdraw", "value", "--method", "exact", "--destroy-value", "-inf")
-case("nan", "--destroy-value", *C, "--withdraw", "value", "--method", "exact", "--destroy-value", "-1")
+case(
+    "nan",
+    "--destroy-value",
+    *C,
+    "--withdraw",
+    "value",
+    "--method",
+    "exact",
+    "--destroy-value",
+    "nan",
+)
+case(
+    "nan",
+    "--destroy-value",
+    *C,
+    "--withdraw",
+    "value",
+    "--method",
+    "exact",
+    "--destroy-value",
+    "inf",
+)
+case(
+    "nan",
+    "--destroy-value",
+    *C,
+    "--withdraw",
+    "value",
+    "--method",
+    "exact",
+    "--destroy-value",
+    "-inf",
+)
+case(
+    "nan",
+    "--destroy-value",
+    *C,
+    "--withdraw",
+    "value",
+    "--method",
+    "exact",
+    "--destroy-value",
+    "-1",
+)
 case("nan", "--min-p", "odds", "best", "--vs", "shoggoth", "--min-p", "nan")
 case("nan", "--min-p", "odds", "best", "--vs", "shoggoth", "--min-p", "inf")
-case("nan", "--target-ci", "experiment", "run", "{T}/spec_ok.toml", "--out", "{T}/lake_a", "--target-ci", "nan")
+case(
+    "nan",
+    "--target-ci",
+    "experiment",
+    "run",
+    "{T}/spec_ok.toml",
+    "--out",
+    "{T}/lake_a",
+    "--target-ci",
+    "nan",
+)
 
 # --- seeds: one rule everywhere (0 .. 2**63-1) -------------------------------------------------
 BIG = str(2**64)
@@ -165,7 +409,21 @@ case("seed", "--seed", "odds", "--seed", BIG, "--out", "{T}/o.parquet")
 case("seed", "--seed", "simulate", "--out", "{T}/sim", "--seed", "-1")
 case("seed", "--seed", "simulate", "--out", "{T}/sim", "--seed", BIG)
 case("seed", "--seed", "replay", "--seed", "-1", "--game", "0")
-case("seed", "--seed", "tune", "--out", "{T}/tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced", "--seed", "-1")
+case(
+    "seed",
+    "--seed",
+    "tune",
+    "--out",
+    "{T}/tune",
+    "--mode",
+    "base",
+    "--strategy",
+    "balanced",
+    "--opponents",
+    "balanced",
+    "--seed",
+    "-1",
+)
 case("seed", "--seed", "replay", "--seed", BIG, "--game", "0")
 case("seed", "--setup-seed", "board", "show", "--out", "{T}/b.png", "--setup-seed", "-1")
 case("seed", "--setup-seed", "board", "show", "--out", "{T}/b.png", "--setup-seed", BIG)
@@ -177,15 +435,47 @@ case("seed", "root_seed", "experiment", "check", "{T}/spec_seed_neg.toml")
 case("contradiction", "--games", *C, "--method", "exact", "--games", "5000")
 case("contradiction", "--seed", *C, "--method", "exact", "--seed", "3")
 case("contradiction", "--jobs", *C, "--method", "exact", "--jobs", "2")
-case("contradiction", "--port-defence", "combat", "--force", "infantry=2", "--vs", "zombie", "--port-defence",
-     "--port-strength", "4", "--withdraw", "sanity:1")
+case(
+    "contradiction",
+    "--port-defence",
+    "combat",
+    "--force",
+    "infantry=2",
+    "--vs",
+    "zombie",
+    "--port-defence",
+    "--port-strength",
+    "4",
+    "--withdraw",
+    "sanity:1",
+)
 case("contradiction", "infantry", "combat", "--force", "infantry=1,infantry=2", "--vs", "shoggoth")
 case("contradiction", "infantry", "combat", "--force", "infantry=1,Infantry=1", "--vs", "shoggoth")
 case("contradiction", "--destroy-value", *C, "--destroy-value", "3")
-case("contradiction", "--data", "odds", "best", "--vs", "shoggoth", "--table", "{T}/odds.parquet", "--data",
-     "{T}/pack_ok")
-case("contradiction", "--max-per-type", "odds", "best", "--vs", "shoggoth", "--table", "{T}/odds.parquet",
-     "--max-per-type", "1")
+case(
+    "contradiction",
+    "--data",
+    "odds",
+    "best",
+    "--vs",
+    "shoggoth",
+    "--table",
+    "{T}/odds.parquet",
+    "--data",
+    "{T}/pack_ok",
+)
+case(
+    "contradiction",
+    "--max-per-type",
+    "odds",
+    "best",
+    "--vs",
+    "shoggoth",
+    "--table",
+    "{T}/odds.parquet",
+    "--max-per-type",
+    "1",
+)
 case("contradiction", "--data", "data", "check", "{T}/pack_ok", "--data", "{T}/pack_ok")
 case("contradiction", "--data", "data", "provenance", "{T}/pack_ok", "--data", "{T}/pack_ok")
 case("contradiction", "--turret", *A, "--turret", "1")
@@ -193,12 +483,35 @@ case("contradiction", "--games", *A, "--method", "exact", "--games", "500")
 case("contradiction", "--seed", *A, "--method", "exact", "--seed", "4")
 case("contradiction", "--jobs", *A, "--method", "exact", "--jobs", "2")
 case("contradiction", "--humans", "simulate", "--out", "{T}/sim", "--humans", "2")
-case("contradiction", "--players", "simulate", "--out", "{T}/sim", "--mode", "revenge", "--players", "2", "--humans", "3")
+case(
+    "contradiction",
+    "--players",
+    "simulate",
+    "--out",
+    "{T}/sim",
+    "--mode",
+    "revenge",
+    "--players",
+    "2",
+    "--humans",
+    "3",
+)
 case("contradiction", "--difficulty", "simulate", "--out", "{T}/sim", "--difficulty", "hard")
-case("contradiction", "--players", "simulate", "--out", "{T}/sim", "--mode", "solo", "--players", "2")
+case(
+    "contradiction", "--players", "simulate", "--out", "{T}/sim", "--mode", "solo", "--players", "2"
+)
 case("contradiction", "--humans", "replay", "--seed", "1", "--game", "0", "--humans", "2")
-case("contradiction", "--scheduler", "experiment", "run", "{T}/spec_ok.toml", "--out", "{T}/lake_a",
-     "--scheduler", "tcp://127.0.0.1:1")
+case(
+    "contradiction",
+    "--scheduler",
+    "experiment",
+    "run",
+    "{T}/spec_ok.toml",
+    "--out",
+    "{T}/lake_a",
+    "--scheduler",
+    "tcp://127.0.0.1:1",
+)
 case("contradiction", "--revenge", "board", "show", "--out", "{T}/b.png", "--revenge")
 case("contradiction", "--reveal", "board", "show", "--out", "{T}/b.png", "--reveal")
 
@@ -208,17 +521,48 @@ case("limit", "--state-budget", *C, "--state-budget", str(10**12))
 case("limit", "--jobs", *C, "--method", "mc", "--jobs", "4096")
 case("limit", "infantry", "combat", "--force", "infantry=1000000000", "--vs", "shoggoth")
 case("limit", "--old-one-damage", *C, "--old-one-damage", "1000000000")
-case("limit", "--port-strength", "combat", "--force", "infantry=2", "--vs", "zombie", "--port-defence",
-     "--port-strength", "1000000000")
+case(
+    "limit",
+    "--port-strength",
+    "combat",
+    "--force",
+    "infantry=2",
+    "--vs",
+    "zombie",
+    "--port-defence",
+    "--port-strength",
+    "1000000000",
+)
 case("limit", "--jobs", "odds", "--jobs", "4096", "--out", "{T}/o.parquet")
 case("limit", "--games", "simulate", "--out", "{T}/sim", "--games", str(10**12))
 case("limit", "--jobs", "simulate", "--out", "{T}/sim", "--jobs", "4096")
 case("limit", "--game", "replay", "--seed", "1", "--game", str(10**15))
 case("limit", "--games", *A, "--method", "mc", "--games", str(10**13))
 case("limit", "--jobs", *A, "--method", "mc", "--jobs", "4096")
-case("limit", "--ammo", "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "1000000000")
+case(
+    "limit",
+    "--ammo",
+    "athena",
+    "turret",
+    "--weapons",
+    "cannon:3",
+    "--defense",
+    "2",
+    "--ammo",
+    "1000000000",
+)
 case("limit", "--rounds", *A, "--rounds", "1000000000")
-case("limit", "--jobs", "experiment", "run", "{T}/spec_ok.toml", "--out", "{T}/lake_a", "--jobs", "4096")
+case(
+    "limit",
+    "--jobs",
+    "experiment",
+    "run",
+    "{T}/spec_ok.toml",
+    "--out",
+    "{T}/lake_a",
+    "--jobs",
+    "4096",
+)
 case("limit", "cells", "experiment", "check", "{T}/spec_huge_grid.toml")
 case("limit", "chunks", "experiment", "check", "{T}/spec_many_chunks.toml")
 case("limit", "chunk_size", "experiment", "check", "{T}/spec_big_chunk.toml")
@@ -272,15 +616,26 @@ case("input", "--data", *C, "--data", "")
 case("input", "missing.csv", "board", "check", "{T}/missing.csv")
 case("input", "adir", "board", "check", "{T}/adir")
 case("input", "passwd", "board", "check", "{T}/passwd", id="content:board check passwd-like file")
-case("input", "passwd", "board", "show", "--out", "{T}/b.png", "--map", "{T}/passwd",
-     id="content:board show --map passwd-like file")
+case(
+    "input",
+    "passwd",
+    "board",
+    "show",
+    "--out",
+    "{T}/b.png",
+    "--map",
+    "{T}/passwd",
+    id="content:board show --map passwd-like file",
+)
 case("input", "spec", "experiment", "check", "{T}/missing.toml")
 case("input", "spec", "experiment", "check", "{T}/adir")
 case("input", "spec_binary.toml", "experiment", "check", "{T}/spec_binary.toml")
 case("input", "spec_bad_toml.toml", "experiment", "check", "{T}/spec_bad_toml.toml")
 case("input", "spec_nan_override.toml", "experiment", "check", "{T}/spec_nan_override.toml")
 case("input", "spec_inf_override.toml", "experiment", "check", "{T}/spec_inf_override.toml")
-case("input", "spec_nan_grid_override.toml", "experiment", "check", "{T}/spec_nan_grid_override.toml")
+case(
+    "input", "spec_nan_grid_override.toml", "experiment", "check", "{T}/spec_nan_grid_override.toml"
+)
 case("input", "spec_params_number.toml", "experiment", "check", "{T}/spec_params_number.toml")
 case("input", "spec_grid_string.toml", "experiment", "check", "{T}/spec_grid_string.toml")
 case("input", "spec_dup_force.toml", "experiment", "check", "{T}/spec_dup_force.toml")
@@ -294,49 +649,126 @@ case("input", "manifest", "experiment", "verify", "{T}/lake_list_manifest")
 case("input", "missing_lake", "experiment", "summary", "{T}/missing_lake")
 case("input", "missing_lake", "report", "{T}/missing_lake", "--out", "{T}/r.html")
 case("input", "adir_empty", "report", "{T}/adir_empty", "--out", "{T}/r.html")
-case("input", "missing_pack", "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--data", "{T}/missing_pack")
+case(
+    "input",
+    "missing_pack",
+    "athena",
+    "turret",
+    "--weapons",
+    "cannon:3",
+    "--defense",
+    "2",
+    "--data",
+    "{T}/missing_pack",
+)
 
 # --- data packs: types, shapes, values, files ---------------------------------------------------
 PACK_CASES = {  # pack folder -> culprit
-    "pack_combat_number": "pack.toml", "pack_section_string": "pack.toml", "pack_unit_number": "units.toml",
-    "pack_unit_string": "units.toml", "pack_nan_cost": "units.toml", "pack_inf_cost": "units.toml",
-    "pack_neg_inf_cost": "units.toml", "pack_huge_cost": "units.toml", "pack_value_table": "units.toml",
-    "pack_bool_capacity": "units.toml", "pack_oldone_number": "old_ones.toml", "pack_port_string": "revenge.toml",
-    "pack_dup_tile": "old_one_tiles.csv", "pack_extra_col": "old_one_tiles.csv", "pack_missing_col": "old_one_tiles.csv",
-    "pack_header_only_tiles": "old_one_tiles.csv", "pack_empty_cards": "old_one_cards.csv",
-    "pack_header_only_cards": "old_one_cards.csv", "pack_latin1": "old_one_tiles.csv",
-    "pack_bom_bad_row": "row 3", "pack_blank_line_row": "row 4", "pack_short_row": "old_one_card_rows.csv",
-    "pack_long_row": "old_one_card_rows.csv", "pack_cards_dir": "old_one_cards.csv",
-    "pack_personality_number": "personalities.toml", "pack_toml_latin1": "units.toml",
-    "pack_deck_size_huge": "pack.toml", "pack_dup_card_row": "old_one_card_rows.csv",
-    "pack_tile_count_huge": "old_one_tiles.csv", "pack_no_pack_table": "pack.toml",
+    "pack_combat_number": "pack.toml",
+    "pack_section_string": "pack.toml",
+    "pack_unit_number": "units.toml",
+    "pack_unit_string": "units.toml",
+    "pack_nan_cost": "units.toml",
+    "pack_inf_cost": "units.toml",
+    "pack_neg_inf_cost": "units.toml",
+    "pack_huge_cost": "units.toml",
+    "pack_value_table": "units.toml",
+    "pack_bool_capacity": "units.toml",
+    "pack_oldone_number": "old_ones.toml",
+    "pack_port_string": "revenge.toml",
+    "pack_dup_tile": "old_one_tiles.csv",
+    "pack_extra_col": "old_one_tiles.csv",
+    "pack_missing_col": "old_one_tiles.csv",
+    "pack_header_only_tiles": "old_one_tiles.csv",
+    "pack_empty_cards": "old_one_cards.csv",
+    "pack_header_only_cards": "old_one_cards.csv",
+    "pack_latin1": "old_one_tiles.csv",
+    "pack_bom_bad_row": "row 3",
+    "pack_blank_line_row": "row 4",
+    "pack_short_row": "old_one_card_rows.csv",
+    "pack_long_row": "old_one_card_rows.csv",
+    "pack_cards_dir": "old_one_cards.csv",
+    "pack_personality_number": "personalities.toml",
+    "pack_toml_latin1": "units.toml",
+    "pack_deck_size_huge": "pack.toml",
+    "pack_dup_card_row": "old_one_card_rows.csv",
+    "pack_tile_count_huge": "old_one_tiles.csv",
+    "pack_no_pack_table": "pack.toml",
     "pack_game_number": "game.toml",
 }
 for folder, culprit in PACK_CASES.items():
     case("datapack", culprit, "data", "check", "{T}/" + folder, id=f"datapack:data check {folder}")
 for folder in ("pack_nan_cost", "pack_dup_tile", "pack_latin1"):
-    case("datapack", PACK_CASES[folder], *C, "--data", "{T}/" + folder, id=f"datapack:combat --data {folder}")
-    case("datapack", PACK_CASES[folder], "simulate", "--out", "{T}/sim", "--data", "{T}/" + folder,
-         id=f"datapack:simulate --data {folder}")
+    case(
+        "datapack",
+        PACK_CASES[folder],
+        *C,
+        "--data",
+        "{T}/" + folder,
+        id=f"datapack:combat --data {folder}",
+    )
+    case(
+        "datapack",
+        PACK_CASES[folder],
+        "simulate",
+        "--out",
+        "{T}/sim",
+        "--data",
+        "{T}/" + folder,
+        id=f"datapack:simulate --data {folder}",
+    )
 case("datapack", "units.toml", "data", "provenance", "{T}/pack_unit_number")
 case("datapack", "units.toml", "odds", "--data", "{T}/pack_inf_cost", "--out", "{T}/o.parquet")
-case("datapack", "units.toml", "replay", "--seed", "1", "--game", "0", "--data", "{T}/pack_nan_cost")
-case("datapack", "units.toml", "board", "show", "--out", "{T}/b.png", "--setup-seed", "1", "--data",
-     "{T}/pack_nan_cost")
+case(
+    "datapack", "units.toml", "replay", "--seed", "1", "--game", "0", "--data", "{T}/pack_nan_cost"
+)
+case(
+    "datapack",
+    "units.toml",
+    "board",
+    "show",
+    "--out",
+    "{T}/b.png",
+    "--setup-seed",
+    "1",
+    "--data",
+    "{T}/pack_nan_cost",
+)
 case("datapack", "units.toml", "demo", "--out", "{T}/demo_new", "--data", "{T}/pack_nan_cost")
 
-MAP_CASES = {"map_dup_hex": "hex", "map_latin1": "map_latin1.csv", "map_header_only": "no hexes",
-             "map_bom_bad_row": "row 3", "map_extra_col": "unknown column", "map_missing_col": "missing column",
-             "map_empty": "map_empty.csv", "map_nan_q": "map_nan_q.csv"}
+MAP_CASES = {
+    "map_dup_hex": "hex",
+    "map_latin1": "map_latin1.csv",
+    "map_header_only": "no hexes",
+    "map_bom_bad_row": "row 3",
+    "map_extra_col": "unknown column",
+    "map_missing_col": "missing column",
+    "map_empty": "map_empty.csv",
+    "map_nan_q": "map_nan_q.csv",
+}
 for name, culprit in MAP_CASES.items():
     case("map", culprit, "board", "check", "{T}/" + name + ".csv", id=f"map:board check {name}")
 
-ATHENA_CASES = {"athena_number_deck": "pack.toml", "athena_string_turrets": "turrets.toml",
-                "athena_nan_value": "pack.toml", "athena_latin1_cards": "outcome_cards.csv",
-                "athena_bom_bad_row": "row 3", "athena_extra_col": "outcome_cards.csv",
-                "athena_header_only": "outcome_cards.csv", "athena_dup_row": "outcome_cards.csv"}
+ATHENA_CASES = {
+    "athena_number_deck": "pack.toml",
+    "athena_string_turrets": "turrets.toml",
+    "athena_nan_value": "pack.toml",
+    "athena_latin1_cards": "outcome_cards.csv",
+    "athena_bom_bad_row": "row 3",
+    "athena_extra_col": "outcome_cards.csv",
+    "athena_header_only": "outcome_cards.csv",
+    "athena_dup_row": "outcome_cards.csv",
+}
 for name, culprit in ATHENA_CASES.items():
-    case("athena-pack", culprit, "athena", "check", "--data", "{T}/" + name, id=f"athena-pack:athena check {name}")
+    case(
+        "athena-pack",
+        culprit,
+        "athena",
+        "check",
+        "--data",
+        "{T}/" + name,
+        id=f"athena-pack:athena check {name}",
+    )
 case("athena-pack", "pack.toml", *A, "--data", "{T}/athena_number_deck")
 
 
@@ -372,16 +804,23 @@ def _pack_mutations():
 
     def extra_col(p):
         lines = _lines(p / "old_one_tiles.csv")
-        (p / "old_one_tiles.csv").write_text("\n".join([lines[0] + ",colour"] + [ln + ",red" for ln in lines[1:]]) + "\n")
+        (p / "old_one_tiles.csv").write_text(
+            "\n".join([lines[0] + ",colour"] + [ln + ",red" for ln in lines[1:]]) + "\n"
+        )
 
     def missing_col(p):
         lines = _lines(p / "old_one_tiles.csv")
-        (p / "old_one_tiles.csv").write_text("\n".join(",".join(ln.split(",")[:2] + ln.split(",")[3:]) for ln in lines[:1])
-                                              + "\n" + "\n".join(lines[1:]) + "\n")
+        (p / "old_one_tiles.csv").write_text(
+            "\n".join(",".join(ln.split(",")[:2] + ln.split(",")[3:]) for ln in lines[:1])
+            + "\n"
+            + "\n".join(lines[1:])
+            + "\n"
+        )
 
     def header_only(name):
         def f(p):
             (p / name).write_text(_lines(p / name)[0] + "\n")
+
         return f
 
     def latin1(p):
@@ -422,7 +861,9 @@ def _pack_mutations():
         (p / "old_one_cards.csv").mkdir()
 
     def toml_latin1(p):
-        data = (p / "units.toml").read_text(encoding="utf-8").replace("one Gold per unit", "un \xe9cu")
+        data = (
+            (p / "units.toml").read_text(encoding="utf-8").replace("one Gold per unit", "un \xe9cu")
+        )
         (p / "units.toml").write_bytes(data.encode("latin-1"))
 
     def tile_count_huge(p):
@@ -438,13 +879,24 @@ def _pack_mutations():
         "pack_section_string": lambda p: _drop_section(p / "pack.toml", "deck", 'deck = "forty"'),
         "pack_unit_number": lambda p: _drop_section(p / "units.toml", "infantry", "infantry = 3"),
         "pack_unit_string": lambda p: _drop_section(p / "units.toml", "airship", 'airship = "big"'),
-        "pack_nan_cost": lambda p: _edit(p / "units.toml", "cost = { value = 1,", "cost = { value = nan,"),
-        "pack_inf_cost": lambda p: _edit(p / "units.toml", "cost = { value = 1,", "cost = { value = inf,"),
-        "pack_neg_inf_cost": lambda p: _edit(p / "units.toml", "cost = { value = 1,", "cost = { value = -inf,"),
-        "pack_huge_cost": lambda p: _edit(p / "units.toml", "cost = { value = 1,", "cost = { value = 1e300,"),
-        "pack_value_table": lambda p: _edit(p / "units.toml", "cost = { value = 1,", "cost = { value = { a = 1 },"),
-        "pack_bool_capacity": lambda p: _edit(p / "units.toml", "damage_capacity = { value = 2,",
-                                              "damage_capacity = { value = true,"),
+        "pack_nan_cost": lambda p: _edit(
+            p / "units.toml", "cost = { value = 1,", "cost = { value = nan,"
+        ),
+        "pack_inf_cost": lambda p: _edit(
+            p / "units.toml", "cost = { value = 1,", "cost = { value = inf,"
+        ),
+        "pack_neg_inf_cost": lambda p: _edit(
+            p / "units.toml", "cost = { value = 1,", "cost = { value = -inf,"
+        ),
+        "pack_huge_cost": lambda p: _edit(
+            p / "units.toml", "cost = { value = 1,", "cost = { value = 1e300,"
+        ),
+        "pack_value_table": lambda p: _edit(
+            p / "units.toml", "cost = { value = 1,", "cost = { value = { a = 1 },"
+        ),
+        "pack_bool_capacity": lambda p: _edit(
+            p / "units.toml", "damage_capacity = { value = 2,", "damage_capacity = { value = true,"
+        ),
         "pack_oldone_number": lambda p: _drop_section(p / "old_ones.toml", "zombie", "zombie = 1"),
         "pack_port_string": lambda p: _drop_section(p / "revenge.toml", "port", 'port = "harbour"'),
         "pack_dup_tile": dup_tile,
@@ -461,10 +913,14 @@ def _pack_mutations():
         "pack_cards_dir": cards_dir,
         "pack_personality_number": lambda p: (p / "personalities.toml").write_text("proust = 5\n"),
         "pack_toml_latin1": toml_latin1,
-        "pack_deck_size_huge": lambda p: _edit(p / "pack.toml", "value = 40,", "value = 4000000000,"),
+        "pack_deck_size_huge": lambda p: _edit(
+            p / "pack.toml", "value = 40,", "value = 4000000000,"
+        ),
         "pack_dup_card_row": dup_card_row,
         "pack_tile_count_huge": tile_count_huge,
-        "pack_no_pack_table": lambda p: _drop_section(p / "pack.toml", "pack", 'pack = "auztralia"'),
+        "pack_no_pack_table": lambda p: _drop_section(
+            p / "pack.toml", "pack", 'pack = "auztralia"'
+        ),
         "pack_game_number": lambda p: (p / "game.toml").write_text("turns = 5\nvp = 3\n"),
     }
 
@@ -487,16 +943,22 @@ def _athena_mutations():
 
     def extra_col(p):
         lines = first_rows(p)
-        (p / "outcome_cards.csv").write_text("\n".join([lines[0] + ",x"] + [ln + ",1" for ln in lines[1:]]) + "\n")
+        (p / "outcome_cards.csv").write_text(
+            "\n".join([lines[0] + ",x"] + [ln + ",1" for ln in lines[1:]]) + "\n"
+        )
 
     return {
         "athena_number_deck": lambda p: _drop_section(p / "pack.toml", "deck", "deck = 40"),
         "athena_string_turrets": lambda p: (p / "turrets.toml").write_text('turret = "big"\n'),
-        "athena_nan_value": lambda p: _edit(p / "pack.toml", "size = { value = 20,", "size = { value = nan,"),
+        "athena_nan_value": lambda p: _edit(
+            p / "pack.toml", "size = { value = 20,", "size = { value = nan,"
+        ),
         "athena_latin1_cards": latin1,
         "athena_bom_bad_row": bom_bad_row,
         "athena_extra_col": extra_col,
-        "athena_header_only": lambda p: (p / "outcome_cards.csv").write_text(first_rows(p)[0] + "\n"),
+        "athena_header_only": lambda p: (p / "outcome_cards.csv").write_text(
+            first_rows(p)[0] + "\n"
+        ),
         "athena_dup_row": lambda p: _append_line(p / "outcome_cards.csv", first_rows(p)[1]),
     }
 
@@ -522,11 +984,21 @@ SPECS = {
     "spec_ok.toml": SPEC_OK,
     "spec_seed_neg.toml": SPEC_OK.replace("root_seed = 1", "root_seed = -1"),
     "spec_huge_grid.toml": SPEC_OK.replace('[params]\nforce = "infantry=1"\nvs = "zombie"\n', "")
-    + "[params]\nvs = \"zombie\"\n[grid]\nforce = [" + ",".join(f'"infantry={i}"' for i in range(1, 60)) + "]\n"
-    + "[override_grid]\n\"units.infantry.cost\" = [" + ",".join(str(i) for i in range(1, 60)) + "]\n"
-    + "\"combat.sanity_per_combat\" = [" + ",".join(str(i) for i in range(0, 60)) + "]\n",
-    "spec_many_chunks.toml": SPEC_OK.replace("chunk_size = 100\ngames = 200", "chunk_size = 1\ngames = 10000000000000"),
-    "spec_big_chunk.toml": SPEC_OK.replace("chunk_size = 100\ngames = 200", "chunk_size = 1000000000\ngames = 1000000000"),
+    + '[params]\nvs = "zombie"\n[grid]\nforce = ['
+    + ",".join(f'"infantry={i}"' for i in range(1, 60))
+    + "]\n"
+    + '[override_grid]\n"units.infantry.cost" = ['
+    + ",".join(str(i) for i in range(1, 60))
+    + "]\n"
+    + '"combat.sanity_per_combat" = ['
+    + ",".join(str(i) for i in range(0, 60))
+    + "]\n",
+    "spec_many_chunks.toml": SPEC_OK.replace(
+        "chunk_size = 100\ngames = 200", "chunk_size = 1\ngames = 10000000000000"
+    ),
+    "spec_big_chunk.toml": SPEC_OK.replace(
+        "chunk_size = 100\ngames = 200", "chunk_size = 1000000000\ngames = 1000000000"
+    ),
     "spec_huge_round_robin.toml": """[experiment]
 name = "rr"
 mode = "base"
@@ -537,17 +1009,24 @@ players = 4
 [grid]
 strategies = { round_robin = ["balanced", "economist", "hunter", "defender", "random", "balanced", "economist"], seats = 40, distinct = false }
 """,
-    "spec_huge_override_grid.toml": SPEC_OK + "[override_grid]\n\"deck.assumed_seed\" = ["
-    + ",".join(str(i) for i in range(150)) + "]\n\"units.infantry.cost\" = ["
-    + ",".join(str(i) for i in range(150)) + "]\n",
+    "spec_huge_override_grid.toml": SPEC_OK
+    + '[override_grid]\n"deck.assumed_seed" = ['
+    + ",".join(str(i) for i in range(150))
+    + ']\n"units.infantry.cost" = ['
+    + ",".join(str(i) for i in range(150))
+    + "]\n",
     "spec_bad_toml.toml": "[experiment\nname=",
-    "spec_nan_override.toml": _spec("[overrides]\n\"units.infantry.cost\" = nan\n"),
-    "spec_inf_override.toml": _spec("[overrides]\n\"units.infantry.cost\" = inf\n"),
-    "spec_nan_grid_override.toml": _spec("[override_grid]\n\"units.infantry.cost\" = [1.0, nan]\n"),
-    "spec_params_number.toml": SPEC_OK.replace('[params]\nforce = "infantry=1"\nvs = "zombie"\n', "params = 3\n"),
-    "spec_grid_string.toml": SPEC_OK + "[grid]\nallocate = \"cheapest\"\n",
-    "spec_dup_force.toml": SPEC_OK.replace('force = "infantry=1"', 'force = "infantry=1,infantry=1"'),
-    "spec_bad_data.toml": SPEC_OK.replace("games = 200", "games = 200\ndata = \"pack_nan_cost\""),
+    "spec_nan_override.toml": _spec('[overrides]\n"units.infantry.cost" = nan\n'),
+    "spec_inf_override.toml": _spec('[overrides]\n"units.infantry.cost" = inf\n'),
+    "spec_nan_grid_override.toml": _spec('[override_grid]\n"units.infantry.cost" = [1.0, nan]\n'),
+    "spec_params_number.toml": SPEC_OK.replace(
+        '[params]\nforce = "infantry=1"\nvs = "zombie"\n', "params = 3\n"
+    ),
+    "spec_grid_string.toml": SPEC_OK + '[grid]\nallocate = "cheapest"\n',
+    "spec_dup_force.toml": SPEC_OK.replace(
+        'force = "infantry=1"', 'force = "infantry=1,infantry=1"'
+    ),
+    "spec_bad_data.toml": SPEC_OK.replace("games = 200", 'games = 200\ndata = "pack_nan_cost"'),
 }
 
 MAP_HEADER = "hex,q,r,terrain,port,survey,level,farms,provenance,source"
@@ -559,15 +1038,25 @@ def _maps(tmp: Path, shipped_map: Path) -> None:
     header, rows = data[0], data[1:]
     (tmp / "map_dup_hex.csv").write_text("\n".join([header] + rows + [rows[0]]) + "\n")
     bad = rows[1].replace("assumed", "assum\xe9", 1)
-    (tmp / "map_latin1.csv").write_bytes(("\n".join([header, rows[0], bad] + rows[2:]) + "\n").encode("latin-1"))
+    (tmp / "map_latin1.csv").write_bytes(
+        ("\n".join([header, rows[0], bad] + rows[2:]) + "\n").encode("latin-1")
+    )
     (tmp / "map_header_only.csv").write_text(header + "\n")
     cells = rows[1].split(",")
     cells[1] = "x"
-    (tmp / "map_bom_bad_row.csv").write_bytes(("\n".join([header, rows[0], ",".join(cells)] + rows[2:]) + "\n")
-                                              .encode("utf-8-sig"))
-    (tmp / "map_extra_col.csv").write_text("\n".join([header + ",colour"] + [r + ",red" for r in rows]) + "\n")
-    (tmp / "map_missing_col.csv").write_text("\n".join([header.replace(",farms", "")]
-                                                       + [",".join(r.split(",")[:7] + r.split(",")[8:]) for r in rows]) + "\n")
+    (tmp / "map_bom_bad_row.csv").write_bytes(
+        ("\n".join([header, rows[0], ",".join(cells)] + rows[2:]) + "\n").encode("utf-8-sig")
+    )
+    (tmp / "map_extra_col.csv").write_text(
+        "\n".join([header + ",colour"] + [r + ",red" for r in rows]) + "\n"
+    )
+    (tmp / "map_missing_col.csv").write_text(
+        "\n".join(
+            [header.replace(",farms", "")]
+            + [",".join(r.split(",")[:7] + r.split(",")[8:]) for r in rows]
+        )
+        + "\n"
+    )
     (tmp / "map_empty.csv").write_text("")
     cells = rows[0].split(",")
     cells[1] = "nan"
@@ -595,7 +1084,9 @@ def build(tmp: Path) -> Path:
         (tmp / name).write_text(text)
     (tmp / "spec_binary.toml").write_bytes(b"\xff\xfe\x00garbage\x00" * 10)
     _maps(tmp, DEFAULT_PACK / "maps" / "eastern.csv")
-    (tmp / "passwd").write_text("root:x:0:0:SECRET-FIRST-LINE:/root:/bin/bash\ndaemon:x:1:1::/:/bin/sh\n")
+    (tmp / "passwd").write_text(
+        "root:x:0:0:SECRET-FIRST-LINE:/root:/bin/bash\ndaemon:x:1:1::/:/bin/sh\n"
+    )
     (tmp / "afile").write_text("just a file\n")
     for d in ("adir", "adir.parquet", "adir.png", "adir.html", "adir_empty"):
         (tmp / d).mkdir()
@@ -603,14 +1094,20 @@ def build(tmp: Path) -> Path:
     (tmp / "adir_full" / "thesis.txt").write_text("my thesis\n")
     for name in ("fifo.parquet", "fifo.png"):
         os.mkfifo(tmp / name)
-    for name in ("null.parquet", "null.png", "null.html"):  # private copies of /dev/null's device node
+    for name in (
+        "null.parquet",
+        "null.png",
+        "null.html",
+    ):  # private copies of /dev/null's device node
         try:
             os.mknod(tmp / name, stat.S_IFCHR | 0o666, os.makedev(1, 3))
         except PermissionError:  # not root: a FIFO is also not a regular file
             os.mkfifo(tmp / name)
     (tmp / "notparquet.parquet").write_text("hello\n")
     pq.write_table(pa.table({"x": [1, 2]}), tmp / "other.parquet")
-    (tmp / "odds.parquet").write_bytes((tmp / "other.parquet").read_bytes())  # replaced by a real table if needed
+    (tmp / "odds.parquet").write_bytes(
+        (tmp / "other.parquet").read_bytes()
+    )  # replaced by a real table if needed
     # lakes
     for name, text in (("lake_bad_manifest", "{not json"), ("lake_list_manifest", "[1, 2]")):
         (tmp / name).mkdir()
@@ -618,14 +1115,16 @@ def build(tmp: Path) -> Path:
     real = tmp / "lake_real"
     real.mkdir()
     (real / "manifest.json").write_text('{"format": "simkit-lake/1", "experiments": {}}\n')
-    parent = tmp / "lake_parent"          # a folder holding someone else's lake in lake/
+    parent = tmp / "lake_parent"  # a folder holding someone else's lake in lake/
     (parent / "lake").mkdir(parents=True)
-    (parent / "lake" / "manifest.json").write_text('{"format": "simkit-lake/1", "experiments": {"x-1": {}}}\n')
+    (parent / "lake" / "manifest.json").write_text(
+        '{"format": "simkit-lake/1", "experiments": {"x-1": {}}}\n'
+    )
     (parent / "lake" / "precious.parquet").write_bytes(b"PAR1 someone else's data")
     foreign = tmp / "demo_foreign_report"  # a folder with a report.html the demo did not write
     foreign.mkdir()
     (foreign / "report.html").write_text("<html>my own report</html>\n")
-    other = tmp / "other_run"             # another run's simulate output
+    other = tmp / "other_run"  # another run's simulate output
     other.mkdir()
     (other / "summary.parquet").write_bytes((tmp / "other.parquet").read_bytes())
     return tmp
@@ -638,9 +1137,15 @@ SECRET = "SECRET-FIRST-LINE"
 def sentinels(tmp: Path) -> dict[str, str]:
     """What must survive every case: files the program did not write, device nodes, FIFOs."""
     out = {}
-    for rel in ("lake_parent/lake/precious.parquet", "lake_parent/lake/manifest.json",
-                "demo_foreign_report/report.html", "other_run/summary.parquet", "adir_full/thesis.txt",
-                "afile", "passwd"):
+    for rel in (
+        "lake_parent/lake/precious.parquet",
+        "lake_parent/lake/manifest.json",
+        "demo_foreign_report/report.html",
+        "other_run/summary.parquet",
+        "adir_full/thesis.txt",
+        "afile",
+        "passwd",
+    ):
         p = tmp / rel
         out[rel] = p.read_bytes().hex()[:64] if p.is_file() else "missing"
     for rel in ("fifo.parquet", "fifo.png", "null.parquet", "null.png", "null.html"):

@@ -19,10 +19,17 @@ def small_deck(data: AuzData, cards: list[int]) -> AuzData:
     """The pack with only the given card indices in the Old One deck."""
     idx = np.asarray(cards)
     return dataclasses.replace(
-        data, deck_size=idx.size, card_ids=data.card_ids[idx], card_hits=data.card_hits[idx],
-        card_purple=data.card_purple[idx], card_sanity=data.card_sanity[idx],
-        card_airship=data.card_airship[idx], card_moves=data.card_moves[idx],
-        card_compass=data.card_compass[idx], card_rotation=data.card_rotation[idx])
+        data,
+        deck_size=idx.size,
+        card_ids=data.card_ids[idx],
+        card_hits=data.card_hits[idx],
+        card_purple=data.card_purple[idx],
+        card_sanity=data.card_sanity[idx],
+        card_airship=data.card_airship[idx],
+        card_moves=data.card_moves[idx],
+        card_compass=data.card_compass[idx],
+        card_rotation=data.card_rotation[idx],
+    )
 
 
 def custom_deck(data: AuzData, rows: list[dict[int, tuple[int, int, int, int]]]) -> AuzData:
@@ -36,20 +43,38 @@ def custom_deck(data: AuzData, rows: list[dict[int, tuple[int, int, int, int]]])
         for t, (h, p, s, a) in row.items():
             hits[c, t], purple[c, t], sanity[c, t], airship[c, t] = h, p, s, a
     return dataclasses.replace(
-        data, deck_size=n, card_ids=np.arange(1, n + 1), card_hits=hits, card_purple=purple,
-        card_sanity=sanity, card_airship=airship, card_moves=np.zeros((n, 6), dtype=bool),
-        card_compass=np.ones(n, dtype=np.int64), card_rotation=np.ones(n, dtype=np.int64))
+        data,
+        deck_size=n,
+        card_ids=np.arange(1, n + 1),
+        card_hits=hits,
+        card_purple=purple,
+        card_sanity=sanity,
+        card_airship=airship,
+        card_moves=np.zeros((n, 6), dtype=bool),
+        card_compass=np.ones(n, dtype=np.int64),
+        card_rotation=np.ones(n, dtype=np.int64),
+    )
 
 
 # -- constructed game positions (one builder each, shared by the rule tests) ------------------
-def revenge_position(eng, seed: int = 3, oop: str = "mythos", difficulty: int = 0, ruleset: int = 0,
-                     humans: int = 2, strategies: str = "balanced", shuffle_seats: bool = False,
-                     log_on: int = 0, checked: int = 1):
+def revenge_position(
+    eng,
+    seed: int = 3,
+    oop: str = "mythos",
+    difficulty: int = 0,
+    ruleset: int = 0,
+    humans: int = 2,
+    strategies: str = "balanced",
+    shuffle_seats: bool = False,
+    log_on: int = 0,
+    checked: int = 1,
+):
     """The state right after a Revenge setup on ``eng`` (humans on space 10 with 3 Coal,
     3 Iron, 6 Gold; difficulty DIFF_*, ruleset RULES_*), strategies lowered into the seats."""
     from simkit.game.engine import make_spec
     from simkit.kernels import game_layout as L
     from simkit.kernels.game_setup import setup_game
+
     spec = make_spec("revenge", humans, strategies, oop=oop)
     X = eng.state
     X.sid[:] = 0
@@ -57,17 +82,39 @@ def revenge_position(eng, seed: int = 3, oop: str = "mythos", difficulty: int = 
         X.sid[p] = s.sid
         X.params[p] = s.lower()
     X.oop_params[:] = spec.oop.lower()
-    setup_game(np.random.default_rng(seed), eng.S, eng.X, eng.W, humans, L.MODE_REVENGE, 10, 3, 3, 6,
-               shuffle_seats, difficulty, ruleset, log_on, checked)
+    setup_game(
+        np.random.default_rng(seed),
+        eng.S,
+        eng.X,
+        eng.W,
+        humans,
+        L.MODE_REVENGE,
+        10,
+        3,
+        3,
+        6,
+        shuffle_seats,
+        difficulty,
+        ruleset,
+        log_on,
+        checked,
+    )
     return X
 
 
-def put_old_one(eng, h: int, ttype: int, up: bool = True, only: tuple[int, ...] | None = None,
-                never: tuple[int, ...] = ()) -> int:
+def put_old_one(
+    eng,
+    h: int,
+    ttype: int,
+    up: bool = True,
+    only: tuple[int, ...] | None = None,
+    never: tuple[int, ...] = (),
+) -> int:
     """Put the first off-board tile of Old One type ``ttype`` on hex ``h`` (face up unless
     ``up`` is False), blocking the hex; ``only`` / ``never`` restrict the tile states
     (TILE_*) the tile may come from. Returns the tile index."""
     from simkit.kernels import game_layout as L
+
     X = eng.state
     ok = (eng.arrays.tile_type == ttype) & (X.tile_hex < 0)
     if only is not None:
@@ -85,4 +132,5 @@ def put_old_one(eng, h: int, ttype: int, up: bool = True, only: tuple[int, ...] 
 def mythos_card(eng, effect: str) -> int:
     """The first Mythos card of the pack with that effect (simkit.game.mythos.EFFECTS)."""
     from simkit.kernels import game_layout as L
+
     return int(np.flatnonzero(eng.arrays.myth_effect == L.MYTHOS_EFFECTS.index(effect))[0])

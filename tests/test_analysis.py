@@ -38,12 +38,14 @@ def sweep(tmp_path_factory):
 
 def seats_frame() -> pl.DataFrame:
     """Two-seat games: 'a' wins 3 of 4 games, seat 0 wins 2 of 4."""
-    return pl.DataFrame({
-        "game_index": [0, 0, 1, 1, 2, 2, 3, 3],
-        "seat": [0, 1, 0, 1, 0, 1, 0, 1],
-        "strategy": ["a", "b", "b", "a", "a", "b", "b", "a"],
-        "win": [1, 0, 0, 1, 1, 0, 1, 0],
-    })
+    return pl.DataFrame(
+        {
+            "game_index": [0, 0, 1, 1, 2, 2, 3, 3],
+            "seat": [0, 1, 0, 1, 0, 1, 0, 1],
+            "strategy": ["a", "b", "b", "a", "a", "b", "b", "a"],
+            "win": [1, 0, 0, 1, 1, 0, 1, 0],
+        }
+    )
 
 
 def test_win_rates_count_games_and_wins_with_wilson_intervals(sweep):
@@ -61,16 +63,26 @@ def test_lake_knows_its_grid_keys_and_key_metric(sweep):
 
 
 def test_paired_difference_on_shared_seeds_is_exact_where_nothing_changes(sweep):
-    df = analysis.paired_difference(sweep.scan(), {"units.artillery.cost": 3.0}, metric="destroyed",
-                                    within=["vs"], by=["vs", "units.artillery.cost"])
+    df = analysis.paired_difference(
+        sweep.scan(),
+        {"units.artillery.cost": 3.0},
+        metric="destroyed",
+        within=["vs"],
+        by=["vs", "units.artillery.cost"],
+    )
     same = df.filter(pl.col("units.artillery.cost") == 4.0)  # cost 4 vs 3: same cards, same choices
     assert (same["diff"] == 0).all() and (same["half_width"] == 0).all()
     assert (same["independent_half_width"] > 0).all()
 
 
 def test_paired_difference_is_tighter_than_independent_samples(sweep):
-    df = analysis.paired_difference(sweep.scan(), {"units.artillery.cost": 3.0}, metric="destroyed",
-                                    within=["vs"], by=["vs", "units.artillery.cost"])
+    df = analysis.paired_difference(
+        sweep.scan(),
+        {"units.artillery.cost": 3.0},
+        metric="destroyed",
+        within=["vs"],
+        by=["vs", "units.artillery.cost"],
+    )
     cheap = df.filter((pl.col("units.artillery.cost") == 0.5) & (pl.col("vs") == "shoggoth"))
     assert cheap["games"][0] == 6000 and cheap["diff"][0] < 0
     assert cheap["correlation"][0] > 0.1
@@ -98,7 +110,9 @@ def test_per_strategy_accepts_several_policy_columns(sweep):
 
 def test_vp_by_source_gives_means_and_shares(sweep):
     df = analysis.vp_by_source(sweep.scan(), by=["vs"])
-    assert {"vp_old_ones", "vp_oop_units", "vp_total", "share_old_ones", "share_oop_units"} <= set(df.columns)
+    assert {"vp_old_ones", "vp_oop_units", "vp_total", "share_old_ones", "share_oop_units"} <= set(
+        df.columns
+    )
     assert np.allclose(df["share_old_ones"] + df["share_oop_units"], 1.0)
     rows = sweep.scan().filter(pl.col("vs") == "cthulhu").collect()
     cth = df.filter(pl.col("vs") == "cthulhu")
@@ -123,15 +137,28 @@ def test_open_lake_refuses_a_folder_without_manifest(tmp_path):
 def _narrowing_chunk(params, data, root_seed, chunk_id, n_games, outputs):
     """A mode breaking the fixed-dtype rule: chunk 1 needs int16 where chunk 0 fits int8."""
     score = np.full(n_games, 300 if chunk_id == 1 else 3)
-    return {"summary": {"game_index": np.arange(n_games, dtype=np.int32), "win": np.ones(n_games, np.int8),
-                        "score": score.astype(np.int16 if chunk_id == 1 else np.int8)}}
+    return {
+        "summary": {
+            "game_index": np.arange(n_games, dtype=np.int32),
+            "win": np.ones(n_games, np.int8),
+            "score": score.astype(np.int16 if chunk_id == 1 else np.int8),
+        }
+    }
 
 
 def test_scan_reads_integer_columns_whose_width_differs_between_chunks(tmp_path):
     from simkit.modes import _MODES, Mode, register
     from simkit.runner import parse_spec
-    register(Mode(name="test_narrow", params={}, run_chunk=_narrowing_chunk, key_metric="win",
-                  extra={"data": None}))
+
+    register(
+        Mode(
+            name="test_narrow",
+            params={},
+            run_chunk=_narrowing_chunk,
+            key_metric="win",
+            extra={"data": None},
+        )
+    )
     try:
         raw = {"experiment": {"mode": "test_narrow", "root_seed": 1, "chunk_size": 10, "games": 20}}
         run_experiment(parse_spec(raw), out=tmp_path / "lake", quiet=True)
@@ -145,6 +172,7 @@ def test_summary_command_prints_the_key_metric_per_cell(sweep, capsys):
     import json
 
     from simkit.cli import main
+
     assert main(["experiment", "summary", str(sweep.root), "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj["key_metric"] == "destroyed" and len(obj["rows"]) == 6
@@ -152,13 +180,24 @@ def test_summary_command_prints_the_key_metric_per_cell(sweep, capsys):
 
 
 def test_vp_quantiles_are_observed_values_per_group_and_source():
-    frame = pl.DataFrame({"g": ["a"] * 5 + ["b"] * 3, "vp_x": [0, 1, 2, 3, 40, 5, 5, 6],
-                          "vp_y": [0, 0, 0, 0, 1, 2, 2, 2]})
+    frame = pl.DataFrame(
+        {
+            "g": ["a"] * 5 + ["b"] * 3,
+            "vp_x": [0, 1, 2, 3, 40, 5, 5, 6],
+            "vp_y": [0, 0, 0, 0, 1, 2, 2, 2],
+        }
+    )
     q = analysis.vp_quantiles(frame, by=["g"], quantiles=(0.0, 0.5, 1.0))
     rows = {(r["g"], r["source"]): r for r in q.to_dicts()}
     assert list(q["source"][:2]) == ["x", "y"] and len(rows) == 4
-    assert rows[("a", "x")]["q50"] == 2 and rows[("a", "x")]["q0"] == 0 and rows[("a", "x")]["q100"] == 40
-    assert rows[("a", "x")]["mean"] == pytest.approx(46 / 5) and rows[("a", "y")]["scoring"] == pytest.approx(0.2)
+    assert (
+        rows[("a", "x")]["q50"] == 2
+        and rows[("a", "x")]["q0"] == 0
+        and rows[("a", "x")]["q100"] == 40
+    )
+    assert rows[("a", "x")]["mean"] == pytest.approx(46 / 5) and rows[("a", "y")][
+        "scoring"
+    ] == pytest.approx(0.2)
     assert rows[("b", "y")]["q50"] == 2 and rows[("b", "x")]["games"] == 3
     with pytest.raises(UserError):
         analysis.vp_quantiles(frame, quantiles=(1.5,), by=["g"])
@@ -168,9 +207,19 @@ def test_old_one_vp_sources_add_up_to_the_old_ones_total():
     from simkit.datapack import load_pack
     from simkit.revenge.modes import run_chunk
 
-    params = {"humans": 2, "strategies": "balanced", "oop": "rusher", "difficulty": "hard", "ruleset": "revenge",
-              "shuffle_seats": True, "map": "eastern", "checked": False}
-    summary = pl.DataFrame(run_chunk(params, load_pack(), 3, 0, 200, frozenset({"summary"}))["summary"])
+    params = {
+        "humans": 2,
+        "strategies": "balanced",
+        "oop": "rusher",
+        "difficulty": "hard",
+        "ruleset": "revenge",
+        "shuffle_seats": True,
+        "map": "eastern",
+        "checked": False,
+    }
+    summary = pl.DataFrame(
+        run_chunk(params, load_pack(), 3, 0, 200, frozenset({"summary"}))["summary"]
+    )
     parts = analysis.old_ones_vp_sources(summary).collect()
     sources = [c for c in parts.columns if c.startswith("vp_") and c != "vp_total"]
     assert sources == ["vp_on_map", "vp_blighted", "vp_units", "vp_ports"]
@@ -182,7 +231,11 @@ def test_old_one_vp_sources_add_up_to_the_old_ones_total():
 def test_port_loss_by_site_and_blight_by_hex_are_wilson_rates_per_hex():
     ports = pl.DataFrame({"hex": [3, 3, 3, 8], "lost": [1, 0, 0, 1], "difficulty": ["hard"] * 4})
     df = analysis.port_loss_by_site(ports, by=["difficulty"])
-    assert df["hex"].to_list() == [3, 8] and df["games"].to_list() == [3, 1] and df["wins"].to_list() == [1, 1]
+    assert (
+        df["hex"].to_list() == [3, 8]
+        and df["games"].to_list() == [3, 1]
+        and df["wins"].to_list() == [1, 1]
+    )
     lo, hi = wilson_interval(1, 3)
     assert df["ci_low"][0] == pytest.approx(lo) and df["ci_high"][0] == pytest.approx(hi)
     farms = pl.DataFrame({"hex": [5, 5], "blighted": [1, 1]})
@@ -193,9 +246,10 @@ def test_port_loss_by_site_and_blight_by_hex_are_wilson_rates_per_hex():
 
 def test_bradley_terry_ranks_the_strategy_that_outscores_the_others_first():
     from simkit.analysis import bradley_terry
+
     rows_seats, rows_summary = [], []
     rng = np.random.default_rng(0)
-    strong = {"a": 0.8, "b": 0.5, "c": 0.2}      # chance to outscore a middling opponent
+    strong = {"a": 0.8, "b": 0.5, "c": 0.2}  # chance to outscore a middling opponent
     g = 0
     for first in strong:
         for second in strong:
@@ -205,10 +259,25 @@ def test_bradley_terry_ranks_the_strategy_that_outscores_the_others_first():
                 p = strong[first] / (strong[first] + strong[second])
                 a_wins = rng.random() < p
                 for listed, vp in ((0, 10 if a_wins else 5), (1, 5 if a_wins else 10)):
-                    rows_seats.append({"root_seed": 1, "chunk_id": 0, "game_index": g, "cell": f"{first}{second}",
-                                       "listed": listed, "vp": vp})
-                rows_summary.append({"root_seed": 1, "chunk_id": 0, "game_index": g, "cell": f"{first}{second}",
-                                     "strategies": f"{first},{second}"})
+                    rows_seats.append(
+                        {
+                            "root_seed": 1,
+                            "chunk_id": 0,
+                            "game_index": g,
+                            "cell": f"{first}{second}",
+                            "listed": listed,
+                            "vp": vp,
+                        }
+                    )
+                rows_summary.append(
+                    {
+                        "root_seed": 1,
+                        "chunk_id": 0,
+                        "game_index": g,
+                        "cell": f"{first}{second}",
+                        "strategies": f"{first},{second}",
+                    }
+                )
                 g += 1
     bt = bradley_terry(pl.DataFrame(rows_seats), pl.DataFrame(rows_summary), resamples=50)
     assert bt["strategy"].to_list() == ["a", "b", "c"]

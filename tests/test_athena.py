@@ -49,34 +49,83 @@ def tiny_deck(data, cards: list[str]):
                 result[c, r] = K.MISS
             else:
                 result[c, r], damage[c, r] = K.HIT, int(tok[1:])
-    return dataclasses.replace(data, card_ids=np.arange(1, n + 1, dtype=np.int64),
-                               card_result=result, card_damage=damage)
+    return dataclasses.replace(
+        data, card_ids=np.arange(1, n + 1, dtype=np.int64), card_result=result, card_damage=damage
+    )
 
 
 DECK_A = ["j m h1 h2", "h2 h2 h3 h3", "m j j h1", "h1 h3 m j"]
 DECK_B = ["h2 h1 h2 h3", "j j m h2", "m h2 h1 j", "h1 m h3 m", "m h1 j h1"]
 
 BRUTE_FORCE = {  # name -> (deck, fight)
-    "two_weapons_ammo_and_battery": (DECK_A, TurretFight(weapons=(("cannon", 1), ("energy_cannon", 2)),
-                                                         defense=2, ammo=2, charged=1)),
-    "given_order_three_weapons": (DECK_B, TurretFight(weapons=(("weapon", 1), ("cannon", 3), ("energy_weapon", 4)),
-                                                      defense=2, ammo=2, charged=1, order="given")),
-    "cyborg_and_grenade_first": (DECK_A, TurretFight(weapons=(("cannon", 3), ("energy_cannon", 4)), defense=2,
-                                                     ammo=1, charged=1, cyborg=True, grenade=True)),
-    "grenade_last_fixed_rounds": (DECK_B, TurretFight(weapons=(("cannon", 2),), defense=2, ammo=2,
-                                                      grenade=True, grenade_use="last", rounds=3)),
-    "grenade_useless_vs_defense_3": (DECK_A, TurretFight(weapons=(("cannon", 4),), defense=3, ammo=3, grenade=True)),
-    "location_weapon_and_cyborg": (DECK_A, TurretFight(weapons=(("location_weapon", 1), ("cannon", 2)),
-                                                       defense=2, ammo=3, cyborg=True)),
-    "damage_accumulates_variant": (DECK_B, TurretFight(weapons=(("cannon", 1), ("weapon", 2)), defense=3, ammo=3,
-                                                       variants=(("turret_damage_accumulates", True),))),
-    "no_card_per_turret_attack": (DECK_B, TurretFight(weapons=(("cannon", 2), ("energy_cannon", 3)), defense=3,
-                                                      ammo=2, charged=2,
-                                                      variants=(("ambush_draws_card", False),))),
-    "whole_deck_seen_reshuffles_first": (DECK_A, TurretFight(weapons=(("cannon", 2),), defense=2, ammo=2,
-                                                             seen=(1, 2, 3, 4))),
-    "seen_cards_then_reshuffle": (DECK_B, TurretFight(weapons=(("cannon", 1), ("weapon", 4)), defense=2, ammo=3,
-                                                      seen=(1, 4))),
+    "two_weapons_ammo_and_battery": (
+        DECK_A,
+        TurretFight(weapons=(("cannon", 1), ("energy_cannon", 2)), defense=2, ammo=2, charged=1),
+    ),
+    "given_order_three_weapons": (
+        DECK_B,
+        TurretFight(
+            weapons=(("weapon", 1), ("cannon", 3), ("energy_weapon", 4)),
+            defense=2,
+            ammo=2,
+            charged=1,
+            order="given",
+        ),
+    ),
+    "cyborg_and_grenade_first": (
+        DECK_A,
+        TurretFight(
+            weapons=(("cannon", 3), ("energy_cannon", 4)),
+            defense=2,
+            ammo=1,
+            charged=1,
+            cyborg=True,
+            grenade=True,
+        ),
+    ),
+    "grenade_last_fixed_rounds": (
+        DECK_B,
+        TurretFight(
+            weapons=(("cannon", 2),), defense=2, ammo=2, grenade=True, grenade_use="last", rounds=3
+        ),
+    ),
+    "grenade_useless_vs_defense_3": (
+        DECK_A,
+        TurretFight(weapons=(("cannon", 4),), defense=3, ammo=3, grenade=True),
+    ),
+    "location_weapon_and_cyborg": (
+        DECK_A,
+        TurretFight(
+            weapons=(("location_weapon", 1), ("cannon", 2)), defense=2, ammo=3, cyborg=True
+        ),
+    ),
+    "damage_accumulates_variant": (
+        DECK_B,
+        TurretFight(
+            weapons=(("cannon", 1), ("weapon", 2)),
+            defense=3,
+            ammo=3,
+            variants=(("turret_damage_accumulates", True),),
+        ),
+    ),
+    "no_card_per_turret_attack": (
+        DECK_B,
+        TurretFight(
+            weapons=(("cannon", 2), ("energy_cannon", 3)),
+            defense=3,
+            ammo=2,
+            charged=2,
+            variants=(("ambush_draws_card", False),),
+        ),
+    ),
+    "whole_deck_seen_reshuffles_first": (
+        DECK_A,
+        TurretFight(weapons=(("cannon", 2),), defense=2, ammo=2, seen=(1, 2, 3, 4)),
+    ),
+    "seen_cards_then_reshuffle": (
+        DECK_B,
+        TurretFight(weapons=(("cannon", 1), ("weapon", 4)), defense=2, ammo=3, seen=(1, 4)),
+    ),
 }
 
 
@@ -114,18 +163,33 @@ def test_exact_solver_matches_brute_force_when_the_fight_needs_no_card(athena):
     data = tiny_deck(athena, DECK_A)
     fight = TurretFight(weapons=(("cannon", 1),), defense=2, ammo=0)  # nothing to fire
     odds = exact_odds(fight, data)
-    assert odds.p_destroy == 0.0 and odds.means["turret_attacks"] == 0.0 and odds.p_attacks[0] == 1.0
+    assert (
+        odds.p_destroy == 0.0 and odds.means["turret_attacks"] == 0.0 and odds.p_attacks[0] == 1.0
+    )
 
 
 # -- Monte Carlo against exact ----------------------------------------------------
 GAMES = 40_000
 MC_GRID = [
-    TurretFight(weapons=(("cannon", 3), ("energy_cannon", 4)), defense=2, ammo=2, charged=1, detection=1),
-    TurretFight(weapons=(("weapon", 1), ("cannon", 2), ("energy_weapon", 3)), defense=3, ammo=3, charged=2,
-                cyborg=True),
-    TurretFight(weapons=(("cannon", 2),), defense=2, ammo=3, grenade=True, grenade_use="last", rounds=2),
-    TurretFight(weapons=(("location_weapon", 2), ("cannon", 4)), defense=3, ammo=4,
-                variants=(("ambush_draws_card", False),)),
+    TurretFight(
+        weapons=(("cannon", 3), ("energy_cannon", 4)), defense=2, ammo=2, charged=1, detection=1
+    ),
+    TurretFight(
+        weapons=(("weapon", 1), ("cannon", 2), ("energy_weapon", 3)),
+        defense=3,
+        ammo=3,
+        charged=2,
+        cyborg=True,
+    ),
+    TurretFight(
+        weapons=(("cannon", 2),), defense=2, ammo=3, grenade=True, grenade_use="last", rounds=2
+    ),
+    TurretFight(
+        weapons=(("location_weapon", 2), ("cannon", 4)),
+        defense=3,
+        ammo=4,
+        variants=(("ambush_draws_card", False),),
+    ),
 ]
 
 
@@ -172,19 +236,25 @@ def assert_one_line_error(err: str, *tokens: str) -> None:
 
 
 def test_unknown_weapon_exits_2_naming_the_token(capsys):
-    code, out, err = run_cli(capsys, "athena", "turret", "--weapons", "cannon:3,laser:2", "--defense", "2")
+    code, out, err = run_cli(
+        capsys, "athena", "turret", "--weapons", "cannon:3,laser:2", "--defense", "2"
+    )
     assert code == 2 and out == ""
     assert_one_line_error(err, "laser")
 
 
 def test_negative_ammo_exits_2_naming_the_flag(capsys):
-    code, _, err = run_cli(capsys, "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "-1")
+    code, _, err = run_cli(
+        capsys, "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "-1"
+    )
     assert code == 2
     assert_one_line_error(err, "--ammo", "-1")
 
 
 def test_non_numeric_flag_value_exits_2_in_one_line(capsys):
-    code, _, err = run_cli(capsys, "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "two")
+    code, _, err = run_cli(
+        capsys, "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "two"
+    )
     assert code == 2
     assert_one_line_error(err, "--ammo")
 
@@ -202,41 +272,90 @@ def test_weapon_rating_outside_the_outcome_cards_rows_exits_2(capsys):
 
 
 def test_unknown_variant_exits_2_naming_it(capsys):
-    code, _, err = run_cli(capsys, "athena", "turret", "--weapons", "cannon:3", "--defense", "2",
-                           "--variant", "turrets_sleep=true")
+    code, _, err = run_cli(
+        capsys,
+        "athena",
+        "turret",
+        "--weapons",
+        "cannon:3",
+        "--defense",
+        "2",
+        "--variant",
+        "turrets_sleep=true",
+    )
     assert code == 2
     assert_one_line_error(err, "turrets_sleep")
 
 
 def test_detection_level_off_the_track_exits_2(capsys):
-    code, _, err = run_cli(capsys, "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--detection", "9")
+    code, _, err = run_cli(
+        capsys, "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--detection", "9"
+    )
     assert code == 2
     assert_one_line_error(err, "--detection", "9")
 
 
 def test_malformed_pack_exits_2_naming_file_row_and_field(capsys, tmp_path):
     import shutil
+
     pack = tmp_path / "pack"
     shutil.copytree(ROOT / "simkit" / "data" / "athena", pack)
     path = pack / "outcome_cards.csv"
     lines = path.read_text().splitlines()
-    lines[5] = lines[5].replace(",miss,", ",fizzle,").replace(",jam,", ",fizzle,").replace(",hit,", ",fizzle,")
+    lines[5] = (
+        lines[5]
+        .replace(",miss,", ",fizzle,")
+        .replace(",jam,", ",fizzle,")
+        .replace(",hit,", ",fizzle,")
+    )
     path.write_text("\n".join(lines) + "\n")
-    code, _, err = run_cli(capsys, "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--data", str(pack))
+    code, _, err = run_cli(
+        capsys, "athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--data", str(pack)
+    )
     assert code == 2
     assert_one_line_error(err, "outcome_cards.csv", "row 6", "field 'result'", "fizzle")
 
 
 # -- the shared machinery stays game-neutral and is used by both games -----------------------
-GAME_WORDS = ("infantry", "artillery", "airship", "armoured", "armored", "shoggoth", "zombie", "cthulhu",
-              "mi_go", "mi-go", "loyalist", "temple", "old one", "old_one", "sanity", "purple", "auztralia",
-              "revenge", "turret", "aurora", "athena", "convoy", "ammo", "battery", "batteries", "cyborg",
-              "grenade", "detection", "weapon", "jam")
+GAME_WORDS = (
+    "infantry",
+    "artillery",
+    "airship",
+    "armoured",
+    "armored",
+    "shoggoth",
+    "zombie",
+    "cthulhu",
+    "mi_go",
+    "mi-go",
+    "loyalist",
+    "temple",
+    "old one",
+    "old_one",
+    "sanity",
+    "purple",
+    "auztralia",
+    "revenge",
+    "turret",
+    "aurora",
+    "athena",
+    "convoy",
+    "ammo",
+    "battery",
+    "batteries",
+    "cyborg",
+    "grenade",
+    "detection",
+    "weapon",
+    "jam",
+)
 
 
 def shared_sources() -> list[Path]:
     return sorted((ROOT / "simkit" / "core").glob("*.py")) + [
-        ROOT / "simkit" / "kernels" / "deck.py", ROOT / "simkit" / "kernels" / "hashtable.py"]
+        ROOT / "simkit" / "kernels" / "deck.py",
+        ROOT / "simkit" / "kernels" / "hashtable.py",
+    ]
 
 
 @pytest.mark.parametrize("path", shared_sources(), ids=lambda p: p.name)
@@ -262,11 +381,16 @@ def test_both_games_use_the_same_shared_functions():
         assert getattr(combat_kernel, name) is getattr(simkit.kernels.deck, name)
     assert K.composition_key is combat_exact.composition_key is simkit.kernels.deck.composition_key
     for name in ("table_get", "table_put"):
-        assert getattr(K, name) is getattr(combat_exact, name) is getattr(simkit.kernels.hashtable, name)
+        assert (
+            getattr(K, name)
+            is getattr(combat_exact, name)
+            is getattr(simkit.kernels.hashtable, name)
+        )
 
 
 def test_exact_and_monte_carlo_share_the_card_resolution_functions():
     import inspect
+
     for solver in (K.solve_exact, K.play_fight):
         src = inspect.getsource(solver.py_func)
         assert "resolve_card(" in src and "advance(" in src, solver.__name__

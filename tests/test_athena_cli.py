@@ -8,8 +8,20 @@ from simkit import ENGINE_VERSION
 from simkit.athena import load_athena_pack
 from simkit.cli import main
 
-ARGS = ["athena", "turret", "--weapons", "cannon:3,energy_cannon:4", "--ammo", "2", "--charged", "1",
-        "--defense", "2", "--detection", "1"]
+ARGS = [
+    "athena",
+    "turret",
+    "--weapons",
+    "cannon:3,energy_cannon:4",
+    "--ammo",
+    "2",
+    "--charged",
+    "1",
+    "--defense",
+    "2",
+    "--detection",
+    "1",
+]
 
 
 def run_json(capsys, *extra):
@@ -49,13 +61,24 @@ def test_grenade_against_defense_2_makes_the_kill_certain(capsys):
 
 def test_cyborg_saves_weapons_from_jams(capsys):
     obj = run_json(capsys, "--cyborg")
-    assert obj["values"]["cyborg"]["weapons_damaged"] < 0 and obj["expected"]["weapons_damaged"] == 0
+    assert (
+        obj["values"]["cyborg"]["weapons_damaged"] < 0 and obj["expected"]["weapons_damaged"] == 0
+    )
 
 
 def test_turret_from_the_pack_gives_defense_and_reward(capsys):
-    assert main(["athena", "turret", "--weapons", "cannon:3", "--ammo", "2", "--turret", "2", "--json"]) == 0
+    assert (
+        main(
+            ["athena", "turret", "--weapons", "cannon:3", "--ammo", "2", "--turret", "2", "--json"]
+        )
+        == 0
+    )
     obj = json.loads(capsys.readouterr().out)
-    assert obj["turret"] == {"number": 2, "defense": 2, "reward": {"resource": "half_battery", "amount": 1}}
+    assert obj["turret"] == {
+        "number": 2,
+        "defense": 2,
+        "reward": {"resource": "half_battery", "amount": 1},
+    }
     assert obj["expected"]["reward"] == obj["probabilities"]["destroy"]
 
 

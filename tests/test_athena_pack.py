@@ -47,8 +47,12 @@ def test_shipped_deck_is_never_worse_for_a_better_weapon():
     data = load_athena_pack()
     rank = {0: 1, 2: 0}  # miss above jam; hits ranked by damage below
     for c in range(data.deck_size):
-        score = [10 + data.card_damage[c, r] if data.card_result[c, r] == 1 else rank[int(data.card_result[c, r])]
-                 for r in range(data.num_ratings)]
+        score = [
+            10 + data.card_damage[c, r]
+            if data.card_result[c, r] == 1
+            else rank[int(data.card_result[c, r])]
+            for r in range(data.num_ratings)
+        ]
         assert score == sorted(score), c
 
 
@@ -88,7 +92,11 @@ def test_deck_size_must_match_the_cards(pack_copy):
 
 
 def test_bottom_row_of_the_track_deals_no_damage(pack_copy):
-    edit(pack_copy / "detection_track.toml", "turret_damage = { value = 0,", "turret_damage = { value = 1,")
+    edit(
+        pack_copy / "detection_track.toml",
+        "turret_damage = { value = 0,",
+        "turret_damage = { value = 1,",
+    )
     msg = error_of(pack_copy)
     assert "detection_track.toml: row 1: field 'turret_damage'" in msg
 
@@ -106,8 +114,11 @@ def test_weapon_with_an_unknown_cost_is_rejected(pack_copy):
 
 
 def test_value_without_a_source_is_rejected(pack_copy):
-    edit(pack_copy / "items.toml", 'rating = { value = 2, provenance = "assumed", source = "the rating',
-         'rating = { value = 2, provenance = "assumed", source = "", x = "the rating')
+    edit(
+        pack_copy / "items.toml",
+        'rating = { value = 2, provenance = "assumed", source = "the rating',
+        'rating = { value = 2, provenance = "assumed", source = "", x = "the rating',
+    )
     assert "'grenade.rating'" in error_of(pack_copy)
 
 
@@ -128,6 +139,7 @@ def test_invalid_toml_names_the_file(pack_copy):
 
 def test_user_pack_changes_the_answer(pack_copy):
     from simkit.athena import TurretFight, exact_odds
+
     fight = TurretFight(weapons=(("cannon", 3),), defense=2, ammo=2)
     before = exact_odds(fight, load_athena_pack(pack_copy)).p_destroy
     edit(pack_copy / "outcome_cards.csv", "20,3,hit,3", "20,3,jam,0")

@@ -26,9 +26,11 @@ def data():
 def with_half_gun(data):
     """The pack plus a weapon kind that costs a Half-Discharged Battery (tests the flip rule)."""
     return dataclasses.replace(
-        data, weapon_names=data.weapon_names + ("half_gun",),
+        data,
+        weapon_names=data.weapon_names + ("half_gun",),
         weapon_cost=np.append(data.weapon_cost, K.COST_HALF),
-        weapon_phase=np.append(data.weapon_phase, K.PHASE_FIRE))
+        weapon_phase=np.append(data.weapon_phase, K.PHASE_FIRE),
+    )
 
 
 def scripted(fight, data, cards):
@@ -39,7 +41,7 @@ def scripted(fight, data, cards):
         c = next(it)
         K.resolve_card(st, mx, data.card_result[c], data.card_damage[c])
     assert next(it, None) is None, "script has cards left over"
-    tally = dict(zip(TALLY, (int(x) for x in st[:K.NUM_TRACKED]), strict=True))
+    tally = dict(zip(TALLY, (int(x) for x in st[: K.NUM_TRACKED]), strict=True))
     assert play(fight, data, list(cards)) == tuple(tally.values())
     return tally
 
@@ -60,7 +62,12 @@ def test_hit_below_defense_leaves_no_damage_on_the_turret(data):
 
 
 def test_weak_hits_add_up_only_under_the_accumulate_variant(data):
-    f = fight(weapons=(("cannon", 2),), defense=2, ammo=2, variants=NO_DRAW + (("turret_damage_accumulates", True),))
+    f = fight(
+        weapons=(("cannon", 2),),
+        defense=2,
+        ammo=2,
+        variants=NO_DRAW + (("turret_damage_accumulates", True),),
+    )
     t = scripted(f, data, [H1, H1])
     assert t["destroyed"] == 1
 
@@ -72,7 +79,9 @@ def test_each_weapon_fires_once_per_step(data):
 
 def test_a_jam_damages_the_weapon_for_the_rest_of_the_game(data):
     f = fight(weapons=(("cannon", 3), ("weapon", 1)), defense=3, ammo=4, order="given")
-    t = scripted(f, data, [JAM, MISS, MISS, MISS])  # cannon jams in round 1; the other fires 3 times
+    t = scripted(
+        f, data, [JAM, MISS, MISS, MISS]
+    )  # cannon jams in round 1; the other fires 3 times
     assert t["jams"] == 1 and t["shots"] == 4 and t["rounds"] == 3 and t["ammo"] == 0
 
 
@@ -102,14 +111,21 @@ def test_two_half_batteries_never_pay_for_a_charged_one(data):
 
 
 def test_two_half_for_charged_is_only_a_variant(data):
-    f = fight(weapons=(("energy_cannon", 4),), defense=3, half=2, variants=NO_DRAW + (("two_half_for_charged", True),))
+    f = fight(
+        weapons=(("energy_cannon", 4),),
+        defense=3,
+        half=2,
+        variants=NO_DRAW + (("two_half_for_charged", True),),
+    )
     t = scripted(f, data, [MISS])
     assert t["shots"] == 1 and t["half"] == 0
 
 
 def test_half_cost_discards_a_half_token_before_flipping_a_charged_one(data):
     d = with_half_gun(data)
-    t = scripted(fight(weapons=(("half_gun", 2),), defense=3, charged=1, half=1), d, [MISS, MISS, MISS])
+    t = scripted(
+        fight(weapons=(("half_gun", 2),), defense=3, charged=1, half=1), d, [MISS, MISS, MISS]
+    )
     # round 1 discards the Half; round 2 flips the Charged (it stays as a Half); round 3 discards it
     assert t["shots"] == 3 and t["charged"] == 0 and t["half"] == 0
 
@@ -144,8 +160,13 @@ def test_grenade_destroys_a_defense_2_turret_and_its_jam_hurts_the_convoy(data):
 def test_cyborg_ignores_the_grenades_jam_unless_switched_off(data):
     t = scripted(fight(weapons=(("cannon", 1),), defense=2, grenade=True, cyborg=True), data, [JAM])
     assert t["grenade_damage"] == 0 and t["jams_ignored"] == 1
-    f = fight(weapons=(("cannon", 1),), defense=2, grenade=True, cyborg=True,
-              variants=NO_DRAW + (("cyborg_ignores_grenade_jam", False),))
+    f = fight(
+        weapons=(("cannon", 1),),
+        defense=2,
+        grenade=True,
+        cyborg=True,
+        variants=NO_DRAW + (("cyborg_ignores_grenade_jam", False),),
+    )
     assert scripted(f, data, [JAM])["grenade_damage"] == 1
 
 
@@ -169,7 +190,9 @@ def test_each_turret_attack_flips_an_outcome_card_by_default(data):
 
 def test_best_order_fires_the_likeliest_killer_first():
     data = load_athena_pack()
-    f = TurretFight(weapons=(("weapon", 1), ("cannon", 4), ("energy_cannon", 3)), defense=2, ammo=2, charged=1)
+    f = TurretFight(
+        weapons=(("weapon", 1), ("cannon", 4), ("energy_cannon", 3)), defense=2, ammo=2, charged=1
+    )
     odds = exact_odds(f, data)
     assert [w["fires"] for w in odds.weapons] == [3, 1, 2]
 
@@ -179,7 +202,9 @@ def test_expected_damage_is_the_track_row_times_the_expected_turret_attacks():
     f = TurretFight(weapons=(("cannon", 3),), defense=2, ammo=2, detection=3)
     odds = exact_odds(f, data)
     assert data.track_damage[0] == 0
-    assert odds.expected_damage_taken == pytest.approx(data.track_damage[3] * odds.means["turret_attacks"])
+    assert odds.expected_damage_taken == pytest.approx(
+        data.track_damage[3] * odds.means["turret_attacks"]
+    )
     rows = odds.damage_by_detection()
     assert rows[0]["expected_damage"] == 0.0
     assert sum(rows[3]["expected_damage_by_round"]) == pytest.approx(odds.expected_damage_taken)

@@ -49,6 +49,7 @@ def check_fails(capsys, path: Path) -> str:
 
 # -- the shipped Eastern map ---------------------------------------------------------------
 
+
 def test_eastern_map_is_listed_in_the_pack():
     assert "eastern" in available_maps()
 
@@ -65,7 +66,9 @@ def test_eastern_ports_only_on_coastal_hexes(eastern):
 def test_eastern_level_marks_only_inland(eastern):
     marked = eastern.hex_level > 0
     assert marked.sum() > 13
-    assert not np.isin(eastern.hex_terrain[marked], [TERRAINS.index("coastal"), TERRAINS.index("hills")]).any()
+    assert not np.isin(
+        eastern.hex_terrain[marked], [TERRAINS.index("coastal"), TERRAINS.index("hills")]
+    ).any()
 
 
 def test_eastern_hex_numbers_are_unique_and_ascending(eastern):
@@ -86,6 +89,7 @@ def test_eastern_adjacency_is_symmetric(eastern):
 
 def test_eastern_is_one_connected_landmass(eastern):
     from simkit.board import distances
+
     assert (distances(eastern.neighbors, [0]) >= 0).all()
 
 
@@ -98,41 +102,59 @@ def test_shipped_files_equal_the_reconstruction_script_output():
 
 # -- geometry and compass --------------------------------------------------------------
 
+
 def test_neighbour_index_k_is_compass_k_plus_1_clockwise_from_north():
     x0, y0 = pixel_center(0, 0)
     angles = []
     for dq, dr in AXIAL_DIRS:
         x, y = pixel_center(dq, dr)
-        angles.append(np.degrees(np.arctan2(x - x0, y - y0)) % 360)   # bearing, 0 = up, clockwise
+        angles.append(np.degrees(np.arctan2(x - x0, y - y0)) % 360)  # bearing, 0 = up, clockwise
     assert np.allclose(angles, [0, 60, 120, 180, 240, 300])
 
 
 def test_neighbors_table_is_minus_one_padded_int32():
     nb = neighbors_from_coords(np.array([0, 0]), np.array([0, 1]))
-    assert nb.dtype == np.int32 and nb.tolist() == [[-1, -1, -1, 1, -1, -1], [0, -1, -1, -1, -1, -1]]
+    assert nb.dtype == np.int32 and nb.tolist() == [
+        [-1, -1, -1, 1, -1, -1],
+        [0, -1, -1, -1, -1, -1],
+    ]
 
 
 def test_single_hex_map_file_loads_with_no_neighbours(tmp_path):
     board = parse_map(write(tmp_path, HEADER, "7,0,0,outback,0,1,1,sheep,assumed,x"))
-    assert board.num_hexes == 1 and (board.neighbors == -1).all() and board.hex_number.tolist() == [7]
+    assert (
+        board.num_hexes == 1 and (board.neighbors == -1).all() and board.hex_number.tolist() == [7]
+    )
 
 
 def test_rows_are_indexed_by_ascending_hex_number(tmp_path):
-    board = parse_map(write(tmp_path, HEADER, "9,0,1,outback,0,0,,,assumed,x", "4,0,0,outback,0,0,,,assumed,x"))
+    board = parse_map(
+        write(tmp_path, HEADER, "9,0,1,outback,0,0,,,assumed,x", "4,0,0,outback,0,0,,,assumed,x")
+    )
     assert board.hex_number.tolist() == [4, 9] and board.neighbors[0, 3] == 1
 
 
 def test_explicit_neighbours_may_leave_a_side_uncrossable(tmp_path):
-    board = parse_map(write(tmp_path, NHEADER,
-                            "1,0,0,outback,0,0,,,assumed,x,,,,,,",
-                            "2,0,1,outback,0,0,,,assumed,x,,,,,,"))
+    board = parse_map(
+        write(
+            tmp_path,
+            NHEADER,
+            "1,0,0,outback,0,0,,,assumed,x,,,,,,",
+            "2,0,1,outback,0,0,,,assumed,x,,,,,,",
+        )
+    )
     assert (board.neighbors == -1).all()
 
 
 def test_explicit_neighbours_matching_coordinates_load(tmp_path):
-    board = parse_map(write(tmp_path, NHEADER,
-                            "1,0,0,outback,0,0,,,assumed,x,,,,2,,",
-                            "2,0,1,outback,0,0,,,assumed,x,1,,,,,"))
+    board = parse_map(
+        write(
+            tmp_path,
+            NHEADER,
+            "1,0,0,outback,0,0,,,assumed,x,,,,2,,",
+            "2,0,1,outback,0,0,,,assumed,x,1,,,,,",
+        )
+    )
     assert board.neighbors.tolist() == [[-1, -1, -1, 1, -1, -1], [0, -1, -1, -1, -1, -1]]
 
 
@@ -144,36 +166,59 @@ def test_board_hash_changes_with_terrain():
 
 # -- bad map files: exit code 2, one line naming row and field ---------------------------
 
+
 def test_unknown_terrain_names_row_and_field(tmp_path, capsys):
-    err = check_fails(capsys, write(tmp_path, HEADER, "1,0,0,outback,0,0,,,assumed,x",
-                                    "2,0,1,swamp,0,0,,,assumed,x"))
+    err = check_fails(
+        capsys,
+        write(tmp_path, HEADER, "1,0,0,outback,0,0,,,assumed,x", "2,0,1,swamp,0,0,,,assumed,x"),
+    )
     assert "row 3" in err and "field 'terrain'" in err and "swamp" in err
 
 
 def test_neighbour_out_of_range_names_row_and_field(tmp_path, capsys):
-    err = check_fails(capsys, write(tmp_path, NHEADER,
-                                    "1,0,0,outback,0,0,,,assumed,x,,,,2,,",
-                                    "2,0,1,outback,0,0,,,assumed,x,1,,,,,99"))
+    err = check_fails(
+        capsys,
+        write(
+            tmp_path,
+            NHEADER,
+            "1,0,0,outback,0,0,,,assumed,x,,,,2,,",
+            "2,0,1,outback,0,0,,,assumed,x,1,,,,,99",
+        ),
+    )
     assert "row 3" in err and "field 'n6'" in err and "out of range" in err
 
 
 def test_duplicate_hex_number_names_row_and_field(tmp_path, capsys):
-    err = check_fails(capsys, write(tmp_path, HEADER, "1,0,0,outback,0,0,,,assumed,x",
-                                    "1,0,1,outback,0,0,,,assumed,x"))
+    err = check_fails(
+        capsys,
+        write(tmp_path, HEADER, "1,0,0,outback,0,0,,,assumed,x", "1,0,1,outback,0,0,,,assumed,x"),
+    )
     assert "row 3" in err and "field 'hex'" in err and "duplicate hex number 1" in err
 
 
 def test_asymmetric_adjacency_names_row_and_field(tmp_path, capsys):
-    err = check_fails(capsys, write(tmp_path, NHEADER,
-                                    "1,0,0,outback,0,0,,,assumed,x,,,,2,,",
-                                    "2,0,1,outback,0,0,,,assumed,x,,,,,,"))
+    err = check_fails(
+        capsys,
+        write(
+            tmp_path,
+            NHEADER,
+            "1,0,0,outback,0,0,,,assumed,x,,,,2,,",
+            "2,0,1,outback,0,0,,,assumed,x,,,,,,",
+        ),
+    )
     assert "row 2" in err and "field 'n4'" in err and "asymmetric adjacency" in err
 
 
 def test_neighbour_in_the_wrong_direction_names_row_and_field(tmp_path, capsys):
-    err = check_fails(capsys, write(tmp_path, NHEADER,
-                                    "1,0,0,outback,0,0,,,assumed,x,2,,,,,",
-                                    "2,0,1,outback,0,0,,,assumed,x,,,,1,,"))
+    err = check_fails(
+        capsys,
+        write(
+            tmp_path,
+            NHEADER,
+            "1,0,0,outback,0,0,,,assumed,x,2,,,,,",
+            "2,0,1,outback,0,0,,,assumed,x,,,,1,,",
+        ),
+    )
     assert "row 2" in err and "field 'n1'" in err and "not in compass direction 1" in err
 
 
@@ -198,13 +243,20 @@ def test_unknown_provenance_tag_is_rejected(tmp_path, capsys):
 
 
 def test_two_hexes_at_the_same_coordinates_are_rejected(tmp_path, capsys):
-    err = check_fails(capsys, write(tmp_path, HEADER, "1,0,0,outback,0,0,,,assumed,x", "2,0,0,outback,0,0,,,assumed,x"))
+    err = check_fails(
+        capsys,
+        write(tmp_path, HEADER, "1,0,0,outback,0,0,,,assumed,x", "2,0,0,outback,0,0,,,assumed,x"),
+    )
     assert "row 3" in err and "field 'q'" in err
 
 
 def test_missing_column_is_rejected(tmp_path, capsys):
-    err = check_fails(capsys, write(tmp_path, "hex,q,r,port,survey,level,farms,provenance,source",
-                                    "1,0,0,0,0,,,assumed,x"))
+    err = check_fails(
+        capsys,
+        write(
+            tmp_path, "hex,q,r,port,survey,level,farms,provenance,source", "1,0,0,0,0,,,assumed,x"
+        ),
+    )
     assert "missing column 'terrain'" in err
 
 
@@ -221,13 +273,19 @@ def test_unknown_map_name_exits_2(capsys):
 
 # -- CLI -----------------------------------------------------------------------------------
 
+
 def test_board_check_accepts_the_shipped_map(capsys):
     assert main(["board", "check", str(DEFAULT_PACK / "maps" / "eastern.csv"), "--json"]) == 0
     assert '"survey": 13' in capsys.readouterr().out
 
 
 def test_board_check_warns_when_survey_count_differs_from_rules(tmp_path, capsys):
-    assert main(["board", "check", str(write(tmp_path, HEADER, "1,0,0,outback,0,1,1,sheep,assumed,x"))]) == 0
+    assert (
+        main(
+            ["board", "check", str(write(tmp_path, HEADER, "1,0,0,outback,0,1,1,sheep,assumed,x"))]
+        )
+        == 0
+    )
     assert "warning: 1 survey hexes" in capsys.readouterr().out
 
 

@@ -30,12 +30,18 @@ def step(board, targets, at, compass, rotation, **kw):
 
 # Two targets at the same distance, in compass directions 2 and 5.
 TARGET_TIE = {
-    (1, CW): 2, (1, CCW): 5,
-    (2, CW): 2, (2, CCW): 2,
-    (3, CW): 5, (3, CCW): 2,
-    (4, CW): 5, (4, CCW): 2,
-    (5, CW): 5, (5, CCW): 5,
-    (6, CW): 2, (6, CCW): 5,
+    (1, CW): 2,
+    (1, CCW): 5,
+    (2, CW): 2,
+    (2, CCW): 2,
+    (3, CW): 5,
+    (3, CCW): 2,
+    (4, CW): 5,
+    (4, CCW): 2,
+    (5, CW): 5,
+    (5, CCW): 5,
+    (6, CW): 2,
+    (6, CCW): 5,
 }
 
 
@@ -47,12 +53,18 @@ def test_tie_between_equidistant_targets_follows_card_compass_and_rotation(compa
 
 # One target two steps away at (1, 1): two equal routes, through SE (compass 3) or S (4).
 ROUTE_TIE = {
-    (1, CW): 3, (1, CCW): 4,
-    (2, CW): 3, (2, CCW): 4,
-    (3, CW): 3, (3, CCW): 3,
-    (4, CW): 4, (4, CCW): 4,
-    (5, CW): 3, (5, CCW): 4,
-    (6, CW): 3, (6, CCW): 4,
+    (1, CW): 3,
+    (1, CCW): 4,
+    (2, CW): 3,
+    (2, CCW): 4,
+    (3, CW): 3,
+    (3, CCW): 3,
+    (4, CW): 4,
+    (4, CCW): 4,
+    (5, CW): 3,
+    (5, CCW): 4,
+    (6, CW): 3,
+    (6, CCW): 4,
 }
 
 
@@ -61,7 +73,7 @@ def test_tie_between_equal_routes_follows_card_compass_and_rotation(compass, rot
     board = hexagon(2)
     target = hexagon_coords(2).index((1, 1))
     first_step = step(board, [target], 0, compass, rotation)
-    assert first_step == ROUTE_TIE[(compass, rotation)]   # hexes 3 and 4 are SE and S of the centre
+    assert first_step == ROUTE_TIE[(compass, rotation)]  # hexes 3 and 4 are SE and S of the centre
 
 
 def test_card_direction_outside_equal_routes_turns_to_first_route_clockwise():
@@ -84,12 +96,13 @@ def test_single_shortest_route_is_taken_whatever_the_card_says():
 
 
 def test_nearest_target_wins_over_farther_one_in_card_direction():
-    board = column(6)          # hexes 0..5 north to south
+    board = column(6)  # hexes 0..5 north to south
     # target 1 step north and 3 steps south; compass 4 (south) does not matter
     assert step(board, [0, 4], 1, 4, CW) == 0
 
 
 # -- distance field -------------------------------------------------------------------
+
 
 def test_distance_field_counts_steps_along_a_column():
     assert distances(column(5).neighbors, [0]).tolist() == [0, 1, 2, 3, 4]
@@ -187,7 +200,7 @@ def test_unreachable_targets_leave_mover_in_place(case, compass, rotation, data)
     dist = distances(board.neighbors, targets)
     stranded = np.flatnonzero(dist < 0)
     if stranded.size == 0:
-        targets = np.zeros(len(coords), dtype=bool)      # no targets at all: everyone is stranded
+        targets = np.zeros(len(coords), dtype=bool)  # no targets at all: everyone is stranded
         stranded = np.arange(len(coords))
     movers = [int(data.draw(st.sampled_from(stranded.tolist())))]
     after_hex, _, _ = move_card(board, targets, None, movers, None, compass, rotation)
@@ -195,21 +208,37 @@ def test_unreachable_targets_leave_mover_in_place(case, compass, rotation, data)
 
 
 @FAST
-@given(small_maps(), st.integers(1, 6), st.sampled_from([CW, CCW]), st.sampled_from(["random", "ports", "lowest"]),
-       st.integers(0, 2**32 - 1), st.data())
+@given(
+    small_maps(),
+    st.integers(1, 6),
+    st.sampled_from([CW, CCW]),
+    st.sampled_from(["random", "ports", "lowest"]),
+    st.integers(0, 2**32 - 1),
+    st.data(),
+)
 def test_revenge_choice_is_always_one_step_closer(case, compass, rotation, policy, seed, data):
     coords, targets = case
     board = make_board(coords)
     movers = data.draw(st.lists(st.integers(0, len(coords) - 1), min_size=1, max_size=5))
     before = distances(board.neighbors, targets)
-    after_hex, _, _ = move_card(board, targets, None, movers, None, compass, rotation, policy=policy,
-                                rng=np.random.default_rng(seed))
+    after_hex, _, _ = move_card(
+        board,
+        targets,
+        None,
+        movers,
+        None,
+        compass,
+        rotation,
+        policy=policy,
+        rng=np.random.default_rng(seed),
+    )
     for old, new in zip(movers, after_hex, strict=True):
         assert before[new] == (before[old] - 1 if before[old] > 0 else before[old])
         assert new == old or new in board.neighbors[old]
 
 
 # -- one card: farms, ports, simultaneity -----------------------------------------------
+
 
 def test_farm_entered_is_blighted_and_stops_being_a_target():
     board = column(3)
@@ -231,7 +260,7 @@ def test_two_old_ones_entering_a_farm_together_blight_it_once():
 
 def test_old_one_already_on_a_port_does_not_move():
     board = column(4)
-    target = np.array([True, False, False, True])   # port at 0, farm at 3
+    target = np.array([True, False, False, True])  # port at 0, farm at 3
     farm = np.array([0, 0, 0, 1])
     movers, _, _ = move_card(board, target, farm, [0], None, 4, CW)
     assert movers.tolist() == [0]
@@ -261,8 +290,21 @@ def test_removed_tile_is_ignored():
 
 # -- whole phases ------------------------------------------------------------------------
 
-def phase(board, target, farm, mover_hex, mover_type, cards, compass, rotation, face_up=None,
-          stop_at_farm=False, policy=M.CHOOSE_COMPASS, seed=0):
+
+def phase(
+    board,
+    target,
+    farm,
+    mover_hex,
+    mover_type,
+    cards,
+    compass,
+    rotation,
+    face_up=None,
+    stop_at_farm=False,
+    policy=M.CHOOSE_COMPASS,
+    seed=0,
+):
     """Run movement_phase with a small hand-made deck: card c circles every type in
     cards_moves[c]. Returns (mover_hex, hex_farm, blighted, mover_stopped)."""
     n, m = board.num_hexes, len(mover_hex)
@@ -275,81 +317,154 @@ def phase(board, target, farm, mover_hex, mover_type, cards, compass, rotation, 
     target = np.array(target, dtype=bool)
     stopped = np.zeros(m, dtype=bool)
     blighted = M.movement_phase(
-        np.arange(num_cards, dtype=np.int64), card_moves, np.array(compass, dtype=np.int64),
-        np.array(rotation, dtype=np.int64), board.neighbors, target, farm, mover_hex,
+        np.arange(num_cards, dtype=np.int64),
+        card_moves,
+        np.array(compass, dtype=np.int64),
+        np.array(rotation, dtype=np.int64),
+        board.neighbors,
+        target,
+        farm,
+        mover_hex,
         np.array(mover_type, dtype=np.int64),
         np.ones(m, dtype=bool) if face_up is None else np.array(face_up, dtype=bool),
-        np.ones(len(OLD_ONES), dtype=bool), stop_at_farm, policy, np.random.default_rng(seed),
-        np.zeros(m, dtype=bool), stopped, np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32),
-        np.zeros(n, dtype=np.int32), np.zeros(m, dtype=np.int64), np.zeros(6, dtype=np.int64), True)
+        np.ones(len(OLD_ONES), dtype=bool),
+        stop_at_farm,
+        policy,
+        np.random.default_rng(seed),
+        np.zeros(m, dtype=bool),
+        stopped,
+        np.zeros(n, dtype=np.int32),
+        np.zeros(n, dtype=np.int32),
+        np.zeros(n, dtype=np.int32),
+        np.zeros(m, dtype=np.int64),
+        np.zeros(6, dtype=np.int64),
+        True,
+    )
     return mover_hex, farm, blighted, stopped
 
 
 def test_temples_never_move_even_when_circled():
     board = column(3)
-    pos, _, _, _ = phase(board, [True, False, False], [0, 0, 0], [2], [TEMPLE], [[TEMPLE]], [1], [CW])
+    pos, _, _, _ = phase(
+        board, [True, False, False], [0, 0, 0], [2], [TEMPLE], [[TEMPLE]], [1], [CW]
+    )
     assert pos.tolist() == [2]
 
 
 def test_face_down_tiles_do_not_move():
     board = column(3)
-    pos, _, _, _ = phase(board, [True, False, False], [0, 0, 0], [2], [ZOMBIE], [[ZOMBIE]], [1], [CW],
-                         face_up=[False])
+    pos, _, _, _ = phase(
+        board,
+        [True, False, False],
+        [0, 0, 0],
+        [2],
+        [ZOMBIE],
+        [[ZOMBIE]],
+        [1],
+        [CW],
+        face_up=[False],
+    )
     assert pos.tolist() == [2]
 
 
 def test_only_types_circled_on_the_card_move():
     board = column(3)
-    pos, _, _, _ = phase(board, [True, False, False], [0, 0, 0], [2, 2], [ZOMBIE, SHOGGOTH], [[SHOGGOTH]],
-                         [1], [CW])
+    pos, _, _, _ = phase(
+        board, [True, False, False], [0, 0, 0], [2, 2], [ZOMBIE, SHOGGOTH], [[SHOGGOTH]], [1], [CW]
+    )
     assert pos.tolist() == [2, 1]
 
 
 def test_old_one_stops_at_port_for_the_rest_of_the_phase():
     board = column(5)
     # port at 0; a farm at 4 becomes the only target if the port were ignored
-    pos, _, _, stopped = phase(board, [True, False, False, False, True], [0, 0, 0, 0, 1], [1], [ZOMBIE],
-                               [[ZOMBIE], [ZOMBIE]], [1, 4], [CW, CW])
+    pos, _, _, stopped = phase(
+        board,
+        [True, False, False, False, True],
+        [0, 0, 0, 0, 1],
+        [1],
+        [ZOMBIE],
+        [[ZOMBIE], [ZOMBIE]],
+        [1, 4],
+        [CW, CW],
+    )
     assert pos.tolist() == [0] and stopped.tolist() == [True]
 
 
 def test_base_game_old_one_moves_on_after_blighting_a_farm():
     board = column(4)
     # farm at 1, port at 3: first card blights 1, second card heads for the port
-    pos, farm, blighted, _ = phase(board, [False, True, False, True], [0, 1, 0, 0], [0], [ZOMBIE],
-                                   [[ZOMBIE], [ZOMBIE]], [4, 4], [CW, CW])
+    pos, farm, blighted, _ = phase(
+        board,
+        [False, True, False, True],
+        [0, 1, 0, 0],
+        [0],
+        [ZOMBIE],
+        [[ZOMBIE], [ZOMBIE]],
+        [4, 4],
+        [CW, CW],
+    )
     assert blighted == 1 and farm[1] == 2 and pos.tolist() == [2]
 
 
 def test_revenge_stop_at_farm_keeps_old_one_on_the_farm():
     board = column(4)
-    pos, _, _, stopped = phase(board, [False, True, False, True], [0, 1, 0, 0], [0], [ZOMBIE],
-                               [[ZOMBIE], [ZOMBIE]], [4, 4], [CW, CW], stop_at_farm=True)
+    pos, _, _, stopped = phase(
+        board,
+        [False, True, False, True],
+        [0, 1, 0, 0],
+        [0],
+        [ZOMBIE],
+        [[ZOMBIE], [ZOMBIE]],
+        [4, 4],
+        [CW, CW],
+        stop_at_farm=True,
+    )
     assert pos.tolist() == [1] and stopped.tolist() == [True]
 
 
 def test_damage_cubes_travel_with_the_tile():
     board = column(4)
-    damage = np.array([1, 3])                  # the engine keeps damage per tile (index = tile)
-    pos, _, _, _ = phase(board, [True, False, False, False], [0, 0, 0, 0], [3, 1], [ZOMBIE, TEMPLE],
-                         [[ZOMBIE, TEMPLE]], [1], [CW])
+    damage = np.array([1, 3])  # the engine keeps damage per tile (index = tile)
+    pos, _, _, _ = phase(
+        board,
+        [True, False, False, False],
+        [0, 0, 0, 0],
+        [3, 1],
+        [ZOMBIE, TEMPLE],
+        [[ZOMBIE, TEMPLE]],
+        [1],
+        [CW],
+    )
     damage_in_hex = {int(h): int(d) for h, d in zip(pos, damage, strict=True)}
-    assert damage_in_hex == {2: 1, 1: 3}       # the zombie took its cube along; the temple stayed
+    assert damage_in_hex == {2: 1, 1: 3}  # the zombie took its cube along; the temple stayed
 
 
 def test_phase_recomputes_targets_between_cards():
     board = column(5)
     # farm at 2 and port at 4; zombie at 1 reaches the farm, then turns south to the port
-    pos, _, blighted, _ = phase(board, [False, False, True, False, True], [0, 0, 1, 0, 0], [1], [ZOMBIE],
-                                [[ZOMBIE]] * 3, [1, 1, 1], [CW] * 3)
+    pos, _, blighted, _ = phase(
+        board,
+        [False, False, True, False, True],
+        [0, 0, 1, 0, 0],
+        [1],
+        [ZOMBIE],
+        [[ZOMBIE]] * 3,
+        [1, 1, 1],
+        [CW] * 3,
+    )
     assert blighted == 1 and pos.tolist() == [4]
 
 
 # -- Revenge: the Old One player chooses among eligible hexes ------------------------------
 
+
 def test_revenge_random_choice_only_picks_eligible_hexes():
     board = hexagon(1)
-    seen = {step(board, [2, 5], 0, 1, CW, policy="random", rng=np.random.default_rng(s)) for s in range(40)}
+    seen = {
+        step(board, [2, 5], 0, 1, CW, policy="random", rng=np.random.default_rng(s))
+        for s in range(40)
+    }
     assert seen == {2, 5}
 
 
@@ -367,7 +482,9 @@ def test_revenge_ports_policy_prefers_the_route_towards_a_port():
     farm = np.zeros(19, dtype=np.int64)
     farm[2] = 1
     base, _, _ = move_card(board, target, farm, [0], None, 1, CW)
-    chosen, _, _ = move_card(board, target, farm, [0], None, 1, CW, policy="ports", rng=np.random.default_rng(0))
+    chosen, _, _ = move_card(
+        board, target, farm, [0], None, 1, CW, policy="ports", rng=np.random.default_rng(0)
+    )
     assert base.tolist() == [2] and chosen.tolist() == [5]
 
 
@@ -376,4 +493,4 @@ def test_step_candidates_lists_every_equal_route_in_compass_order():
     dist = distances(board.neighbors, [2, 4, 6])
     cand = np.zeros(6, dtype=np.int64)
     count = M.step_candidates(board.neighbors, dist, 0, cand)
-    assert cand[:count].tolist() == [1, 3, 5]     # direction indices of compass 2, 4, 6
+    assert cand[:count].tolist() == [1, 3, 5]  # direction indices of compass 2, 4, 6

@@ -17,7 +17,7 @@ from simkit.board import (
 from simkit.board.fixtures import column, hexagon, single_hex
 from simkit.errors import UserError
 
-N, S = 0, 3          # direction indices of compass 1 (north) and 4 (south)
+N, S = 0, 3  # direction indices of compass 1 (north) and 4 (south)
 ME, YOU = 0, 1
 
 
@@ -34,6 +34,7 @@ def extend(board, edges, player, port, path):
 
 
 # -- building --------------------------------------------------------------------------
+
 
 def test_first_track_must_start_at_the_port():
     board = column(4)
@@ -57,13 +58,13 @@ def test_only_one_track_across_a_hex_side():
     board = column(3)
     edges = railway(board, YOU, 0, [0, 1])
     with pytest.raises(UserError, match="already has a track"):
-        build_track(board, edges, ME, 1, 1, N)     # my port is hex 1; the side to hex 0 is taken
+        build_track(board, edges, ME, 1, 1, N)  # my port is hex 1; the side to hex 0 is taken
 
 
 def test_hexes_may_hold_track_of_several_players():
     board = column(3)
     edges = railway(board, YOU, 0, [0, 1])
-    build_track(board, edges, ME, 2, 2, N)          # my port at 2, into hex 1 from the south
+    build_track(board, edges, ME, 2, 2, N)  # my port at 2, into hex 1 from the south
     assert edges[1, N] == YOU and edges[1, S] == ME
 
 
@@ -107,6 +108,7 @@ def test_no_track_off_the_map():
 
 # -- the clear network ----------------------------------------------------------------------
 
+
 def test_old_one_on_the_line_cuts_off_everything_beyond_it():
     board = column(4)
     edges = railway(board, ME, 0, [0, 1, 2, 3])
@@ -126,13 +128,14 @@ def test_old_one_on_my_port_leaves_no_clear_network():
 
 
 def test_route_around_an_old_one_keeps_hexes_connected():
-    board = hexagon(1)                 # centre 0, ring 1..6 clockwise from north
+    board = hexagon(1)  # centre 0, ring 1..6 clockwise from north
     edges = railway(board, ME, 1, [1, 0, 4])
     extend(board, edges, ME, 1, [1, 2, 3, 4])
     assert clear_hexes(board, edges, ME, 1, old_ones=[0])[4]
 
 
 # -- attack range -----------------------------------------------------------------------------
+
 
 def test_infantry_range_one_reaches_adjacent_hexes_only():
     board = column(6)
@@ -155,12 +158,16 @@ def test_cannot_trace_through_an_old_one_unless_airships_only():
     board = column(6)
     edges = railway(board, ME, 0, [0, 1])
     assert attack_targets(board, edges, ME, 0, [2, 3], force_range=4).tolist() == [2]
-    assert attack_targets(board, edges, ME, 0, [2, 3], force_range=4, airship_only=True).tolist() == [2, 3]
+    assert attack_targets(
+        board, edges, ME, 0, [2, 3], force_range=4, airship_only=True
+    ).tolist() == [2, 3]
 
 
 def test_airship_range_four_is_the_limit():
     board = column(7)
-    assert attack_targets(board, empty_network(board), ME, 0, [4, 5], 4, airship_only=True).tolist() == [4]
+    assert attack_targets(
+        board, empty_network(board), ME, 0, [4, 5], 4, airship_only=True
+    ).tolist() == [4]
 
 
 def test_armoured_train_attacks_only_hexes_on_the_network():
@@ -185,6 +192,7 @@ def test_attack_distances_are_off_rail_steps_from_the_clear_network():
 
 
 # -- degenerate fixtures ------------------------------------------------------------------------
+
 
 def all_rails_blocked():
     """Port in the centre, my track to every ring hex, an Old One on every ring hex."""

@@ -20,7 +20,7 @@ from simkit.board import (
 from simkit.board.fixtures import hexagon
 from simkit.errors import DataPackError, UserError
 
-N, NE, SE, S, SW, NW = 1, 2, 3, 4, 5, 6       # survey tile positions = compass numbers
+N, NE, SE, S, SW, NW = 1, 2, 3, 4, 5, 6  # survey tile positions = compass numbers
 COAL, IRON, GOLD, PHOSPHATE = range(4)
 
 
@@ -32,8 +32,13 @@ def tiles(*specs) -> SurveyTiles:
         for pos, (*r, o) in spec.items():
             res[t, pos] = r
             old[t, pos] = o
-    return SurveyTiles(path="<test>", tile_number=np.arange(1, len(specs) + 1), tile_resource=res,
-                       tile_old_one=old, provenance={})
+    return SurveyTiles(
+        path="<test>",
+        tile_number=np.arange(1, len(specs) + 1),
+        tile_resource=res,
+        tile_old_one=old,
+        provenance={},
+    )
 
 
 OLD = (0, 0, 0, 0, 1)
@@ -56,15 +61,27 @@ BOTH_MARK_MIDDLE = tiles({S: OLD}, {N: OLD})
 
 # -- Old One tiles --------------------------------------------------------------------------
 
+
 def test_old_one_tile_level_matches_the_hex_mark(pack, by_level):
     board = make_board([(0, 0)], survey=[0], level=[2])
-    setup = setup_board(board, tiles({0: OLD}), pack, survey_draw=[0], stacks=[by_level[1], by_level[2], by_level[3]])
+    setup = setup_board(
+        board,
+        tiles({0: OLD}),
+        pack,
+        survey_draw=[0],
+        stacks=[by_level[1], by_level[2], by_level[3]],
+    )
     assert setup.tile_level[setup.hex_tile[0]] == 2
 
 
 def test_overlap_replaces_tile_with_one_of_the_next_level_up(pack, by_level):
-    setup = setup_board(overlap_board(1), BOTH_MARK_MIDDLE, pack, survey_draw=[0, 1],
-                        stacks=[by_level[1], by_level[2], by_level[3]])
+    setup = setup_board(
+        overlap_board(1),
+        BOTH_MARK_MIDDLE,
+        pack,
+        survey_draw=[0, 1],
+        stacks=[by_level[1], by_level[2], by_level[3]],
+    )
     first_level_one = by_level[1][0]
     assert setup.tile_level[setup.hex_tile[1]] == 2
     assert setup.tile_set_aside[first_level_one] and setup.tile_set_aside.sum() == 1
@@ -74,27 +91,38 @@ def test_second_overlap_upgrades_again_to_level_three(pack, by_level):
     board = make_board([(0, 0), (0, 1), (0, 2), (1, 0)], survey=[0, 2, 3], level=[1, 1, 1, 1])
     # hex 3 is SE of hex 0 (the middle hex 1 is S of 0, N of 2 and SW of 3)
     survey = tiles({S: OLD}, {N: OLD}, {SW: OLD})
-    setup = setup_board(board, survey, pack, survey_draw=[0, 1, 2], stacks=[by_level[1], by_level[2], by_level[3]])
+    setup = setup_board(
+        board, survey, pack, survey_draw=[0, 1, 2], stacks=[by_level[1], by_level[2], by_level[3]]
+    )
     assert setup.tile_level[setup.hex_tile[1]] == 3 and setup.tile_set_aside.sum() == 2
 
 
 def test_level_three_tile_is_not_upgraded_and_new_tile_not_placed(pack, by_level):
-    setup = setup_board(overlap_board(3), BOTH_MARK_MIDDLE, pack, survey_draw=[0, 1],
-                        stacks=[by_level[1], by_level[2], by_level[3]])
+    setup = setup_board(
+        overlap_board(3),
+        BOTH_MARK_MIDDLE,
+        pack,
+        survey_draw=[0, 1],
+        stacks=[by_level[1], by_level[2], by_level[3]],
+    )
     assert setup.hex_tile[1] == by_level[3][0]
-    assert setup.stack_top.tolist() == [0, 0, 1]          # only one level-3 tile left its stack
+    assert setup.stack_top.tolist() == [0, 0, 1]  # only one level-3 tile left its stack
     assert not setup.tile_set_aside.any()
 
 
 def test_running_out_of_a_level_takes_the_next_level_up(pack, by_level):
     board = make_board([(0, 0)], survey=[0], level=[1])
-    setup = setup_board(board, tiles({0: OLD}), pack, survey_draw=[0], stacks=[[], by_level[2], by_level[3]])
+    setup = setup_board(
+        board, tiles({0: OLD}), pack, survey_draw=[0], stacks=[[], by_level[2], by_level[3]]
+    )
     assert setup.hex_tile[0] == by_level[2][0]
 
 
 def test_running_out_of_levels_one_and_two_takes_level_three(pack, by_level):
     board = make_board([(0, 0)], survey=[0], level=[1])
-    setup = setup_board(board, tiles({0: OLD}), pack, survey_draw=[0], stacks=[[], [], by_level[3][:1]])
+    setup = setup_board(
+        board, tiles({0: OLD}), pack, survey_draw=[0], stacks=[[], [], by_level[3][:1]]
+    )
     assert setup.hex_tile[0] == by_level[3][0]
 
 
@@ -105,28 +133,43 @@ def test_no_tile_is_placed_when_every_stack_from_the_level_up_is_empty(pack, by_
 
 
 def test_overlap_with_no_higher_tile_left_keeps_the_existing_tile(pack, by_level):
-    setup = setup_board(overlap_board(2), BOTH_MARK_MIDDLE, pack, survey_draw=[0, 1],
-                        stacks=[by_level[1], by_level[2][:1], []])
+    setup = setup_board(
+        overlap_board(2),
+        BOTH_MARK_MIDDLE,
+        pack,
+        survey_draw=[0, 1],
+        stacks=[by_level[1], by_level[2][:1], []],
+    )
     assert setup.hex_tile[1] == by_level[2][0] and not setup.tile_set_aside.any()
 
 
 def test_old_ones_never_placed_on_hills_or_coastal_even_with_a_level_mark(pack, by_level):
     terrain = ["outback", "coastal", "hills", "outback", "coastal", "hills", "outback"]
-    board = hexagon(1, terrain=terrain, survey=[0], level=[1] * 7)     # marks bypass the loader's check
+    board = hexagon(
+        1, terrain=terrain, survey=[0], level=[1] * 7
+    )  # marks bypass the loader's check
     survey = tiles({p: OLD for p in range(7)})
-    setup = setup_board(board, survey, pack, survey_draw=[0], stacks=[by_level[1], by_level[2], by_level[3]])
+    setup = setup_board(
+        board, survey, pack, survey_draw=[0], stacks=[by_level[1], by_level[2], by_level[3]]
+    )
     has_tile = setup.hex_tile >= 0
     assert has_tile.tolist() == [t == "outback" for t in terrain]
 
 
 def test_hex_without_level_mark_gets_no_old_one(pack, by_level):
     board = make_board([(0, 0), (0, 1)], survey=[0], level=[1, -1])
-    setup = setup_board(board, tiles({0: OLD, S: OLD}), pack, survey_draw=[0],
-                        stacks=[by_level[1], by_level[2], by_level[3]])
+    setup = setup_board(
+        board,
+        tiles({0: OLD, S: OLD}),
+        pack,
+        survey_draw=[0],
+        stacks=[by_level[1], by_level[2], by_level[3]],
+    )
     assert setup.hex_tile[0] >= 0 and setup.hex_tile[1] == -1
 
 
 # -- resources -------------------------------------------------------------------------------
+
 
 def test_resources_never_placed_on_coastal_hexes(pack, by_level):
     terrain = ["outback", "coastal", "hills", "outback", "coastal", "desert", "farmland"]
@@ -147,15 +190,22 @@ def test_overlapping_resources_add_up_in_one_hex(pack):
 
 def test_resources_and_old_one_share_a_hex(pack, by_level):
     board = make_board([(0, 0)], survey=[0], level=[1])
-    setup = setup_board(board, tiles({0: (0, 0, 0, 1, 1)}), pack, survey_draw=[0],
-                        stacks=[by_level[1], by_level[2], by_level[3]])
+    setup = setup_board(
+        board,
+        tiles({0: (0, 0, 0, 1, 1)}),
+        pack,
+        survey_draw=[0],
+        stacks=[by_level[1], by_level[2], by_level[3]],
+    )
     assert setup.hex_tile[0] >= 0 and setup.hex_resource[0, PHOSPHATE] == 1
 
 
 def test_survey_positions_off_the_map_place_nothing(pack, by_level):
     board = make_board([(0, 0)], survey=[0], level=[1])
     survey = tiles({p: (1, 1, 1, 1, 1) for p in range(1, 7)})
-    setup = setup_board(board, survey, pack, survey_draw=[0], stacks=[by_level[1], by_level[2], by_level[3]])
+    setup = setup_board(
+        board, survey, pack, survey_draw=[0], stacks=[by_level[1], by_level[2], by_level[3]]
+    )
     assert setup.hex_resource.sum() == 0 and setup.hex_tile[0] == -1
 
 
@@ -163,31 +213,48 @@ def test_survey_draw_decides_which_tile_lies_where(pack):
     board = overlap_board(1)
     survey = tiles({0: (1, 0, 0, 0, 0)}, {0: (0, 0, 5, 0, 0)})
     setup = setup_board(board, survey, pack, survey_draw=[1, 0], stacks=[[], [], []])
-    assert setup.hex_resource[0].tolist() == [0, 0, 5, 0] and setup.hex_resource[2].tolist() == [1, 0, 0, 0]
+    assert setup.hex_resource[0].tolist() == [0, 0, 5, 0] and setup.hex_resource[2].tolist() == [
+        1,
+        0,
+        0,
+        0,
+    ]
 
 
 # -- Revenge Spawn tiles ----------------------------------------------------------------------
 
+
 def test_revenge_places_normal_spawn_tile_instead_of_old_one(pack):
     board = make_board([(0, 0)], survey=[0], level=[1])
-    setup = setup_board(board, tiles({0: OLD}), pack, survey_draw=[0], stacks=[[], [], []], revenge=True)
+    setup = setup_board(
+        board, tiles({0: OLD}), pack, survey_draw=[0], stacks=[[], [], []], revenge=True
+    )
     assert setup.hex_spawn.tolist() == [0] and setup.hex_tile.tolist() == [-1]
 
 
 def test_revenge_overlap_flips_spawn_tile_to_dangerous(pack, by_level):
-    setup = setup_board(overlap_board(1), BOTH_MARK_MIDDLE, pack, survey_draw=[0, 1],
-                        stacks=[by_level[1], by_level[2], by_level[3]], revenge=True)
+    setup = setup_board(
+        overlap_board(1),
+        BOTH_MARK_MIDDLE,
+        pack,
+        survey_draw=[0, 1],
+        stacks=[by_level[1], by_level[2], by_level[3]],
+        revenge=True,
+    )
     assert setup.hex_spawn.tolist() == [-1, 1, -1] and (setup.hex_tile == -1).all()
     assert setup.stack_top.tolist() == [0, 0, 0]
 
 
 def test_revenge_spawn_tiles_follow_old_one_terrain_exclusions(pack):
     board = make_board([(0, 0), (0, 1)], ["outback", "hills"], survey=[0], level=[1, 1])
-    setup = setup_board(board, tiles({0: OLD, S: OLD}), pack, survey_draw=[0], stacks=[[], [], []], revenge=True)
+    setup = setup_board(
+        board, tiles({0: OLD, S: OLD}), pack, survey_draw=[0], stacks=[[], [], []], revenge=True
+    )
     assert setup.hex_spawn.tolist() == [0, -1]
 
 
 # -- Ports ------------------------------------------------------------------------------------
+
 
 def coast(n=6, ports=(0, 2, 3, 5)):
     return make_board([(0, r) for r in range(n)], "coastal", port=list(ports))
@@ -219,13 +286,20 @@ def test_random_ports_are_legal_and_reproducible():
     assert a.tolist() == b.tolist() and board.hex_port[a].all()
     for i in range(4):
         for j in range(i):
-            assert axial_distance(board.hex_q[a[i]], board.hex_r[a[i]], board.hex_q[a[j]], board.hex_r[a[j]]) >= 3
+            assert (
+                axial_distance(
+                    board.hex_q[a[i]], board.hex_r[a[i]], board.hex_q[a[j]], board.hex_r[a[j]]
+                )
+                >= 3
+            )
 
 
 def test_explicit_illegal_port_choice_is_a_user_error():
     board = coast()
     with pytest.raises(UserError, match="player 1 cannot place a Port in hex 3"):
-        place_ports(board, 2, ports=[3, 1])   # player 2 places in hex 1 (index 0) first; hex 3 is 2 away
+        place_ports(
+            board, 2, ports=[3, 1]
+        )  # player 2 places in hex 1 (index 0) first; hex 3 is 2 away
 
 
 def test_running_out_of_port_hexes_is_a_user_error():
@@ -234,6 +308,7 @@ def test_running_out_of_port_hexes_is_a_user_error():
 
 
 # -- the shipped map and tiles ----------------------------------------------------------------
+
 
 def test_shipped_survey_tiles_are_twenty():
     assert load_survey_tiles().num_tiles == 20
@@ -251,6 +326,7 @@ def test_shipped_setup_deals_thirteen_distinct_tiles_reproducibly(pack):
 def test_engine_kernel_reproduces_python_setup_from_the_same_seed(pack):
     from simkit.board.setup import fresh_stacks
     from simkit.kernels.board import random_survey_setup
+
     board, survey = load_map("eastern"), load_survey_tiles()
     ref = setup_board(board, survey, pack, np.random.default_rng(3))
     level, _ = old_one_pool(pack)
@@ -258,11 +334,26 @@ def test_engine_kernel_reproduces_python_setup_from_the_same_seed(pack):
     n = board.num_hexes
     hex_resource, hex_tile = np.zeros((n, 4), dtype=np.int64), np.full(n, -1, dtype=np.int64)
     order = np.arange(survey.num_tiles, dtype=np.int64)
-    random_survey_setup(np.random.default_rng(3), board.neighbors, board.hex_terrain, board.hex_level,
-                        board.survey_hexes.astype(np.int64), order, survey.tile_resource, survey.tile_old_one,
-                        level, stacks, np.zeros(3, dtype=np.int64), size, False, hex_resource, hex_tile,
-                        np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                        np.zeros(level.size, dtype=np.int64))
+    random_survey_setup(
+        np.random.default_rng(3),
+        board.neighbors,
+        board.hex_terrain,
+        board.hex_level,
+        board.survey_hexes.astype(np.int64),
+        order,
+        survey.tile_resource,
+        survey.tile_old_one,
+        level,
+        stacks,
+        np.zeros(3, dtype=np.int64),
+        size,
+        False,
+        hex_resource,
+        hex_tile,
+        np.full(n, -1, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(level.size, dtype=np.int64),
+    )
     assert (hex_tile == ref.hex_tile).all() and (hex_resource == ref.hex_resource).all()
 
 
@@ -286,7 +377,9 @@ def test_shipped_setup_respects_terrain_and_level_rules(pack):
 
 def test_bad_survey_tile_file_names_row_and_field(tmp_path):
     path = tmp_path / "survey_tiles.csv"
-    path.write_text("tile,position,coal,iron,gold,phosphate,old_one,provenance,source\n1,7,0,0,0,0,1,assumed,x\n")
+    path.write_text(
+        "tile,position,coal,iron,gold,phosphate,old_one,provenance,source\n1,7,0,0,0,0,1,assumed,x\n"
+    )
     with pytest.raises(DataPackError, match="row 2: field 'position'"):
         load_survey_tiles(path)
 
@@ -303,4 +396,10 @@ def test_setup_without_rng_for_random_draws_is_a_user_error(pack):
 
 def test_explicit_stack_with_wrong_level_tile_is_a_user_error(pack, by_level):
     with pytest.raises(UserError, match="stack 1"):
-        setup_board(overlap_board(1), BOTH_MARK_MIDDLE, pack, survey_draw=[0, 1], stacks=[by_level[2], [], []])
+        setup_board(
+            overlap_board(1),
+            BOTH_MARK_MIDDLE,
+            pack,
+            survey_draw=[0, 1],
+            stacks=[by_level[2], [], []],
+        )

@@ -24,14 +24,46 @@ def test_table_is_large_and_covers_every_subcommand_and_category():
     assert len(bi.CASES) >= 150
     assert len({c.id for c in bi.CASES}) == len(bi.CASES)
     cats = collections.Counter(c.category for c in bi.CASES)
-    for cat in ("flag", "nan", "seed", "contradiction", "limit", "output", "input", "datapack", "map", "athena-pack"):
+    for cat in (
+        "flag",
+        "nan",
+        "seed",
+        "contradiction",
+        "limit",
+        "output",
+        "input",
+        "datapack",
+        "map",
+        "athena-pack",
+    ):
         assert cats[cat] >= 5 or cat == "nan" and cats[cat] >= 4, cat
-    commands = {" ".join(a for a in c.argv[:2] if not a.startswith("-") and "{T}" not in a) for c in bi.CASES}
-    for cmd in ("combat", "odds", "odds best", "board show", "board check", "athena turret", "athena check",
-                "data check", "data provenance", "simulate", "replay", "experiment run", "experiment check",
-                "experiment verify", "experiment summary", "report", "demo"):
-        assert any(c == cmd or c.startswith(cmd + " ") or c == cmd.split()[0] and len(cmd.split()) == 1
-                   for c in commands), cmd
+    commands = {
+        " ".join(a for a in c.argv[:2] if not a.startswith("-") and "{T}" not in a)
+        for c in bi.CASES
+    }
+    for cmd in (
+        "combat",
+        "odds",
+        "odds best",
+        "board show",
+        "board check",
+        "athena turret",
+        "athena check",
+        "data check",
+        "data provenance",
+        "simulate",
+        "replay",
+        "experiment run",
+        "experiment check",
+        "experiment verify",
+        "experiment summary",
+        "report",
+        "demo",
+    ):
+        assert any(
+            c == cmd or c.startswith(cmd + " ") or c == cmd.split()[0] and len(cmd.split()) == 1
+            for c in commands
+        ), cmd
 
 
 @pytest.mark.parametrize("case", bi.CASES, ids=[c.id for c in bi.CASES])

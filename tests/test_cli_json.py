@@ -48,7 +48,9 @@ def _walk(value) -> None:
 
 def test_version():
     result = RUNNER.invoke(app, ["--version"])
-    assert result.exit_code == 0 and result.stdout.startswith("simkit ") and "engine" in result.stdout
+    assert (
+        result.exit_code == 0 and result.stdout.startswith("simkit ") and "engine" in result.stdout
+    )
 
 
 def _commands(cmd=None, path=()):
@@ -82,27 +84,48 @@ def test_combat_echoes_the_force_as_a_mapping_and_seen_faces_as_card_numbers():
 
     pack = load_pack()
     zombie_face = face(pack, 4, 0)  # the face of the fifth card against Zombies
-    obj = invoke("combat", "--force", "infantry=2,artillery=1", "--vs", "mi_go", "--seen", f"3,zombie:{zombie_face}",
-                 "--loss-games", "4000")
+    obj = invoke(
+        "combat",
+        "--force",
+        "infantry=2,artillery=1",
+        "--vs",
+        "mi_go",
+        "--seen",
+        f"3,zombie:{zombie_face}",
+        "--loss-games",
+        "4000",
+    )
     inputs = obj["inputs"]
     assert obj["command"] == "combat"
     assert inputs["force"] == {"infantry": 2, "artillery": 1} and inputs["vs"] == ["mi_go"]
     assert inputs["seen"][0] == 3 and len(inputs["seen"]) == 2 and inputs["method"] == "auto"
     seen_card = inputs["seen"][1]
     assert face(pack, pack.card_index(seen_card), 0) == zombie_face
-    assert obj["p_destroy"] == pytest.approx(obj["outcomes"]["win"] + obj["outcomes"]["win_and_defeat"])
+    assert obj["p_destroy"] == pytest.approx(
+        obj["outcomes"]["win"] + obj["outcomes"]["win_and_defeat"]
+    )
     per_type = obj["losses"]["per_type"]
-    assert set(per_type) == {"infantry", "artillery"} and len(per_type["infantry"]) == 3  # 0, 1 or 2 lost
+    assert (
+        set(per_type) == {"infantry", "artillery"} and len(per_type["infantry"]) == 3
+    )  # 0, 1 or 2 lost
     assert sum(r["p"] for r in per_type["infantry"]) == pytest.approx(1.0)
     assert sum(r["p"] for r in obj["losses"]["gold_lost"]) <= 1.0 + 1e-9
 
 
 def test_odds_table_and_best(tmp_path):
     out = tmp_path / "odds.parquet"
-    obj = invoke("odds", "--max-per-type", "1", "--vs", "zombie", "--games", "500", "--out", str(out))
-    assert obj["command"] == "odds" and obj["inputs"]["vs"] == ["zombie"] and obj["inputs"]["games"] == 500
+    obj = invoke(
+        "odds", "--max-per-type", "1", "--vs", "zombie", "--games", "500", "--out", str(out)
+    )
+    assert (
+        obj["command"] == "odds"
+        and obj["inputs"]["vs"] == ["zombie"]
+        and obj["inputs"]["games"] == 500
+    )
     assert obj["rows"] == 62 and out.is_file()
-    best = invoke("odds", "best", "--vs", "zombie", "--min-p", "0.5", "--table", str(out), "--top", "3")
+    best = invoke(
+        "odds", "best", "--vs", "zombie", "--min-p", "0.5", "--table", str(out), "--top", "3"
+    )
     assert best["inputs"]["min_p"] == 0.5 and 0 < len(best["mixes"]) <= 3
     assert all(isinstance(m["force"], dict) and m["p_destroy"] >= 0.5 for m in best["mixes"])
 
@@ -121,7 +144,10 @@ def test_data_and_board_commands(tmp_path):
 
 def test_athena_commands():
     obj = invoke("athena", "turret", "--weapons", "cannon:3", "--ammo", "1", "--defense", "2")
-    assert obj["inputs"]["weapons"] == [{"kind": "cannon", "rating": "3"}] and obj["inputs"]["method"] == "exact"
+    assert (
+        obj["inputs"]["weapons"] == [{"kind": "cannon", "rating": "3"}]
+        and obj["inputs"]["method"] == "exact"
+    )
     assert invoke("athena", "check")["command"] == "athena check"
 
 
@@ -158,9 +184,24 @@ def test_experiment_commands_and_report(tmp_path):
 
 def test_simulate_and_replay(tmp_path):
     out = tmp_path / "sim"
-    obj = invoke("simulate", "--games", "30", "--seed", "2", "--strategies", "economist,hunter", "--out", str(out))
-    assert obj["inputs"]["params"]["strategies"] == "economist,hunter" and obj["inputs"]["seed"] == 2
-    assert obj["overall"]["games"] == 30 and {r["strategy"] for r in obj["per_strategy"]} == {"economist", "hunter"}
+    obj = invoke(
+        "simulate",
+        "--games",
+        "30",
+        "--seed",
+        "2",
+        "--strategies",
+        "economist,hunter",
+        "--out",
+        str(out),
+    )
+    assert (
+        obj["inputs"]["params"]["strategies"] == "economist,hunter" and obj["inputs"]["seed"] == 2
+    )
+    assert obj["overall"]["games"] == 30 and {r["strategy"] for r in obj["per_strategy"]} == {
+        "economist",
+        "hunter",
+    }
     assert [r["seat"] for r in obj["per_seat"]] == [0, 1]
     for r in obj["per_strategy"] + obj["per_seat"]:
         assert r["ci_low"] <= r["rate"] <= r["ci_high"]
@@ -173,8 +214,16 @@ def test_jsonable_turns_nan_tuples_and_numpy_into_plain_json():
 
     from simkit.cli.output import dumps
 
-    text = dumps("x", {"force": (1, 2), "path": Path("a/b"), "n": np.int64(3)},
-                 {"value": float("nan"), "arr": np.array([1.5, np.inf]), "s": {"b", "a"}})
+    text = dumps(
+        "x",
+        {"force": (1, 2), "path": Path("a/b"), "n": np.int64(3)},
+        {"value": float("nan"), "arr": np.array([1.5, np.inf]), "s": {"b", "a"}},
+    )
     obj = json.loads(text, parse_constant=_no_constants)
-    assert obj == {"command": "x", "inputs": {"force": [1, 2], "path": "a/b", "n": 3},
-                   "value": None, "arr": [1.5, None], "s": ["a", "b"]}
+    assert obj == {
+        "command": "x",
+        "inputs": {"force": [1, 2], "path": "a/b", "n": 3},
+        "value": None,
+        "arr": [1.5, None],
+        "s": ["a", "b"],
+    }

@@ -19,24 +19,35 @@ CASES = [
     ("infantry=2,artillery=1", "mi_go", [3, 7, 11, 15, 19, 23]),
     ("infantry=1,airship=1", "mi_go", [2, 4, 6, 8, 10, 12]),
     ("artillery=1,armoured_train=1", "shoggoth", [0, 5, 10, 15, 20, 25]),
-    ("armoured_car=1", "temple", [1, 2, 3, 5, 8]),          # AC never hurts a Temple: defeat or stall
-    ("infantry=2", "zombie,zombie", [6, 7, 8, 9, 10, 11]),    # shared card, damage multiplied
+    ("armoured_car=1", "temple", [1, 2, 3, 5, 8]),  # AC never hurts a Temple: defeat or stall
+    ("infantry=2", "zombie,zombie", [6, 7, 8, 9, 10, 11]),  # shared card, damage multiplied
     ("infantry=1,armoured_car=1", "zombie,loyalist", [12, 13, 14, 15, 16]),
 ]
 
 
-def brute_force(data, force: str, vs: str, withdraw_at_sanity: int = -1, seen=(), max_reshuffles=40):
+def brute_force(
+    data, force: str, vs: str, withdraw_at_sanity: int = -1, seen=(), max_reshuffles=40
+):
     fight = Combat.parse(force, vs)
     ref = ReferenceCombat(data, fight.force, fight.old_ones, withdraw_at_sanity=withdraw_at_sanity)
     full = list(range(data.card_ids.size))
     start = [c for c in full if int(data.card_ids[c]) not in seen]
-    return enumerate_outcomes(full, start, ref.start, ref.step, before_draw=ref.before_draw,
-                              max_reshuffles=max_reshuffles, on_exhausted=ref.exhausted,
-                              stalemate=ref.stalemate)
+    return enumerate_outcomes(
+        full,
+        start,
+        ref.start,
+        ref.step,
+        before_draw=ref.before_draw,
+        max_reshuffles=max_reshuffles,
+        on_exhausted=ref.exhausted,
+        stalemate=ref.stalemate,
+    )
 
 
 def summarise(dist) -> tuple[dict[str, Fraction], list[Fraction]]:
-    outcomes = {name: Fraction(0) for name in ("win", "win_and_defeat", "defeat", "withdraw", "stalemate")}
+    outcomes = {
+        name: Fraction(0) for name in ("win", "win_and_defeat", "defeat", "withdraw", "stalemate")
+    }
     lost = [Fraction(0)] * NUM_STACKS
     for (name, losses), p in dist.items():
         outcomes[name] += p
@@ -63,8 +74,11 @@ def test_exact_equals_brute_force_over_every_card_order(pack, force, vs, cards):
 
 def test_exact_equals_brute_force_with_a_withdraw_threshold(pack):
     data = small_deck(pack, [0, 9, 18, 27, 36, 39])
-    exact = exact_odds(Combat.parse("infantry=2,artillery=1", "shoggoth"), data,
-                       withdraw=Threshold(sanity_at_most=1))
+    exact = exact_odds(
+        Combat.parse("infantry=2,artillery=1", "shoggoth"),
+        data,
+        withdraw=Threshold(sanity_at_most=1),
+    )
     dist = brute_force(data, "infantry=2,artillery=1", "shoggoth", withdraw_at_sanity=1)
     assert_same(exact, dist)
     assert exact.outcomes["withdraw"] > 0  # the threshold really fires in this case
@@ -91,7 +105,9 @@ def test_reshuffle_is_exact_when_the_deck_runs_out(pack):
     # three cards that never hurt the force, at least one of which hurts a Shoggoth with
     # Artillery: six damage needs the discard pile shuffled back at least once
     shog = old_one_id("shoggoth")
-    harmless = [c for c in range(40) if not (pack.card_sanity[c, shog] or pack.card_purple[c, shog])]
+    harmless = [
+        c for c in range(40) if not (pack.card_sanity[c, shog] or pack.card_purple[c, shog])
+    ]
     hitting = [c for c in harmless if pack.card_hits[c, shog] & 4]
     cards = [hitting[0]] + [c for c in harmless if c != hitting[0]][:2]
     data = small_deck(pack, cards)
@@ -122,4 +138,6 @@ def test_value_policy_trades_a_little_p_destroy_for_fewer_losses(pack):
     never, value = exact_odds(fight, pack), exact_odds(fight, pack, withdraw="value")
     assert value.p_destroy <= never.p_destroy
     assert value.expected_gold_lost < never.expected_gold_lost
-    assert value.outcomes["withdraw"] > 0 and any("withdraw" in line for line in value.extra["policy_rules"])
+    assert value.outcomes["withdraw"] > 0 and any(
+        "withdraw" in line for line in value.extra["policy_rules"]
+    )

@@ -14,9 +14,13 @@ from strategies.combat.withdrawal import Never, OptimalWithdrawal, Threshold
 
 SMALL = ("zombie", "mi_go", "loyalist", "temple")
 BUDGET = 60_000
-SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
-forces = st.lists(st.integers(0, 2), min_size=NUM_UNITS, max_size=NUM_UNITS).filter(lambda f: 0 < sum(f) <= 3)
+forces = st.lists(st.integers(0, 2), min_size=NUM_UNITS, max_size=NUM_UNITS).filter(
+    lambda f: 0 < sum(f) <= 3
+)
 old_ones = st.sampled_from(SMALL)
 
 
@@ -25,17 +29,28 @@ def solve(pack, force, vs, **kw):
     budget = kw.pop("budget", BUDGET)
     pack = small_deck(pack, list(range(0, 40, 3)))
     try:
-        return exact_odds(Combat(force=tuple(force) + (0,) * (NUM_STACKS - len(force)), old_ones=(OLD_ONES.index(vs),),
-                                 extra_sanity=kw.pop("extra_sanity", 0), port_defence=kw.pop("port_defence", False)),
-                          pack, state_budget=budget, **kw)
+        return exact_odds(
+            Combat(
+                force=tuple(force) + (0,) * (NUM_STACKS - len(force)),
+                old_ones=(OLD_ONES.index(vs),),
+                extra_sanity=kw.pop("extra_sanity", 0),
+                port_defence=kw.pop("port_defence", False),
+            ),
+            pack,
+            state_budget=budget,
+            **kw,
+        )
     except ExactTooLarge:
         assume(False)
 
 
 @SETTINGS
-@given(force=forces, vs=old_ones,
-       allocate=st.sampled_from([Cheapest(), Spread(), Protect((0,))]),
-       withdraw=st.sampled_from([Never(), Threshold(sanity_at_most=1), Threshold(lost_at_least=1)]))
+@given(
+    force=forces,
+    vs=old_ones,
+    allocate=st.sampled_from([Cheapest(), Spread(), Protect((0,))]),
+    withdraw=st.sampled_from([Never(), Threshold(sanity_at_most=1), Threshold(lost_at_least=1)]),
+)
 def test_outcomes_sum_to_one_under_any_fixed_policies(pack, force, vs, allocate, withdraw):
     odds = solve(pack, force, vs, allocate=allocate, withdraw=withdraw)
     assert sum(odds.outcomes.values()) == pytest.approx(1.0, abs=1e-12)
@@ -56,7 +71,9 @@ def test_adding_a_unit_never_lowers_p_destroy_under_optimal_play(pack, force, vs
 @given(force=forces, vs=old_ones)
 def test_an_extra_sanity_token_never_lowers_p_destroy_under_optimal_play(pack, force, vs):
     base = solve(pack, force, vs, allocate=OptimalAllocation(), withdraw=OptimalWithdrawal())
-    saner = solve(pack, force, vs, allocate=OptimalAllocation(), withdraw=OptimalWithdrawal(), extra_sanity=1)
+    saner = solve(
+        pack, force, vs, allocate=OptimalAllocation(), withdraw=OptimalWithdrawal(), extra_sanity=1
+    )
     assert saner.p_destroy >= base.p_destroy - 1e-9, (force, vs)
 
 
@@ -64,7 +81,9 @@ def test_an_extra_sanity_token_never_lowers_p_destroy_under_optimal_play(pack, f
 @given(force=forces, vs=old_ones)
 def test_withdraw_never_equals_port_defence_odds(pack, force, vs):
     never = solve(pack, force, vs, withdraw=Never())
-    port = solve(pack, force, vs, withdraw=OptimalWithdrawal(), port_defence=True)  # no withdrawal allowed
+    port = solve(
+        pack, force, vs, withdraw=OptimalWithdrawal(), port_defence=True
+    )  # no withdrawal allowed
     assert port.outcomes == pytest.approx(never.outcomes, abs=1e-12)
     assert port.expected_units_lost == pytest.approx(never.expected_units_lost, abs=1e-12)
 
@@ -78,5 +97,7 @@ def test_optimal_allocation_and_withdrawal_are_never_worse_than_fixed_policies(p
     value_fixed = solve(pack, force, vs, withdraw=OptimalWithdrawal("value"), allocate=Cheapest())
     never = solve(pack, force, vs, withdraw=Never(), allocate=Cheapest())
     worth = value_fixed.extra["destroy_value"]
-    assert worth * value_fixed.p_destroy - value_fixed.expected_gold_lost >= \
-        worth * never.p_destroy - never.expected_gold_lost - 1e-9
+    assert (
+        worth * value_fixed.p_destroy - value_fixed.expected_gold_lost
+        >= worth * never.p_destroy - never.expected_gold_lost - 1e-9
+    )

@@ -21,8 +21,8 @@ from strategies.registry import parse_one
 CASES = [
     ("infantry=2", "zombie"),
     ("infantry=2,artillery=1", "mi_go"),
-    ("infantry=1,airship=1", "mi_go"),        # airships are vulnerable to Mi-go: leaving can pay
-    ("armoured_car=1", "temple"),              # AC never hurts a Temple: a fight that cannot be won
+    ("infantry=1,airship=1", "mi_go"),  # airships are vulnerable to Mi-go: leaving can pay
+    ("armoured_car=1", "temple"),  # AC never hurts a Temple: a fight that cannot be won
     ("infantry=2", "zombie,zombie"),
 ]
 
@@ -41,14 +41,21 @@ def model_value(data, force: str, vs: str, objective: str) -> tuple[Fraction, Fr
     def end_value(outcome, lost_before, lost_after):
         gold = sum((lost_after[s] - lost_before[s]) * cost[s] for s in range(len(cost)))
         destroyed = 1 if outcome in ("win", "win_and_defeat") else 0
-        return (vp * destroyed - gold if objective == "value" else Fraction(destroyed)), Fraction(destroyed)
+        return (vp * destroyed - gold if objective == "value" else Fraction(destroyed)), Fraction(
+            destroyed
+        )
 
     @cache
     def value(f):
         options = [stay(f)]
         for group in ("airships", "others", "all"):
-            leaving = [s for s in range(len(STACKS)) if f.units[s] > 0 and s < AIRSHIP + 1
-                       and (group == "all" or (group == "airships") == (s == AIRSHIP))]
+            leaving = [
+                s
+                for s in range(len(STACKS))
+                if f.units[s] > 0
+                and s < AIRSHIP + 1
+                and (group == "all" or (group == "airships") == (s == AIRSHIP))
+            ]
             if not leaving:
                 continue
             units = tuple(0 if s in leaving else n for s, n in enumerate(f.units))
@@ -82,8 +89,11 @@ def model_value(data, force: str, vs: str, objective: str) -> tuple[Fraction, Fr
 def solved(data, force, vs, text):
     combat = Combat.parse(force, vs)
     from simkit.combat import combat_arrays
+
     st0, mx, cost = combat_arrays(combat, data)
-    return withdraw_table_for(combat, data, parse_allocation("cheapest"), parse_withdrawal(text), st0, mx, cost)
+    return withdraw_table_for(
+        combat, data, parse_allocation("cheapest"), parse_withdrawal(text), st0, mx, cost
+    )
 
 
 @pytest.mark.parametrize("force,vs", CASES)
@@ -93,25 +103,30 @@ def test_table_solver_equals_plain_recursion_with_exact_fractions(pack, force, v
     table = solved(pack, force, vs, "table" if objective == "p_destroy" else "table-value")
     assert table.value[OBJ] == pytest.approx(float(expected), abs=1e-9)
     if objective == "p_destroy":
-        assert table.value[OUT + C.WIN] + table.value[OUT + C.WIN_AND_DEFEAT] == pytest.approx(float(p_destroy),
-                                                                                               abs=1e-9)
+        assert table.value[OUT + C.WIN] + table.value[OUT + C.WIN_AND_DEFEAT] == pytest.approx(
+            float(p_destroy), abs=1e-9
+        )
 
 
 def test_table_outcomes_sum_to_one_and_leaving_an_airship_to_mi_go_pays(pack):
     table = solved(pack, "infantry=1,airship=1", "mi_go", "table-value")
-    assert sum(table.value[OUT:OUT + C.NUM_OUTCOMES]) == pytest.approx(1.0, abs=1e-12)
+    assert sum(table.value[OUT : OUT + C.NUM_OUTCOMES]) == pytest.approx(1.0, abs=1e-12)
     assert (table.decisions > C.STAY).any()
 
 
-@pytest.mark.parametrize("force,vs", [("infantry=1,airship=1", "mi_go"), ("infantry=2,artillery=1", "shoggoth")])
+@pytest.mark.parametrize(
+    "force,vs", [("infantry=1,airship=1", "mi_go"), ("infantry=2,artillery=1", "shoggoth")]
+)
 def test_card_counting_optimum_is_never_worse_than_the_table_under_the_real_deck(pack, force, vs):
     combat = Combat.parse(force, vs)
     counting = exact_odds(combat, pack, withdraw="value")
     table = exact_odds(combat, pack, withdraw="table-value")
     never = exact_odds(combat, pack, withdraw="never")
     vp = sum(int(pack.old_one_vp[t]) for t in combat.old_ones)
-    worth = {k: vp * o.p_destroy - o.expected_gold_lost for k, o in
-             (("counting", counting), ("table", table), ("never", never))}
+    worth = {
+        k: vp * o.p_destroy - o.expected_gold_lost
+        for k, o in (("counting", counting), ("table", table), ("never", never))
+    }
     assert worth["counting"] >= worth["table"] - 1e-9
     assert worth["counting"] >= worth["never"] - 1e-9
 
@@ -141,19 +156,24 @@ def test_strategies_accept_the_table_and_refuse_card_counting():
 @pytest.fixture(scope="module")
 def engine():
     from simkit.game.engine import Engine
+
     return Engine()
 
 
 def test_games_play_the_table_without_falling_back_and_it_withdraws(engine):
     from simkit.game.engine import make_spec
     from simkit.kernels import game_layout as L
+
     spec = make_spec("base", 2, "hunter:withdraw=table-value,hunter:withdraw=table-value")
-    rows, logs = engine.play_many(spec, 11, 0, 200, log=True, checked=True,
-                                  g_extra=[L.G_TABLE_FALLBACKS])
+    rows, logs = engine.play_many(
+        spec, 11, 0, 200, log=True, checked=True, g_extra=[L.G_TABLE_FALLBACKS]
+    )
     assert engine.extra[:, 0].sum() == 0
     assert rows[:, L.S_ILLEGAL].sum() == 0 and rows[:, L.S_VIOLATIONS].sum() == 0
     combats = np.concatenate([lg[lg[:, 0] == L.EV_COMBAT] for lg in logs])
-    withdrawals = combats[(combats[:, 4] == C.WITHDRAW) & (combats[:, 7] == 0)]  # port defence never withdraws
+    withdrawals = combats[
+        (combats[:, 4] == C.WITHDRAW) & (combats[:, 7] == 0)
+    ]  # port defence never withdraws
     assert len(withdrawals) > 0
 
 
@@ -161,9 +181,12 @@ def test_game_results_do_not_depend_on_the_table_cache(engine, monkeypatch):
     from simkit.game import arrays
     from simkit.game.engine import Engine, make_spec
     from simkit.kernels import game_layout as L
+
     spec = make_spec("base", 3, "hunter,balanced:withdraw=table-value,hunter:withdraw=table")
     rows, logs = engine.play_many(spec, 5, 0, 60, log=True)
-    monkeypatch.setattr(arrays, "GAME_TABLE_MATCHUPS", 2)  # the cache starts again every few combats
+    monkeypatch.setattr(
+        arrays, "GAME_TABLE_MATCHUPS", 2
+    )  # the cache starts again every few combats
     small = Engine()
     rows_small, logs_small = small.play_many(spec, 5, 0, 60, log=True)
     assert small.work.wt_cache[0] <= 2
@@ -174,6 +197,7 @@ def test_game_results_do_not_depend_on_the_table_cache(engine, monkeypatch):
 
 def test_table_buffers_grow_until_the_matchup_fits_and_say_so_when_it_cannot(pack, monkeypatch):
     from simkit.combat import combat_arrays, table
+
     combat = Combat.parse("infantry=2,artillery=1", "shoggoth")
     st0, mx, cost = combat_arrays(combat, pack)
     args = (st0, mx, cost, pack, parse_allocation("cheapest"), parse_withdrawal("table-value"), 5.0)

@@ -52,10 +52,15 @@ def test_provenance_command_reports_shares(capsys):
 
 
 def test_a_users_own_pack_changes_the_odds(copy_pack):
-    edit(copy_pack / "units.toml", 'damage_capacity = { value = 2, provenance = "rules"',
-         'damage_capacity = { value = 3, provenance = "rules"')
+    edit(
+        copy_pack / "units.toml",
+        'damage_capacity = { value = 2, provenance = "rules"',
+        'damage_capacity = { value = 3, provenance = "rules"',
+    )
     fight = Combat.parse("infantry=1", "mi_go")
-    assert exact_odds(fight, load_pack(copy_pack)).p_destroy > exact_odds(fight, load_pack()).p_destroy
+    assert (
+        exact_odds(fight, load_pack(copy_pack)).p_destroy > exact_odds(fight, load_pack()).p_destroy
+    )
     assert load_pack(copy_pack).hash != load_pack().hash
 
 
@@ -64,16 +69,41 @@ def test_changing_a_source_comment_keeps_the_hash(copy_pack):
     assert load_pack(copy_pack).hash == load_pack().hash
 
 
-@pytest.mark.parametrize("file,old,new,expect", [
-    ("old_one_card_rows.csv", "card,old_one,hits,purple,", "card,old_one,hits,cubes,", ["old_one_card_rows.csv", "missing column 'purple'"]),
-    ("units.toml", 'provenance = "assumed", source = "not public; between', 'provenance = "guess", source = "not public; between', ["units.toml", "'guess'", "armoured_car.cost"]),
-    ("old_one_card_rows.csv", "1,zombie,infantry+armoured_car+armoured_train,0,0,1,", "1,zombie,infantry+armoured_car+armoured_train,x,0,1,", ["row 2", "field 'purple'", "'x'"]),
-    ("old_one_card_rows.csv", "1,zombie,infantry+armoured_car+armoured_train,", "1,zombie,infantry+tank,", ["row 2", "field 'hits'", "'tank'"]),
-    ("old_ones.toml", "[loyalist]", "[dragon]", ["old_ones.toml"]),
-    ("pack.toml", "size = { value = 40", "size = { value = 41", ["deck has 40 cards", "41"]),
-    ("old_one_cards.csv", "1,4,ccw", "1,9,ccw", ["row 2", "field 'compass'"]),
-])
-def test_broken_pack_exits_2_with_one_line_naming_file_row_and_field(capsys, copy_pack, file, old, new, expect):
+@pytest.mark.parametrize(
+    "file,old,new,expect",
+    [
+        (
+            "old_one_card_rows.csv",
+            "card,old_one,hits,purple,",
+            "card,old_one,hits,cubes,",
+            ["old_one_card_rows.csv", "missing column 'purple'"],
+        ),
+        (
+            "units.toml",
+            'provenance = "assumed", source = "not public; between',
+            'provenance = "guess", source = "not public; between',
+            ["units.toml", "'guess'", "armoured_car.cost"],
+        ),
+        (
+            "old_one_card_rows.csv",
+            "1,zombie,infantry+armoured_car+armoured_train,0,0,1,",
+            "1,zombie,infantry+armoured_car+armoured_train,x,0,1,",
+            ["row 2", "field 'purple'", "'x'"],
+        ),
+        (
+            "old_one_card_rows.csv",
+            "1,zombie,infantry+armoured_car+armoured_train,",
+            "1,zombie,infantry+tank,",
+            ["row 2", "field 'hits'", "'tank'"],
+        ),
+        ("old_ones.toml", "[loyalist]", "[dragon]", ["old_ones.toml"]),
+        ("pack.toml", "size = { value = 40", "size = { value = 41", ["deck has 40 cards", "41"]),
+        ("old_one_cards.csv", "1,4,ccw", "1,9,ccw", ["row 2", "field 'compass'"]),
+    ],
+)
+def test_broken_pack_exits_2_with_one_line_naming_file_row_and_field(
+    capsys, copy_pack, file, old, new, expect
+):
     edit(copy_pack / file, old, new)
     code, err = check(capsys, copy_pack)
     assert code == 2
@@ -99,7 +129,10 @@ def test_a_smaller_deck_is_accepted_when_declared(capsys, copy_pack):
     cards = copy_pack / "old_one_cards.csv"
     cards.write_text("\n".join(cards.read_text().splitlines()[:-1]) + "\n")
     rows = copy_pack / "old_one_card_rows.csv"
-    rows.write_text("\n".join(line for line in rows.read_text().splitlines() if not line.startswith("40,")) + "\n")
+    rows.write_text(
+        "\n".join(line for line in rows.read_text().splitlines() if not line.startswith("40,"))
+        + "\n"
+    )
     code, _ = check(capsys, copy_pack)
     assert code == 0
     assert load_pack(copy_pack).card_ids.size == 39
@@ -107,7 +140,10 @@ def test_a_smaller_deck_is_accepted_when_declared(capsys, copy_pack):
 
 def test_a_missing_card_row_is_named(capsys, copy_pack):
     rows = copy_pack / "old_one_card_rows.csv"
-    rows.write_text("\n".join(line for line in rows.read_text().splitlines() if not line.startswith("7,mi_go")) + "\n")
+    rows.write_text(
+        "\n".join(line for line in rows.read_text().splitlines() if not line.startswith("7,mi_go"))
+        + "\n"
+    )
     code, err = check(capsys, copy_pack)
     assert code == 2 and "card 7 has no row for mi_go" in err
 

@@ -7,7 +7,7 @@ import pytest
 from simkit.cli import main
 
 
-@pytest.mark.slow   # the whole main job (odds table, 3,000-game lake, report): `make test` runs it
+@pytest.mark.slow  # the whole main job (odds table, 3,000-game lake, report): `make test` runs it
 def test_demo_writes_odds_matchup_board_lake_and_report(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out)]) == 0

@@ -20,7 +20,10 @@ from simkit.modes import get_mode
 def lake_table(out, table: str = "summary"):
     """A table of a simulate lake (simulate writes the experiment-run layout), in game order."""
     from simkit import analysis
-    return analysis.open_lake(out).scan(table).collect().sort(["chunk_id", "game_index"]).to_pandas()
+
+    return (
+        analysis.open_lake(out).scan(table).collect().sort(["chunk_id", "game_index"]).to_pandas()
+    )
 
 
 def run(capsys, *args) -> tuple[int, str, str]:
@@ -32,8 +35,21 @@ def run(capsys, *args) -> tuple[int, str, str]:
 @pytest.fixture(scope="module")
 def sim(tmp_path_factory):
     out = tmp_path_factory.mktemp("sim")
-    code = main(["simulate", "--games", "1200", "--seed", "9", "--strategies", "economist,hunter",
-                 "--out", str(out), "--tables", "summary,seats,combats,moves"])
+    code = main(
+        [
+            "simulate",
+            "--games",
+            "1200",
+            "--seed",
+            "9",
+            "--strategies",
+            "economist,hunter",
+            "--out",
+            str(out),
+            "--tables",
+            "summary,seats,combats,moves",
+        ]
+    )
     assert code == 0
     return out
 
@@ -43,9 +59,26 @@ def test_simulate_writes_one_row_per_game_and_per_seat(sim):
     seats = lake_table(sim, "seats")
     assert len(summary) == 1200 and len(seats) == 2400
     cols = set(summary.columns)
-    for c in ("game_index", "chunk_id", "winner", "old_ones_win", "end_reason", "end_time", "ports_lost",
-              "farms_blighted", "oo_vp", "oo_vp_unrevealed", "combats", "combats_won", "p0_vp", "p0_vp_farms",
-              "p0_vp_tokens", "p1_units_lost", "killed_cthulhu", "remaining_zombie"):
+    for c in (
+        "game_index",
+        "chunk_id",
+        "winner",
+        "old_ones_win",
+        "end_reason",
+        "end_time",
+        "ports_lost",
+        "farms_blighted",
+        "oo_vp",
+        "oo_vp_unrevealed",
+        "combats",
+        "combats_won",
+        "p0_vp",
+        "p0_vp_farms",
+        "p0_vp_tokens",
+        "p1_units_lost",
+        "killed_cthulhu",
+        "remaining_zombie",
+    ):
         assert c in cols, c
     assert set(seats["strategy"]) == {"economist", "hunter"}
     manifest = json.loads((sim / "manifest.json").read_text())
@@ -68,44 +101,96 @@ def test_event_tables(sim):
 def test_replay_rebuilds_a_row_of_simulate(sim, capsys):
     summary = lake_table(sim)
     row = summary[(summary.chunk_id == 1) & (summary.game_index == 37)].iloc[0]
-    code, out, _ = run(capsys, "replay", "--seed", "9", "--chunk", "1", "--game", "37",
-                       "--strategies", "economist,hunter")
+    code, out, _ = run(
+        capsys,
+        "replay",
+        "--seed",
+        "9",
+        "--chunk",
+        "1",
+        "--game",
+        "37",
+        "--strategies",
+        "economist,hunter",
+    )
     assert code == 0
     scores = [ln for ln in out.splitlines() if ln.startswith("score: P")]
     assert [int(ln.split(" VP")[0].split()[-1]) for ln in scores] == [row.p0_vp, row.p1_vp]
     assert f"score: Old Ones {row.oo_vp} VP" in out
-    again = run(capsys, "replay", "--seed", "9", "--chunk", "1", "--game", "37", "--strategies", "economist,hunter")[1]
+    again = run(
+        capsys,
+        "replay",
+        "--seed",
+        "9",
+        "--chunk",
+        "1",
+        "--game",
+        "37",
+        "--strategies",
+        "economist,hunter",
+    )[1]
     assert again == out
 
 
 def test_results_do_not_depend_on_jobs(sim, tmp_path):
-    assert main(["simulate", "--games", "1200", "--seed", "9", "--strategies", "economist,hunter",
-                 "--out", str(tmp_path), "--jobs", "2"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "1200",
+                "--seed",
+                "9",
+                "--strategies",
+                "economist,hunter",
+                "--out",
+                str(tmp_path),
+                "--jobs",
+                "2",
+            ]
+        )
+        == 0
+    )
     a = lake_table(sim).drop(columns=["experiment_id"])
     b = lake_table(tmp_path).drop(columns=["experiment_id"])
     assert a.equals(b)
 
 
 def test_solo(tmp_path, capsys):
-    code, out, _ = run(capsys, "simulate", "--mode", "solo", "--games", "50", "--strategies", "defender",
-                       "--difficulty", "easy", "--out", str(tmp_path))
+    code, out, _ = run(
+        capsys,
+        "simulate",
+        "--mode",
+        "solo",
+        "--games",
+        "50",
+        "--strategies",
+        "defender",
+        "--difficulty",
+        "easy",
+        "--out",
+        str(tmp_path),
+    )
     assert code == 0
     t = lake_table(tmp_path)
     assert (t.num_players == 1).all() and (t["mode"] == L.MODE_SOLO).all()
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--players", "5"], "parameter 'players' must be <= 4"),
-    (["--strategies", "cheater"], "unknown strategy 'cheater'"),
-    (["--strategies", "economist,hunter,defender"], "gives 3 strategies for 2 players"),
-    (["--games", "0"], "--games must be positive"),
-    (["--tables", "summary,gossip"], "unknown table 'gossip'"),
-    (["--mode", "solo", "--players", "3"], "solo mode has exactly 1 player"),
-    (["--mode", "solo", "--difficulty", "nightmare"], "parameter 'difficulty' must be one of"),
-    (["--difficulty", "easy"], "--difficulty is for --mode solo"),
-    (["--strategies", "economist:army_min=x"], "parameter 'army_min' got 'x'"),
-    (["--strategies", "balanced:withdraw=optimal"], "counts every card"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--players", "5"], "parameter 'players' must be <= 4"),
+        (["--strategies", "cheater"], "unknown strategy 'cheater'"),
+        (["--strategies", "economist,hunter,defender"], "gives 3 strategies for 2 players"),
+        (["--games", "0"], "--games must be positive"),
+        (["--tables", "summary,gossip"], "unknown table 'gossip'"),
+        (["--mode", "solo", "--players", "3"], "solo mode has exactly 1 player"),
+        (["--mode", "solo", "--difficulty", "nightmare"], "parameter 'difficulty' must be one of"),
+        (["--difficulty", "easy"], "--difficulty is for --mode solo"),
+        (["--strategies", "economist:army_min=x"], "parameter 'army_min' got 'x'"),
+        (["--strategies", "balanced:withdraw=optimal"], "counts every card"),
+    ],
+)
 def test_bad_input_exits_2_with_one_line(capsys, tmp_path, args, message):
     code, out, err = run(capsys, "simulate", "--games", "5", "--out", str(tmp_path / "x"), *args)
     assert code == 2 and message in err and err.count("\n") == 1 and not out
@@ -118,12 +203,15 @@ def test_replay_bad_input(capsys):
 
 # -- modes (the runner's contract) -----------------------------------------------------------
 
+
 def test_modes_registered_with_a_0_1_key_metric():
     data = load_pack()
     for name, metric in (("base", "old_ones_win"), ("solo", "humans_win")):
         mode = get_mode(name)
         params = mode.validate({})
-        out = mode.run_chunk(params, data, 5, 2, 30, frozenset({"summary", "seats", "combats", "moves"}))
+        out = mode.run_chunk(
+            params, data, 5, 2, 30, frozenset({"summary", "seats", "combats", "moves"})
+        )
         s = out["summary"]
         assert s["game_index"].tolist() == list(range(30))
         assert set(np.unique(s[mode.key_metric]).tolist()) <= {0, 1} and mode.key_metric == metric
@@ -138,7 +226,10 @@ def test_mode_rows_are_the_replayable_games():
     s = mode.run_chunk(params, data, 123, 4, 10, frozenset({"summary"}))["summary"]
     eng = Engine()
     row, _ = eng.play(game_generator(123, 4, 7), make_spec("base", 3, "hunter,balanced,economist"))
-    assert s["oo_vp"][7] == row[L.S_OO_VP] and s["p2_vp"][7] == row[L.S_PLAYER0 + 2 * L.S_PLAYER_STRIDE + L.SUM_P_VP]
+    assert (
+        s["oo_vp"][7] == row[L.S_OO_VP]
+        and s["p2_vp"][7] == row[L.S_PLAYER0 + 2 * L.S_PLAYER_STRIDE + L.SUM_P_VP]
+    )
 
 
 def test_mode_validation_checks_the_cell_as_a_whole():

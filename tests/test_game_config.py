@@ -42,8 +42,16 @@ def test_shipped_rules_values():
 
 def test_personalities_are_only_the_known_ones():
     names = load_rules().pers_names
-    known = {"agent_davies", "alanza_castro", "alexander_proust", "billy_kneebone", "bombardier_milligan",
-             "boris_krupp", "captain_flounder", "corporal_jones"}
+    known = {
+        "agent_davies",
+        "alanza_castro",
+        "alexander_proust",
+        "billy_kneebone",
+        "bombardier_milligan",
+        "boris_krupp",
+        "captain_flounder",
+        "corporal_jones",
+    }
     assert set(names) == known
 
 
@@ -64,26 +72,69 @@ def test_every_value_has_provenance_and_source():
             elif isinstance(node, dict):
                 for k, v in node.items():
                     walk(v, f"{where}.{k}")
+
         walk(doc, name)
 
 
-@pytest.mark.parametrize("file, old, new, message", [
-    ("game.toml", 'mine = { value = 1, provenance = "assumed"', 'mine = { value = 0, provenance = "assumed"',
-     "game.toml: field 'actions.mine': 'actions.mine' must be 1..9, got 0"),
-    ("game.toml", 'end = { value = 53, provenance = "rules"', 'end = { value = 53, provenance = "guess"',
-     "game.toml: field 'time.end.provenance': unknown provenance tag 'guess'"),
-    ("game.toml", "illuminated = { value = [23,", "illuminated = { value = [3,",
-     "game.toml: field 'time.illuminated'"),
-    ("game.toml", 'effect = { value = "farm_guard"', 'effect = { value = "fly"',
-     "game.toml: field 'personalities.alanza_castro.effect': unknown effect 'fly'"),
-    ("game.toml", 'unit = { value = "armoured_car"', 'unit = { value = "tank"',
-     "'personalities.alexander_proust.unit' is not a unit: 'tank'"),
-    ("revelations.csv", "1,1,reveal,none", "1,1,volcano,none", "revelations.csv: row 11: field 'kind': unknown kind 'volcano'"),
-    ("revelations.csv", "2,1,reveal,none", "2,1,reveal,+2 gold", "revelations.csv: row 12: field 'benefit'"),
-    ("revelations.csv", "3,1,reveal,none", "3,x,reveal,none", "revelations.csv: row 13: field 'level': expected a whole number"),
-    ("solo.toml", 'default = { value = "normal"', 'default = { value = "nightmare"',
-     "solo.toml: field 'solo.default': 'solo.default' names 'nightmare'"),
-])
+@pytest.mark.parametrize(
+    "file, old, new, message",
+    [
+        (
+            "game.toml",
+            'mine = { value = 1, provenance = "assumed"',
+            'mine = { value = 0, provenance = "assumed"',
+            "game.toml: field 'actions.mine': 'actions.mine' must be 1..9, got 0",
+        ),
+        (
+            "game.toml",
+            'end = { value = 53, provenance = "rules"',
+            'end = { value = 53, provenance = "guess"',
+            "game.toml: field 'time.end.provenance': unknown provenance tag 'guess'",
+        ),
+        (
+            "game.toml",
+            "illuminated = { value = [23,",
+            "illuminated = { value = [3,",
+            "game.toml: field 'time.illuminated'",
+        ),
+        (
+            "game.toml",
+            'effect = { value = "farm_guard"',
+            'effect = { value = "fly"',
+            "game.toml: field 'personalities.alanza_castro.effect': unknown effect 'fly'",
+        ),
+        (
+            "game.toml",
+            'unit = { value = "armoured_car"',
+            'unit = { value = "tank"',
+            "'personalities.alexander_proust.unit' is not a unit: 'tank'",
+        ),
+        (
+            "revelations.csv",
+            "1,1,reveal,none",
+            "1,1,volcano,none",
+            "revelations.csv: row 11: field 'kind': unknown kind 'volcano'",
+        ),
+        (
+            "revelations.csv",
+            "2,1,reveal,none",
+            "2,1,reveal,+2 gold",
+            "revelations.csv: row 12: field 'benefit'",
+        ),
+        (
+            "revelations.csv",
+            "3,1,reveal,none",
+            "3,x,reveal,none",
+            "revelations.csv: row 13: field 'level': expected a whole number",
+        ),
+        (
+            "solo.toml",
+            'default = { value = "normal"',
+            'default = { value = "nightmare"',
+            "solo.toml: field 'solo.default': 'solo.default' names 'nightmare'",
+        ),
+    ],
+)
 def test_bad_values_name_file_row_field(pack, file, old, new, message):
     edit(pack / file, old, new)
     with pytest.raises(DataPackError) as err:
@@ -93,7 +144,7 @@ def test_bad_values_name_file_row_field(pack, file, old, new, message):
 
 def test_too_few_revelations_for_the_deck(pack):
     lines = (pack / "revelations.csv").read_text().splitlines()
-    keep = [ln for ln in lines if ln.split(",")[1:2] != ["3"]]     # drop every level-3 card
+    keep = [ln for ln in lines if ln.split(",")[1:2] != ["3"]]  # drop every level-3 card
     (pack / "revelations.csv").write_text("\n".join(keep) + "\n")
     with pytest.raises(DataPackError, match="level 3 has 0 cards"):
         load_rules(pack)
@@ -119,6 +170,7 @@ def test_a_revelation_benefit_typed_in_goes_to_every_human_player(pack):
     from simkit.game.engine import Engine, make_spec
     from simkit.kernels.game_old_ones import revelation
     from simkit.kernels.game_setup import setup_game
+
     edit(pack / "revelations.csv", "1,1,reveal,none", "1,1,reveal,gold:2")
     rules = load_rules(pack)
     card = int(np.flatnonzero(rules.rev_card == 1)[0])
@@ -126,8 +178,23 @@ def test_a_revelation_benefit_typed_in_goes_to_every_human_player(pack):
     eng = Engine(rules=rules)
     spec = make_spec("base", 3, "balanced")
     mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
-    setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, 3, mode, start, coal, iron, gold, False, diff, ruleset,
-               0, 0)
+    setup_game(
+        np.random.default_rng(0),
+        eng.S,
+        eng.X,
+        eng.W,
+        3,
+        mode,
+        start,
+        coal,
+        iron,
+        gold,
+        False,
+        diff,
+        ruleset,
+        0,
+        0,
+    )
     before = eng.state.pl[:3, L.P_RES + L.GOLD].copy()
     oop_vp = int(eng.state.g[L.G_OOP_VP])
     revelation(np.random.default_rng(0), eng.S, eng.X, eng.W, card)
@@ -137,7 +204,9 @@ def test_a_revelation_benefit_typed_in_goes_to_every_human_player(pack):
 
 def test_a_malformed_revelation_benefit_names_the_row_and_field(pack):
     edit(pack / "revelations.csv", "1,1,reveal,none", "1,1,reveal,gold:lots")
-    with pytest.raises(DataPackError, match="row 11: field 'benefit': expected 'none' or KIND:AMOUNT"):
+    with pytest.raises(
+        DataPackError, match="row 11: field 'benefit': expected 'none' or KIND:AMOUNT"
+    ):
         load_rules(pack)
 
 
@@ -145,12 +214,20 @@ def test_revenge_rule_numbers_come_from_the_pack(pack):
     """The OOP's 9/6/4 tiles, 3 VP per blighted farm and the start resources of both
     rulesets are game.toml [revenge] values, checked like the rest."""
     r = load_rules()
-    assert r.r[L.R_OOP_TILES:L.R_OOP_TILES + 3].tolist() == [9, 6, 4] and r.r[L.R_REV_BLIGHT_VP] == 3
+    assert (
+        r.r[L.R_OOP_TILES : L.R_OOP_TILES + 3].tolist() == [9, 6, 4] and r.r[L.R_REV_BLIGHT_VP] == 3
+    )
     assert r.revenge_start == {"revenge": (3, 3, 6), "revenge-alt": (3, 6, 6)}
-    edit(pack / "game.toml", 'oop_tiles_level_2 = { value = 6,', 'oop_tiles_level_2 = { value = -1,')
-    with pytest.raises(DataPackError, match="game.toml: field 'revenge.oop_tiles_level_2': .* must be 0..99"):
+    edit(
+        pack / "game.toml", "oop_tiles_level_2 = { value = 6,", "oop_tiles_level_2 = { value = -1,"
+    )
+    with pytest.raises(
+        DataPackError, match="game.toml: field 'revenge.oop_tiles_level_2': .* must be 0..99"
+    ):
         load_rules(pack)
-    edit(pack / "game.toml", 'oop_tiles_level_2 = { value = -1,', 'oop_tiles_level_2 = { value = 5,')
+    edit(
+        pack / "game.toml", "oop_tiles_level_2 = { value = -1,", "oop_tiles_level_2 = { value = 5,"
+    )
     edit(pack / "game.toml", "alt_start_iron = {", "alt_start_irn = {")
     with pytest.raises(DataPackError, match="missing value 'revenge.alt_start_iron'"):
         load_rules(pack)

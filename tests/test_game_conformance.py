@@ -24,16 +24,32 @@ def eng():
     return Engine()
 
 
-def conformance(eng: Engine, strategy: str, oops: tuple[str, ...] = ("rusher", "blighter", "mythos", "random")) -> None:
-    specs = [make_spec("base", n, strategy) for n in (1, 2, 3, 4)] + [make_spec("solo", 1, strategy)] \
-        + [make_spec("revenge", n, strategy, oop=oops[(n - 1) % len(oops)],
-                     difficulty=("normal", "hard", "heroic")[n % 3]) for n in (1, 2, 3, 4)] \
+def conformance(
+    eng: Engine, strategy: str, oops: tuple[str, ...] = ("rusher", "blighter", "mythos", "random")
+) -> None:
+    specs = (
+        [make_spec("base", n, strategy) for n in (1, 2, 3, 4)]
+        + [make_spec("solo", 1, strategy)]
+        + [
+            make_spec(
+                "revenge",
+                n,
+                strategy,
+                oop=oops[(n - 1) % len(oops)],
+                difficulty=("normal", "hard", "heroic")[n % 3],
+            )
+            for n in (1, 2, 3, 4)
+        ]
         + [make_spec("mythos-solo", 1, strategy)]
+    )
     for k, spec in enumerate(specs):
         rows, logs = eng.play_many(spec, 1234 + k, 0, GAMES, log=True, checked=True)
-        assert rows[:, L.S_ILLEGAL].sum() == 0, f"{strategy}: illegal answers in {spec.mode}/{spec.players}p"
-        assert rows[:, L.S_VIOLATIONS].sum() == 0, \
+        assert rows[:, L.S_ILLEGAL].sum() == 0, (
+            f"{strategy}: illegal answers in {spec.mode}/{spec.players}p"
+        )
+        assert rows[:, L.S_VIOLATIONS].sum() == 0, (
             f"{strategy}: invariant {L.CHECK_NAMES[int(rows[:, L.S_FIRST_VIOLATION].max())]} broken"
+        )
         assert set(rows[:, L.S_END_REASON].tolist()) <= {L.END_TIME, L.END_PORT}
         assert rows[:, L.S_LOG_OVERFLOW].sum() == 0
         for lg in logs:

@@ -17,18 +17,32 @@ import pytest
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels import game_layout as L
 
-pytestmark = pytest.mark.slow   # 100,000 games: `make test` runs it, `make test-fast` does not
+pytestmark = pytest.mark.slow  # 100,000 games: `make test` runs it, `make test-fast` does not
 
 TOTAL = 100_000
 # (mode, players, share of the games, human strategies, options): four-player games are the slowest
 TABLES = (
-    ("base", 1, 0.14, "random", {}), ("base", 2, 0.2, "random", {}), ("base", 3, 0.14, "random", {}),
-    ("base", 4, 0.1, "random", {}), ("solo", 1, 0.1, "random", {}),
+    ("base", 1, 0.14, "random", {}),
+    ("base", 2, 0.2, "random", {}),
+    ("base", 3, 0.14, "random", {}),
+    ("base", 4, 0.1, "random", {}),
+    ("solo", 1, 0.1, "random", {}),
     ("revenge", 2, 0.06, "random", dict(oop="rusher", difficulty="normal")),
-    ("revenge", 3, 0.06, "random,balanced,hunter", dict(oop="blighter", difficulty="hard", ruleset="revenge-alt")),
+    (
+        "revenge",
+        3,
+        0.06,
+        "random,balanced,hunter",
+        dict(oop="blighter", difficulty="hard", ruleset="revenge-alt"),
+    ),
     ("revenge", 1, 0.04, "random", dict(oop="mythos", difficulty="heroic")),
-    ("revenge", 4, 0.04, "economist,random,defender,random", dict(oop="random", difficulty="normal",
-                                                                 ruleset="revenge-alt")),
+    (
+        "revenge",
+        4,
+        0.04,
+        "economist,random,defender,random",
+        dict(oop="random", difficulty="normal", ruleset="revenge-alt"),
+    ),
     ("revenge", 2, 0.04, "random", dict(oop="random", difficulty="hard")),
     ("mythos-solo", 1, 0.04, "random", dict(difficulty="hard")),
     ("mythos-solo", 1, 0.04, "random", dict(difficulty="easy")),
@@ -51,15 +65,24 @@ def col(rows, p, field):
 
 def test_one_hundred_thousand_games(rows):
     assert rows.shape[0] == TOTAL
-    share = {m: sum(t[2] for t in TABLES if t[0] == m) for m in ("base", "solo", "revenge", "mythos-solo")}
-    for name, code in (("base", L.MODE_BASE), ("solo", L.MODE_SOLO), ("revenge", L.MODE_REVENGE),
-                       ("mythos-solo", L.MODE_MYTHOS_SOLO)):
+    share = {
+        m: sum(t[2] for t in TABLES if t[0] == m)
+        for m in ("base", "solo", "revenge", "mythos-solo")
+    }
+    for name, code in (
+        ("base", L.MODE_BASE),
+        ("solo", L.MODE_SOLO),
+        ("revenge", L.MODE_REVENGE),
+        ("mythos-solo", L.MODE_MYTHOS_SOLO),
+    ):
         assert (rows[:, L.S_MODE] == code).sum() == round(TOTAL * share[name]), name
 
 
 def test_no_invariant_broken_after_any_turn(rows):
     bad = rows[:, L.S_VIOLATIONS] > 0
-    assert not bad.any(), f"{bad.sum()} games broke {L.CHECK_NAMES[int(rows[bad, L.S_FIRST_VIOLATION][0])]}"
+    assert not bad.any(), (
+        f"{bad.sum()} games broke {L.CHECK_NAMES[int(rows[bad, L.S_FIRST_VIOLATION][0])]}"
+    )
 
 
 def test_random_players_never_needed_the_engine_default(rows):
@@ -84,19 +107,29 @@ def test_pieces_within_limits(rows):
         assert (col(rows, p, L.SUM_P_TRACKS)[seated] <= 20).all()
         assert (col(rows, p, L.SUM_P_FARMS)[seated] <= 21).all()
         assert (col(rows, p, L.SUM_P_GOLD)[seated] >= 0).all()
-        assert (col(rows, p, L.SUM_P_FARMS_BLIGHTED)[seated] <= col(rows, p, L.SUM_P_FARMS)[seated]).all()
+        assert (
+            col(rows, p, L.SUM_P_FARMS_BLIGHTED)[seated] <= col(rows, p, L.SUM_P_FARMS)[seated]
+        ).all()
         assert (col(rows, p, L.SUM_P_VP)[~seated] == -1).all()
-    base_like = rows[:, L.S_MODE] != L.MODE_REVENGE          # the purple disc starts on 22
+    base_like = rows[:, L.S_MODE] != L.MODE_REVENGE  # the purple disc starts on 22
     assert (rows[base_like, L.S_OO_TURNS] <= 53 - 22).all()
-    assert (rows[~base_like, L.S_OO_TURNS] <= 53).all()       # the Old One player starts with the humans
+    assert (rows[~base_like, L.S_OO_TURNS] <= 53).all()  # the Old One player starts with the humans
     assert (rows[:, L.S_FARMS_BLIGHTED] <= rows[:, L.S_FARMS_BUILT]).all()
 
 
 def test_vp_add_up(rows):
     for p in range(L.MAX_PLAYERS):
         seated = rows[:, L.S_NUM_PLAYERS] > p
-        parts = sum(col(rows, p, f) for f in (L.SUM_P_VP_FARMS, L.SUM_P_VP_PHOSPHATE, L.SUM_P_VP_PERSONALITIES,
-                                               L.SUM_P_VP_TILES, L.SUM_P_VP_TOKENS))
+        parts = sum(
+            col(rows, p, f)
+            for f in (
+                L.SUM_P_VP_FARMS,
+                L.SUM_P_VP_PHOSPHATE,
+                L.SUM_P_VP_PERSONALITIES,
+                L.SUM_P_VP_TILES,
+                L.SUM_P_VP_TOKENS,
+            )
+        )
         assert (parts[seated] == col(rows, p, L.SUM_P_VP)[seated]).all()
     oo = rows[:, L.S_OO_VP_REVEALED] + rows[:, L.S_OO_VP_UNREVEALED] + rows[:, L.S_OO_VP_BLIGHTED]
     rev = rows[:, L.S_MODE] == L.MODE_REVENGE
@@ -104,4 +137,3 @@ def test_vp_add_up(rows):
     # Revenge: Old Ones on the map (no doubling) + 3 per blighted Farm + VP tokens from eliminations
     assert (rows[rev, L.S_OO_VP_UNREVEALED] == 0).all() and (oo[rev] <= rows[rev, L.S_OO_VP]).all()
     assert (rows[rev, L.S_OO_VP_BLIGHTED] == 3 * rows[rev, L.S_FARMS_BLIGHTED]).all()
-

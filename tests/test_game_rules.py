@@ -23,7 +23,14 @@ from simkit.kernels.game_common import (
 from simkit.kernels.game_old_ones import assassinate, move_with_card, resolve_ports, temple_tiles
 from simkit.kernels.game_setup import setup_game
 
-TP = {L.BOX_RAIL: 2, L.BOX_RAIL_HILLS: 3, L.BOX_MINE: 1, L.BOX_RECRUIT: 1, L.BOX_MILITARY: 1, L.BOX_TRADE: 1}
+TP = {
+    L.BOX_RAIL: 2,
+    L.BOX_RAIL_HILLS: 3,
+    L.BOX_MINE: 1,
+    L.BOX_RECRUIT: 1,
+    L.BOX_MILITARY: 1,
+    L.BOX_TRADE: 1,
+}
 
 
 @pytest.fixture(scope="module")
@@ -34,9 +41,17 @@ def eng():
 @pytest.fixture(scope="module")
 def logs(eng):
     out = []
-    for k, (n, strat) in enumerate(((1, "random"), (2, "random"), (3, "random"), (4, "random"),
-                                    (2, "economist,hunter"), (3, "defender,balanced,hunter"),
-                                    (4, "balanced"))):
+    for k, (n, strat) in enumerate(
+        (
+            (1, "random"),
+            (2, "random"),
+            (3, "random"),
+            (4, "random"),
+            (2, "economist,hunter"),
+            (3, "defender,balanced,hunter"),
+            (4, "balanced"),
+        )
+    ):
         rows, lg = eng.play_many(make_spec("base", n, strat), 77, k, 120, log=True)
         out += [(n, r, g) for r, g in zip(rows, lg, strict=True)]
     return out
@@ -47,7 +62,7 @@ def turns(log):
     idx = np.flatnonzero(np.isin(log[:, 0], (L.EV_ACTION, L.EV_OO_TURN)))
     for j, i in enumerate(idx):
         end = idx[j + 1] if j + 1 < len(idx) else len(log)
-        yield log[i], log[i + 1:end]
+        yield log[i], log[i + 1 : end]
 
 
 def test_time_track_order_lowest_space_then_top_of_the_stack(logs):
@@ -55,7 +70,7 @@ def test_time_track_order_lowest_space_then_top_of_the_stack(logs):
     for n, _, log in logs:
         setup = log[log[:, 0] == L.EV_SETUP]
         time = {int(r[2]): int(r[4]) for r in setup}
-        stamp = {p: n - p for p in range(n)}       # first player (seat 0) on top
+        stamp = {p: n - p for p in range(n)}  # first player (seat 0) on top
         stamp["oo"], time["oo"], counter, awake = 0, 22, n, False
         for row, _ in turns(log):
             players = [p for p in range(n) if time[p] < 53]
@@ -142,7 +157,7 @@ def test_lost_port_ends_the_game_at_once(logs):
         lost = np.flatnonzero(log[:, 0] == L.EV_PORT_LOST)
         if row[L.S_END_REASON] == L.END_PORT:
             assert len(lost) == 1
-            rest = log[lost[0] + 1:, 0]
+            rest = log[lost[0] + 1 :, 0]
             assert set(rest.tolist()) <= {L.EV_END, L.EV_SCORE}
         else:
             assert len(lost) == 0
@@ -150,15 +165,32 @@ def test_lost_port_ends_the_game_at_once(logs):
 
 # -- constructed positions --------------------------------------------------------------------
 
+
 def fresh(eng, players=2):
-    setup_game(np.random.default_rng(3), eng.S, eng.X, eng.W, players, L.MODE_BASE, 1, 2, 2, 4, False, -1, 0, 1, 0)
+    setup_game(
+        np.random.default_rng(3),
+        eng.S,
+        eng.X,
+        eng.W,
+        players,
+        L.MODE_BASE,
+        1,
+        2,
+        2,
+        4,
+        False,
+        -1,
+        0,
+        1,
+        0,
+    )
     X = eng.state
     X.tile_hex[:] = -1
     X.tile_up[:] = False
     X.tile_state[:] = L.TILE_STACK
     X.hex_blocked[:] = False
     X.hex_old_ones[:] = False
-    X.hx[:, L.H_RES:L.H_RES + L.NUM_RES] = 0
+    X.hx[:, L.H_RES : L.H_RES + L.NUM_RES] = 0
     return X
 
 
@@ -190,7 +222,7 @@ def test_temples_get_a_level_three_tile_lowest_hex_first(eng):
     top = X.stack_top[2]
     temple_tiles(eng.S, eng.X, eng.W)
     new = [i for i in np.flatnonzero(X.tile_state != L.TILE_STACK) if i not in (a, b)]
-    placed = X.stacks[2, top:top + 2]
+    placed = X.stacks[2, top : top + 2]
     assert X.stack_top[2] == top + 2
     # the first tile drawn went to the lower-numbered Temple (hex 40)
     first, second = placed
@@ -232,10 +264,12 @@ def test_personalities_change_capacity_and_range(eng):
     names = eng.rules.pers_names
     assert unit_capacity(eng.S, eng.X, 0, L.ARMOURED_CAR) == 2
     assert unit_reach(eng.S, eng.X, 0, L.INFANTRY) == 1
-    X.pl[0, L.P_PERS] = (1 << names.index("alexander_proust")) | (1 << names.index("billy_kneebone"))
+    X.pl[0, L.P_PERS] = (1 << names.index("alexander_proust")) | (
+        1 << names.index("billy_kneebone")
+    )
     assert unit_capacity(eng.S, eng.X, 0, L.ARMOURED_CAR) == 3
     assert unit_reach(eng.S, eng.X, 0, L.INFANTRY) == 2
-    assert unit_reach(eng.S, eng.X, 0, L.ARMOURED_TRAIN) == 0      # rail-bound stays rail-bound
+    assert unit_reach(eng.S, eng.X, 0, L.ARMOURED_TRAIN) == 0  # rail-bound stays rail-bound
     assert unit_capacity(eng.S, eng.X, 1, L.ARMOURED_CAR) == 2
 
 
@@ -245,8 +279,13 @@ def zombie_move_onto_farm(eng, castro: bool):
     S = eng.arrays
     port0 = int(X.pl[0, L.P_PORT])
     # a farm hex two steps from every Port, and a Zombie next to it
-    farm = next(h for h in range(len(S.neighbors)) if X.hx[h, L.H_PORT_OWNER] < 0
-                and all(m not in S.neighbors[h] for m in X.pl[:2, L.P_PORT]) and h != port0)
+    farm = next(
+        h
+        for h in range(len(S.neighbors))
+        if X.hx[h, L.H_PORT_OWNER] < 0
+        and all(m not in S.neighbors[h] for m in X.pl[:2, L.P_PORT])
+        and h != port0
+    )
     X.hx[farm, L.H_FARM_OWNER], X.hx[farm, L.H_FARM_KIND] = 0, 0
     X.hex_farm[farm], X.hex_target[farm] = 1, True
     start = next(int(m) for m in S.neighbors[farm] if m >= 0 and X.hx[m, L.H_PORT_OWNER] < 0)
@@ -299,6 +338,7 @@ def test_a_defended_port_can_survive(eng):
 
 def test_solo_starts_on_space_one_with_the_difficulty_resources(eng):
     from simkit.core.seeds import game_generator
+
     for diff in eng.rules.solo_levels:
         spec = make_spec("solo", 1, "economist", difficulty=diff)
         row, log = eng.play(game_generator(1, 0, 0), spec, log=True)
@@ -307,6 +347,19 @@ def test_solo_starts_on_space_one_with_the_difficulty_resources(eng):
         first = log[log[:, 0] == L.EV_ACTION][0]
         assert first[1] == 1
     # the resources: set up without playing
-    setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, 1, L.MODE_SOLO, 1, *eng.rules.solo_levels["easy"],
-               False, 0, 0, 0, 0)
-    assert eng.state.pl[0, L.P_RES:L.P_RES + 3].tolist() == list(eng.rules.solo_levels["easy"])
+    setup_game(
+        np.random.default_rng(0),
+        eng.S,
+        eng.X,
+        eng.W,
+        1,
+        L.MODE_SOLO,
+        1,
+        *eng.rules.solo_levels["easy"],
+        False,
+        0,
+        0,
+        0,
+        0,
+    )
+    assert eng.state.pl[0, L.P_RES : L.P_RES + 3].tolist() == list(eng.rules.solo_levels["easy"])

@@ -19,14 +19,30 @@ def eng():
 
 def empty_board(eng: Engine, players: int = 2) -> None:
     """A set-up game with every Old One tile, resource and farm taken off the board."""
-    setup_game(np.random.default_rng(0), eng.S, eng.X, eng.W, players, L.MODE_BASE, 1, 2, 2, 4, False, -1, 0, 0, 0)
+    setup_game(
+        np.random.default_rng(0),
+        eng.S,
+        eng.X,
+        eng.W,
+        players,
+        L.MODE_BASE,
+        1,
+        2,
+        2,
+        4,
+        False,
+        -1,
+        0,
+        0,
+        0,
+    )
     X = eng.state
     X.tile_hex[:] = -1
     X.tile_up[:] = False
     X.tile_state[:] = L.TILE_STACK
     X.hex_blocked[:] = False
     X.hex_old_ones[:] = False
-    X.hx[:, L.H_RES:L.H_RES + L.NUM_RES] = 0
+    X.hx[:, L.H_RES : L.H_RES + L.NUM_RES] = 0
 
 
 def farm(eng, h, owner, blighted=False):
@@ -41,8 +57,9 @@ def farm(eng, h, owner, blighted=False):
 def tile(eng, kind, level=None, up=True, h=None):
     """Put a tile of Old One ``kind`` (index into OLD_ONES, -1 Empty) on the board; returns its id."""
     S, X = eng.arrays, eng.state
-    cands = np.flatnonzero((S.tile_type == kind) & (X.tile_hex < 0)
-                           & ((S.tile_level == level) if level else True))
+    cands = np.flatnonzero(
+        (S.tile_type == kind) & (X.tile_hex < 0) & ((S.tile_level == level) if level else True)
+    )
     i = int(cands[0])
     h = int(np.flatnonzero(~X.hex_blocked & (X.hx[:, L.H_PORT_OWNER] < 0))[0]) if h is None else h
     X.tile_hex[i] = h
@@ -124,7 +141,9 @@ def test_a_lone_killer_takes_the_tile(eng):
 
 
 def test_shared_kill_splits_equally_remainder_to_the_most_damage(eng):
-    i, tokens, tiles = kill_with(eng, L.SHOGGOTH, {0: 4, 1: 2})   # shoggoth 5 VP: 2 each + 1 to seat 0
+    i, tokens, tiles = kill_with(
+        eng, L.SHOGGOTH, {0: 4, 1: 2}
+    )  # shoggoth 5 VP: 2 each + 1 to seat 0
     assert eng.arrays.tile_vp[i] == 5
     assert tokens.tolist() == [3, 2, 0, 0] and tiles.sum() == 0
     assert eng.state.pl[0, L.P_SHARED] == 1 and eng.state.pl[1, L.P_SHARED] == 1
@@ -148,7 +167,7 @@ def test_cubes_come_from_the_hq_and_go_back_when_the_tile_dies(eng):
     i = tile(eng, L.SHOGGOTH)
     X = eng.state
     X.pl[0, L.P_HQ] = 2
-    add_damage(eng.X, i, 0, 5)         # only 2 cubes in the HQ: the rest are "discs"
+    add_damage(eng.X, i, 0, 5)  # only 2 cubes in the HQ: the rest are "discs"
     assert X.tile_dmg[i, 0] == 5 and X.tile_cubes[i, 0] == 2 and X.pl[0, L.P_HQ] == 0
     kill_tile(eng.S, eng.X, i)
     assert X.pl[0, L.P_HQ] == 2 and X.pl[0, L.P_ON_TILES] == 0
@@ -165,8 +184,8 @@ def test_tied_players_share_the_victory():
 
 def test_summary_winner_columns_on_a_tie_with_the_old_ones(eng):
     empty_board(eng)
-    farm(eng, 30, 0)                     # 2 VP for seat 0
-    tile(eng, L.MI_GO, up=True, h=40)    # 2 VP for the Old Ones
+    farm(eng, 30, 0)  # 2 VP for seat 0
+    tile(eng, L.MI_GO, up=True, h=40)  # 2 VP for the Old Ones
     out = score(eng)
     assert pvp(out, 0) == out[L.S_OO_VP] == 2
     assert out[L.S_WINNER] == -1 and out[L.S_OLD_ONES_WIN] == 1 and out[L.S_HUMANS_WIN] == 0

@@ -22,16 +22,29 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("simkit", "strategies")
 
 LOW_KERNELS = {
-    "simkit.errors", "simkit.names", "simkit.numba_cache",
-    "simkit.kernels", "simkit.kernels.fields", "simkit.kernels.combat_layout", "simkit.kernels.game_layout",
-    "simkit.kernels.board", "simkit.kernels.movement", "simkit.kernels.deck", "simkit.kernels.hashtable",
-    "simkit.kernels.combat_table_lookup", "simkit.kernels.game_common", "simkit.kernels.game_outpost",
+    "simkit.errors",
+    "simkit.names",
+    "simkit.numba_cache",
+    "simkit.kernels",
+    "simkit.kernels.fields",
+    "simkit.kernels.combat_layout",
+    "simkit.kernels.game_layout",
+    "simkit.kernels.board",
+    "simkit.kernels.movement",
+    "simkit.kernels.deck",
+    "simkit.kernels.hashtable",
+    "simkit.kernels.combat_table_lookup",
+    "simkit.kernels.game_common",
+    "simkit.kernels.game_outpost",
 }
 LAYER_NAMES = ("low kernels", "strategies", "engine kernels", "game/runner", "report/CLI")
 # The engine kernels share the package simkit.kernels with the low kernels, so at package
 # level simkit.kernels <-> strategies.* remains until simkit/kernels/game_*.py and the
 # combat loops move to a package of their own; the layer check above holds module by module.
-KNOWN_PACKAGE_CYCLES = {("simkit.kernels", "strategies.combat"), ("simkit.kernels", "strategies.human")}
+KNOWN_PACKAGE_CYCLES = {
+    ("simkit.kernels", "strategies.combat"),
+    ("simkit.kernels", "strategies.human"),
+}
 
 
 def layer(module: str) -> int:
@@ -68,7 +81,7 @@ def import_graph() -> dict[str, set[str]]:
                 found.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
-                    base = pkg.split(".")[:len(pkg.split(".")) - (node.level - 1)]
+                    base = pkg.split(".")[: len(pkg.split(".")) - (node.level - 1)]
                     mod = ".".join(base + ([node.module] if node.module else []))
                 else:
                     mod = node.module
@@ -79,15 +92,23 @@ def import_graph() -> dict[str, set[str]]:
 
 
 def test_no_module_imports_a_higher_layer():
-    bad = [f"{a} ({LAYER_NAMES[layer(a)]}) imports {b} ({LAYER_NAMES[layer(b)]})"
-           for a, deps in sorted(import_graph().items()) for b in sorted(deps) if layer(b) > layer(a)]
+    bad = [
+        f"{a} ({LAYER_NAMES[layer(a)]}) imports {b} ({LAYER_NAMES[layer(b)]})"
+        for a, deps in sorted(import_graph().items())
+        for b in sorted(deps)
+        if layer(b) > layer(a)
+    ]
     assert not bad, "\n".join(bad)
 
 
 def test_no_two_packages_import_each_other():
     def package(m: str) -> str:
         parts = m.split(".")
-        return ".".join(parts[:2]) if parts[0] == "strategies" or parts[1:2] != ["report"] else ".".join(parts[:3])
+        return (
+            ".".join(parts[:2])
+            if parts[0] == "strategies" or parts[1:2] != ["report"]
+            else ".".join(parts[:3])
+        )
 
     graph = import_graph()
     pkgs = defaultdict(set)
@@ -97,7 +118,9 @@ def test_no_two_packages_import_each_other():
                 pkgs[package(a)].add(package(b))
     cycles = {tuple(sorted((a, b))) for a in pkgs for b in pkgs[a] if a in pkgs.get(b, ())}
     # a package's own __init__ re-exporting its modules is not a cycle between packages
-    cycles = {c for c in cycles if not (c[0] == c[1].rsplit(".", 1)[0] or c[1] == c[0].rsplit(".", 1)[0])}
+    cycles = {
+        c for c in cycles if not (c[0] == c[1].rsplit(".", 1)[0] or c[1] == c[0].rsplit(".", 1)[0])
+    }
     assert cycles <= KNOWN_PACKAGE_CYCLES, sorted(cycles - KNOWN_PACKAGE_CYCLES)
 
 

@@ -34,13 +34,19 @@ def test_every_exported_constant_is_the_fields_offset(layout):
 
 
 def test_the_sizes_the_buffers_are_allocated_with():
-    assert (L.G_SIZE, L.P_SIZE, L.H_SIZE, L.R_SIZE) == (L.G_LAYOUT.size, L.P_LAYOUT.size,
-                                                       L.H_LAYOUT.size, L.R_LAYOUT.size)
+    assert (L.G_SIZE, L.P_SIZE, L.H_SIZE, L.R_SIZE) == (
+        L.G_LAYOUT.size,
+        L.P_LAYOUT.size,
+        L.H_LAYOUT.size,
+        L.R_LAYOUT.size,
+    )
     assert L.NUM_PARAMS == L.PARAM_LAYOUT.size == 40 and L.OOP_NUM_PARAMS == 12
     assert L.CTX_SIZE == L.CTX_LAYOUT.size and L.SUMMARY_SIZE == len(L.SUMMARY_COLUMNS)
     assert C.STATE_SIZE == C.STATE_LAYOUT.size and C.MATCHUP_SIZE == C.MATCHUP_LAYOUT.size
     assert L.S_PLAYER_STRIDE == L.SUM_P_LAYOUT.size
-    assert L.PARAM_LAYOUT["HP_PERS_W"].size == len(L.EFFECT_NAMES)      # one wish per Personality effect
+    assert L.PARAM_LAYOUT["HP_PERS_W"].size == len(
+        L.EFFECT_NAMES
+    )  # one wish per Personality effect
     assert L.PARAM_LAYOUT["HP_UNIT_W"].size == L.NUM_UNITS
     assert len(set(L.SUMMARY_COLUMNS)) == L.SUMMARY_SIZE
 
@@ -56,17 +62,27 @@ def test_a_prefix_names_one_kind_of_index():
     assert all(seen[n] == "params[p]" for n in seen if n.startswith(("SP_", "HP_")))
     assert all(seen[n] == "summary player" for n in seen if n.startswith("SUM_P_"))
     assert all(seen[n] == "oop_params" for n in seen if n.startswith("OP_"))
-    assert all(seen[n] == "myth_effect ids" for n in seen if n.startswith("MYTH_") and n != "MYTH_NUM_EFFECTS")
+    assert all(
+        seen[n] == "myth_effect ids"
+        for n in seen
+        if n.startswith("MYTH_") and n != "MYTH_NUM_EFFECTS"
+    )
 
 
 def test_mythos_effect_ids_are_the_data_packs_effect_order():
     from simkit.revenge.mythos import EFFECTS
+
     assert EFFECTS is L.MYTHOS_EFFECTS
     for i, name in enumerate(EFFECTS):
         assert getattr(L, f"MYTH_{name.upper()}") == i
     from simkit.kernels.game_mythos_cards import COMBAT_EFFECTS
-    assert [EFFECTS[e] for e in COMBAT_EFFECTS] == ["combat_damage_and_sanity", "port_combat_extra_damage",
-                                                    "temple_attack_extra_capacity", "ghoul_joins_combat"]
+
+    assert [EFFECTS[e] for e in COMBAT_EFFECTS] == [
+        "combat_damage_and_sanity",
+        "port_combat_extra_damage",
+        "temple_attack_extra_capacity",
+        "ghoul_joins_combat",
+    ]
 
 
 def test_layout_rejects_bad_declarations():
@@ -80,19 +96,27 @@ def test_layout_rejects_bad_declarations():
 
 def test_describe_state_names_the_fields_of_a_real_game():
     from simkit.game.engine import Engine, make_spec
+
     eng = Engine()
     eng.play(np.random.default_rng(5), make_spec("base", 2, "balanced"))
     text = L.describe_state(eng.state, hexes=True)
     lines = text.splitlines()
     assert lines[0].startswith("g: G_NUM_PLAYERS=2 ") and "G_OVER=1" in lines[0]
-    assert lines[1].startswith("pl[0]: P_ACTIVE=1 ") and len([s for s in lines if s.startswith("pl[")]) == 2
-    assert f"P_RES={eng.state.pl[0, L.P_RES:L.P_RES + L.NUM_RES].tolist()}" in lines[1]
+    assert (
+        lines[1].startswith("pl[0]: P_ACTIVE=1 ")
+        and len([s for s in lines if s.startswith("pl[")]) == 2
+    )
+    assert f"P_RES={eng.state.pl[0, L.P_RES : L.P_RES + L.NUM_RES].tolist()}" in lines[1]
     assert any(s.startswith("hx[") and "H_PORT_OWNER=0" in s for s in lines)
-    assert L.G_LAYOUT.describe(eng.state.g)["G_SUPPLY"] == eng.state.g[L.G_SUPPLY:L.G_SUPPLY + L.NUM_UNITS].tolist()
+    assert (
+        L.G_LAYOUT.describe(eng.state.g)["G_SUPPLY"]
+        == eng.state.g[L.G_SUPPLY : L.G_SUPPLY + L.NUM_UNITS].tolist()
+    )
 
 
 def test_every_event_kind_has_named_fields_within_the_row():
     from simkit.game import events
+
     assert sorted(events.SCHEMA) == list(range(L.NUM_EVENTS))
     for kind, names in events.SCHEMA.items():
         assert len(names) <= L.LOG_W - len(events.HEAD) and len(set(names)) == len(names), kind

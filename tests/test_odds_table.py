@@ -19,15 +19,24 @@ def table():
 
 def test_every_row_carries_both_policies_with_games_and_method(table):
     assert len(table) == 31 * 2 * 2
-    for col in ("p_destroy", "p_destroy_table_policy", "gold_lost_table_policy", "p_withdraw_table_policy"):
+    for col in (
+        "p_destroy",
+        "p_destroy_table_policy",
+        "gold_lost_table_policy",
+        "p_withdraw_table_policy",
+    ):
         assert table[col].notna().all(), col  # no policy column is empty
     assert set(table["method"]) <= {"exact", "mc"} and set(table["table_method"]) <= {"exact", "mc"}
     mc = table[table["method"] == "mc"]
     assert (mc["games"] > 0).all() and (table.loc[table["method"] == "exact", "games"] == 0).all()
-    assert ((mc["p_destroy_hi"] - mc["p_destroy_lo"]) / 2 <= 0.01 + 1e-12).all()  # the target holds per row
+    assert (
+        (mc["p_destroy_hi"] - mc["p_destroy_lo"]) / 2 <= 0.01 + 1e-12
+    ).all()  # the target holds per row
     tmc = table[table["table_method"] == "mc"]
-    assert ((tmc["p_destroy_table_policy_hi"] - tmc["p_destroy_table_policy_lo"]) / 2 <= 0.01 + 1e-12).all()
-    assert (mc["games"] < 0.01 ** -2 * 1.5).all()  # no row plays far more than its precision needs
+    assert (
+        (tmc["p_destroy_table_policy_hi"] - tmc["p_destroy_table_policy_lo"]) / 2 <= 0.01 + 1e-12
+    ).all()
+    assert (mc["games"] < 0.01**-2 * 1.5).all()  # no row plays far more than its precision needs
 
 
 def test_card_counting_columns_are_exact_only_and_say_so(table):
@@ -41,13 +50,21 @@ def test_card_counting_columns_are_exact_only_and_say_so(table):
 def test_an_exact_row_equals_the_solver_and_the_table_policy_never_beats_never_withdraw(table):
     data = load_pack()
     ex = table[(table["method"] == "exact") & (table["table_method"] == "exact")].iloc[0]
-    mix = tuple(int(ex[f"n_{u}"]) for u in ("infantry", "armoured_car", "artillery", "armoured_train", "airship"))
-    fight = Combat(force=mix + (0, 0), old_ones=(0 if ex["old_one"] == "zombie" else 2,) * int(ex["old_ones"]))
+    mix = tuple(
+        int(ex[f"n_{u}"])
+        for u in ("infantry", "armoured_car", "artillery", "armoured_train", "airship")
+    )
+    fight = Combat(
+        force=mix + (0, 0), old_ones=(0 if ex["old_one"] == "zombie" else 2,) * int(ex["old_ones"])
+    )
     assert ex["p_destroy"] == pytest.approx(exact_odds(fight, data).p_destroy, abs=1e-12)
-    assert ex["p_destroy_table_policy"] == pytest.approx(exact_odds(fight, data, withdraw="table-value").p_destroy,
-                                                         abs=1e-12)
+    assert ex["p_destroy_table_policy"] == pytest.approx(
+        exact_odds(fight, data, withdraw="table-value").p_destroy, abs=1e-12
+    )
     exact = table[(table["method"] == "exact") & (table["table_method"] == "exact")]
-    assert (exact["p_destroy_table_policy"] <= exact["p_destroy"] + 1e-12).all()  # withdrawing never adds kills
+    assert (
+        exact["p_destroy_table_policy"] <= exact["p_destroy"] + 1e-12
+    ).all()  # withdrawing never adds kills
 
 
 def test_rows_do_not_depend_on_jobs():
@@ -63,10 +80,24 @@ def test_loss_distribution_per_type_agrees_with_the_exact_means():
     data = load_pack()
     fight = Combat.parse("infantry=2,artillery=1", "mi_go")
     exact = exact_odds(fight, data)
-    dist = loss_distribution({"force": "infantry=2,artillery=1", "vs": "mi_go", "allocate": "cheapest",
-                              "withdraw": "never", "personalities": "", "old_one_damage": 0, "port_strength": 0,
-                              "port_defence": False, "extra_sanity": 0, "max_reshuffles": 3, "seen": ""},
-                             data, games=60_000, seed=3)
+    dist = loss_distribution(
+        {
+            "force": "infantry=2,artillery=1",
+            "vs": "mi_go",
+            "allocate": "cheapest",
+            "withdraw": "never",
+            "personalities": "",
+            "old_one_damage": 0,
+            "port_strength": 0,
+            "port_defence": False,
+            "extra_sanity": 0,
+            "max_reshuffles": 3,
+            "seen": "",
+        },
+        data,
+        games=60_000,
+        seed=3,
+    )
     for unit, rows in dist.per_type.items():
         assert sum(r["p"] for r in rows) == pytest.approx(1.0)
         mean = sum(r["lost"] * r["p"] for r in rows)
@@ -81,9 +112,14 @@ def test_seen_by_face_names_a_card_with_that_face_and_bad_faces_stop_with_one_li
 
     data = load_pack()
     f = face(data, 0, 1)  # card at index 0, against Mi-go
-    cards = parse_seen(f"mi_go:{f},mi_go:{f.lower()}", data) if sum(
-        face(data, i, 1) == f for i in range(data.card_ids.size)) > 1 else parse_seen(f"mi_go:{f}", data)
-    assert all(face(data, data.card_index(c), 1) == f for c in cards) and len(set(cards)) == len(cards)
+    cards = (
+        parse_seen(f"mi_go:{f},mi_go:{f.lower()}", data)
+        if sum(face(data, i, 1) == f for i in range(data.card_ids.size)) > 1
+        else parse_seen(f"mi_go:{f}", data)
+    )
+    assert all(face(data, data.card_index(c), 1) == f for c in cards) and len(set(cards)) == len(
+        cards
+    )
     assert main(["combat", "--force", "infantry=1", "--vs", "mi_go", "--seen", "mi_go:I+Tank"]) == 2
     err = capsys.readouterr().err
     assert "unknown unit 'Tank'" in err and err.count("\n") == 1

@@ -73,8 +73,14 @@ def build(results: Path, tmp_path: Path, capsys) -> Collect:
 
 def test_report_is_html_with_provenance_banner_and_combat_section(results, tmp_path, capsys):
     page = build(results, tmp_path, capsys)
-    assert {"provenance", "combat-odds", "fig-heatmap-1", "fig-heatmap-2", "fig-survival",
-            "table-cheapest"} <= page.ids
+    assert {
+        "provenance",
+        "combat-odds",
+        "fig-heatmap-1",
+        "fig-heatmap-2",
+        "fig-survival",
+        "table-cheapest",
+    } <= page.ids
     assert not page.images and page.svgs >= 3  # figures are inline SVG (vector), no raster images
     assert {"summary", "toc"} <= page.ids
 
@@ -113,7 +119,9 @@ def test_cheapest_mix_table_equals_the_parquet_data(results, tmp_path, capsys):
                 r = best.iloc[0]
                 assert row[3] == mix_label(r)
                 assert row[4] == f"{r['gold_cost']:.0f}" and int(row[5]) == r["tp_cost"]
-                assert row[6] == rate(r["p_destroy"], r["p_destroy_lo"], r["p_destroy_hi"], str(r["method"]))
+                assert row[6] == rate(
+                    r["p_destroy"], r["p_destroy_lo"], r["p_destroy_hi"], str(r["method"])
+                )
                 checked += 1
     assert checked >= 8
 
@@ -164,10 +172,21 @@ def game_results(tmp_path_factory) -> Path:
     return _run_spec(tmp_path_factory, "games", SPEC)
 
 
-def test_game_lake_report_has_outcome_vp_ending_and_strategy_sections(game_results, tmp_path, capsys):
+def test_game_lake_report_has_outcome_vp_ending_and_strategy_sections(
+    game_results, tmp_path, capsys
+):
     page = build(game_results, tmp_path, capsys)
-    assert {"provenance", "lake0", "table-lake0-rates", "fig-lake0-rates", "table-lake0-oo-vp",
-            "table-lake0-ending", "table-lake0-strategies", "lake0-board", "fig-lake0-board-maps"} <= page.ids
+    assert {
+        "provenance",
+        "lake0",
+        "table-lake0-rates",
+        "fig-lake0-rates",
+        "table-lake0-oo-vp",
+        "table-lake0-ending",
+        "table-lake0-strategies",
+        "lake0-board",
+        "fig-lake0-board-maps",
+    } <= page.ids
 
 
 def test_game_lake_rates_in_the_report_equal_the_analysis_api(game_results, tmp_path, capsys):
@@ -175,7 +194,9 @@ def test_game_lake_rates_in_the_report_equal_the_analysis_api(game_results, tmp_
 
     page = build(game_results, tmp_path, capsys)
     lake = analysis.open_lake(game_results / "lake")
-    expected = analysis.win_rates(lake.scan(), by=lake.grid_keys, metric=lake.key_metric).sort(lake.grid_keys)
+    expected = analysis.win_rates(lake.scan(), by=lake.grid_keys, metric=lake.key_metric).sort(
+        lake.grid_keys
+    )
     shown = {row[0]: row for row in page.tables["table-lake0-rates"][1:]}
     assert len(shown) == len(expected) == 2
     for r in expected.to_dicts():
@@ -193,14 +214,20 @@ def sensitivity_results(tmp_path_factory) -> Path:
     root = Path(__file__).resolve().parents[1] / "experiments"
     for name in ("artillery_cost", "armoured_car_cost"):
         text = (root / f"sensitivity_{name}.toml").read_text()
-        text = text.replace("games = 4000", "games = 300").replace("chunk_size = 1000", "chunk_size = 150")
+        text = text.replace("games = 4000", "games = 300").replace(
+            "chunk_size = 1000", "chunk_size = 150"
+        )
         spec = folder / f"{name}.toml"
         spec.write_text(text)
-        assert main(["experiment", "run", str(spec), "--out", str(folder / name), "--jobs", "1"]) == 0
+        assert (
+            main(["experiment", "run", str(spec), "--out", str(folder / name), "--jobs", "1"]) == 0
+        )
     return folder
 
 
-def test_sensitivity_section_shows_paired_changes_against_the_shipped_values(sensitivity_results, tmp_path, capsys):
+def test_sensitivity_section_shows_paired_changes_against_the_shipped_values(
+    sensitivity_results, tmp_path, capsys
+):
     from simkit import analysis
     from simkit.datapack import load_pack
     from simkit.runner.overrides import pack_value
@@ -211,8 +238,9 @@ def test_sensitivity_section_shows_paired_changes_against_the_shipped_values(sen
     assert len(rows) == 4  # two values either side of the shipped one, two experiments
     lake = analysis.open_lake(sensitivity_results / "artillery_cost")
     key = "units.artillery.cost"
-    expected = analysis.paired_difference(lake.scan(), {key: pack_value(load_pack(), key)},
-                                          metric=lake.key_metric, by=[key]).to_dicts()
+    expected = analysis.paired_difference(
+        lake.scan(), {key: pack_value(load_pack(), key)}, metric=lake.key_metric, by=[key]
+    ).to_dicts()
     shown = {float(r[2]): r for r in rows if r[1] == key}
     for r in expected:
         assert shown[r[key]][7] == f"{r['diff']:+.4f}"
@@ -221,15 +249,28 @@ def test_sensitivity_section_shows_paired_changes_against_the_shipped_values(sen
 def test_ruleset_comparison_shows_paired_differences_on_shared_seeds(tmp_path, capsys):
     from simkit import analysis
 
-    text = (Path(__file__).resolve().parents[1] / "experiments" / "revenge_rulesets.toml").read_text()
+    text = (
+        Path(__file__).resolve().parents[1] / "experiments" / "revenge_rulesets.toml"
+    ).read_text()
     spec = tmp_path / "rulesets.toml"
-    spec.write_text(text.replace("games = 10000", "games = 200").replace("chunk_size = 1000", "chunk_size = 200"))
-    assert main(["experiment", "run", str(spec), "--out", str(tmp_path / "lake"), "--jobs", "1"]) == 0
+    spec.write_text(
+        text.replace("games = 10000", "games = 200").replace(
+            "chunk_size = 1000", "chunk_size = 200"
+        )
+    )
+    assert (
+        main(["experiment", "run", str(spec), "--out", str(tmp_path / "lake"), "--jobs", "1"]) == 0
+    )
     page = build(tmp_path / "lake", tmp_path, capsys)
     rows = page.tables["table-lake0-rulesets"][1:]
     lake = analysis.open_lake(tmp_path / "lake")
-    expected = analysis.paired_difference(lake.scan(), {"ruleset": "revenge"}, metric="old_ones_win",
-                                          within=["difficulty"], by=["difficulty", "ruleset"]).to_dicts()
+    expected = analysis.paired_difference(
+        lake.scan(),
+        {"ruleset": "revenge"},
+        metric="old_ones_win",
+        within=["difficulty"],
+        by=["difficulty", "ruleset"],
+    ).to_dicts()
     assert len(rows) == len(expected) == 3
     shown = {r[0]: r for r in rows}
     for r in expected:
@@ -278,9 +319,18 @@ def test_farm_and_port_tables_agree_with_the_game_summary(revenge_results):
 
     lake = analysis.open_lake(revenge_results / "lake")
     keys = ["difficulty", "game_index", "chunk_id"]
-    summary = lake.scan().select(*keys, "farms_built", "farms_blighted", "ports_lost", "log_overflow").collect()
+    summary = (
+        lake.scan()
+        .select(*keys, "farms_built", "farms_blighted", "ports_lost", "log_overflow")
+        .collect()
+    )
     assert summary["log_overflow"].sum() == 0
-    farms = lake.scan("farms").group_by(keys).agg(pl.len().alias("placed"), pl.col("blighted").sum()).collect()
+    farms = (
+        lake.scan("farms")
+        .group_by(keys)
+        .agg(pl.len().alias("placed"), pl.col("blighted").sum())
+        .collect()
+    )
     both = summary.join(farms, on=keys, how="left").fill_null(0)
     assert both["farms_blighted"].sum() > 0
     assert (both["placed"] == both["farms_built"]).all()
@@ -296,18 +346,28 @@ def test_farm_and_port_tables_agree_with_the_game_summary(revenge_results):
 
 
 def test_board_section_shows_blight_per_hex_and_port_loss_by_site_equal_to_the_analysis_api(
-        revenge_results, tmp_path, capsys):
+    revenge_results, tmp_path, capsys
+):
     from simkit import analysis
 
     page = build(revenge_results, tmp_path, capsys)
-    assert {"lake0-board", "fig-lake0-board-maps", "table-lake0-blight", "lake0-ports",
-            "fig-lake0-port-loss-sites", "table-lake0-port-loss"} <= page.ids
+    assert {
+        "lake0-board",
+        "fig-lake0-board-maps",
+        "table-lake0-blight",
+        "lake0-ports",
+        "fig-lake0-port-loss-sites",
+        "table-lake0-port-loss",
+    } <= page.ids
     html = (tmp_path / "report.html").read_text()
     assert_self_contained(html)
     from simkit.board import load_map
-    board_svg = html[html.index('id="fig-lake0-board-maps"'):]
-    board_svg = board_svg[:board_svg.index("</figure>")]
-    for number in load_map("eastern").hex_number[::7]:  # every hex carries its printed number on the maps
+
+    board_svg = html[html.index('id="fig-lake0-board-maps"') :]
+    board_svg = board_svg[: board_svg.index("</figure>")]
+    for number in load_map("eastern").hex_number[
+        ::7
+    ]:  # every hex carries its printed number on the maps
         assert f">{int(number)}<" in board_svg, number
     lake = analysis.open_lake(revenge_results / "lake")
     expected = analysis.port_loss_by_site(lake.scan("ports"), by=["difficulty"]).to_dicts()
@@ -316,14 +376,22 @@ def test_board_section_shows_blight_per_hex_and_port_loss_by_site_equal_to_the_a
     assert len(expected) == sum(len(r) - 1 for r in rows.values()) // 3 > 0
     for r in expected:
         k = 1 + 3 * levels.index(r["difficulty"])
-        assert rows[r["hex"]][k:k + 3] == [f"{r['games']:,}", f"{r['rate']:.3f}",
-                                          f"{r['ci_low']:.3f}-{r['ci_high']:.3f}"]
+        assert rows[r["hex"]][k : k + 3] == [
+            f"{r['games']:,}",
+            f"{r['rate']:.3f}",
+            f"{r['ci_low']:.3f}-{r['ci_high']:.3f}",
+        ]
     blight = {r["hex"]: r for r in analysis.blight_by_hex(lake.scan("farms")).to_dicts()}
     shown = page.tables["table-lake0-blight"][1:]
     assert shown and all(int(r[1].replace(",", "")) >= 30 for r in shown)
     for r in shown:
         b = blight[int(r[0])]
-        assert r[1:] == [f"{b['games']:,}", f"{b['wins']:,}", f"{b['rate']:.3f}", f"{b['ci_low']:.3f}-{b['ci_high']:.3f}"]
+        assert r[1:] == [
+            f"{b['games']:,}",
+            f"{b['wins']:,}",
+            f"{b['rate']:.3f}",
+            f"{b['ci_low']:.3f}-{b['ci_high']:.3f}",
+        ]
     rates = [float(r[3]) for r in shown]
     assert rates == sorted(rates, reverse=True)
 
@@ -334,19 +402,31 @@ def test_vp_quantile_tables_equal_the_analysis_api_for_each_side(revenge_results
     page = build(revenge_results, tmp_path, capsys)
     assert {"lake0-vp-distributions", "fig-lake0-vp-distributions"} <= page.ids
     lake = analysis.open_lake(revenge_results / "lake")
-    sides = {"oop": analysis.old_ones_vp_sources(lake.scan()),
-             "humans": analysis.human_vp_sources(lake.scan("seats"))}
+    sides = {
+        "oop": analysis.old_ones_vp_sources(lake.scan()),
+        "humans": analysis.human_vp_sources(lake.scan("seats")),
+    }
     for side, frame in sides.items():
         expected = analysis.vp_quantiles(frame, by=["difficulty"]).to_dicts()
         rows = {(r[0], r[1]): r for r in page.tables[f"table-lake0-vp-quantiles-{side}"][1:]}
         assert len(rows) == len(expected) and {"total"} < {s for _, s in rows}
         for r in expected:
             row = rows[(r["difficulty"], r["source"])]
-            assert r["mean_half_width"] > 0 or r["scoring"] in (0.0, 1.0)  # every mean carries its interval
-            assert row[2:] == [f"{r['games']:,}", f"{r['mean']:.2f} ± {r['mean_half_width']:.2f}",
-                               f"{r['scoring']:.3f} ({r['scoring_ci_low']:.3f}-{r['scoring_ci_high']:.3f})",
-                               *(f"{r[q]:.0f}" for q in ("q10", "q25", "q50", "q75", "q90"))]
-    assert [r[0] for r in page.tables["table-lake0-vp-quantiles-oop"][1:]][::5] == ["normal", "hard", "heroic"]
+            assert r["mean_half_width"] > 0 or r["scoring"] in (
+                0.0,
+                1.0,
+            )  # every mean carries its interval
+            assert row[2:] == [
+                f"{r['games']:,}",
+                f"{r['mean']:.2f} ± {r['mean_half_width']:.2f}",
+                f"{r['scoring']:.3f} ({r['scoring_ci_low']:.3f}-{r['scoring_ci_high']:.3f})",
+                *(f"{r[q]:.0f}" for q in ("q10", "q25", "q50", "q75", "q90")),
+            ]
+    assert [r[0] for r in page.tables["table-lake0-vp-quantiles-oop"][1:]][::5] == [
+        "normal",
+        "hard",
+        "heroic",
+    ]
 
 
 TILE_SPEC = Path(__file__).resolve().parents[1] / "experiments" / "sensitivity_tile_values.toml"
@@ -360,7 +440,9 @@ def test_tile_value_sensitivity_stays_within_the_stated_bounds():
     from simkit.runner.overrides import pack_value
 
     spec = tomllib.loads(TILE_SPEC.read_text())
-    assert spec["experiment"]["design"] == "one_at_a_time" and spec["experiment"]["mode"] == "revenge"
+    assert (
+        spec["experiment"]["design"] == "one_at_a_time" and spec["experiment"]["mode"] == "revenge"
+    )
     grid = spec["override_grid"]
     assert len(grid) >= 6
     pack = load_pack()
@@ -368,14 +450,19 @@ def test_tile_value_sensitivity_stays_within_the_stated_bounds():
     for key, values in grid.items():
         _, kind, field = key.split(".")
         assert field in ("vp", "damage_capacity")
-        assert provenance[kind][field]["provenance"] == "assumed", key  # external values stay as stated
+        assert provenance[kind][field]["provenance"] == "assumed", (
+            key
+        )  # external values stay as stated
         shipped = pack_value(pack, key)
         for v in values:
             assert v != shipped and abs(v - shipped) <= 2 and v >= 1, (key, v)
             if kind in ("shoggoth", "cthulhu") and field == "damage_capacity":
                 assert v >= 6, (key, v)
             if field == "vp" and kind in ("mi_go", "loyalist"):
-                assert v > pack_value(pack, "old_ones.zombie.vp"), (key, v)  # Zombies stay the weakest
+                assert v > pack_value(pack, "old_ones.zombie.vp"), (
+                    key,
+                    v,
+                )  # Zombies stay the weakest
     assert "old_ones.zombie.damage_capacity" not in grid and "old_ones.cthulhu.vp" not in grid
 
 
@@ -386,28 +473,57 @@ def test_one_at_a_time_tile_values_reach_the_report_band_as_paired_changes(tmp_p
     from simkit.datapack import load_pack
     from simkit.runner.overrides import pack_value
 
-    text = TILE_SPEC.read_text().replace("games = 6000", "games = 200").replace("chunk_size = 1000", "chunk_size = 200")
+    text = (
+        TILE_SPEC.read_text()
+        .replace("games = 6000", "games = 200")
+        .replace("chunk_size = 1000", "chunk_size = 200")
+    )
     spec = tmp_path / "tiles.toml"
     spec.write_text(text)
-    assert main(["experiment", "run", str(spec), "--out", str(tmp_path / "sens" / "tiles"), "--jobs", "1"]) == 0
+    assert (
+        main(
+            [
+                "experiment",
+                "run",
+                str(spec),
+                "--out",
+                str(tmp_path / "sens" / "tiles"),
+                "--jobs",
+                "1",
+            ]
+        )
+        == 0
+    )
     page = build(tmp_path / "sens", tmp_path, capsys)
     assert {"sensitivity", "sensitivity-band", "fig-sensitivity", "table-sensitivity"} <= page.ids
     lake = analysis.open_lake(tmp_path / "sens" / "tiles")
     keys = lake.grid_keys
     pack = load_pack()
     base = {k: pack_value(pack, k) for k in keys}
-    expected = analysis.paired_difference(lake.scan(), base, metric="old_ones_win", by=keys).to_dicts()
+    expected = analysis.paired_difference(
+        lake.scan(), base, metric="old_ones_win", by=keys
+    ).to_dicts()
     rows = page.tables["table-sensitivity"][1:]
-    assert len(rows) == len(expected) == sum(len(v) for v in tomllib.loads(text)["override_grid"].values())
+    assert (
+        len(rows)
+        == len(expected)
+        == sum(len(v) for v in tomllib.loads(text)["override_grid"].values())
+    )
     shown = {(r[1], int(r[2])): r for r in rows}
     moved = 0
     for r in expected:
         changed = [k for k in keys if r[k] != base[k]]
         assert len(changed) == 1  # one value at a time
         row = shown[(changed[0], r[changed[0]])]
-        assert row[0] == "revenge" and row[3] == str(base[changed[0]]) and row[7] == f"{r['diff']:+.4f}"
+        assert (
+            row[0] == "revenge"
+            and row[3] == str(base[changed[0]])
+            and row[7] == f"{r['diff']:+.4f}"
+        )
         moved += r["ci_low"] != r["ci_high"]
-    assert moved > len(expected) // 2  # tile values change Revenge games (the override reaches the game mode)
+    assert (
+        moved > len(expected) // 2
+    )  # tile values change Revenge games (the override reaches the game mode)
     html = (tmp_path / "report.html").read_text()  # the band names the tile values as perturbed
     assert "Old One tile values (VP, damage capacity) were moved one step" in html
 
@@ -429,7 +545,9 @@ vs = ["zombie", "cthulhu"]
 """
 
 
-def test_a_combat_lake_reports_without_error_even_with_rates_of_zero_and_one(tmp_path_factory, tmp_path, capsys):
+def test_a_combat_lake_reports_without_error_even_with_rates_of_zero_and_one(
+    tmp_path_factory, tmp_path, capsys
+):
     """The combat-lake crash: a cell at rate 0 (Wilson interval a hair above it) made
     matplotlib's errorbar raise "'xerr' must not contain negative values"."""
     from simkit import analysis
@@ -437,12 +555,23 @@ def test_a_combat_lake_reports_without_error_even_with_rates_of_zero_and_one(tmp
     folder = _run_spec(tmp_path_factory, "combat", COMBAT_SPEC)
     lake = analysis.open_lake(folder / "lake")
     rates = analysis.win_rates(lake.scan(), by=lake.grid_keys, metric=lake.key_metric)
-    assert rates["rate"].min() == 0.0  # one infantry never destroys Cthulhu: the degenerate case is present
+    assert (
+        rates["rate"].min() == 0.0
+    )  # one infantry never destroys Cthulhu: the degenerate case is present
     page = build(folder, tmp_path, capsys)
-    assert {"lake0", "table-lake0-combat-grid", "table-lake0-combat-outcomes", "table-lake0-combat-losses",
-            "summary"} <= page.ids
+    assert {
+        "lake0",
+        "table-lake0-combat-grid",
+        "table-lake0-combat-outcomes",
+        "table-lake0-combat-losses",
+        "summary",
+    } <= page.ids
     grid = page.tables["table-lake0-combat-grid"]
-    assert page.headers["table-lake0-combat-grid"] == ["force", "zombie", "cthulhu"]  # Old Ones in rulebook order
+    assert page.headers["table-lake0-combat-grid"] == [
+        "force",
+        "zombie",
+        "cthulhu",
+    ]  # Old Ones in rulebook order
     shown = {r[0]: r for r in grid[1:]}
     for r in rates.to_dicts():
         col = 1 + ["zombie", "cthulhu"].index(r["vs"])
@@ -476,7 +605,9 @@ oop = ["rusher", "blighter"]
 """
 
 
-def test_every_result_table_labels_each_cell_with_every_varying_key(tmp_path_factory, tmp_path, capsys):
+def test_every_result_table_labels_each_cell_with_every_varying_key(
+    tmp_path_factory, tmp_path, capsys
+):
     """The Old One strategy was missing from cell labels when it was not a partition key, so
     two cells looked identical; difficulty is listed in play order (normal before hard)."""
     import json
@@ -484,20 +615,37 @@ def test_every_result_table_labels_each_cell_with_every_varying_key(tmp_path_fac
     folder = tmp_path_factory.mktemp("labels")
     spec = folder / "spec.toml"
     spec.write_text(LABEL_SPEC)
-    code = main(["experiment", "run", str(spec), "--out", str(folder / "lake"), "--jobs", "1", "--json"])
+    code = main(
+        ["experiment", "run", str(spec), "--out", str(folder / "lake"), "--jobs", "1", "--json"]
+    )
     assert code == 0
     cells = json.loads(capsys.readouterr().out)["cells"]
-    assert [c["label"].split(",")[0] for c in cells] == ["difficulty=normal"] * 2 + ["difficulty=hard"] * 2
-    assert sorted(c["label"] for c in cells) == ["difficulty=hard, oop=blighter", "difficulty=hard, oop=rusher",
-                                                 "difficulty=normal, oop=blighter", "difficulty=normal, oop=rusher"]
+    assert [c["label"].split(",")[0] for c in cells] == ["difficulty=normal"] * 2 + [
+        "difficulty=hard"
+    ] * 2
+    assert sorted(c["label"] for c in cells) == [
+        "difficulty=hard, oop=blighter",
+        "difficulty=hard, oop=rusher",
+        "difficulty=normal, oop=blighter",
+        "difficulty=normal, oop=rusher",
+    ]
     page = build(folder, tmp_path, capsys)
     assert page.headers["table-lake0-rates"][:2] == ["difficulty", "oop"]
     rows = page.tables["table-lake0-rates"][1:]
     labels = [tuple(r[:2]) for r in rows]
     assert len(set(labels)) == len(labels) == 4  # no two rows look identical
-    assert [r[0] for r in rows] == ["normal", "normal", "hard", "hard"]  # play order, not alphabetical
+    assert [r[0] for r in rows] == [
+        "normal",
+        "normal",
+        "hard",
+        "hard",
+    ]  # play order, not alphabetical
     summary = page.tables["table-summary-difficulty"]
-    assert page.headers["table-summary-difficulty"][1:] == ["normal", "hard", "hard − normal (paired)"]
+    assert page.headers["table-summary-difficulty"][1:] == [
+        "normal",
+        "hard",
+        "hard − normal (paired)",
+    ]
     assert len(summary) == 2 and summary[1][0] == "all"
 
 
@@ -509,8 +657,12 @@ def test_experiment_run_labels_cells_by_every_varying_key():
 
     spec = parse_spec(tomllib.loads(LABEL_SPEC))
     labels = sorted(varying_labels(spec).values())
-    assert labels == ["difficulty=hard, oop=blighter", "difficulty=hard, oop=rusher",
-                      "difficulty=normal, oop=blighter", "difficulty=normal, oop=rusher"]
+    assert labels == [
+        "difficulty=hard, oop=blighter",
+        "difficulty=hard, oop=rusher",
+        "difficulty=normal, oop=blighter",
+        "difficulty=normal, oop=rusher",
+    ]
 
 
 def test_bot_pool_flag_compares_pools_within_a_cell_not_across_difficulties():
@@ -522,22 +674,50 @@ def test_bot_pool_flag_compares_pools_within_a_cell_not_across_difficulties():
 
     def rates(rows):
         from simkit.core.stats import wilson_interval
+
         out = []
         for d, oop, wins, games in rows:
             lo, hi = wilson_interval(wins, games)
-            out.append({"difficulty": d, "oop": oop, "games": games, "wins": wins, "rate": wins / games,
-                        "ci_low": lo, "ci_high": hi})
+            out.append(
+                {
+                    "difficulty": d,
+                    "oop": oop,
+                    "games": games,
+                    "wins": wins,
+                    "rate": wins / games,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
         return pl.DataFrame(out)
 
-    agree = rates([("normal", "rusher", 300, 1000), ("normal", "mythos", 305, 1000),
-                   ("heroic", "rusher", 700, 1000), ("heroic", "mythos", 702, 1000)])
+    agree = rates(
+        [
+            ("normal", "rusher", 300, 1000),
+            ("normal", "mythos", 305, 1000),
+            ("heroic", "rusher", 700, 1000),
+            ("heroic", "mythos", 702, 1000),
+        ]
+    )
     verdict = pool_verdict(agree, ["oop"], ["difficulty"], "old_ones_win")
     assert "Flag" not in verdict and "do not hinge on one bot" in verdict
-    disagree = rates([("normal", "rusher", 300, 1000), ("normal", "mythos", 500, 1000),
-                      ("heroic", "rusher", 700, 1000), ("heroic", "mythos", 702, 1000)])
+    disagree = rates(
+        [
+            ("normal", "rusher", 300, 1000),
+            ("normal", "mythos", 500, 1000),
+            ("heroic", "rusher", 700, 1000),
+            ("heroic", "mythos", 702, 1000),
+        ]
+    )
     verdict = pool_verdict(disagree, ["oop"], ["difficulty"], "old_ones_win")
-    assert verdict.startswith("<b>Flag:</b>") and "1 of 2 cell(s)" in verdict and "difficulty=normal" in verdict
-    noisy = rates([("normal", "rusher", 3, 10), ("normal", "mythos", 5, 10)])  # 0.2 apart, intervals overlap
+    assert (
+        verdict.startswith("<b>Flag:</b>")
+        and "1 of 2 cell(s)" in verdict
+        and "difficulty=normal" in verdict
+    )
+    noisy = rates(
+        [("normal", "rusher", 3, 10), ("normal", "mythos", 5, 10)]
+    )  # 0.2 apart, intervals overlap
     assert "Flag" not in pool_verdict(noisy, ["oop"], ["difficulty"], "old_ones_win")
 
 
@@ -545,11 +725,25 @@ def test_simulate_writes_a_lake_that_report_summary_and_replay_read(tmp_path, ca
     import json
 
     out = tmp_path / "sim"
-    code = main(["simulate", "--games", "120", "--seed", "4", "--strategies", "economist,hunter", "--out", str(out),
-                 "--quiet"])
+    code = main(
+        [
+            "simulate",
+            "--games",
+            "120",
+            "--seed",
+            "4",
+            "--strategies",
+            "economist,hunter",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0 and (out / "manifest.json").is_file()
-    assert "win rate per strategy" in printed and "economist" in printed and "95% interval" in printed
+    assert (
+        "win rate per strategy" in printed and "economist" in printed and "95% interval" in printed
+    )
     assert main(["experiment", "summary", str(out), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["rows"][0]["games"] == 120 and summary["key_metric"] == "old_ones_win"
@@ -558,7 +752,10 @@ def test_simulate_writes_a_lake_that_report_summary_and_replay_read(tmp_path, ca
     assert main(["replay", "--lake", str(out), "--game", "7"]) == 0
     replayed = capsys.readouterr().out
     from simkit import analysis
-    row = analysis.open_lake(out).scan().collect().filter(game_index=7, chunk_id=0).row(0, named=True)
+
+    row = (
+        analysis.open_lake(out).scan().collect().filter(game_index=7, chunk_id=0).row(0, named=True)
+    )
     assert f"score: Old Ones {row['oo_vp']} VP" in replayed
 
 
@@ -577,17 +774,23 @@ content = ["assumed", "rules"]
 """
 
 
-def test_a_lake_varying_content_shows_each_rate_under_both_modes_and_names_the_cards(tmp_path_factory, tmp_path,
-                                                                                      capsys):
+def test_a_lake_varying_content_shows_each_rate_under_both_modes_and_names_the_cards(
+    tmp_path_factory, tmp_path, capsys
+):
     from simkit import analysis
+
     folder = _run_spec(tmp_path_factory, "content", CONTENT_SPEC)
     page = build(folder, tmp_path, capsys)
     assert any(i.endswith("-content") for i in page.ids)
     html = (tmp_path / "report.html").read_text()
-    assert "What rests on invented card texts" in html and "deep_ones" in html and "atlach_nacha" in html
+    assert (
+        "What rests on invented card texts" in html
+        and "deep_ones" in html
+        and "atlach_nacha" in html
+    )
     lake = analysis.open_lake(folder / "lake")
     rates = analysis.win_rates(lake.scan(), by=["content"], metric="old_ones_win").to_dicts()
-    for r in rates:   # the section's numbers are the analysis API's
+    for r in rates:  # the section's numbers are the analysis API's
         assert f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})" in html
 
 
@@ -606,15 +809,23 @@ difficulty = ["heroic", "normal", "hard"]
 """
 
 
-def test_a_ladder_lake_gets_a_balance_against_skill_section_with_paired_steps(tmp_path_factory, tmp_path, capsys):
+def test_a_ladder_lake_gets_a_balance_against_skill_section_with_paired_steps(
+    tmp_path_factory, tmp_path, capsys
+):
     from simkit import analysis
+
     folder = _run_spec(tmp_path_factory, "skill", SKILL_SPEC)
     page = build(folder, tmp_path, capsys)
     assert any(i.endswith("-skill") for i in page.ids)
-    steps = analysis.difficulty_steps(analysis.open_lake(folder / "lake").scan(), by=["strategies"]).to_dicts()
+    steps = analysis.difficulty_steps(
+        analysis.open_lake(folder / "lake").scan(), by=["strategies"]
+    ).to_dicts()
     html = (tmp_path / "report.html").read_text()
     assert "Balance against skill" in html
     for r in steps:
         assert {"normal", "hard", "heroic", "normal_to_hard", "hard_to_heroic", "ordered"} <= set(r)
-        assert f"{r['normal_to_hard']:+.3f} ({r['normal_to_hard_lo']:+.3f} to {r['normal_to_hard_hi']:+.3f})" in html
+        assert (
+            f"{r['normal_to_hard']:+.3f} ({r['normal_to_hard_lo']:+.3f} to {r['normal_to_hard_hi']:+.3f})"
+            in html
+        )
         assert r["ordered"] == (r["normal_to_hard_lo"] > 0 and r["hard_to_heroic_lo"] > 0)

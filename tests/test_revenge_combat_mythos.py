@@ -42,7 +42,12 @@ def _put(eng, h, ttype):
 
 def _open_hex(X):
     """A hex with no Spawn tile, Port, Old One or Outpost."""
-    ok = (X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0) & (X.hx[:, L.H_OUTPOST] < 0) & ~X.hex_blocked
+    ok = (
+        (X.hx[:, L.H_SPAWN] < 0)
+        & (X.hx[:, L.H_PORT_OWNER] < 0)
+        & (X.hx[:, L.H_OUTPOST] < 0)
+        & ~X.hex_blocked
+    )
     return int(np.flatnonzero(ok)[0])
 
 
@@ -52,7 +57,7 @@ def _start_fight(eng, p, h, port_defence):
     n = tiles_in_hex(eng.X, h, W.tiles2)
     m = prepare_combat(eng.S, eng.X, eng.W, p, W.tiles2, n, port_defence, h)
     W.alloc_params[0] = X.params[p, L.SP_ALLOC_ARG]
-    W.wd_params[:] = X.params[p, L.SP_WD_SANITY:L.SP_WD_LOST + 1]
+    W.wd_params[:] = X.params[p, L.SP_WD_SANITY : L.SP_WD_LOST + 1]
     return m
 
 
@@ -61,7 +66,7 @@ def _port_fight_setup(eng, p=0, infantry=2):
     h = int(X.pl[p, L.P_PORT])
     X.g[L.G_SUPPLY + L.INFANTRY] += X.pl[p, L.P_UNITS + L.INFANTRY] - infantry
     X.pl[p, L.P_UNITS + L.INFANTRY] = infantry
-    eng.work.force[:] = X.pl[p, L.P_UNITS:L.P_UNITS + L.NUM_UNITS]
+    eng.work.force[:] = X.pl[p, L.P_UNITS : L.P_UNITS + L.NUM_UNITS]
     return h
 
 
@@ -79,7 +84,9 @@ def test_baoht_zuqqa_mogg_deals_damage_and_takes_sanity_in_a_port_defence(eng):
     combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m)
     assert X.mythos_hand[c] == 0 and X.g[L.G_MYTHOS_COMBAT] == 1 and X.g[L.G_MYTHOS_PLAYED] == 1
     assert st[C.SANITY] == sanity0 - amount
-    assert amount == 1 and st[C.DAMAGE:C.DAMAGE + C.NUM_STACKS].sum() == amount   # capacities are >= 2
+    assert (
+        amount == 1 and st[C.DAMAGE : C.DAMAGE + C.NUM_STACKS].sum() == amount
+    )  # capacities are >= 2
 
 
 def test_baoht_zuqqa_mogg_waits_while_the_human_would_retreat(eng):
@@ -92,7 +99,7 @@ def test_baoht_zuqqa_mogg_waits_while_the_human_would_retreat(eng):
     eng.work.force[L.INFANTRY] = 2
     # a human who withdraws as soon as Sanity is at most 2: after the card it would leave
     X.params[0, L.SP_WD_ID] = THRESHOLD
-    X.params[0, L.SP_WD_SANITY:L.SP_WD_LOST + 1] = (2, -1, -1)
+    X.params[0, L.SP_WD_SANITY : L.SP_WD_LOST + 1] = (2, -1, -1)
     m = _start_fight(eng, 0, h, False)
     combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False, m)
     assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_COMBAT] == 0
@@ -109,9 +116,12 @@ def test_baoht_zuqqa_mogg_asks_a_table_playing_human_its_withdraw_table(eng):
     X.params[0, L.SP_WD_ID] = TABLE
     X.params[0, L.SP_WD_OBJECTIVE] = 1  # value: leave when the Gold at risk outweighs the VP
     # thresholds that would leave at once: a table player must not be asked by them
-    X.params[0, L.SP_WD_SANITY:L.SP_WD_LOST + 1] = (3, -1, -1)
+    X.params[0, L.SP_WD_SANITY : L.SP_WD_LOST + 1] = (3, -1, -1)
     played = {}
-    for name, ttype, force in (("strong", L.ZOMBIE, (3, 0, 0, 0, 0)), ("hopeless", L.CTHULHU, (1, 0, 0, 0, 0))):
+    for name, ttype, force in (
+        ("strong", L.ZOMBIE, (3, 0, 0, 0, 0)),
+        ("hopeless", L.CTHULHU, (1, 0, 0, 0, 0)),
+    ):
         X.mythos_hand[c] = 1
         X.g[L.G_MYTHOS_COMBAT] = 0
         h = _open_hex(X)
@@ -136,7 +146,7 @@ def test_deep_ones_add_purple_to_every_card_of_a_port_defence_only(eng):
     eng.work.force[L.INFANTRY] = 2
     m = _start_fight(eng, 0, h, False)
     combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False, m)
-    assert X.mythos_hand[c] == 1 and eng.work.cmx[C.EXTRA_PURPLE] == 0       # an attack: not a Port
+    assert X.mythos_hand[c] == 1 and eng.work.cmx[C.EXTRA_PURPLE] == 0  # an attack: not a Port
     hp = _port_fight_setup(eng)
     _put(eng, hp, L.ZOMBIE)
     m = _start_fight(eng, 0, hp, True)
@@ -146,9 +156,13 @@ def test_deep_ones_add_purple_to_every_card_of_a_port_defence_only(eng):
     st, mx, A = eng.work.cst, eng.work.cmx, eng.arrays
     dmg = np.zeros(C.MAX_OLD_ONES, dtype=np.int64)
     for card in range(A.card_hits.shape[0]):
-        with_extra = card_effect(st, mx, A.card_hits, A.card_purple, A.card_sanity, A.card_airship, card, dmg)[0]
+        with_extra = card_effect(
+            st, mx, A.card_hits, A.card_purple, A.card_sanity, A.card_airship, card, dmg
+        )[0]
         mx[C.EXTRA_PURPLE] = 0
-        plain = card_effect(st, mx, A.card_hits, A.card_purple, A.card_sanity, A.card_airship, card, dmg)[0]
+        plain = card_effect(
+            st, mx, A.card_hits, A.card_purple, A.card_sanity, A.card_airship, card, dmg
+        )[0]
         mx[C.EXTRA_PURPLE] = amount
         assert with_extra == plain + amount
 
@@ -245,7 +259,7 @@ def test_ghoul_needs_an_infantry_and_an_unused_zombie(eng):
     assert combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m) == m
     assert X.mythos_hand[c] == 1
     _port_fight_setup(eng, infantry=2)
-    X.stack_size[:] = X.stack_top + X.g[L.G_OOP_LEFT:L.G_OOP_LEFT + 3]     # no unused tile left
+    X.stack_size[:] = X.stack_top + X.g[L.G_OOP_LEFT : L.G_OOP_LEFT + 3]  # no unused tile left
     m = _start_fight(eng, 0, h, True)
     assert combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m) == m
     assert X.mythos_hand[c] == 1
@@ -265,7 +279,7 @@ def test_combat_cards_costing_tp_move_the_disc_and_stop_at_the_end(eng):
         X.g[L.G_OO_TIME] = 53
         m = _start_fight(eng, 0, h, True)
         combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m)
-        assert X.mythos_hand[c] == 1 and X.g[L.G_OO_TIME] == 53      # only 0-TP cards once at 53
+        assert X.mythos_hand[c] == 1 and X.g[L.G_OO_TIME] == 53  # only 0-TP cards once at 53
         X.g[L.G_OO_TIME] = 40
         combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m)
         assert X.mythos_hand[c] == 0 and X.g[L.G_OO_TIME] == 41
@@ -277,7 +291,7 @@ def test_combat_cards_costing_tp_move_the_disc_and_stop_at_the_end(eng):
         X.g[L.G_OO_TIME] = 53
         m = _start_fight(eng, 0, h, True)
         combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m)
-        assert X.mythos_hand[c] == 0 and X.g[L.G_OO_TIME] == 53      # a 0-TP combat card still can
+        assert X.mythos_hand[c] == 0 and X.g[L.G_OO_TIME] == 53  # a 0-TP combat card still can
     finally:
         tp[c] = old
 
@@ -298,11 +312,11 @@ def test_an_old_one_player_who_never_plays_combat_cards_keeps_them(eng):
 def test_dimensional_shambler_removes_the_latest_bought_unit_and_scores_it(eng):
     X = _setup(eng)
     c = mythos_card(eng, "remove_recent_unit")
-    assert not mythos_applicable(eng.S, eng.X, eng.W, c, 1)        # nobody bought anything yet
+    assert not mythos_applicable(eng.S, eng.X, eng.W, c, 1)  # nobody bought anything yet
     X.pl[1, L.P_UNITS + L.ARTILLERY] = 1
     X.g[L.G_SUPPLY + L.ARTILLERY] -= 1
     X.pl[1, L.P_LAST_BUY] = L.ARTILLERY + 1
-    assert mythos_applicable(eng.S, eng.X, eng.W, c, 0)            # another seat's unit will do
+    assert mythos_applicable(eng.S, eng.X, eng.W, c, 0)  # another seat's unit will do
     vp0 = int(X.g[L.G_OOP_VP])
     supply0 = int(X.g[L.G_SUPPLY + L.ARTILLERY])
     X.mythos_hand[c] = 1
@@ -326,7 +340,9 @@ def test_yog_sothoth_returns_a_trophy_and_pays_its_holder_in_vp_tokens(eng):
     assert mythos_applicable(eng.S, eng.X, eng.W, c, 0)
     tokens0 = int(X.pl[1, L.P_VP_TOKENS])
     play_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, c, 0, L.MYTHOS_PLAYED, 1)
-    assert X.tile_hex[i] == h and X.tile_up[i] and X.tile_state[i] == L.TILE_BOARD and X.hex_blocked[h]
+    assert (
+        X.tile_hex[i] == h and X.tile_up[i] and X.tile_state[i] == L.TILE_BOARD and X.hex_blocked[h]
+    )
     assert X.pl[1, L.P_TILE_VP] == 0 and X.pl[1, L.P_VP_TOKENS] == tokens0 + vp
     assert X.tile_holder[i] == -1 and not mythos_applicable(eng.S, eng.X, eng.W, c, 0)
 
@@ -360,7 +376,9 @@ def test_every_card_of_the_deck_is_played_in_whole_games(eng):
     deck = load_mythos()
     played = set()
     combat_played = set()
-    for k, (oop, humans) in enumerate((("mythos", "balanced,hunter"), ("random", "random"), ("mythos", "random"))):
+    for k, (oop, humans) in enumerate(
+        (("mythos", "balanced,hunter"), ("random", "random"), ("mythos", "random"))
+    ):
         spec = make_spec("revenge", 2, humans, oop=oop)
         rows, logs = eng.play_many(spec, 77, k, 150, log=True, checked=True)
         assert rows[:, L.S_VIOLATIONS].sum() == 0 and rows[:, L.S_ILLEGAL].sum() == 0

@@ -23,7 +23,9 @@ def eng():
     return Engine()
 
 
-def _game(eng, seed, humans=2, strategies="balanced", oop="rusher", difficulty="normal", ruleset="revenge"):
+def _game(
+    eng, seed, humans=2, strategies="balanced", oop="rusher", difficulty="normal", ruleset="revenge"
+):
     spec = make_spec("revenge", humans, strategies, difficulty=difficulty, ruleset=ruleset, oop=oop)
     row, _ = eng.play(np.random.default_rng(seed), spec, checked=True)
     return row
@@ -34,14 +36,20 @@ def _game(eng, seed, humans=2, strategies="balanced", oop="rusher", difficulty="
 def test_whole_games_keep_invariants(eng, oop, difficulty):
     for seed in range(6):
         for humans in (1, 2, 3, 4):
-            row = _game(eng, seed * 7 + humans, humans=humans, oop=oop, difficulty=difficulty,
-                        strategies="random" if seed % 2 else "balanced")
+            row = _game(
+                eng,
+                seed * 7 + humans,
+                humans=humans,
+                oop=oop,
+                difficulty=difficulty,
+                strategies="random" if seed % 2 else "balanced",
+            )
             assert row[S_COL["violations"]] == 0, (seed, humans, row[S_COL["first_violation"]])
             assert row[S_COL["illegal"]] == 0
             assert row[S_COL["end_reason"]] in (L.END_TIME, L.END_PORT)
             assert row[S_COL["mode"]] == L.MODE_REVENGE
             assert row[S_COL["old_ones_win"]] + row[S_COL["humans_win"]] == 1
-            assert row[S_COL["oo_vp_unrevealed"]] == 0          # no doubling in Revenge
+            assert row[S_COL["oo_vp_unrevealed"]] == 0  # no doubling in Revenge
             assert eng.state.g[L.G_OO_TIME] <= 53
 
 
@@ -51,10 +59,15 @@ def test_fuzz_mixed_strategies_alt_ruleset(eng):
     for seed in range(40):
         humans = int(rng.integers(1, 5))
         strat = ",".join(names[int(rng.integers(len(names)))] for _ in range(humans))
-        row = _game(eng, 1000 + seed, humans=humans, strategies=strat,
-                    oop=["rusher", "blighter", "mythos", "random"][seed % 4],
-                    difficulty=["normal", "hard", "heroic"][seed % 3],
-                    ruleset=["revenge", "revenge-alt"][seed % 2])
+        row = _game(
+            eng,
+            1000 + seed,
+            humans=humans,
+            strategies=strat,
+            oop=["rusher", "blighter", "mythos", "random"][seed % 4],
+            difficulty=["normal", "hard", "heroic"][seed % 3],
+            ruleset=["revenge", "revenge-alt"][seed % 2],
+        )
         assert row[S_COL["violations"]] == 0 and row[S_COL["illegal"]] == 0
 
 
@@ -63,9 +76,9 @@ def test_setup_revenge(eng):
     X = revenge_position(eng, 3, oop="rusher", shuffle_seats=True)
     g = X.g
     assert g[L.G_AWAKE] == 1 and g[L.G_OO_TIME] == 10 and g[L.G_OO_ARRIVAL] == 0
-    assert list(g[L.G_OOP_LEFT:L.G_OOP_LEFT + 3]) == [9, 6, 4]
+    assert list(g[L.G_OOP_LEFT : L.G_OOP_LEFT + 3]) == [9, 6, 4]
     assert X.mythos_hand.sum() == 3 and g[L.G_MYTHOS_LEFT] == eng.arrays.myth_effect.size - 3
-    assert (X.tile_hex >= 0).sum() == 0                      # no Old Ones at setup, Spawn tiles instead
+    assert (X.tile_hex >= 0).sum() == 0  # no Old Ones at setup, Spawn tiles instead
     spawn = X.hx[:, L.H_SPAWN]
     assert (spawn >= 0).sum() > 0 and X.hex_blocked[spawn >= 0].all()
     for p in range(2):
@@ -86,7 +99,7 @@ def test_setup_revenge(eng):
     # the largest set first (level 1), lower levels always allowed
     out = np.zeros(3, dtype=np.int64)
     assert place_levels(eng.X, out) == 0 and list(out) == [1, 0, 0]
-    g[L.G_OOP_LEFT:L.G_OOP_LEFT + 3] = (2, 6, 4)
+    g[L.G_OOP_LEFT : L.G_OOP_LEFT + 3] = (2, 6, 4)
     assert place_levels(eng.X, out) == 1 and list(out) == [1, 1, 0]
     # stacking only when no empty Spawn tile of the level is left
     k = place_sites(S, eng.X, eng.W, 1)
@@ -109,6 +122,7 @@ def test_bad_input(eng):
 def test_mode_registered_and_runs():
     from simkit.datapack import load_pack
     from simkit.modes import get_mode
+
     mode = get_mode("revenge")
     params = mode.validate({"humans": 2, "difficulty": "hard", "oop": "mythos"})
     out = mode.run_chunk(params, load_pack(), 7, 0, 5, frozenset({"summary"}))
@@ -116,30 +130,112 @@ def test_mode_registered_and_runs():
     assert len(s["game_index"]) == 5 and s["oop_vp_tokens"].dtype == np.int64
     assert (s["violations"] == 0).all()
     out2 = mode.run_chunk(params, load_pack(), 7, 0, 5, frozenset({"summary"}))
-    assert (out2["summary"]["oo_vp"] == s["oo_vp"]).all()     # reproducible per seed
+    assert (out2["summary"]["oo_vp"] == s["oo_vp"]).all()  # reproducible per seed
 
 
 def test_cli_simulate_revenge(tmp_path):
     from simkit import analysis
     from simkit.cli import main
-    code = main(["simulate", "--mode", "revenge", "--humans", "2", "--difficulty", "heroic", "--rules",
-                 "revenge-alt", "--oop", "random", "--games", "20", "--checked", "--out", str(tmp_path / "o")])
+
+    code = main(
+        [
+            "simulate",
+            "--mode",
+            "revenge",
+            "--humans",
+            "2",
+            "--difficulty",
+            "heroic",
+            "--rules",
+            "revenge-alt",
+            "--oop",
+            "random",
+            "--games",
+            "20",
+            "--checked",
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
     assert code in (0, None)
-    t = analysis.open_lake(tmp_path / "o").scan().collect().sort(["chunk_id", "game_index"]).to_dict(as_series=False)
-    assert len(t["old_ones_win"]) == 20 and set(t["ruleset"]) == {"revenge-alt"} and sum(t["violations"]) == 0
-    assert main(["simulate", "--mode", "revenge", "--difficulty", "brutal", "--games", "2",
-                 "--out", str(tmp_path / "b")]) == 2
+    t = (
+        analysis.open_lake(tmp_path / "o")
+        .scan()
+        .collect()
+        .sort(["chunk_id", "game_index"])
+        .to_dict(as_series=False)
+    )
+    assert (
+        len(t["old_ones_win"]) == 20
+        and set(t["ruleset"]) == {"revenge-alt"}
+        and sum(t["violations"]) == 0
+    )
+    assert (
+        main(
+            [
+                "simulate",
+                "--mode",
+                "revenge",
+                "--difficulty",
+                "brutal",
+                "--games",
+                "2",
+                "--out",
+                str(tmp_path / "b"),
+            ]
+        )
+        == 2
+    )
 
 
 def test_cli_replay_rebuilds_a_revenge_row(tmp_path, capsys):
     from simkit import analysis
     from simkit.cli import main
-    assert main(["simulate", "--mode", "revenge", "--humans", "3", "--difficulty", "hard", "--oop", "blighter",
-                 "--games", "25", "--seed", "6", "--out", str(tmp_path / "o")]) in (0, None)
-    t = analysis.open_lake(tmp_path / "o").scan().collect().sort(["chunk_id", "game_index"]).to_pandas()
+
+    assert main(
+        [
+            "simulate",
+            "--mode",
+            "revenge",
+            "--humans",
+            "3",
+            "--difficulty",
+            "hard",
+            "--oop",
+            "blighter",
+            "--games",
+            "25",
+            "--seed",
+            "6",
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    ) in (0, None)
+    t = (
+        analysis.open_lake(tmp_path / "o")
+        .scan()
+        .collect()
+        .sort(["chunk_id", "game_index"])
+        .to_pandas()
+    )
     capsys.readouterr()
-    assert main(["replay", "--seed", "6", "--game", "9", "--mode", "revenge", "--humans", "3", "--difficulty", "hard",
-                 "--oop", "blighter"]) in (0, None)
+    assert main(
+        [
+            "replay",
+            "--seed",
+            "6",
+            "--game",
+            "9",
+            "--mode",
+            "revenge",
+            "--humans",
+            "3",
+            "--difficulty",
+            "hard",
+            "--oop",
+            "blighter",
+        ]
+    ) in (0, None)
     out = capsys.readouterr().out
     row = t[t.game_index == 9].iloc[0]
     assert "# Old One player: blighter, difficulty hard, ruleset revenge" in out

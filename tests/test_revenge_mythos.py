@@ -10,9 +10,24 @@ from simkit.datapack import DEFAULT_PACK
 from simkit.errors import DataPackError
 from simkit.revenge.mythos import EFFECTS, FILE, load_mythos
 
-NAMED_IN_RULES = {"abhoth", "atlach_nacha", "azathoth", "baoht_zuqqa_mogg", "byakhee", "cthonian", "dark_young",
-                  "deep_ones", "dholes", "dimensional_shambler", "flying_polyp", "formless_spawn", "ghoul",
-                  "nyarlathotep", "servitor_of_the_outer_gods", "yog_sothoth"}
+NAMED_IN_RULES = {
+    "abhoth",
+    "atlach_nacha",
+    "azathoth",
+    "baoht_zuqqa_mogg",
+    "byakhee",
+    "cthonian",
+    "dark_young",
+    "deep_ones",
+    "dholes",
+    "dimensional_shambler",
+    "flying_polyp",
+    "formless_spawn",
+    "ghoul",
+    "nyarlathotep",
+    "servitor_of_the_outer_gods",
+    "yog_sothoth",
+}
 
 
 def test_default_deck_is_exactly_the_sixteen_cards_the_rules_name():
@@ -35,12 +50,18 @@ def test_combat_cards_are_the_ones_played_during_combat():
     assert deck.tp_cost.max() <= 2 and deck.tp_cost.min() >= 0
 
 
-@pytest.mark.parametrize("old,new,field", [
-    ("ghoul,ghoul_joins_combat", "ghoul,eat_brains", "effect"),
-    ("byakhee,move_closest_old_one,1,", "byakhee,move_closest_old_one,3,", "tp_cost"),
-    (",rules,rules,assumed,\"Revenge rules, Additional Explanation; TP cost not stated; ASSUMED",
-     ",rules,guess,assumed,\"Revenge rules, Additional Explanation; TP cost not stated; ASSUMED", "amount_provenance"),
-])
+@pytest.mark.parametrize(
+    "old,new,field",
+    [
+        ("ghoul,ghoul_joins_combat", "ghoul,eat_brains", "effect"),
+        ("byakhee,move_closest_old_one,1,", "byakhee,move_closest_old_one,3,", "tp_cost"),
+        (
+            ',rules,rules,assumed,"Revenge rules, Additional Explanation; TP cost not stated; ASSUMED',
+            ',rules,guess,assumed,"Revenge rules, Additional Explanation; TP cost not stated; ASSUMED',
+            "amount_provenance",
+        ),
+    ],
+)
 def test_a_broken_mythos_row_names_its_row_and_field(tmp_path, old, new, field):
     pack = tmp_path / "pack"
     shutil.copytree(DEFAULT_PACK, pack)
@@ -50,7 +71,9 @@ def test_a_broken_mythos_row_names_its_row_and_field(tmp_path, old, new, field):
     path.write_text(text.replace(old, new, 1))
     with pytest.raises(DataPackError) as err:
         load_mythos(pack)
-    assert FILE in str(err.value) and f"field '{field}'" in str(err.value) and "row " in str(err.value)
+    assert (
+        FILE in str(err.value) and f"field '{field}'" in str(err.value) and "row " in str(err.value)
+    )
 
 
 def test_every_effect_type_is_used_or_documented():

@@ -18,7 +18,7 @@ def eng():
 
 def test_summon_keeps_one_and_two_go_to_the_bottom(eng):
     X = revenge_position(eng)
-    X.g[L.G_OOP_LEFT:L.G_OOP_LEFT + 3] = 0       # nothing to place, reveal or move
+    X.g[L.G_OOP_LEFT : L.G_OOP_LEFT + 3] = 0  # nothing to place, reveal or move
     X.mythos_hand[:] = 0
     X.oop_params[L.OP_PLAY_MYTHOS] = 0
     left = X.g[L.G_MYTHOS_LEFT]
@@ -32,14 +32,16 @@ def test_summon_keeps_one_and_two_go_to_the_bottom(eng):
     kept = int(np.flatnonzero(X.mythos_hand)[0])
     assert kept in top3
     n = X.mythos_deck.size
-    bottom = [X.mythos_deck[(X.g[L.G_MYTHOS_POS] + X.g[L.G_MYTHOS_LEFT] - 2 + j) % n] for j in range(2)]
+    bottom = [
+        X.mythos_deck[(X.g[L.G_MYTHOS_POS] + X.g[L.G_MYTHOS_LEFT] - 2 + j) % n] for j in range(2)
+    ]
     assert sorted(bottom) == sorted(c for c in top3 if c != kept)
 
 
 def test_mythos_costs_its_tp_and_ends_the_turn(eng):
     X = revenge_position(eng)
     X.mythos_hand[:] = 0
-    c = mythos_card(eng, "extra_time_next_combat")          # Atlach-Nacha
+    c = mythos_card(eng, "extra_time_next_combat")  # Atlach-Nacha
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
     t = X.g[L.G_OO_TIME]
@@ -47,13 +49,13 @@ def test_mythos_costs_its_tp_and_ends_the_turn(eng):
     assert X.mythos_hand[c] == 0 and X.g[L.G_MYTHOS_PLAYED] == 1
     assert X.g[L.G_OO_TIME] == t + eng.arrays.myth_tp[c]
     assert X.g[L.G_EXTRA_TIME] == eng.arrays.myth_amount[c]
-    assert X.g[L.G_OOP_ACTIONS:L.G_OOP_ACTIONS + 4].sum() == 0   # the card was the turn
+    assert X.g[L.G_OOP_ACTIONS : L.G_OOP_ACTIONS + 4].sum() == 0  # the card was the turn
 
 
 def test_mythos_not_played_past_the_end(eng):
     X = revenge_position(eng)
     X.mythos_hand[:] = 0
-    c = mythos_card(eng, "block_action_boxes")              # Nyarlathotep, 2 TP
+    c = mythos_card(eng, "block_action_boxes")  # Nyarlathotep, 2 TP
     assert eng.arrays.myth_tp[c] == 2
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
@@ -69,7 +71,9 @@ def test_combat_cards_are_not_played_as_turn_cards(eng):
     c = mythos_card(eng, "ghoul_joins_combat")
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
-    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)   # no face-up Old One: no fight this turn
+    oop_turn(
+        np.random.default_rng(0), eng.S, eng.X, eng.W
+    )  # no face-up Old One: no fight this turn
     assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_PLAYED] == 0
 
 
@@ -83,7 +87,9 @@ def test_port_flip_and_oop_vp(eng):
         vp0 = X.g[L.G_OOP_VP]
         lost = revenge_port_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, p)
         st = eng.work.cst
-        units_vp = sum(int(st[C.LOST + u]) * int(eng.arrays.unit_oop_vp[u]) for u in range(L.NUM_UNITS))
+        units_vp = sum(
+            int(st[C.LOST + u]) * int(eng.arrays.unit_oop_vp[u]) for u in range(L.NUM_UNITS)
+        )
         if lost:
             assert X.g[L.G_OOP_VP] - vp0 == units_vp + 10
             continue
@@ -116,13 +122,13 @@ def test_outpost_defence_free_and_scored(eng):
         X.hx[h, L.H_OUTPOST] = p
         X.pl[p, L.P_OUTPOSTS] = 1
         X.hex_target[h] = True
-        X.pl[p, L.P_UNITS + L.INFANTRY] = 0      # the Outpost fights alone (disconnected / empty)
+        X.pl[p, L.P_UNITS + L.INFANTRY] = 0  # the Outpost fights alone (disconnected / empty)
         X.g[L.G_SUPPLY + L.INFANTRY] += 2
         put_old_one(eng, h, L.SHOGGOTH)
         t = X.pl[p, L.P_TIME]
         vp0 = X.g[L.G_OOP_VP]
         outpost_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, h)
-        assert X.pl[p, L.P_TIME] == t                       # no Time Point cost
+        assert X.pl[p, L.P_TIME] == t  # no Time Point cost
         assert eng.work.cst[C.COUNT + L.OUTPOST_STACK] + eng.work.cst[C.LOST + L.OUTPOST_STACK] == 1
         if X.hx[h, L.H_OUTPOST] < 0:
             lost_seen += 1
@@ -141,6 +147,7 @@ def _track(X, S, p, h, k):
 
 def test_an_outpost_can_be_bought_without_a_unit(eng):
     from simkit.kernels.game_actions import buy_military
+
     X = revenge_position(eng, oop="rusher")
     S = eng.arrays
     p = 0
@@ -148,28 +155,38 @@ def test_an_outpost_can_be_bought_without_a_unit(eng):
     site = -1
     for k in range(6):
         m = int(S.neighbors[port, k])
-        if m >= 0 and not X.hex_blocked[m] and X.hx[m, L.H_RES:L.H_RES + L.NUM_RES].sum() == 0 \
-                and X.hx[m, L.H_PORT_OWNER] < 0:
+        if (
+            m >= 0
+            and not X.hex_blocked[m]
+            and X.hx[m, L.H_RES : L.H_RES + L.NUM_RES].sum() == 0
+            and X.hx[m, L.H_PORT_OWNER] < 0
+        ):
             site = _track(X, S, p, port, k)
             break
     assert site >= 0
     far = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & ~X.hex_blocked & (X.port_dist[p] == 3))[0])
     put_old_one(eng, far, L.ZOMBIE)
     X.params[p, L.HP_OUTPOST] = 6
-    X.pl[p, L.P_RES + L.GOLD] = 2            # a unit and an Outpost would cost more
-    units = X.pl[p, L.P_UNITS:L.P_UNITS + L.NUM_UNITS].copy()
+    X.pl[p, L.P_RES + L.GOLD] = 2  # a unit and an Outpost would cost more
+    units = X.pl[p, L.P_UNITS : L.P_UNITS + L.NUM_UNITS].copy()
     assert units.sum() >= 2
     tp = buy_military(np.random.default_rng(0), eng.S, eng.X, eng.W, p, 0)
     assert tp == eng.rules.r[L.R_TP + L.BOX_MILITARY]
     assert X.hx[site, L.H_OUTPOST] == p and X.pl[p, L.P_OUTPOSTS] == 1 and X.hex_target[site]
-    assert X.pl[p, L.P_RES + L.GOLD] == 0 and (X.pl[p, L.P_UNITS:L.P_UNITS + L.NUM_UNITS] == units).all()
+    assert (
+        X.pl[p, L.P_RES + L.GOLD] == 0
+        and (X.pl[p, L.P_UNITS : L.P_UNITS + L.NUM_UNITS] == units).all()
+    )
     assert X.g[L.G_ILLEGAL] == 0 and X.pl[p, L.P_LAST_BUY] == 0
     # with Gold for both, the unit comes first and the Outpost is the +2 Gold extra
     X.hx[site, L.H_OUTPOST] = -1
     X.pl[p, L.P_OUTPOSTS] = 0
     X.pl[p, L.P_RES + L.GOLD] = 10
     buy_military(np.random.default_rng(0), eng.S, eng.X, eng.W, p, 0)
-    assert X.pl[p, L.P_UNITS:L.P_UNITS + L.NUM_UNITS].sum() > units.sum() and X.pl[p, L.P_OUTPOSTS] == 1
+    assert (
+        X.pl[p, L.P_UNITS : L.P_UNITS + L.NUM_UNITS].sum() > units.sum()
+        and X.pl[p, L.P_OUTPOSTS] == 1
+    )
 
 
 def test_alt_translation_eliminates_an_outpost_that_would_retreat(eng):
@@ -177,9 +194,9 @@ def test_alt_translation_eliminates_an_outpost_that_would_retreat(eng):
     destroyed the last Old One) removes the Outpost; the rulebook keeps it unless damaged."""
     sanity = int(eng.arrays.r[L.R_SANITY])
     seen = {L.RULES_REVENGE: 0, L.RULES_ALT: 0}
-    undamaged = 0       # alt-translation cases the rulebook would have kept
+    undamaged = 0  # alt-translation cases the rulebook would have kept
     try:
-        eng.arrays.r[L.R_SANITY] = 1          # make Sanity defeats common
+        eng.arrays.r[L.R_SANITY] = 1  # make Sanity defeats common
         for seed in range(300):
             for ruleset in (L.RULES_REVENGE, L.RULES_ALT):
                 X = revenge_position(eng, seed=seed)
@@ -207,9 +224,10 @@ def test_alt_translation_eliminates_an_outpost_that_would_retreat(eng):
 
 def test_the_old_one_player_orders_the_outpost_fights_strongest_first(eng):
     from simkit.kernels.game_oop import resolve_revenge_fights
+
     X = revenge_position(eng, oop="rusher")
     free = np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0) & ~X.hex_blocked)
-    weak, strong = int(free[0]), int(free[1])          # the weaker one has the lower hex index
+    weak, strong = int(free[0]), int(free[1])  # the weaker one has the lower hex index
     for h in (weak, strong):
         X.hx[h, L.H_OUTPOST] = 0
         X.hex_target[h] = True
@@ -219,7 +237,7 @@ def test_the_old_one_player_orders_the_outpost_fights_strongest_first(eng):
     X.g[L.G_LOG_ON] = 1
     X.g[L.G_LOG_N] = 0
     resolve_revenge_fights(np.random.default_rng(2), eng.S, eng.X, eng.W)
-    log = X.log[:X.g[L.G_LOG_N]]
+    log = X.log[: X.g[L.G_LOG_N]]
     fights = [int(r[3]) for r in log if r[0] == L.EV_COMBAT]
     assert fights[:2] == [strong, weak] and X.g[L.G_OUTPOST_COMBATS] == 2
 
@@ -228,14 +246,17 @@ def test_units_carry_their_damage_into_the_next_fight_of_the_same_turn(eng):
     from simkit.kernels.game_combat import prepare_combat
     from simkit.kernels.game_common import tiles_in_hex
     from simkit.kernels.game_oop import resolve_revenge_fights
+
     X = revenge_position(eng)
     W = eng.work
     p = 0
-    h = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0) & ~X.hex_blocked)[0])
+    h = int(
+        np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0) & ~X.hex_blocked)[0]
+    )
     put_old_one(eng, h, L.ZOMBIE)
     W.force[:] = 0
     W.force[L.INFANTRY] = 2
-    W.dmg_carry[p, L.INFANTRY] = 1                         # left by an earlier fight this turn
+    W.dmg_carry[p, L.INFANTRY] = 1  # left by an earlier fight this turn
     n = tiles_in_hex(eng.X, h, W.tiles2)
     prepare_combat(eng.S, eng.X, eng.W, p, W.tiles2, n, False, h)
     assert W.cst[C.DAMAGE + L.INFANTRY] == 1 and W.cmx[C.KEEP_DAMAGE] == 1
@@ -247,6 +268,7 @@ def test_units_carry_their_damage_into_the_next_fight_of_the_same_turn(eng):
 
 def test_the_damage_carried_is_what_the_survivors_of_the_fight_kept(eng):
     from simkit.kernels.game_defence import carry_damage
+
     seen = 0
     for seed in range(40):
         X = revenge_position(eng, seed=seed)
@@ -257,7 +279,10 @@ def test_the_damage_carried_is_what_the_survivors_of_the_fight_kept(eng):
         for u in range(L.NUM_UNITS):
             W.force[u] = X.pl[p, L.P_UNITS + u]
         from simkit.kernels.game_combat import fight
-        outcome = fight(np.random.default_rng(seed), eng.S, eng.X, eng.W, p, X.pl[p, L.P_PORT], True)
+
+        outcome = fight(
+            np.random.default_rng(seed), eng.S, eng.X, eng.W, p, X.pl[p, L.P_PORT], True
+        )
         carry_damage(W, p)
         st = W.cst
         for u in range(L.NUM_UNITS):
@@ -265,11 +290,12 @@ def test_the_damage_carried_is_what_the_survivors_of_the_fight_kept(eng):
             assert W.dmg_carry[p, u] == expected
         if outcome in (C.WIN,) and W.dmg_carry[p].sum() > 0:
             seen += 1
-    assert seen > 0                                        # survivors of a won fight keep damage
+    assert seen > 0  # survivors of a won fight keep damage
 
 
 def test_cycling_the_display_sends_a_card_to_the_bottom_and_refills(eng):
     from simkit.kernels.game_common import cycle_display
+
     X = revenge_position(eng)
     pos, size = int(X.g[L.G_PERS_POS]), int(X.g[L.G_PERS_SIZE])
     before = sorted(X.pers_deck[pos:size].tolist() + [c for c in X.display.tolist() if c >= 0])
@@ -277,27 +303,30 @@ def test_cycling_the_display_sends_a_card_to_the_bottom_and_refills(eng):
     card = int(X.display[j])
     assert cycle_display(eng.X, j) == card
     assert X.display[0] == top and X.pers_deck[size - 1] == card
-    assert X.g[L.G_PERS_POS] == pos and X.g[L.G_PERS_SIZE] == size     # the pile keeps its length
+    assert X.g[L.G_PERS_POS] == pos and X.g[L.G_PERS_SIZE] == size  # the pile keeps its length
     after = sorted(X.pers_deck[pos:size].tolist() + [c for c in X.display.tolist() if c >= 0])
-    assert after == before                                              # no card lost or doubled
+    assert after == before  # no card lost or doubled
 
 
 def test_a_player_wanting_nothing_on_display_cycles_before_recruiting(eng):
     from simkit.kernels.game_actions import recruit
+
     X = revenge_position(eng)
     p = 0
-    X.params[p, L.HP_PERS_W:L.HP_PERS_W + len(L.EFFECT_NAMES)] = 0.0   # wants no Personality at all
+    X.params[p, L.HP_PERS_W : L.HP_PERS_W + len(L.EFFECT_NAMES)] = (
+        0.0  # wants no Personality at all
+    )
     X.g[L.G_LOG_ON] = 1
     X.g[L.G_LOG_N] = 0
     recruit(np.random.default_rng(0), eng.S, eng.X, eng.W, p)
-    log = X.log[:X.g[L.G_LOG_N]]
+    log = X.log[: X.g[L.G_LOG_N]]
     cycles = [r for r in log if r[0] == L.EV_REVENGE and r[3] == L.RV_CYCLE]
     assert len(cycles) == 1 and X.g[L.G_ILLEGAL] == 0
     # base games have no such option
     X.g[L.G_MODE] = L.MODE_BASE
     X.g[L.G_LOG_N] = 0
     recruit(np.random.default_rng(0), eng.S, eng.X, eng.W, p)
-    assert not any(r[0] == L.EV_REVENGE for r in X.log[:X.g[L.G_LOG_N]])
+    assert not any(r[0] == L.EV_REVENGE for r in X.log[: X.g[L.G_LOG_N]])
 
 
 def test_after_losing_its_port_fight_a_player_leaves_the_outpost_to_fight_alone(eng):
@@ -306,9 +335,14 @@ def test_after_losing_its_port_fight_a_player_leaves_the_outpost_to_fight_alone(
         X = revenge_position(eng)
         S, p = eng.arrays, 0
         port = int(X.pl[p, L.P_PORT])
-        k = next(k for k in range(6) if S.neighbors[port, k] >= 0
-                 and X.hx[S.neighbors[port, k], L.H_SPAWN] < 0 and not X.hex_blocked[S.neighbors[port, k]])
-        h = _track(X, S, p, port, k)                       # an Outpost one track from the Port
+        k = next(
+            k
+            for k in range(6)
+            if S.neighbors[port, k] >= 0
+            and X.hx[S.neighbors[port, k], L.H_SPAWN] < 0
+            and not X.hex_blocked[S.neighbors[port, k]]
+        )
+        h = _track(X, S, p, port, k)  # an Outpost one track from the Port
         X.hx[h, L.H_OUTPOST] = p
         X.pl[p, L.P_OUTPOSTS] = 1
         X.hex_target[h] = True
@@ -323,11 +357,13 @@ def test_after_losing_its_port_fight_a_player_leaves_the_outpost_to_fight_alone(
 # A scripted Old One deck (conftest.custom_deck) makes every fight and move do exactly what
 # the test needs; the assertions are what the rule text says happens.
 
+
 def _scripted(pack, rows, moves_zombies=False):
     """An Engine whose Old One deck is the cards ``rows`` (conftest.custom_deck)."""
     import dataclasses
 
     from conftest import custom_deck
+
     data = custom_deck(pack, rows)
     if moves_zombies:
         moves = np.zeros_like(data.card_moves)
@@ -346,8 +382,13 @@ def _clear_board(X):
 
 
 def _empty(X, h):
-    return (X.hx[h, L.H_SPAWN] < 0 and X.hx[h, L.H_PORT_OWNER] < 0 and X.hx[h, L.H_FARM_OWNER] < 0
-            and X.hx[h, L.H_OUTPOST] < 0 and X.hx[h, L.H_RES:L.H_RES + L.NUM_RES].sum() == 0)
+    return (
+        X.hx[h, L.H_SPAWN] < 0
+        and X.hx[h, L.H_PORT_OWNER] < 0
+        and X.hx[h, L.H_FARM_OWNER] < 0
+        and X.hx[h, L.H_OUTPOST] < 0
+        and X.hx[h, L.H_RES : L.H_RES + L.NUM_RES].sum() == 0
+    )
 
 
 def _farm(X, h, owner=0):
@@ -390,15 +431,17 @@ def test_an_old_one_that_reached_a_farm_stops_for_the_rest_of_the_move_action(pa
     _farm(X, b)
     i = put_old_one(eng, z, L.ZOMBIE)
     from simkit.kernels.game_oop import oop_move
+
     oop_move(np.random.default_rng(0), eng.S, eng.X, eng.W)
-    assert X.tile_hex[i] == a and X.hex_farm[a] == 2       # it reached the first Farm and blighted it
-    assert X.hex_farm[b] == 1                              # and went no further in this Move
+    assert X.tile_hex[i] == a and X.hex_farm[a] == 2  # it reached the first Farm and blighted it
+    assert X.hex_farm[b] == 1  # and went no further in this Move
 
 
 def test_a_farm_may_not_go_on_an_outpost_hex(eng):
     """Farms: 'The hex must be empty, it cannot contain any other pieces apart from Railway
     tracks' -- an Outpost is a piece."""
     from simkit.kernels.game_actions import farm_site, refresh_network
+
     X = revenge_position(eng)
     S, p = eng.arrays, 0
     port = int(X.pl[p, L.P_PORT])
@@ -407,7 +450,9 @@ def test_a_farm_may_not_go_on_an_outpost_hex(eng):
         m = int(S.neighbors[port, k])
         if m >= 0 and _empty(X, m) and not X.hex_blocked[m] and S.hex_farms[m]:
             site = _track(X, S, p, port, k)
-            kind = int(np.flatnonzero([(S.hex_farms[m] >> f) & 1 for f in range(L.NUM_FARM_KINDS)])[0])
+            kind = int(
+                np.flatnonzero([(S.hex_farms[m] >> f) & 1 for f in range(L.NUM_FARM_KINDS)])[0]
+            )
             break
     assert site >= 0
     refresh_network(eng.S, eng.X, eng.W, p)
@@ -420,6 +465,7 @@ def test_an_empty_spawn_tile_does_not_block_the_path_of_an_attack(eng):
     """Spawn tiles block railways, but they are not Old Ones: a force traces its path past
     an empty one (an Old One in its place blocks it)."""
     from simkit.kernels.game_common import ensure_dist, in_range
+
     X = revenge_position(eng)
     S, W, p = eng.arrays, eng.work, 0
     _clear_board(X)
@@ -427,22 +473,23 @@ def test_an_empty_spawn_tile_does_not_block_the_path_of_an_attack(eng):
     X.hex_blocked[:] = False
     port = int(X.pl[p, L.P_PORT])
     step = target = -1
-    for k in range(6):          # a straight line port - step - target: step is the only way
+    for k in range(6):  # a straight line port - step - target: step is the only way
         m = int(S.neighbors[port, k])
         q = int(S.neighbors[m, k]) if m >= 0 else -1
         if q >= 0 and X.hx[m, L.H_PORT_OWNER] < 0 and X.hx[q, L.H_PORT_OWNER] < 0:
             step, target = m, q
             break
     assert target >= 0
-    X.hx[step, L.H_SPAWN] = 0                   # an empty Spawn tile in the way
+    X.hx[step, L.H_SPAWN] = 0  # an empty Spawn tile in the way
     X.hex_blocked[step] = True
     put_old_one(eng, target, L.ZOMBIE)
     W.ctx[L.CTX_DIST_OK] = 0
     ensure_dist(eng.S, eng.X, eng.W, p)
     assert W.dist[target] == 2 and in_range(eng.S, eng.X, eng.W, p, target, 2, False)
     from simkit.kernels.game_common import refresh_blocked
+
     X.hx[step, L.H_SPAWN] = -1
-    put_old_one(eng, step, L.ZOMBIE)                   # an Old One there instead: no way past it
+    put_old_one(eng, step, L.ZOMBIE)  # an Old One there instead: no way past it
     refresh_blocked(eng.X, step)
     W.ctx[L.CTX_DIST_OK] = 0
     ensure_dist(eng.S, eng.X, eng.W, p)
@@ -460,12 +507,13 @@ def test_a_spawn_tile_under_a_shared_kill_gives_each_participant_a_vp_token(pack
     immediately and the tile is removed.'"""
     from simkit.kernels.game_combat import add_damage, fight
     from simkit.kernels.game_oop import after_attack
-    eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 0, 0, 0)}])   # every card: Infantry hits
+
+    eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 0, 0, 0)}])  # every card: Infantry hits
     X = revenge_position(eng)
     _clear_board(X)
     h, i = _spawn_hex_with_zombie(eng, X)
     cap = int(eng.arrays.tile_cap[i])
-    add_damage(eng.X, i, 1, cap - 1)                  # player 1 wore it down earlier
+    add_damage(eng.X, i, 1, cap - 1)  # player 1 wore it down earlier
     tokens = X.pl[:2, L.P_VP_TOKENS].copy()
     spawns = X.pl[:2, L.P_SPAWNS].copy()
     vp = int(eng.arrays.tile_vp[i])
@@ -473,15 +521,16 @@ def test_a_spawn_tile_under_a_shared_kill_gives_each_participant_a_vp_token(pack
     eng.work.force[L.INFANTRY] = 1
     assert fight(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False) == C.WIN
     after_attack(eng.X, h, 0)
-    assert X.hx[h, L.H_SPAWN] == -1                   # the tile is removed
+    assert X.hx[h, L.H_SPAWN] == -1  # the tile is removed
     # each gets its share of the Old One (equal damage: the odd point is not awarded) + 1 token
     assert (X.pl[:2, L.P_VP_TOKENS] - tokens).tolist() == [vp // 2 + 1, vp // 2 + 1]
-    assert (X.pl[:2, L.P_SPAWNS] == spawns).all()     # nobody keeps the tile itself
+    assert (X.pl[:2, L.P_SPAWNS] == spawns).all()  # nobody keeps the tile itself
 
 
 def test_a_spawn_tile_under_a_kill_alone_is_kept_by_the_attacker(pack):
     from simkit.kernels.game_combat import fight
     from simkit.kernels.game_oop import after_attack
+
     eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 0, 0, 0)}])
     X = revenge_position(eng)
     _clear_board(X)
@@ -492,7 +541,9 @@ def test_a_spawn_tile_under_a_kill_alone_is_kept_by_the_attacker(pack):
     while X.tile_hex[i] == h:
         fight(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False)
     after_attack(eng.X, h, 0)
-    assert X.hx[h, L.H_SPAWN] == -1 and X.pl[0, L.P_SPAWNS] == spawns + 1 and X.pl[1, L.P_SPAWNS] == 0
+    assert (
+        X.hx[h, L.H_SPAWN] == -1 and X.pl[0, L.P_SPAWNS] == spawns + 1 and X.pl[1, L.P_SPAWNS] == 0
+    )
 
 
 def _lone_port(eng, X, p=0):
@@ -508,8 +559,9 @@ def test_a_knocked_out_port_token_whose_attackers_all_died_keeps_the_port(pack):
     remain on your Port hex'. Here one card destroys the Zombie and knocks the token out."""
     from simkit.kernels.game_combat import add_damage
     from simkit.kernels.game_oop import revenge_port_defence
+
     eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 2, 0, 0)}])
-    X = revenge_position(eng, difficulty=L.DIFF_HARD)            # Port token at strength 2
+    X = revenge_position(eng, difficulty=L.DIFF_HARD)  # Port token at strength 2
     _clear_board(X)
     h = _lone_port(eng, X)
     i = put_old_one(eng, h, L.ZOMBIE)
@@ -518,7 +570,7 @@ def test_a_knocked_out_port_token_whose_attackers_all_died_keeps_the_port(pack):
     lost = revenge_port_defence(np.random.default_rng(0), eng.S, eng.X, eng.W, 0)
     st = eng.work.cst
     assert st[C.OUTCOME] == C.WIN_AND_DEFEAT and st[C.COUNT + L.PORT_STACK] == 0
-    assert not lost and X.g[L.G_OOP_VP] == vp0          # no 10 VP: the Port stands
+    assert not lost and X.g[L.G_OOP_VP] == vp0  # no 10 VP: the Port stands
     assert X.pl[0, L.P_PORT_STRENGTH] == 2
 
 
@@ -528,6 +580,7 @@ def test_a_port_token_starts_every_combat_undamaged(pack):
     from simkit.kernels.game_combat import add_damage, prepare_combat
     from simkit.kernels.game_common import tiles_in_hex
     from simkit.kernels.game_oop import revenge_port_defence
+
     eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 1, 0, 0)}])
     for ruleset in (L.RULES_REVENGE, L.RULES_ALT):
         X = revenge_position(eng)
@@ -547,6 +600,7 @@ def test_a_port_token_starts_every_combat_undamaged(pack):
 
 def test_a_game_fight_that_no_card_can_change_ends_as_a_stalemate(pack):
     from simkit.kernels.game_combat import fight
+
     eng = _scripted(pack, [{ZOMBIE_ROW: (0, 0, 0, 0)}] * 3)
     X = revenge_position(eng)
     _clear_board(X)
@@ -555,7 +609,11 @@ def test_a_game_fight_that_no_card_can_change_ends_as_a_stalemate(pack):
     eng.work.force[:] = 0
     eng.work.force[L.INFANTRY] = 1
     assert fight(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False) == C.STALEMATE
-    assert X.g[L.G_STALEMATES] == 1 and X.tile_hex[i] == h and eng.work.cst[C.LOST:C.LOST + 7].sum() == 0
+    assert (
+        X.g[L.G_STALEMATES] == 1
+        and X.tile_hex[i] == h
+        and eng.work.cst[C.LOST : C.LOST + 7].sum() == 0
+    )
 
 
 def test_atlach_nacha_charges_its_time_at_a_defence_too(eng):
@@ -573,14 +631,22 @@ def test_the_content_switch_keeps_only_mythos_cards_whose_text_is_public(eng):
     """content = "rules": a card whose effect or amount is assumed is left out of the deck."""
     from simkit.kernels.game_oop import shuffle_mythos
     from simkit.revenge.mythos import load_mythos
+
     names = load_mythos().names
     try:
         eng._mode_args(make_spec("revenge", 2, "balanced", content="rules"))
         shuffle_mythos(np.random.default_rng(0), eng.S, eng.X)
         X = eng.state
-        deck = sorted(names[int(c)] for c in X.mythos_deck[:X.g[L.G_MYTHOS_LEFT]])
-        assert deck == ["atlach_nacha", "baoht_zuqqa_mogg", "dark_young", "flying_polyp", "ghoul",
-                        "servitor_of_the_outer_gods", "yog_sothoth"]
+        deck = sorted(names[int(c)] for c in X.mythos_deck[: X.g[L.G_MYTHOS_LEFT]])
+        assert deck == [
+            "atlach_nacha",
+            "baoht_zuqqa_mogg",
+            "dark_young",
+            "flying_polyp",
+            "ghoul",
+            "servitor_of_the_outer_gods",
+            "yog_sothoth",
+        ]
     finally:
         eng._mode_args(make_spec("revenge", 2, "balanced"))
     shuffle_mythos(np.random.default_rng(0), eng.S, eng.X)

@@ -53,19 +53,41 @@ def spec_file(tmp_path: Path) -> Path:
 
 
 def env() -> dict[str, str]:
-    return {**os.environ, "CI": "1", "SIMKIT_MODE_PROVIDERS": "fake_modes",
-            "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)])}
+    return {
+        **os.environ,
+        "CI": "1",
+        "SIMKIT_MODE_PROVIDERS": "fake_modes",
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)]),
+    }
 
 
 def start(spec: Path, out: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "simkit", "experiment", "run", str(spec), "--out", str(out),
-                             "--quiet", *extra], env=env(), cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)  # its own process group
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "simkit",
+            "experiment",
+            "run",
+            str(spec),
+            "--out",
+            str(out),
+            "--quiet",
+            *extra,
+        ],
+        env=env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )  # its own process group
 
 
 def frame(out: Path, table: str) -> pl.DataFrame:
     files = sorted(out.glob(f"{table}/**/chunk-*.parquet"))
-    return pl.read_parquet(files, hive_partitioning=False).sort(["cell", "chunk_id", "game_index"], maintain_order=True)
+    return pl.read_parquet(files, hive_partitioning=False).sort(
+        ["cell", "chunk_id", "game_index"], maintain_order=True
+    )
 
 
 def temporaries(out: Path) -> list[str]:
@@ -98,8 +120,11 @@ def wait_for_writes(out: Path, proc: subprocess.Popen, timeout: float = 120) -> 
     seen = {p for p in out.rglob("*.parquet")} if out.exists() else set()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and proc.poll() is None:
-        if out.exists() and any(p not in seen for p in out.rglob("*")  # chunk files, not the manifest's
-                                if p.parent != out and (p.suffix == ".parquet" or ".tmp" in p.name)):
+        if out.exists() and any(
+            p not in seen
+            for p in out.rglob("*")  # chunk files, not the manifest's
+            if p.parent != out and (p.suffix == ".parquet" or ".tmp" in p.name)
+        ):
             return
         time.sleep(0.005)
 
@@ -110,7 +135,7 @@ def kill_and_rerun(tmp_path: Path, straight: Path, kills: int, seed: int) -> Non
     out = tmp_path / "lake"
     for _ in range(kills):
         proc = start(path, out, "--jobs", "2")
-        wait_for_writes(out, proc)          # start-up takes seconds: kill while chunks are written
+        wait_for_writes(out, proc)  # start-up takes seconds: kill while chunks are written
         time.sleep(rnd.uniform(0.0, 3.0))
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)  # the whole group: the run and its workers
@@ -121,7 +146,9 @@ def kill_and_rerun(tmp_path: Path, straight: Path, kills: int, seed: int) -> Non
     assert_same_lake(out, straight)
 
 
-def test_process_group_killed_at_random_moments_then_rerun_equals_an_uninterrupted_run(tmp_path, straight):
+def test_process_group_killed_at_random_moments_then_rerun_equals_an_uninterrupted_run(
+    tmp_path, straight
+):
     kill_and_rerun(tmp_path, straight, kills=3, seed=15)
 
 
@@ -139,7 +166,7 @@ def test_a_chunk_cut_off_between_its_tables_is_redone_and_reported(tmp_path, str
     for v in victims:
         v.unlink()
     truncated = sorted(out.glob("moves/**/chunk-*-000007.parquet"))[0]
-    truncated.write_bytes(truncated.read_bytes()[:100])   # and a truncated file
+    truncated.write_bytes(truncated.read_bytes()[:100])  # and a truncated file
     code = main(["experiment", "run", str(path), "--out", str(out), "--quiet"])
     err = capsys.readouterr().err
     assert code == 0, err
@@ -181,7 +208,10 @@ def test_lock_race_many_processes_starting_at_once_exactly_one_holds_it(tmp_path
             root.mkdir()
             (root / lk.LOCK).write_text("999999999\nelsewhere\n")
         barrier, held = ctx.Barrier(procs_per_trial), ctx.Value("i", 0)
-        procs = [ctx.Process(target=_try_lock, args=(str(root), barrier, held, 0.15)) for _ in range(procs_per_trial)]
+        procs = [
+            ctx.Process(target=_try_lock, args=(str(root), barrier, held, 0.15))
+            for _ in range(procs_per_trial)
+        ]
         for p in procs:
             p.start()
         for p in procs:
@@ -189,7 +219,9 @@ def test_lock_race_many_processes_starting_at_once_exactly_one_holds_it(tmp_path
         assert held.value == 1, f"trial {trial}: {held.value} processes held the lock together"
 
 
-def test_concurrent_experiment_runs_one_writes_the_others_refuse_and_the_lake_is_whole(tmp_path, straight):
+def test_concurrent_experiment_runs_one_writes_the_others_refuse_and_the_lake_is_whole(
+    tmp_path, straight
+):
     path = spec_file(tmp_path)
     out = tmp_path / "lake"
     procs = [start(path, out) for _ in range(6)]
@@ -212,7 +244,9 @@ def _full_disk_checks(out: Path) -> None:
             assert rec.get("status") != "running"
 
 
-def test_disk_full_injected_one_line_no_temporaries_no_running_manifest(tmp_path, monkeypatch, capsys):
+def test_disk_full_injected_one_line_no_temporaries_no_running_manifest(
+    tmp_path, monkeypatch, capsys
+):
     path = spec_file(tmp_path)
     out = tmp_path / "lake"
     calls = {"n": 0}
@@ -231,13 +265,17 @@ def test_disk_full_injected_one_line_no_temporaries_no_running_manifest(tmp_path
     assert "disk full" in err.strip().splitlines()[-1] and "Traceback" not in err
     _full_disk_checks(out)
     monkeypatch.undo()
-    assert main(["experiment", "run", str(path), "--out", str(out), "--quiet"]) == 0  # room again: it completes
+    assert (
+        main(["experiment", "run", str(path), "--out", str(out), "--quiet"]) == 0
+    )  # room again: it completes
 
 
 def test_disk_full_on_a_small_tmpfs(tmp_path, straight, capsys):
     mnt = tmp_path / "small"
     mnt.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True
+    )
     if mounted.returncode != 0:
         pytest.skip("cannot mount a tmpfs here (needs root); the injected ENOSPC test covers it")
     try:
@@ -256,16 +294,35 @@ def test_workers_end_when_the_run_is_killed(tmp_path):
     psutil = pytest.importorskip("psutil")
     path = spec_file(tmp_path)
     out = tmp_path / "lake"
-    proc = subprocess.Popen([sys.executable, "-m", "simkit", "experiment", "run", str(path), "--out", str(out),
-                             "--quiet", "--jobs", "2"], env={**env(), "SIMKIT_FAKE_SLEEP": "0.5"}, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "simkit",
+            "experiment",
+            "run",
+            str(path),
+            "--out",
+            str(out),
+            "--quiet",
+            "--jobs",
+            "2",
+        ],
+        env={**env(), "SIMKIT_FAKE_SLEEP": "0.5"},
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 60
     workers = []
     while time.monotonic() < deadline and not workers:
         time.sleep(0.2)
         if list(out.glob("summary/**/chunk-*.parquet")):
-            workers = [c for c in psutil.Process(proc.pid).children(recursive=True)
-                       if "python" in c.name().lower()]
+            workers = [
+                c
+                for c in psutil.Process(proc.pid).children(recursive=True)
+                if "python" in c.name().lower()
+            ]
     assert workers, "no worker processes seen"
     proc.kill()  # the parent only (SIGKILL: no cleanup of its own)
     proc.wait()

@@ -61,10 +61,19 @@ def test_same_spec_gives_identical_data_with_jobs_1_jobs_2_and_a_dask_cluster(tm
     run_experiment(spec, out=tmp_path / "j1", jobs=1, quiet=True)
     run_experiment(spec, out=tmp_path / "j2", jobs=2, quiet=True)
     # processes=False: scheduler and workers in this process (inproc://, no sockets at all)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                      dashboard_address=None) as cluster, Client(cluster):
-        run_experiment(spec, out=tmp_path / "dask", backend="dask", scheduler=cluster.scheduler_address,
-                       quiet=True)
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        Client(cluster),
+    ):
+        run_experiment(
+            spec,
+            out=tmp_path / "dask",
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+            quiet=True,
+        )
     one = frame(tmp_path / "j1")
     assert one.height == 4 * 1000
     assert one.equals(frame(tmp_path / "j2"))
@@ -104,7 +113,9 @@ def test_more_games_extends_the_lake_and_rewrites_only_the_short_last_chunk(tmp_
     run_experiment(load_spec(spec_file(tmp_path)), out=tmp_path / "lake", quiet=True)
     bigger = load_spec(spec_file(tmp_path, SPEC.replace("games = 1000", "games = 1600")))
     result = run_experiment(bigger, out=tmp_path / "lake", quiet=True)
-    assert result.chunks_skipped == 4 * 2 and result.chunks_written == 4 * 2  # chunk 2 grows 200 -> 400, chunk 3 new
+    assert (
+        result.chunks_skipped == 4 * 2 and result.chunks_written == 4 * 2
+    )  # chunk 2 grows 200 -> 400, chunk 3 new
     straight = run_experiment(bigger, out=tmp_path / "straight", quiet=True)
     assert straight.chunks_written == 16
     assert frame(tmp_path / "lake").equals(frame(tmp_path / "straight"))
@@ -121,13 +132,20 @@ def _wait_for_files(out: Path, at_least: int, proc: subprocess.Popen, timeout: f
     pytest.fail("no chunk files appeared")
 
 
-BIG = SPEC.replace("chunk_size = 400", "chunk_size = 2000").replace("games = 1000", "games = 100000")
+BIG = SPEC.replace("chunk_size = 400", "chunk_size = 2000").replace(
+    "games = 1000", "games = 100000"
+)
 
 
 def _start(spec: Path, out: Path, *extra: str) -> subprocess.Popen:
     env = {**os.environ, "CI": "1"}
-    return subprocess.Popen([sys.executable, "-m", "simkit", "experiment", "run", str(spec), "--out", str(out),
-                             *extra], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "simkit", "experiment", "run", str(spec), "--out", str(out), *extra],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def test_killed_run_then_rerun_ends_with_exactly_the_rows_of_an_uninterrupted_run(tmp_path):
@@ -150,7 +168,9 @@ def test_killed_run_then_rerun_ends_with_exactly_the_rows_of_an_uninterrupted_ru
     assert resumed.equals(frame(tmp_path / "straight"))
 
 
-def test_ctrl_c_stops_the_run_leaving_only_complete_files_and_the_manifest_says_interrupted(tmp_path):
+def test_ctrl_c_stops_the_run_leaving_only_complete_files_and_the_manifest_says_interrupted(
+    tmp_path,
+):
     path = spec_file(tmp_path, BIG)
     out = tmp_path / "lake"
     proc = _start(path, out)
@@ -170,7 +190,11 @@ def test_a_killed_worker_fails_the_run_and_a_rerun_completes_it(tmp_path):
     out = tmp_path / "lake"
     proc = _start(path, out, "--jobs", "2")
     _wait_for_files(out, 3, proc)
-    workers = [c for c in psutil.Process(proc.pid).children(recursive=True) if "LokyProcess" in " ".join(c.cmdline())]
+    workers = [
+        c
+        for c in psutil.Process(proc.pid).children(recursive=True)
+        if "LokyProcess" in " ".join(c.cmdline())
+    ]
     assert workers, "no loky worker found"
     workers[0].kill()
     _, err = proc.communicate(timeout=60)
@@ -181,7 +205,9 @@ def test_a_killed_worker_fails_the_run_and_a_rerun_completes_it(tmp_path):
     assert frame(out).height == 4 * 100_000
 
 
-def test_a_write_cut_off_mid_file_leaves_no_visible_file_and_the_rerun_completes(tmp_path, monkeypatch):
+def test_a_write_cut_off_mid_file_leaves_no_visible_file_and_the_rerun_completes(
+    tmp_path, monkeypatch
+):
     spec = load_spec(spec_file(tmp_path))
     real = lake_mod.pq.ParquetWriter.write_table
     calls = {"n": 0}
@@ -212,11 +238,12 @@ def test_a_corrupt_file_is_reported_not_read_and_a_rerun_redoes_its_chunk(tmp_pa
     victim = sorted(out.glob("summary/**/chunk-*.parquet"))[3]
     victim.write_bytes(victim.read_bytes()[:200])  # truncated (a crash without fsync)
     from simkit import analysis
+
     with pytest.raises(UserError, match="corrupt"):
-        analysis.open_lake(out)                    # readers never read it
+        analysis.open_lake(out)  # readers never read it
     code = main(["experiment", "run", str(path), "--out", str(out), "--quiet"])
     err = capsys.readouterr().err
-    assert code == 0 and victim.name in err and "redone" in err   # the run redoes its own chunk
+    assert code == 0 and victim.name in err and "redone" in err  # the run redoes its own chunk
     assert scan(out).problems == []
     run_experiment(load_spec(path), out=tmp_path / "straight", quiet=True)
     assert frame(out).equals(frame(tmp_path / "straight"))
@@ -233,7 +260,9 @@ def test_a_foreign_file_in_the_lake_is_reported_not_read(tmp_path, capsys):
     assert code == 2 and "foreign" in out_text and "extra.parquet" in out_text
 
 
-def test_appending_to_a_lake_of_another_engine_version_is_refused_unless_forced(tmp_path, monkeypatch):
+def test_appending_to_a_lake_of_another_engine_version_is_refused_unless_forced(
+    tmp_path, monkeypatch
+):
     path = spec_file(tmp_path)
     out = tmp_path / "lake"
     run_experiment(load_spec(path), out=out, quiet=True)
@@ -253,8 +282,14 @@ def test_appending_with_another_data_pack_is_refused(tmp_path):
     pack = tmp_path / "pack"
     shutil.copytree(ROOT / "simkit" / "data" / "auztralia", pack)
     units = pack / "units.toml"
-    units.write_text(units.read_text().replace('[infantry]\ncost = { value = 1,', '[infantry]\ncost = { value = 2,'))
-    other = load_spec(spec_file(tmp_path, SPEC.replace('mode = "combat"', f'mode = "combat"\ndata = "{pack}"')))
+    units.write_text(
+        units.read_text().replace(
+            "[infantry]\ncost = { value = 1,", "[infantry]\ncost = { value = 2,"
+        )
+    )
+    other = load_spec(
+        spec_file(tmp_path, SPEC.replace('mode = "combat"', f'mode = "combat"\ndata = "{pack}"'))
+    )
     with pytest.raises(UserError, match="data pack"):
         run_experiment(other, out=out, quiet=True)
 
@@ -269,7 +304,9 @@ def test_a_folder_that_is_not_a_lake_is_never_written_into(tmp_path):
 
 
 def test_target_ci_adds_chunks_until_each_cell_reaches_the_target(tmp_path):
-    text = SPEC.replace("games = 1000", "target_ci = 0.03\nmax_games = 20000").replace("chunk_size = 400", "chunk_size = 200")
+    text = SPEC.replace("games = 1000", "target_ci = 0.03\nmax_games = 20000").replace(
+        "chunk_size = 400", "chunk_size = 200"
+    )
     result = run_experiment(load_spec(spec_file(tmp_path, text)), out=tmp_path / "lake", quiet=True)
     for cell in result.cells:
         assert cell.stop == "target" and cell.half_width <= 0.03
@@ -302,7 +339,9 @@ def test_manifest_records_spec_seed_chunks_versions_commit_and_packages(tmp_path
     assert manifest["format"] == "simkit-lake/1"
     (record,) = manifest["experiments"].values()
     assert record["root_seed"] == 20240601 and record["engine_version"] == simkit.ENGINE_VERSION
-    assert record["status"] == "complete" and len(record["chunks"]) == 12 and len(record["cells"]) == 4
+    assert (
+        record["status"] == "complete" and len(record["chunks"]) == 12 and len(record["cells"]) == 4
+    )
     assert record["spec_text"].strip().startswith("[experiment]")
     assert {"numpy", "numba", "pyarrow", "polars", "joblib"} <= set(record["packages"])
     assert record["git_commit"] and record["data_hash"]
@@ -312,6 +351,7 @@ def test_loky_workers_run_with_one_numba_thread(tmp_path):
     from joblib import Parallel, delayed, parallel_config
 
     from simkit.runner.worker import WORKER_ENV
+
     with parallel_config(backend="loky", inner_max_num_threads=1):
         envs = Parallel(n_jobs=2)(delayed(os.environ.get)("NUMBA_NUM_THREADS") for _ in range(4))
     assert set(envs) == {WORKER_ENV["NUMBA_NUM_THREADS"]}
@@ -330,8 +370,14 @@ print(json.dumps(peak_rss_mb()))
 
 def test_peak_memory_does_not_grow_with_the_number_of_games(tmp_path):
     def peak(games: int) -> float:
-        proc = subprocess.run([sys.executable, "-c", RSS_SCRIPT, str(games), str(tmp_path)], cwd=ROOT,
-                              capture_output=True, text=True, timeout=300, check=True)
+        proc = subprocess.run(
+            [sys.executable, "-c", RSS_SCRIPT, str(games), str(tmp_path)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
         return json.loads(proc.stdout.strip().splitlines()[-1])
 
     small, large = peak(100_000), peak(1_000_000)
@@ -340,16 +386,43 @@ def test_peak_memory_does_not_grow_with_the_number_of_games(tmp_path):
 
 
 def test_progress_is_silent_in_ci(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "simkit", "experiment", "run", str(spec_file(tmp_path)),
-                           "--out", str(tmp_path / "lake")], env={**os.environ, "CI": "1"}, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "simkit",
+            "experiment",
+            "run",
+            str(spec_file(tmp_path)),
+            "--out",
+            str(tmp_path / "lake"),
+        ],
+        env={**os.environ, "CI": "1"},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0 and proc.stderr == ""
     assert "12 chunk(s) written" in proc.stdout
 
 
 def test_bad_backend_flags_exit_2_before_any_work(tmp_path, capsys):
     path = spec_file(tmp_path)
-    assert main(["experiment", "run", str(path), "--out", str(tmp_path / "a"), "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    assert (
+        main(
+            [
+                "experiment",
+                "run",
+                str(path),
+                "--out",
+                str(tmp_path / "a"),
+                "--scheduler",
+                "tcp://127.0.0.1:1",
+            ]
+        )
+        == 2
+    )
     assert main(["experiment", "run", str(path), "--out", str(tmp_path / "b"), "--jobs", "0"]) == 2
     assert "--jobs" in capsys.readouterr().err
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

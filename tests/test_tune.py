@@ -20,7 +20,9 @@ from strategies.spaces import Vector, check_value, space_of
 SMALL = dict(trials=3, games_per_trial=40, leaders=2, leader_games=60, holdout_games=80)
 
 
-TUNABLE = [c for c in PLAYERS + OOP_PLAYERS if c.name != "random"]   # the random players are baselines
+TUNABLE = [
+    c for c in PLAYERS + OOP_PLAYERS if c.name != "random"
+]  # the random players are baselines
 
 
 @pytest.mark.parametrize("cls", TUNABLE, ids=lambda c: c.name)
@@ -65,16 +67,20 @@ def test_a_tuning_run_writes_a_strategy_file_with_its_evaluation(tuned):
 
 def test_the_first_trial_is_the_default_on_the_same_games(tuned):
     import optuna
+
     spec, out, record = tuned
     study = optuna.load_study(study_name="tune", storage=f"sqlite:///{out / 'study.db'}")
     first = study.trials[0]
     default = parse_one("balanced")
-    assert first.params["army_min"] == default.army_min and first.params["atk_ratio"] == default.atk_ratio
+    assert (
+        first.params["army_min"] == default.army_min
+        and first.params["atk_ratio"] == default.atk_ratio
+    )
 
 
 def test_a_rerun_resumes_the_study_and_chooses_the_same(tuned):
     spec, out, record = tuned
-    again = run_tune(spec, out)             # all trials done: nothing new is played in the study
+    again = run_tune(spec, out)  # all trials done: nothing new is played in the study
     assert again["evaluation"]["trials"] == 3
     assert again["strategy"]["fields"] == record["strategy"]["fields"]
 
@@ -82,6 +88,7 @@ def test_a_rerun_resumes_the_study_and_chooses_the_same(tuned):
 def test_a_rerun_with_other_settings_is_refused(tuned):
     spec, out, _ = tuned
     from dataclasses import replace
+
     with pytest.raises(UserError, match="other settings"):
         run_tune(replace(spec, seed=6), out)
 
@@ -93,6 +100,7 @@ def test_the_same_seed_gives_the_same_choice_in_a_new_folder(tuned, tmp_path):
 
 def test_a_tuned_file_is_a_strategy_spec_for_every_command(tuned):
     from simkit.game.engine import make_spec
+
     _, out, record = tuned
     strategy = parse_one(f"file:{out / 'strategy.toml'}")
     assert type(strategy).name == "balanced"
@@ -101,17 +109,25 @@ def test_a_tuned_file_is_a_strategy_spec_for_every_command(tuned):
         assert (list(got) if isinstance(got, tuple) else got) == value
     assert make_spec("base", 2, [f"file:{out}", "economist"]).players == 2
     from simkit.revenge.modes import REVENGE
-    REVENGE.validate({"strategies": f"file:{out}"})       # specs accept it too
+
+    REVENGE.validate({"strategies": f"file:{out}"})  # specs accept it too
 
 
-@pytest.mark.parametrize("text, message", [
-    ('[strategy]\nrole = "human"\nbase = "balanced"\n[strategy.fields]\narmy_min = 99\n',
-     "field 'army_min' must be a whole number in 0..6"),
-    ('[strategy]\nrole = "human"\nbase = "balanced"\n[strategy.fields]\nbanana = 1\n',
-     "'strategy.fields.banana' is not a tunable field"),
-    ('[strategy]\nrole = "oop"\nbase = "rusher"\n[strategy.fields]\n', "use it with --oop"),
-    ("not toml [", "not TOML"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            '[strategy]\nrole = "human"\nbase = "balanced"\n[strategy.fields]\narmy_min = 99\n',
+            "field 'army_min' must be a whole number in 0..6",
+        ),
+        (
+            '[strategy]\nrole = "human"\nbase = "balanced"\n[strategy.fields]\nbanana = 1\n',
+            "'strategy.fields.banana' is not a tunable field",
+        ),
+        ('[strategy]\nrole = "oop"\nbase = "rusher"\n[strategy.fields]\n', "use it with --oop"),
+        ("not toml [", "not TOML"),
+    ],
+)
 def test_a_bad_strategy_file_stops_with_one_line(tmp_path, text, message):
     path = tmp_path / "strategy.toml"
     path.write_text(text)
@@ -121,9 +137,15 @@ def test_a_bad_strategy_file_stops_with_one_line(tmp_path, text, message):
 
 def test_an_old_one_player_file_plays_through_oop(tmp_path):
     path = tmp_path / "strategy.toml"
-    path.write_text('[strategy]\nrole = "oop"\nbase = "blighter"\n[strategy.fields]\nplay_mythos = 0.25\n')
+    path.write_text(
+        '[strategy]\nrole = "oop"\nbase = "blighter"\n[strategy.fields]\nplay_mythos = 0.25\n'
+    )
     oop = parse_oop(f"file:{path}")
-    assert type(oop).name == "blighter" and oop.play_mythos == 0.25 and read_strategy_file(path)[0] == "oop"
+    assert (
+        type(oop).name == "blighter"
+        and oop.play_mythos == 0.25
+        and read_strategy_file(path)[0] == "oop"
+    )
 
 
 def _rows(winner, vps, oo_vp, listed):
@@ -142,6 +164,8 @@ def _rows(winner, vps, oo_vp, listed):
 def test_base_scores_follow_the_tuned_seat_wherever_it_sat():
     rows = _rows(winner=[1, 0], vps=[[10, 20], [30, 5]], oo_vp=[12, 40], listed=[[1, 0], [1, 0]])
     win = TuneSpec(mode="base", strategy="balanced", opponents=("economist",), objective="win")
-    margin = TuneSpec(mode="base", strategy="balanced", opponents=("economist",), objective="margin")
-    assert scores(rows, win).tolist() == [1.0, 0.0]          # seat 1 held the tuned strategy
+    margin = TuneSpec(
+        mode="base", strategy="balanced", opponents=("economist",), objective="margin"
+    )
+    assert scores(rows, win).tolist() == [1.0, 0.0]  # seat 1 held the tuned strategy
     assert scores(rows, margin).tolist() == [20 - 12, 5 - 40]

@@ -29,9 +29,11 @@ def test_crlf_and_bom_everywhere_load_to_the_same_pack(tmp_path):
     assert load_pack(pack).hash == load_pack().hash
     from simkit.game.config import load_rules
     from simkit.revenge.mythos import load_mythos
+
     assert load_rules(pack).hash == load_rules().hash
     assert load_mythos(pack).names == load_mythos().names
     from simkit.board import load_map
+
     assert load_map(pack / "maps" / "eastern.csv").hash == load_map("eastern").hash
 
 
@@ -61,15 +63,34 @@ def test_a_map_with_thousands_of_comment_and_blank_lines_keeps_its_row_numbers(t
 
 def test_a_declared_39_card_deck_works(tmp_path, capsys):
     pack = copy_pack(tmp_path)
-    (pack / "pack.toml").write_text((pack / "pack.toml").read_text().replace("value = 40,", "value = 39,"))
+    (pack / "pack.toml").write_text(
+        (pack / "pack.toml").read_text().replace("value = 40,", "value = 39,")
+    )
     for name in ("old_one_cards.csv", "old_one_card_rows.csv"):
         lines = (pack / name).read_text().splitlines()
-        (pack / name).write_text("\n".join([lines[0]] + [ln for ln in lines[1:] if not ln.startswith("40,")]) + "\n")
+        (pack / name).write_text(
+            "\n".join([lines[0]] + [ln for ln in lines[1:] if not ln.startswith("40,")]) + "\n"
+        )
     data = load_pack(pack)
     assert data.card_ids.size == 39
     capsys.readouterr()
-    assert main(["combat", "--force", "infantry=1", "--vs", "zombie", "--method", "exact", "--data", str(pack),
-                 "--json"]) == 0
+    assert (
+        main(
+            [
+                "combat",
+                "--force",
+                "infantry=1",
+                "--vs",
+                "zombie",
+                "--method",
+                "exact",
+                "--data",
+                str(pack),
+                "--json",
+            ]
+        )
+        == 0
+    )
     obj = json.loads(capsys.readouterr().out)
     assert 0 <= obj["p_destroy"] <= 1
 
@@ -83,5 +104,22 @@ def test_unicode_and_spaces_in_an_output_path(tmp_path, capsys, name):
 
 
 def test_a_seed_at_the_top_of_the_range_is_accepted(capsys):
-    assert main(["combat", "--force", "infantry=1", "--vs", "zombie", "--method", "mc", "--games", "1000",
-                 "--seed", str(2**63 - 1), "--json"]) == 0
+    assert (
+        main(
+            [
+                "combat",
+                "--force",
+                "infantry=1",
+                "--vs",
+                "zombie",
+                "--method",
+                "mc",
+                "--games",
+                "1000",
+                "--seed",
+                str(2**63 - 1),
+                "--json",
+            ]
+        )
+        == 0
+    )

@@ -1,6 +1,6 @@
 """Rewrite the shipped assumed Old One deck (the design is in simkit/datapack/assumed_deck.py).
 
-    python tools/build_assumed_deck.py
+python tools/build_assumed_deck.py
 """
 
 from pathlib import Path

@@ -46,8 +46,14 @@ def main() -> int:
         before = bi.sentinels(fixtures)
         for i, c in enumerate(cases):
             try:
-                p = subprocess.run([sys.executable, "-m", "simkit", *c.args(fixtures)], capture_output=True,
-                                   text=True, timeout=args.timeout, env=env, cwd=base)
+                p = subprocess.run(
+                    [sys.executable, "-m", "simkit", *c.args(fixtures)],
+                    capture_output=True,
+                    text=True,
+                    timeout=args.timeout,
+                    env=env,
+                    cwd=base,
+                )
                 code, out, err = p.returncode, p.stdout, p.stderr
             except subprocess.TimeoutExpired as exc:
                 code, out, err = None, exc.stdout or "", exc.stderr or ""
@@ -60,18 +66,32 @@ def main() -> int:
                 changed = [k for k in after if after[k] != before[k]]
                 lost.append((c.id, changed))
                 import shutil
+
                 shutil.rmtree(fixtures)
                 fixtures = bi.build(fixtures)
             last = (err.strip().splitlines() or [""])[-1][:160]
-            rows.append({"id": c.id, "category": c.category, "outcome": kind, "code": code, "stderr_last": last})
+            rows.append(
+                {
+                    "id": c.id,
+                    "category": c.category,
+                    "outcome": kind,
+                    "code": code,
+                    "stderr_last": last,
+                }
+            )
             print(f"{i + 1:3d} {kind:9s} {code!s:>4} {c.id[:70]:70s} | {last[:90]}", flush=True)
     total = len(cases)
-    print(f"\n{total} cases: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-          + f"; data lost in {len(lost)}")
+    print(
+        f"\n{total} cases: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+        + f"; data lost in {len(lost)}"
+    )
     for cid, changed in lost:
         print(f"  data lost: {cid}: {', '.join(changed)}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"counts": counts, "lost": lost, "cases": rows}, indent=1))
+        Path(args.json).write_text(
+            json.dumps({"counts": counts, "lost": lost, "cases": rows}, indent=1)
+        )
     return 0
 
 

@@ -31,7 +31,20 @@ from simkit.athena.odds import (
 from simkit.athena.pack import AthenaData, load_athena_pack, provenance_shares
 
 __all__ = [
-    "AthenaData", "ExactTooLarge", "TurretFight", "TurretOdds", "exact_odds", "fire_order",
-    "item_value", "load_athena_pack", "lower", "monte_carlo_odds", "parse_seen", "parse_variants",
-    "parse_weapons", "provenance_shares", "turret_defense", "turret_odds",
+    "AthenaData",
+    "ExactTooLarge",
+    "TurretFight",
+    "TurretOdds",
+    "exact_odds",
+    "fire_order",
+    "item_value",
+    "load_athena_pack",
+    "lower",
+    "monte_carlo_odds",
+    "parse_seen",
+    "parse_variants",
+    "parse_weapons",
+    "provenance_shares",
+    "turret_defense",
+    "turret_odds",
 ]

@@ -17,7 +17,7 @@ from simkit.kernels import athena as K
 
 GRENADE_USES = {"first": K.USE_FIRST, "last": K.USE_LAST}
 ORDERS = ("best", "given")
-MAX_AMMO = 30     # tokens of one kind the engine accepts (the exact solver's keys stay small)
+MAX_AMMO = 30  # tokens of one kind the engine accepts (the exact solver's keys stay small)
 MAX_ROUNDS = 50
 VARIANT_KEYS = INTERPRETATION_KEYS + BATTERY_KEYS
 COST_NAMES = {K.COST_AMMO: "ammo", K.COST_CHARGED: "charged_battery", K.COST_HALF: "half_battery"}
@@ -50,13 +50,23 @@ class TurretFight:
 
     def describe(self) -> str:
         arms = " + ".join(f"{k}:{r}" for k, r in self.weapons)
-        who = f"turret {self.turret} (Defense {self.defense})" if self.turret else f"turret (Defense {self.defense})"
-        extras = [x for x, on in (("Cyborg", self.cyborg), (f"Grenade ({self.grenade_use})", self.grenade)) if on]
-        return (f"{arms} vs {who}; ammo {self.ammo}, charged {self.charged}, half {self.half}"
-                + (f"; {', '.join(extras)}" if extras else ""))
+        who = (
+            f"turret {self.turret} (Defense {self.defense})"
+            if self.turret
+            else f"turret (Defense {self.defense})"
+        )
+        extras = [
+            x
+            for x, on in (("Cyborg", self.cyborg), (f"Grenade ({self.grenade_use})", self.grenade))
+            if on
+        ]
+        return f"{arms} vs {who}; ammo {self.ammo}, charged {self.charged}, half {self.half}" + (
+            f"; {', '.join(extras)}" if extras else ""
+        )
 
     def without(self, item: str) -> TurretFight:
         from dataclasses import replace
+
         return replace(self, **{item: False})
 
 
@@ -75,16 +85,22 @@ def parse_weapons(text: str, data: AthenaData) -> tuple[tuple[str, int], ...]:
         kind, colon, rating = token.partition(":")
         name = weapon_name(kind)
         if name not in data.weapon_names:
-            raise UserError(f"unknown weapon '{kind.strip()}' in --weapons (expected one of: "
-                            f"{', '.join(data.weapon_names)})")
+            raise UserError(
+                f"unknown weapon '{kind.strip()}' in --weapons (expected one of: "
+                f"{', '.join(data.weapon_names)})"
+            )
         if not colon:
             raise UserError(f"weapon '{token.strip()}' needs a rating, e.g. '{name}:3'")
         rating = rating.strip()
         if not rating.lstrip("-").isdigit():
-            raise UserError(f"rating of weapon '{token.strip()}' must be a whole number, got '{rating}'")
+            raise UserError(
+                f"rating of weapon '{token.strip()}' must be a whole number, got '{rating}'"
+            )
         if not 1 <= int(rating) <= data.num_ratings:
-            raise UserError(f"rating of weapon '{token.strip()}' must be 1..{data.num_ratings} "
-                            f"(the Outcome card's rows), got {rating}")
+            raise UserError(
+                f"rating of weapon '{token.strip()}' must be 1..{data.num_ratings} "
+                f"(the Outcome card's rows), got {rating}"
+            )
         out.append((name, int(rating)))
     if not out:
         raise UserError("--weapons names no weapon (expected e.g. 'cannon:3,energy_cannon:4')")
@@ -99,7 +115,9 @@ def parse_variants(items: list[str] | None) -> tuple[tuple[str, bool], ...]:
         key, eq, val = item.partition("=")
         key = key.strip()
         if key not in VARIANT_KEYS:
-            raise UserError(f"unknown --variant '{key}' (expected one of: {', '.join(VARIANT_KEYS)})")
+            raise UserError(
+                f"unknown --variant '{key}' (expected one of: {', '.join(VARIANT_KEYS)})"
+            )
         val = val.strip().lower()
         if not eq or val not in ("true", "false", "1", "0", "yes", "no"):
             raise UserError(f"--variant {key} needs =true or =false, got '{item}'")
@@ -119,8 +137,12 @@ def switches(fight: TurretFight, data: AthenaData) -> dict[str, bool]:
 
 def check(fight: TurretFight, data: AthenaData) -> None:
     """Every check on a fight that does not need the kernels."""
-    for flag, val, hi in (("--ammo", fight.ammo, MAX_AMMO), ("--charged", fight.charged, MAX_AMMO),
-                          ("--half", fight.half, MAX_AMMO), ("--rounds", fight.rounds, MAX_ROUNDS)):
+    for flag, val, hi in (
+        ("--ammo", fight.ammo, MAX_AMMO),
+        ("--charged", fight.charged, MAX_AMMO),
+        ("--half", fight.half, MAX_AMMO),
+        ("--rounds", fight.rounds, MAX_ROUNDS),
+    ):
         if val < 0:
             raise UserError(f"{flag} must not be negative, got {val}")
         if val > hi:
@@ -128,8 +150,10 @@ def check(fight: TurretFight, data: AthenaData) -> None:
     if fight.defense < 1:
         raise UserError(f"--defense must be at least 1, got {fight.defense}")
     if not 0 <= fight.detection < data.track_damage.size:
-        raise UserError(f"--detection must be 0..{data.track_damage.size - 1} (rows of the Detection "
-                        f"Level Track, 0 = bottom), got {fight.detection}")
+        raise UserError(
+            f"--detection must be 0..{data.track_damage.size - 1} (rows of the Detection "
+            f"Level Track, 0 = bottom), got {fight.detection}"
+        )
     if fight.grenade_use not in GRENADE_USES:
         raise UserError(f"--grenade-use must be first or last, got '{fight.grenade_use}'")
     if fight.order not in ORDERS:
@@ -138,9 +162,13 @@ def check(fight: TurretFight, data: AthenaData) -> None:
         raise UserError("name at least one weapon")
     for kind, rating in fight.weapons:
         if kind not in data.weapon_names:
-            raise UserError(f"unknown weapon '{kind}' (expected one of: {', '.join(data.weapon_names)})")
+            raise UserError(
+                f"unknown weapon '{kind}' (expected one of: {', '.join(data.weapon_names)})"
+            )
         if not 1 <= rating <= data.num_ratings:
-            raise UserError(f"rating of weapon '{kind}' must be 1..{data.num_ratings}, got {rating}")
+            raise UserError(
+                f"rating of weapon '{kind}' must be 1..{data.num_ratings}, got {rating}"
+            )
     for key, _ in fight.variants:
         if key not in VARIANT_KEYS:
             raise UserError(f"unknown variant '{key}' (expected one of: {', '.join(VARIANT_KEYS)})")
@@ -158,7 +186,11 @@ def shot_odds(data: AthenaData, rating: int, defense: int, accumulate: bool) -> 
     res = data.card_result[:, rating - 1]
     dmg = data.card_damage[:, rating - 1]
     hit = res == K.HIT
-    score = float(np.mean(np.where(hit, dmg, 0))) if accumulate else float(np.mean(hit & (dmg >= defense)))
+    score = (
+        float(np.mean(np.where(hit, dmg, 0)))
+        if accumulate
+        else float(np.mean(hit & (dmg >= defense)))
+    )
     return score, float(np.mean(res == K.JAM))
 
 
@@ -212,7 +244,7 @@ def lower(fight: TurretFight, data: AthenaData) -> tuple[np.ndarray, np.ndarray]
         mx[K.W_RATING + w] = rating
         mx[K.W_COST + w] = data.weapon_cost[k]
         mx[K.W_PHASE + w] = data.weapon_phase[k]
-    mx[K.ORDER:K.ORDER + K.MAX_WEAPONS] = -1
+    mx[K.ORDER : K.ORDER + K.MAX_WEAPONS] = -1
     for pos, w in enumerate(fire_order(fight, data)):
         mx[K.ORDER + pos] = w
     return st, mx

@@ -32,17 +32,24 @@ from simkit.errors import UserError
 from simkit.kernels import athena as K
 from simkit.kernels.hashtable import new_table
 
-MC_CHUNK = 1 << 16         # fights per seeded chunk: results never depend on --jobs
-STATE_BUDGET = 1 << 21     # exact-solver states before it gives up
+MC_CHUNK = 1 << 16  # fights per seeded chunk: results never depend on --jobs
+STATE_BUDGET = 1 << 21  # exact-solver states before it gives up
 MAX_SOLVER_BYTES = 512 << 20  # ...or before its memo (values + hash table) would pass this
-FIRST_BUDGET = 1 << 14     # the solver starts small and retries 8x larger on overflow
-MAX_BINS = 64              # turret-attack histogram bins (last: that many or more)
+FIRST_BUDGET = 1 << 14  # the solver starts small and retries 8x larger on overflow
+MAX_BINS = 64  # turret-attack histogram bins (last: that many or more)
 
 # name in the results -> tracked state slot
 EXPECTED = {
-    "rounds": K.ROUND, "turret_attacks": K.AMBUSHES, "shots": K.SHOTS, "cards": K.CARDS,
-    "weapons_damaged": K.JAMS, "jams_ignored": K.JAMS_IGNORED, "grenades_thrown": K.GRENADES_THROWN,
-    "grenade_self_damage": K.GRENADE_DAMAGE, "ammo_left": K.AMMO, "charged_left": K.CHARGED,
+    "rounds": K.ROUND,
+    "turret_attacks": K.AMBUSHES,
+    "shots": K.SHOTS,
+    "cards": K.CARDS,
+    "weapons_damaged": K.JAMS,
+    "jams_ignored": K.JAMS_IGNORED,
+    "grenades_thrown": K.GRENADES_THROWN,
+    "grenade_self_damage": K.GRENADE_DAMAGE,
+    "ammo_left": K.AMMO,
+    "charged_left": K.CHARGED,
     "half_left": K.HALF,
 }
 
@@ -58,9 +65,9 @@ class TurretOdds:
     method: str
     fight: TurretFight
     p_destroy: float
-    means: dict[str, float]              # final expected values, EXPECTED names
-    p_attacks: list[float]               # P(the turret attacks k times), last: k or more
-    track_damage: list[int]              # damage per attack by Detection level
+    means: dict[str, float]  # final expected values, EXPECTED names
+    p_attacks: list[float]  # P(the turret attacks k times), last: k or more
+    track_damage: list[int]  # damage per attack by Detection level
     data_hash: str
     interpretation: dict[str, bool]
     weapons: list[dict[str, Any]]
@@ -85,10 +92,15 @@ class TurretOdds:
 
     def damage_by_detection(self) -> list[dict[str, Any]]:
         by_round = self.p_attacked_in_round()
-        return [{"level": lvl, "damage_per_attack": d,
-                 "expected_damage": d * self.means["turret_attacks"],
-                 "expected_damage_by_round": [d * p for p in by_round]}
-                for lvl, d in enumerate(self.track_damage)]
+        return [
+            {
+                "level": lvl,
+                "damage_per_attack": d,
+                "expected_damage": d * self.means["turret_attacks"],
+                "expected_damage_by_round": [d * p for p in by_round],
+            }
+            for lvl, d in enumerate(self.track_damage)
+        ]
 
     def headline(self) -> dict[str, float]:
         out = {"damage_taken": self.expected_damage_taken}
@@ -100,21 +112,35 @@ class TurretOdds:
     def to_json(self) -> dict[str, Any]:
         f = self.fight
         out: dict[str, Any] = {
-            "method": self.method, "fight": f.describe(),
-            "turret": {"number": f.turret, "defense": f.defense,
-                       "reward": ({"resource": self.reward[0], "amount": self.reward[1]}
-                                  if self.reward else None)},
+            "method": self.method,
+            "fight": f.describe(),
+            "turret": {
+                "number": f.turret,
+                "defense": f.defense,
+                "reward": (
+                    {"resource": self.reward[0], "amount": self.reward[1]} if self.reward else None
+                ),
+            },
             "weapons": self.weapons,
             "resources": {"ammo": f.ammo, "charged": f.charged, "half": f.half},
-            "detection": f.detection, "round_limit": f.rounds or None, "cyborg": f.cyborg,
-            "grenade": f.grenade, "grenade_use": f.grenade_use, "order": f.order,
-            "probabilities": {"destroy": self.p_destroy, "survives": 1.0 - self.p_destroy,
-                              "turret_attacks": self.p_attacks,
-                              "attacked_in_round": self.p_attacked_in_round()},
+            "detection": f.detection,
+            "round_limit": f.rounds or None,
+            "cyborg": f.cyborg,
+            "grenade": f.grenade,
+            "grenade_use": f.grenade_use,
+            "order": f.order,
+            "probabilities": {
+                "destroy": self.p_destroy,
+                "survives": 1.0 - self.p_destroy,
+                "turret_attacks": self.p_attacks,
+                "attacked_in_round": self.p_attacked_in_round(),
+            },
             "expected": self.headline(),
             "damage_by_detection": self.damage_by_detection(),
             "interpretation": self.interpretation,
-            "seed": self.seed, "engine_version": ENGINE_VERSION, "data_hash": self.data_hash,
+            "seed": self.seed,
+            "engine_version": ENGINE_VERSION,
+            "data_hash": self.data_hash,
         }
         if self.values:
             out["values"] = self.values
@@ -135,8 +161,15 @@ def _weapons(fight: TurretFight, data: AthenaData) -> list[dict[str, Any]]:
     out = []
     for w, (kind, rating) in enumerate(fight.weapons):
         k = data.weapon_kind(kind)
-        out.append({"kind": kind, "rating": rating, "cost": COST_NAMES[int(data.weapon_cost[k])],
-                    "phase": PHASE_NAMES[int(data.weapon_phase[k])], "fires": order.index(w) + 1})
+        out.append(
+            {
+                "kind": kind,
+                "rating": rating,
+                "cost": COST_NAMES[int(data.weapon_cost[k])],
+                "phase": PHASE_NAMES[int(data.weapon_phase[k])],
+                "fires": order.index(w) + 1,
+            }
+        )
     return out
 
 
@@ -150,17 +183,35 @@ def _reward(fight: TurretFight, data: AthenaData) -> tuple[str, int] | None:
 def turret_defense(data: AthenaData, number: int) -> int:
     hits = np.flatnonzero(data.turret_number == number)
     if hits.size == 0:
-        raise UserError(f"--turret {number} is not in the data pack (turrets: "
-                        f"{', '.join(str(n) for n in data.turret_number)})")
+        raise UserError(
+            f"--turret {number} is not in the data pack (turrets: "
+            f"{', '.join(str(n) for n in data.turret_number)})"
+        )
     return int(data.turret_defense[hits[0]])
 
 
-def _result(method: str, fight: TurretFight, data: AthenaData, p_destroy: float,
-            means: dict[str, float], p_attacks: list[float], **kw) -> TurretOdds:
-    return TurretOdds(method=method, fight=fight, p_destroy=p_destroy, means=means, p_attacks=p_attacks,
-                      track_damage=[int(x) for x in data.track_damage], data_hash=data.hash,
-                      interpretation=switches(fight, data), weapons=_weapons(fight, data),
-                      reward=_reward(fight, data), **kw)
+def _result(
+    method: str,
+    fight: TurretFight,
+    data: AthenaData,
+    p_destroy: float,
+    means: dict[str, float],
+    p_attacks: list[float],
+    **kw,
+) -> TurretOdds:
+    return TurretOdds(
+        method=method,
+        fight=fight,
+        p_destroy=p_destroy,
+        means=means,
+        p_attacks=p_attacks,
+        track_damage=[int(x) for x in data.track_damage],
+        data_hash=data.hash,
+        interpretation=switches(fight, data),
+        weapons=_weapons(fight, data),
+        reward=_reward(fight, data),
+        **kw,
+    )
 
 
 # -- exact ------------------------------------------------------------------------
@@ -178,12 +229,16 @@ def card_classes(fight: TurretFight, data: AthenaData, mx: np.ndarray):
     return group_cards(effects, available(fight, data))
 
 
-def exact_odds(fight: TurretFight, data: AthenaData, state_budget: int = STATE_BUDGET) -> TurretOdds:
+def exact_odds(
+    fight: TurretFight, data: AthenaData, state_budget: int = STATE_BUDGET
+) -> TurretOdds:
     """Exact expectations over every order the Outcome deck can be drawn in."""
     st0, mx = lower(fight, data)
     rep, full, avail, place = card_classes(fight, data, mx)
     if int(np.prod((full + 1).astype(object))) >= 2**62:
-        raise UserError("this Outcome deck has too many distinct cards for the exact method; use --method mc")
+        raise UserError(
+            "this Outcome deck has too many distinct cards for the exact method; use --method mc"
+        )
     n_bins = _n_bins(fight)
     st = st0.copy()
     nv = K.NUM_TRACKED + n_bins
@@ -192,7 +247,12 @@ def exact_odds(fight: TurretFight, data: AthenaData, state_budget: int = STATE_B
         v[K.NUM_TRACKED] = 1.0
         states = 0
     else:
-        max_depth = shot_bound(fight) + 1 + (round_bound(fight) if switches(fight, data)["ambush_draws_card"] else 0) + 3
+        max_depth = (
+            shot_bound(fight)
+            + 1
+            + (round_bound(fight) if switches(fight, data)["ambush_draws_card"] else 0)
+            + 3
+        )
         # a state costs one row of values and (at most) four hash-table slots of 3 int64
         state_budget = min(state_budget, MAX_SOLVER_BYTES // (8 * nv + 96))
         budget = min(FIRST_BUDGET, state_budget)
@@ -200,8 +260,22 @@ def exact_odds(fight: TurretFight, data: AthenaData, state_budget: int = STATE_B
             keys, rows = new_table(budget)
             values = np.empty((budget, nv))
             ctx = np.zeros(2, dtype=np.int64)
-            row = K.solve_exact(st, avail, full, place, st0, mx, data.card_result, data.card_damage,
-                                rep, keys, rows, values, ctx, max_depth)
+            row = K.solve_exact(
+                st,
+                avail,
+                full,
+                place,
+                st0,
+                mx,
+                data.card_result,
+                data.card_damage,
+                rep,
+                keys,
+                rows,
+                values,
+                ctx,
+                max_depth,
+            )
             if row >= 0:
                 v = values[row].copy()
                 states = int(ctx[K.CTX_STATES])
@@ -209,15 +283,24 @@ def exact_odds(fight: TurretFight, data: AthenaData, state_budget: int = STATE_B
             if ctx[K.CTX_OVERFLOW] == 2:
                 raise RuntimeError(f"exact solver: a fight needed more than {max_depth} draws")
             if budget >= state_budget:
-                raise ExactTooLarge(f"the exact method needs more than {state_budget:,} states for "
-                                    f"{fight.describe()}; use --method mc")
+                raise ExactTooLarge(
+                    f"the exact method needs more than {state_budget:,} states for "
+                    f"{fight.describe()}; use --method mc"
+                )
             budget = min(budget * 8, state_budget)
     means = {name: float(st[slot] + v[slot]) for name, slot in EXPECTED.items()}
     hist = np.zeros(n_bins)
     for k in range(n_bins):
         hist[min(k + st[K.AMBUSHES], n_bins - 1)] += v[K.NUM_TRACKED + k]
-    return _result("exact", fight, data, float(st[K.DESTROYED] + v[K.DESTROYED]), means,
-                   [float(x) for x in hist], states=states)
+    return _result(
+        "exact",
+        fight,
+        data,
+        float(st[K.DESTROYED] + v[K.DESTROYED]),
+        means,
+        [float(x) for x in hist],
+        states=states,
+    )
 
 
 # -- Monte Carlo --------------------------------------------------------------------
@@ -225,11 +308,15 @@ def _mc_chunk(rng, n, st0, mx, data: AthenaData, start_deck, n_bins):
     out_sum = np.zeros(K.NUM_TRACKED, dtype=np.int64)
     out_sq = np.zeros(K.NUM_TRACKED, dtype=np.int64)
     out_hist = np.zeros(n_bins, dtype=np.int64)
-    K.simulate(rng, n, st0, mx, data.card_result, data.card_damage, start_deck, out_sum, out_sq, out_hist)
+    K.simulate(
+        rng, n, st0, mx, data.card_result, data.card_damage, start_deck, out_sum, out_sq, out_hist
+    )
     return out_sum, out_sq, out_hist
 
 
-def monte_carlo_odds(fight: TurretFight, data: AthenaData, games: int, seed: int, jobs: int = 1) -> TurretOdds:
+def monte_carlo_odds(
+    fight: TurretFight, data: AthenaData, games: int, seed: int, jobs: int = 1
+) -> TurretOdds:
     """Monte Carlo estimate with 95% intervals; identical for any ``jobs``."""
     if games <= 0:
         raise UserError(f"--games must be positive, got {games}")
@@ -241,11 +328,17 @@ def monte_carlo_odds(fight: TurretFight, data: AthenaData, games: int, seed: int
     sizes = chunk_sizes(games, MC_CHUNK)
     rngs = chunk_generators(seed, len(sizes))
     if jobs == 1 or len(sizes) == 1:
-        parts = [_mc_chunk(r, n, st0, mx, data, start_deck, n_bins) for r, n in zip(rngs, sizes, strict=True)]
+        parts = [
+            _mc_chunk(r, n, st0, mx, data, start_deck, n_bins)
+            for r, n in zip(rngs, sizes, strict=True)
+        ]
     else:
         from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=jobs)(delayed(_mc_chunk)(r, n, st0, mx, data, start_deck, n_bins)
-                                      for r, n in zip(rngs, sizes, strict=True))
+
+        parts = Parallel(n_jobs=jobs)(
+            delayed(_mc_chunk)(r, n, st0, mx, data, start_deck, n_bins)
+            for r, n in zip(rngs, sizes, strict=True)
+        )
     total = sum(p[0] for p in parts)
     sq = sum(p[1] for p in parts)
     hist = sum(p[2] for p in parts)
@@ -255,13 +348,30 @@ def monte_carlo_odds(fight: TurretFight, data: AthenaData, games: int, seed: int
         ci[name] = list(mean_interval(float(total[slot]), float(sq[slot]), games))
     d = int(data.track_damage[fight.detection])
     ci["damage_taken"] = [d * x for x in ci["turret_attacks"]]
-    return _result("mc", fight, data, float(total[K.DESTROYED]) / games, means,
-                   [float(x) / games for x in hist], seed=seed, games=games, ci95=ci)
+    return _result(
+        "mc",
+        fight,
+        data,
+        float(total[K.DESTROYED]) / games,
+        means,
+        [float(x) / games for x in hist],
+        seed=seed,
+        games=games,
+        ci95=ci,
+    )
 
 
 # -- what an item is worth ------------------------------------------------------------
-VALUE_FIELDS = ("damage_taken", "grenade_self_damage", "turret_attacks", "weapons_damaged", "ammo_left",
-                "charged_left", "half_left", "rounds")
+VALUE_FIELDS = (
+    "damage_taken",
+    "grenade_self_damage",
+    "turret_attacks",
+    "weapons_damaged",
+    "ammo_left",
+    "charged_left",
+    "half_left",
+    "rounds",
+)
 
 
 def item_value(with_item: TurretOdds, without: TurretOdds) -> dict[str, float]:
@@ -274,15 +384,24 @@ def item_value(with_item: TurretOdds, without: TurretOdds) -> dict[str, float]:
         out["reward"] = a["reward"] - b["reward"]
     if with_item.games is not None:
         n = with_item.games
-        se = math.sqrt(with_item.p_destroy * (1 - with_item.p_destroy) / n
-                       + without.p_destroy * (1 - without.p_destroy) / n)
+        se = math.sqrt(
+            with_item.p_destroy * (1 - with_item.p_destroy) / n
+            + without.p_destroy * (1 - without.p_destroy) / n
+        )
         out["p_destroy_se"] = se  # as if independent: conservative with a shared seed
     return out
 
 
-def turret_odds(fight: TurretFight, data: AthenaData, method: str = "exact", games: int = 200_000,
-                seed: int = 0, jobs: int = 1) -> TurretOdds:
+def turret_odds(
+    fight: TurretFight,
+    data: AthenaData,
+    method: str = "exact",
+    games: int = 200_000,
+    seed: int = 0,
+    jobs: int = 1,
+) -> TurretOdds:
     """Odds of ``fight``; with a Cyborg or a Grenade, also what each of them is worth."""
+
     def run(f: TurretFight) -> TurretOdds:
         if method == "exact":
             return exact_odds(f, data)

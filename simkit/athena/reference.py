@@ -17,8 +17,20 @@ from simkit.athena.pack import AthenaData
 from simkit.kernels.athena import COST_AMMO, COST_CHARGED, HIT, JAM, PHASE_FIRE, PHASE_GATHER
 
 # The tally, in the order of the kernel's tracked slots.
-TALLY = ("destroyed", "ammo", "charged", "half", "ambushes", "shots", "jams", "jams_ignored",
-         "grenades_thrown", "grenade_damage", "cards", "rounds")
+TALLY = (
+    "destroyed",
+    "ammo",
+    "charged",
+    "half",
+    "ambushes",
+    "shots",
+    "jams",
+    "jams_ignored",
+    "grenades_thrown",
+    "grenade_damage",
+    "cards",
+    "rounds",
+)
 
 
 class _NeedCard(Exception):
@@ -71,7 +83,9 @@ def play(fight: TurretFight, data: AthenaData, cards: Sequence[int]) -> tuple[in
                 t["charged"] -= 1
             else:
                 t["half"] -= 2
-        elif t["half"] > 0 and not (rules["prefer_flip"] and rules["flip_charged_for_half"] and t["charged"] > 0):
+        elif t["half"] > 0 and not (
+            rules["prefer_flip"] and rules["flip_charged_for_half"] and t["charged"] > 0
+        ):
             t["half"] -= 1
         else:  # flip a Charged token over: it stays in the convoy as a Half-Discharged one
             t["charged"] -= 1
@@ -91,7 +105,9 @@ def play(fight: TurretFight, data: AthenaData, cards: Sequence[int]) -> tuple[in
                 t["jams"] += 1
 
     def grenade_useful() -> bool:
-        return grenade and (rules["turret_damage_accumulates"] or data.grenade_damage >= fight.defense)
+        return grenade and (
+            rules["turret_damage_accumulates"] or data.grenade_damage >= fight.defense
+        )
 
     def throw() -> None:
         nonlocal grenade
@@ -120,15 +136,15 @@ def play(fight: TurretFight, data: AthenaData, cards: Sequence[int]) -> tuple[in
             elif not (any(intact[w] and can_pay(cost[w]) for w in order) or grenade_useful()):
                 break
             t["rounds"] += 1
-            volley(PHASE_GATHER)                      # a location's weapon, Gather Resources
+            volley(PHASE_GATHER)  # a location's weapon, Gather Resources
             if t["destroyed"]:
                 break
-            t["ambushes"] += 1                        # Phase 4, Ambush: the turret fires
+            t["ambushes"] += 1  # Phase 4, Ambush: the turret fires
             if rules["ambush_draws_card"]:
                 flip(1)
             if fight.grenade_use == "first" and grenade_useful():
                 throw()
-            volley(PHASE_FIRE)                        # Phase 4, Convoys Fire
+            volley(PHASE_FIRE)  # Phase 4, Convoys Fire
             if not t["destroyed"] and fight.grenade_use == "last" and grenade_useful():
                 throw()
     except _NeedCard:
@@ -142,6 +158,7 @@ def stepper(fight: TurretFight, data: AthenaData):
     The state is the tuple of cards flipped so far; a step replays the fight with one
     more card. If the fight ends before any card, the initial state is its tally.
     """
+
     def step(state: tuple[int, ...], card: int):
         cards = state + (card,)
         return cards, play(fight, data, cards)

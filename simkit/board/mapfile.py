@@ -18,9 +18,20 @@ from simkit.datapack import DEFAULT_PACK, PROVENANCE_TAGS
 from simkit.errors import DataPackError, UserError
 from simkit.kernels.board import COASTAL, HILLS, MAX_LEVEL, NUM_DIRS, OUTBACK
 
-MAP_COLUMNS = ("hex", "q", "r", "terrain", "port", "survey", "level", "farms", "provenance", "source")
+MAP_COLUMNS = (
+    "hex",
+    "q",
+    "r",
+    "terrain",
+    "port",
+    "survey",
+    "level",
+    "farms",
+    "provenance",
+    "source",
+)
 NEIGHBOR_COLUMNS = tuple(f"n{k}" for k in range(1, NUM_DIRS + 1))
-RULES_SURVEY_HEXES = 13   # base rules, Setup 5: "there are thirteen in all" (Eastern map)
+RULES_SURVEY_HEXES = 13  # base rules, Setup 5: "there are thirteen in all" (Eastern map)
 _NONE = ("", "-", "-1", "none")
 
 
@@ -37,11 +48,15 @@ def read_rows(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
     except OSError as exc:
         raise DataPackError(name, f"cannot read: {exc.strerror}") from None
     try:
-        text = data.decode("utf-8-sig")  # a byte-order mark is not a character: rows keep their numbers
+        text = data.decode(
+            "utf-8-sig"
+        )  # a byte-order mark is not a character: rows keep their numbers
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise DataPackError(name, f"not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
-                            f"save the file as UTF-8") from None
+        line = data[: exc.start].count(b"\n") + 1
+        raise DataPackError(
+            name,
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); save the file as UTF-8",
+        ) from None
     header: list[str] | None = None
     rows: list[tuple[int, list[str]]] = []
     for line_no, line in enumerate(text.splitlines(), start=1):
@@ -52,18 +67,24 @@ def read_rows(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
             header = [c.lower() for c in cells]
             continue
         if len(cells) != len(header):
-            raise DataPackError(name, f"expected {len(header)} fields, got {len(cells)}", row=line_no)
+            raise DataPackError(
+                name, f"expected {len(header)} fields, got {len(cells)}", row=line_no
+            )
         rows.append((line_no, cells))
     if header is None:
         raise DataPackError(name, "empty file (no header)")
     return header, rows
 
 
-def _int(name: str, line: int, col: str, text: str, lo: int | None = None, hi: int | None = None) -> int:
+def _int(
+    name: str, line: int, col: str, text: str, lo: int | None = None, hi: int | None = None
+) -> int:
     try:
         val = int(text)
     except ValueError:
-        raise DataPackError(name, f"expected a whole number, got {text!r}", row=line, field=col) from None
+        raise DataPackError(
+            name, f"expected a whole number, got {text!r}", row=line, field=col
+        ) from None
     if (lo is not None and val < lo) or (hi is not None and val > hi):
         bound = f"{lo}..{hi}" if hi is not None else f">= {lo}"
         raise DataPackError(name, f"expected {bound}, got {val}", row=line, field=col)
@@ -86,15 +107,22 @@ def parse_map(path: Path, name: str | None = None) -> Board:
     for col in MAP_COLUMNS:
         if col not in header:
             # the header is not echoed: a file passed by mistake (a system file) stays private
-            raise DataPackError(fname, f"missing column '{col}' (a map needs the columns {','.join(MAP_COLUMNS)})")
+            raise DataPackError(
+                fname, f"missing column '{col}' (a map needs the columns {','.join(MAP_COLUMNS)})"
+            )
     explicit = [c for c in NEIGHBOR_COLUMNS if c in header]
     if explicit and len(explicit) != NUM_DIRS:
         missing = [c for c in NEIGHBOR_COLUMNS if c not in header]
-        raise DataPackError(fname, f"neighbour columns must be all of n1..n6 or none (missing: {','.join(missing)})")
+        raise DataPackError(
+            fname, f"neighbour columns must be all of n1..n6 or none (missing: {','.join(missing)})"
+        )
     unknown = [c for c in header if c not in MAP_COLUMNS + NEIGHBOR_COLUMNS]
     if unknown:
-        raise DataPackError(fname, f"unknown column #{header.index(unknown[0]) + 1} "
-                            f"(expected: {','.join(MAP_COLUMNS + NEIGHBOR_COLUMNS)})")
+        raise DataPackError(
+            fname,
+            f"unknown column #{header.index(unknown[0]) + 1} "
+            f"(expected: {','.join(MAP_COLUMNS + NEIGHBOR_COLUMNS)})",
+        )
     if not rows:
         raise DataPackError(fname, "the map has no hexes")
     col = {c: header.index(c) for c in header}
@@ -107,46 +135,81 @@ def parse_map(path: Path, name: str | None = None) -> Board:
         get = lambda c, cells=cells: cells[col[c]]  # noqa: E731
         number = _int(fname, line, "hex", get("hex"), 1)
         if number in first_row:
-            raise DataPackError(fname, f"duplicate hex number {number} (first on row {first_row[number]})",
-                                row=line, field="hex")
+            raise DataPackError(
+                fname,
+                f"duplicate hex number {number} (first on row {first_row[number]})",
+                row=line,
+                field="hex",
+            )
         first_row[number] = line
         q = _int(fname, line, "q", get("q"))
         r = _int(fname, line, "r", get("r"))
         if (q, r) in coord_row:
-            raise DataPackError(fname, f"two hexes at q={q}, r={r} (first on row {coord_row[(q, r)]})",
-                                row=line, field="q")
+            raise DataPackError(
+                fname,
+                f"two hexes at q={q}, r={r} (first on row {coord_row[(q, r)]})",
+                row=line,
+                field="q",
+            )
         coord_row[(q, r)] = line
         tname = get("terrain").lower()
         if tname not in TERRAINS:
-            raise DataPackError(fname, f"unknown terrain {get('terrain')!r} (expected one of: {', '.join(TERRAINS)})",
-                                row=line, field="terrain")
+            raise DataPackError(
+                fname,
+                f"unknown terrain {get('terrain')!r} (expected one of: {', '.join(TERRAINS)})",
+                row=line,
+                field="terrain",
+            )
         terrain = TERRAINS.index(tname)
         port = _flag(fname, line, "port", get("port"))
         if port and terrain != COASTAL:
-            raise DataPackError(fname, "the Port symbol is only on Coastal hexes (base rules, Setup 14)",
-                                row=line, field="port")
+            raise DataPackError(
+                fname,
+                "the Port symbol is only on Coastal hexes (base rules, Setup 14)",
+                row=line,
+                field="port",
+            )
         survey = _flag(fname, line, "survey", get("survey"))
         level = -1
         if get("level").lower() not in _NONE + ("0",):
             level = _int(fname, line, "level", get("level"), 1, MAX_LEVEL)
             if terrain in (COASTAL, HILLS):
-                raise DataPackError(fname, f"an Old One level mark on a {tname} hex (Old Ones are never placed "
-                                    "in Hill or Coastal hexes, base rules, Setup 6)", row=line, field="level")
+                raise DataPackError(
+                    fname,
+                    f"an Old One level mark on a {tname} hex (Old Ones are never placed "
+                    "in Hill or Coastal hexes, base rules, Setup 6)",
+                    row=line,
+                    field="level",
+                )
         farms = 0
         ftext = get("farms").lower()
         if ftext not in _NONE:
             for token in ftext.split("+"):
                 token = token.strip()
                 if token not in FARMS:
-                    raise DataPackError(fname, f"unknown farm {token!r} (expected: {', '.join(FARMS)}, "
-                                        "joined with '+', or none)", row=line, field="farms")
+                    raise DataPackError(
+                        fname,
+                        f"unknown farm {token!r} (expected: {', '.join(FARMS)}, "
+                        "joined with '+', or none)",
+                        row=line,
+                        field="farms",
+                    )
                 farms |= 1 << FARMS.index(token)
         if farms & 1 << FARMS.index("sheep") and terrain != OUTBACK:
-            raise DataPackError(fname, "Sheep farms go only on Outback hexes (base rules, Farm)", row=line, field="farms")
+            raise DataPackError(
+                fname,
+                "Sheep farms go only on Outback hexes (base rules, Farm)",
+                row=line,
+                field="farms",
+            )
         tag = get("provenance")
         if tag not in PROVENANCE_TAGS:
-            raise DataPackError(fname, f"unknown provenance tag {tag!r} (expected one of: {', '.join(PROVENANCE_TAGS)})",
-                                row=line, field="provenance")
+            raise DataPackError(
+                fname,
+                f"unknown provenance tag {tag!r} (expected one of: {', '.join(PROVENANCE_TAGS)})",
+                row=line,
+                field="provenance",
+            )
         tags[tag] += 7  # q, r, terrain, port, survey, level, farms
         nbr = [get(c) for c in explicit]
         recs.append((number, line, q, r, terrain, port, survey, level, farms, nbr))
@@ -155,14 +218,25 @@ def parse_map(path: Path, name: str | None = None) -> Board:
     hex_number = np.array([rec[0] for rec in recs], dtype=np.int64)
     hex_q = np.array([rec[2] for rec in recs], dtype=np.int64)
     hex_r = np.array([rec[3] for rec in recs], dtype=np.int64)
-    neighbors = neighbors_from_coords(hex_q, hex_r) if not explicit else _explicit_neighbors(fname, recs, hex_number, hex_q, hex_r)
-    return Board(name=name or path.stem, path=fname, hex_number=hex_number, hex_q=hex_q, hex_r=hex_r,
-                 hex_terrain=np.array([rec[4] for rec in recs], dtype=np.int64),
-                 hex_port=np.array([rec[5] for rec in recs], dtype=bool),
-                 hex_survey=np.array([rec[6] for rec in recs], dtype=bool),
-                 hex_level=np.array([rec[7] for rec in recs], dtype=np.int64),
-                 hex_farms=np.array([rec[8] for rec in recs], dtype=np.int64),
-                 neighbors=neighbors, provenance=dict(tags))
+    neighbors = (
+        neighbors_from_coords(hex_q, hex_r)
+        if not explicit
+        else _explicit_neighbors(fname, recs, hex_number, hex_q, hex_r)
+    )
+    return Board(
+        name=name or path.stem,
+        path=fname,
+        hex_number=hex_number,
+        hex_q=hex_q,
+        hex_r=hex_r,
+        hex_terrain=np.array([rec[4] for rec in recs], dtype=np.int64),
+        hex_port=np.array([rec[5] for rec in recs], dtype=bool),
+        hex_survey=np.array([rec[6] for rec in recs], dtype=bool),
+        hex_level=np.array([rec[7] for rec in recs], dtype=np.int64),
+        hex_farms=np.array([rec[8] for rec in recs], dtype=np.int64),
+        neighbors=neighbors,
+        provenance=dict(tags),
+    )
 
 
 def _explicit_neighbors(fname, recs, hex_number, hex_q, hex_r) -> np.ndarray:
@@ -179,15 +253,26 @@ def _explicit_neighbors(fname, recs, hex_number, hex_q, hex_r) -> np.ndarray:
                 continue
             other = _int(fname, line, field, text)
             if other not in index:
-                raise DataPackError(fname, f"neighbour {other} is out of range: no hex {other} on this map",
-                                    row=line, field=field)
+                raise DataPackError(
+                    fname,
+                    f"neighbour {other} is out of range: no hex {other} on this map",
+                    row=line,
+                    field=field,
+                )
             j = index[other]
             if j == i:
-                raise DataPackError(fname, f"hex {number} lists itself as a neighbour", row=line, field=field)
+                raise DataPackError(
+                    fname, f"hex {number} lists itself as a neighbour", row=line, field=field
+                )
             dq, dr = AXIAL_DIRS[k]
             if (hex_q[j] - hex_q[i], hex_r[j] - hex_r[i]) != (dq, dr):
-                raise DataPackError(fname, f"hex {other} (q={hex_q[j]}, r={hex_r[j]}) is not in compass direction "
-                                    f"{k + 1} of hex {number} (q={hex_q[i]}, r={hex_r[i]})", row=line, field=field)
+                raise DataPackError(
+                    fname,
+                    f"hex {other} (q={hex_q[j]}, r={hex_r[j]}) is not in compass direction "
+                    f"{k + 1} of hex {number} (q={hex_q[i]}, r={hex_r[i]})",
+                    row=line,
+                    field=field,
+                )
             out[i, k] = j
     for i, rec in enumerate(recs):
         for k in range(NUM_DIRS):
@@ -195,10 +280,14 @@ def _explicit_neighbors(fname, recs, hex_number, hex_q, hex_r) -> np.ndarray:
             if j >= 0 and out[j, opposite(k)] != i:
                 back = out[j, opposite(k)]
                 said = "nothing" if back < 0 else f"hex {hex_number[back]}"
-                raise DataPackError(fname, f"asymmetric adjacency: hex {rec[0]} lists hex {hex_number[j]} as its "
-                                    f"{NEIGHBOR_COLUMNS[k]}, but hex {hex_number[j]} has {said} as its "
-                                    f"{NEIGHBOR_COLUMNS[opposite(k)]} (row {recs[j][1]})", row=rec[1],
-                                    field=NEIGHBOR_COLUMNS[k])
+                raise DataPackError(
+                    fname,
+                    f"asymmetric adjacency: hex {rec[0]} lists hex {hex_number[j]} as its "
+                    f"{NEIGHBOR_COLUMNS[k]}, but hex {hex_number[j]} has {said} as its "
+                    f"{NEIGHBOR_COLUMNS[opposite(k)]} (row {recs[j][1]})",
+                    row=rec[1],
+                    field=NEIGHBOR_COLUMNS[k],
+                )
     return out
 
 
@@ -220,12 +309,16 @@ def load_map(map_name: str | Path = "eastern", data: Path | None = None) -> Boar
     path = maps_dir(data) / f"{text}.csv"
     if not path.is_file():
         known = ", ".join(available_maps(data)) or "none"
-        raise UserError(f"unknown map '{text}' (maps in {maps_dir(data)}: {known}; or give a .csv path)")
+        raise UserError(
+            f"unknown map '{text}' (maps in {maps_dir(data)}: {known}; or give a .csv path)"
+        )
     return parse_map(path, name=text)
 
 
 def survey_count_warning(board: Board) -> str | None:
     if int(board.hex_survey.sum()) != RULES_SURVEY_HEXES:
-        return (f"{int(board.hex_survey.sum())} survey hexes; the base rules' Eastern map has "
-                f"{RULES_SURVEY_HEXES} (Setup 5)")
+        return (
+            f"{int(board.hex_survey.sum())} survey hexes; the base rules' Eastern map has "
+            f"{RULES_SURVEY_HEXES} (Setup 5)"
+        )
     return None

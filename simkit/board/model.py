@@ -66,15 +66,15 @@ class Board:
 
     name: str
     path: str
-    hex_number: np.ndarray     # int64, the printed hex numbers, strictly increasing
-    hex_q: np.ndarray          # int64 axial q
-    hex_r: np.ndarray          # int64 axial r
-    hex_terrain: np.ndarray    # int64, TERRAINS index
-    hex_port: np.ndarray       # bool, port symbol
-    hex_survey: np.ndarray     # bool, survey triangle
-    hex_level: np.ndarray      # int64, Old One level mark 1..3, -1 none
-    hex_farms: np.ndarray      # int64 bit mask over FARMS (bit f = farm f allowed)
-    neighbors: np.ndarray      # int32 [n, 6], -1 padded, direction k = compass k+1
+    hex_number: np.ndarray  # int64, the printed hex numbers, strictly increasing
+    hex_q: np.ndarray  # int64 axial q
+    hex_r: np.ndarray  # int64 axial r
+    hex_terrain: np.ndarray  # int64, TERRAINS index
+    hex_port: np.ndarray  # bool, port symbol
+    hex_survey: np.ndarray  # bool, survey triangle
+    hex_level: np.ndarray  # int64, Old One level mark 1..3, -1 none
+    hex_farms: np.ndarray  # int64 bit mask over FARMS (bit f = farm f allowed)
+    neighbors: np.ndarray  # int32 [n, 6], -1 padded, direction k = compass k+1
     provenance: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -97,8 +97,17 @@ class Board:
     def hash(self) -> str:
         """Changes exactly when a value that can change a result changes."""
         h = hashlib.sha256()
-        for a in (self.hex_number, self.hex_q, self.hex_r, self.hex_terrain, self.hex_port,
-                  self.hex_survey, self.hex_level, self.hex_farms, self.neighbors):
+        for a in (
+            self.hex_number,
+            self.hex_q,
+            self.hex_r,
+            self.hex_terrain,
+            self.hex_port,
+            self.hex_survey,
+            self.hex_level,
+            self.hex_farms,
+            self.neighbors,
+        ):
             h.update(np.ascontiguousarray(a).tobytes())
             h.update(b"|")
         return h.hexdigest()[:16]
@@ -118,8 +127,18 @@ class Board:
         return int(hits[0])
 
 
-def make_board(coords, terrain="outback", *, name="custom", numbers=None, port=(), survey=(),
-               level=None, farms=None, neighbors=None) -> Board:
+def make_board(
+    coords,
+    terrain="outback",
+    *,
+    name="custom",
+    numbers=None,
+    port=(),
+    survey=(),
+    level=None,
+    farms=None,
+    neighbors=None,
+) -> Board:
     """Build a Board in code (tests, fixtures, tools): coords = [(q, r), ...].
 
     terrain: one name for every hex or a list; port/survey: hex indices with the symbol;
@@ -138,14 +157,37 @@ def make_board(coords, terrain="outback", *, name="custom", numbers=None, port=(
     hs = np.zeros(n, dtype=bool)
     hs[list(survey)] = True
     lv = np.full(n, -1, dtype=np.int64) if level is None else np.array(level, dtype=np.int64)
-    fm = (np.array([DEFAULT_FARMS[x] for x in t], dtype=np.int64) if farms is None
-          else np.array(farms, dtype=np.int64))
+    fm = (
+        np.array([DEFAULT_FARMS[x] for x in t], dtype=np.int64)
+        if farms is None
+        else np.array(farms, dtype=np.int64)
+    )
     nb = neighbors_from_coords(q, r) if neighbors is None else np.asarray(neighbors, dtype=np.int32)
-    num = np.arange(1, n + 1, dtype=np.int64) if numbers is None else np.array(numbers, dtype=np.int64)
-    return Board(name=name, path="<code>", hex_number=num, hex_q=q, hex_r=r, hex_terrain=t,
-                 hex_port=hp, hex_survey=hs, hex_level=lv, hex_farms=fm, neighbors=nb)
+    num = (
+        np.arange(1, n + 1, dtype=np.int64)
+        if numbers is None
+        else np.array(numbers, dtype=np.int64)
+    )
+    return Board(
+        name=name,
+        path="<code>",
+        hex_number=num,
+        hex_q=q,
+        hex_r=r,
+        hex_terrain=t,
+        hex_port=hp,
+        hex_survey=hs,
+        hex_level=lv,
+        hex_farms=fm,
+        neighbors=nb,
+    )
 
 
 # ASSUMED default farm per terrain (only "Sheep only on Outback" is in the rules).
-DEFAULT_FARMS = {COASTAL: 1 << FARMS.index("corn"), OUTBACK: 1 << FARMS.index("sheep"),
-                 HILLS: 1 << FARMS.index("cattle"), FARMLAND: 0, DESERT: 0}
+DEFAULT_FARMS = {
+    COASTAL: 1 << FARMS.index("corn"),
+    OUTBACK: 1 << FARMS.index("sheep"),
+    HILLS: 1 << FARMS.index("cattle"),
+    FARMLAND: 0,
+    DESERT: 0,
+}

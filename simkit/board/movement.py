@@ -9,8 +9,12 @@ from simkit.errors import UserError
 from simkit.kernels import movement as M
 from simkit.kernels.board import distance_field
 
-POLICIES = {"compass": M.CHOOSE_COMPASS, "random": M.CHOOSE_RANDOM, "ports": M.CHOOSE_PORTS,
-            "lowest": M.CHOOSE_LOWEST}
+POLICIES = {
+    "compass": M.CHOOSE_COMPASS,
+    "random": M.CHOOSE_RANDOM,
+    "ports": M.CHOOSE_PORTS,
+    "lowest": M.CHOOSE_LOWEST,
+}
 
 
 def distances(neighbors: np.ndarray, targets) -> np.ndarray:
@@ -26,9 +30,20 @@ def distances(neighbors: np.ndarray, targets) -> np.ndarray:
     return dist
 
 
-def move_card(board: Board | np.ndarray, hex_target, hex_farm, mover_hex, mover_moves, compass: int,
-              rotation: int, *, policy: str = "compass", rng: np.random.Generator | None = None,
-              stop_at_farm: bool = False, mover_stopped=None) -> tuple[np.ndarray, np.ndarray, int]:
+def move_card(
+    board: Board | np.ndarray,
+    hex_target,
+    hex_farm,
+    mover_hex,
+    mover_moves,
+    compass: int,
+    rotation: int,
+    *,
+    policy: str = "compass",
+    rng: np.random.Generator | None = None,
+    stop_at_farm: bool = False,
+    mover_stopped=None,
+) -> tuple[np.ndarray, np.ndarray, int]:
     """Resolve one movement card on copies of the inputs.
 
     Returns (new mover_hex, new hex_farm, farms blighted). ``board`` may be a Board or a
@@ -45,18 +60,53 @@ def move_card(board: Board | np.ndarray, hex_target, hex_farm, mover_hex, mover_
     target = np.array(hex_target, dtype=bool)
     farm = np.zeros(n, dtype=np.int64) if hex_farm is None else np.array(hex_farm, dtype=np.int64)
     movers = np.array(mover_hex, dtype=np.int64)
-    moves = np.ones(movers.size, dtype=bool) if mover_moves is None else np.array(mover_moves, dtype=bool)
-    stopped = np.zeros(movers.size, dtype=bool) if mover_stopped is None else np.array(mover_stopped, dtype=bool)
+    moves = (
+        np.ones(movers.size, dtype=bool)
+        if mover_moves is None
+        else np.array(mover_moves, dtype=bool)
+    )
+    stopped = (
+        np.zeros(movers.size, dtype=bool)
+        if mover_stopped is None
+        else np.array(mover_stopped, dtype=bool)
+    )
     dist = np.zeros(n, dtype=np.int32)
     queue = np.zeros(n, dtype=np.int32)
     before = np.zeros(movers.size, dtype=np.int64)
     if POLICIES[policy] == M.CHOOSE_COMPASS:
-        blighted = M.movement_card(neighbors, target, farm, movers, moves, stopped, compass, rotation,
-                                   stop_at_farm, dist, queue, before)
+        blighted = M.movement_card(
+            neighbors,
+            target,
+            farm,
+            movers,
+            moves,
+            stopped,
+            compass,
+            rotation,
+            stop_at_farm,
+            dist,
+            queue,
+            before,
+        )
     else:
         if rng is None:
             raise UserError(f"movement policy '{policy}' needs an rng")
-        blighted = M.movement_card_choose(POLICIES[policy], rng, neighbors, target, farm, movers, moves, stopped,
-                                          compass, rotation, stop_at_farm, dist, np.zeros(n, dtype=np.int32),
-                                          queue, before, np.zeros(6, dtype=np.int64))
+        blighted = M.movement_card_choose(
+            POLICIES[policy],
+            rng,
+            neighbors,
+            target,
+            farm,
+            movers,
+            moves,
+            stopped,
+            compass,
+            rotation,
+            stop_at_farm,
+            dist,
+            np.zeros(n, dtype=np.int32),
+            queue,
+            before,
+            np.zeros(6, dtype=np.int64),
+        )
     return movers, farm, int(blighted)

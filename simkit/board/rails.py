@@ -29,7 +29,7 @@ def _mask(board: Board, values, name: str) -> np.ndarray:
     if values is None:
         return np.zeros(board.num_hexes, dtype=bool)
     arr = np.asarray(values)
-    if arr.dtype != bool:                       # a list of hex indices
+    if arr.dtype != bool:  # a list of hex indices
         mask = np.zeros(board.num_hexes, dtype=bool)
         mask[arr.astype(np.int64)] = True
         return mask
@@ -38,47 +38,103 @@ def _mask(board: Board, values, name: str) -> np.ndarray:
     return arr
 
 
-def clear_hexes(board: Board, edges: np.ndarray, player: int, port: int, old_ones=None) -> np.ndarray:
+def clear_hexes(
+    board: Board, edges: np.ndarray, player: int, port: int, old_ones=None
+) -> np.ndarray:
     """Bool mask: joined to the player's Port by their own track, path free of Old Ones."""
     out = np.zeros(board.num_hexes, dtype=bool)
     queue = np.zeros(board.num_hexes, dtype=np.int32)
-    K.clear_network(board.neighbors, edges, player, port, _mask(board, old_ones, "old_ones"), out, queue)
+    K.clear_network(
+        board.neighbors, edges, player, port, _mask(board, old_ones, "old_ones"), out, queue
+    )
     return out
 
 
-def build_track(board: Board, edges: np.ndarray, player: int, port: int, h: int, k: int,
-                old_ones=None, spawns=None, terrain_mask: int = ALL_TERRAINS) -> None:
+def build_track(
+    board: Board,
+    edges: np.ndarray,
+    player: int,
+    port: int,
+    h: int,
+    k: int,
+    old_ones=None,
+    spawns=None,
+    terrain_mask: int = ALL_TERRAINS,
+) -> None:
     """Lay the player's track across side k of hex h, or raise UserError saying why not."""
     blocked = _mask(board, old_ones, "old_ones")
     no_build = blocked | _mask(board, spawns, "spawns")
     clear = clear_hexes(board, edges, player, port, blocked)
-    if not K.can_build_track(board.neighbors, edges, clear, no_build, board.hex_terrain, terrain_mask, h, k):
+    if not K.can_build_track(
+        board.neighbors, edges, clear, no_build, board.hex_terrain, terrain_mask, h, k
+    ):
         m = board.neighbors[h, k]
-        why = ("no hex on that side" if m < 0 else
-               "that side already has a track" if edges[h, k] >= 0 else
-               "the hex is not joined to the Port by a path clear of Old Ones" if not clear[h] else
-               "an Old One or Spawn tile is in the way" if no_build[m] or no_build[h] else
-               "the action box does not allow that terrain")
-        raise UserError(f"cannot build from hex {board.hex_number[h]} towards compass {k + 1}: {why}")
+        why = (
+            "no hex on that side"
+            if m < 0
+            else "that side already has a track"
+            if edges[h, k] >= 0
+            else "the hex is not joined to the Port by a path clear of Old Ones"
+            if not clear[h]
+            else "an Old One or Spawn tile is in the way"
+            if no_build[m] or no_build[h]
+            else "the action box does not allow that terrain"
+        )
+        raise UserError(
+            f"cannot build from hex {board.hex_number[h]} towards compass {k + 1}: {why}"
+        )
     K.lay_track(board.neighbors, edges, h, k, player)
 
 
-def attack_targets(board: Board, edges: np.ndarray, player: int, port: int, old_ones,
-                   force_range: int, airship_only: bool = False) -> np.ndarray:
+def attack_targets(
+    board: Board,
+    edges: np.ndarray,
+    player: int,
+    port: int,
+    old_ones,
+    force_range: int,
+    airship_only: bool = False,
+) -> np.ndarray:
     """Hex indices with an Old One that a force of this (lowest) range can attack."""
     blocked = _mask(board, old_ones, "old_ones")
     n = board.num_hexes
     out = np.zeros(n, dtype=bool)
-    K.attackable(board.neighbors, edges, player, port, blocked, force_range, airship_only, out,
-                 np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=bool))
+    K.attackable(
+        board.neighbors,
+        edges,
+        player,
+        port,
+        blocked,
+        force_range,
+        airship_only,
+        out,
+        np.zeros(n, dtype=np.int32),
+        np.zeros(n, dtype=np.int32),
+        np.zeros(n, dtype=bool),
+    )
     return np.flatnonzero(out)
 
 
-def attack_distances(board: Board, edges: np.ndarray, player: int, port: int, old_ones=None,
-                     airship_only: bool = False) -> np.ndarray:
+def attack_distances(
+    board: Board,
+    edges: np.ndarray,
+    player: int,
+    port: int,
+    old_ones=None,
+    airship_only: bool = False,
+) -> np.ndarray:
     """Off-rail distance of every hex from the player's clear network (-1 unreachable)."""
     n = board.num_hexes
     dist = np.zeros(n, dtype=np.int32)
-    K.attack_distance(board.neighbors, edges, player, port, _mask(board, old_ones, "old_ones"), airship_only,
-                      dist, np.zeros(n, dtype=np.int32), np.zeros(n, dtype=bool))
+    K.attack_distance(
+        board.neighbors,
+        edges,
+        player,
+        port,
+        _mask(board, old_ones, "old_ones"),
+        airship_only,
+        dist,
+        np.zeros(n, dtype=np.int32),
+        np.zeros(n, dtype=bool),
+    )
     return dist

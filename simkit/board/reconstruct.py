@@ -43,28 +43,79 @@ HILLS_KM = 150.0
 # Rough coastline of eastern Australia (lon, lat), clockwise from the Gulf of Carpentaria
 # at the western cut; the polygon is closed along the cut (138 E).
 COAST = [
-    (138.0, -16.6), (139.5, -17.6), (140.8, -17.5), (141.4, -16.0), (141.6, -13.5),
-    (141.9, -12.6), (142.5, -10.7), (143.4, -12.3), (143.8, -14.0), (145.2, -15.4),
-    (145.8, -16.9), (146.3, -18.6), (146.8, -19.3), (148.4, -20.2), (149.2, -21.1),
-    (150.0, -22.3), (150.7, -23.0), (150.9, -23.8), (152.3, -24.9), (153.1, -26.4),
-    (153.3, -27.6), (153.6, -28.6), (153.2, -30.3), (152.8, -31.5), (151.8, -32.9),
-    (151.2, -33.9), (150.7, -35.1), (150.1, -36.4), (149.9, -37.5), (148.2, -37.9),
-    (146.4, -39.1), (145.0, -38.4), (144.4, -38.3), (143.5, -38.8), (142.5, -38.4),
-    (141.6, -38.3), (140.7, -38.0), (139.8, -37.0), (139.4, -35.9), (138.9, -35.6),
-    (138.5, -35.0), (138.0, -34.8),
+    (138.0, -16.6),
+    (139.5, -17.6),
+    (140.8, -17.5),
+    (141.4, -16.0),
+    (141.6, -13.5),
+    (141.9, -12.6),
+    (142.5, -10.7),
+    (143.4, -12.3),
+    (143.8, -14.0),
+    (145.2, -15.4),
+    (145.8, -16.9),
+    (146.3, -18.6),
+    (146.8, -19.3),
+    (148.4, -20.2),
+    (149.2, -21.1),
+    (150.0, -22.3),
+    (150.7, -23.0),
+    (150.9, -23.8),
+    (152.3, -24.9),
+    (153.1, -26.4),
+    (153.3, -27.6),
+    (153.6, -28.6),
+    (153.2, -30.3),
+    (152.8, -31.5),
+    (151.8, -32.9),
+    (151.2, -33.9),
+    (150.7, -35.1),
+    (150.1, -36.4),
+    (149.9, -37.5),
+    (148.2, -37.9),
+    (146.4, -39.1),
+    (145.0, -38.4),
+    (144.4, -38.3),
+    (143.5, -38.8),
+    (142.5, -38.4),
+    (141.6, -38.3),
+    (140.7, -38.0),
+    (139.8, -37.0),
+    (139.4, -35.9),
+    (138.9, -35.6),
+    (138.5, -35.0),
+    (138.0, -34.8),
 ]
 # Great Dividing Range and Victorian Alps, north to south (lon, lat).
 RANGE = [
-    (143.5, -13.5), (145.2, -17.0), (145.6, -19.5), (147.0, -21.5), (148.4, -23.5),
-    (150.3, -26.2), (151.7, -28.6), (151.4, -31.2), (150.2, -33.3), (148.8, -35.5),
-    (147.6, -36.8), (145.8, -37.4), (143.8, -37.4),
+    (143.5, -13.5),
+    (145.2, -17.0),
+    (145.6, -19.5),
+    (147.0, -21.5),
+    (148.4, -23.5),
+    (150.3, -26.2),
+    (151.7, -28.6),
+    (151.4, -31.2),
+    (150.2, -33.3),
+    (148.8, -35.5),
+    (147.6, -36.8),
+    (145.8, -37.4),
+    (143.8, -37.4),
 ]
 PORT_TOWNS = {  # historic ports (lon, lat)
-    "Normanton": (141.1, -17.7), "Cooktown": (145.25, -15.5), "Townsville": (146.8, -19.3),
-    "Rockhampton": (150.5, -23.4), "Brisbane": (153.1, -27.5), "Newcastle": (151.8, -32.9),
-    "Sydney": (151.2, -33.9), "Melbourne": (144.9, -38.2), "Adelaide": (138.5, -34.9),
+    "Normanton": (141.1, -17.7),
+    "Cooktown": (145.25, -15.5),
+    "Townsville": (146.8, -19.3),
+    "Rockhampton": (150.5, -23.4),
+    "Brisbane": (153.1, -27.5),
+    "Newcastle": (151.8, -32.9),
+    "Sydney": (151.2, -33.9),
+    "Melbourne": (144.9, -38.2),
+    "Adelaide": (138.5, -34.9),
 }
-SOURCE = "assumed: simkit/board/reconstruct.py (geography of eastern Australia, not the printed board)"
+SOURCE = (
+    "assumed: simkit/board/reconstruct.py (geography of eastern Australia, not the printed board)"
+)
 
 
 def _xy(lon, lat):
@@ -78,7 +129,7 @@ def _inside(px, py, poly_x, poly_y) -> np.ndarray:
     n = len(poly_x)
     for i in range(n):
         x1, y1, x2, y2 = poly_x[i], poly_y[i], poly_x[(i + 1) % n], poly_y[(i + 1) % n]
-        cross = ((y1 > py) != (y2 > py))
+        cross = (y1 > py) != (y2 > py)
         with np.errstate(divide="ignore", invalid="ignore"):
             xint = x1 + (py - y1) * (x2 - x1) / (y2 - y1)
         inside ^= cross & (px < xint)
@@ -89,7 +140,11 @@ def _segment_distance(px, py, line_x, line_y) -> np.ndarray:
     best = np.full(px.shape, np.inf)
     for i in range(len(line_x) - 1):
         ax, ay, bx, by = line_x[i], line_y[i], line_x[i + 1], line_y[i + 1]
-        t = np.clip(((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2), 0, 1)
+        t = np.clip(
+            ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2),
+            0,
+            1,
+        )
         best = np.minimum(best, np.hypot(px - (ax + t * (bx - ax)), py - (ay + t * (by - ay))))
     return best
 
@@ -100,7 +155,7 @@ def build_eastern() -> list[dict]:
     qs, rs = np.meshgrid(np.arange(-2, 20), np.arange(-30, 30), indexing="ij")
     qs, rs = qs.ravel(), rs.ravel()
     hx, hy = pixel_center(qs, rs, HEX_KM)
-    hx, hy = hx + x0 + HEX_KM, hy + y0        # column q = 0 just east of the cut
+    hx, hy = hx + x0 + HEX_KM, hy + y0  # column q = 0 just east of the cut
 
     def land(x, y):
         return _inside(x, y, cx, cy) & (x > x0)
@@ -114,14 +169,21 @@ def build_eastern() -> list[dict]:
         nx, ny = pixel_center(qs + dq, rs + dr, HEX_KM)
         nx, ny = nx + x0 + HEX_KM, ny + y0
         sea = ~land(nx, ny) & (nx > x0)
-        coastal |= sea & np.array([(int(q) + dq, int(r) + dr) not in where for q, r in zip(qs, rs, strict=True)])
+        coastal |= sea & np.array(
+            [(int(q) + dq, int(r) + dr) not in where for q, r in zip(qs, rs, strict=True)]
+        )
     gx, gy = _xy([p[0] for p in RANGE], [p[1] for p in RANGE])
     hills = ~coastal & (_segment_distance(hx, hy, gx, gy) <= HILLS_KM)
     terrain = np.where(coastal, 0, np.where(hills, 2, 1))
 
-    nbr = [[where.get((int(q) + dq, int(r) + dr), -1) for dq, dr in AXIAL_DIRS] for q, r in zip(qs, rs, strict=True)]
+    nbr = [
+        [where.get((int(q) + dq, int(r) + dr), -1) for dq, dr in AXIAL_DIRS]
+        for q, r in zip(qs, rs, strict=True)
+    ]
     coast_dist = _bfs(nbr, coastal)
-    level = np.where(terrain == 1, np.where(coast_dist <= 2, 1, np.where(coast_dist == 3, 2, 3)), -1)
+    level = np.where(
+        terrain == 1, np.where(coast_dist <= 2, 1, np.where(coast_dist == 3, 2, 3)), -1
+    )
 
     port = np.zeros(n, dtype=bool)
     for lon, lat in PORT_TOWNS.values():
@@ -139,14 +201,27 @@ def build_eastern() -> list[dict]:
         far = _bfs(nbr, np.isin(np.arange(n), chosen))
     survey[chosen] = True
 
-    order = np.lexsort((hx, -np.round(hy / (HEX_KM * np.sqrt(3) / 2))))   # top row first, then left to right
+    order = np.lexsort(
+        (hx, -np.round(hy / (HEX_KM * np.sqrt(3) / 2)))
+    )  # top row first, then left to right
     sheep, cattle, corn = (FARMS.index(f) for f in ("sheep", "cattle", "corn"))
     farm_of = {0: f"{FARMS[corn]}", 1: f"{FARMS[sheep]}", 2: f"{FARMS[cattle]}"}
     rows = []
     for number, i in enumerate(order, start=1):
-        rows.append(dict(hex=number, q=int(qs[i]), r=int(rs[i]), terrain=TERRAINS[terrain[i]],
-                         port=int(port[i]), survey=int(survey[i]), level=int(level[i]) if level[i] > 0 else "",
-                         farms=farm_of[int(terrain[i])], provenance="assumed", source=SOURCE))
+        rows.append(
+            dict(
+                hex=number,
+                q=int(qs[i]),
+                r=int(rs[i]),
+                terrain=TERRAINS[terrain[i]],
+                port=int(port[i]),
+                survey=int(survey[i]),
+                level=int(level[i]) if level[i] > 0 else "",
+                farms=farm_of[int(terrain[i])],
+                provenance="assumed",
+                source=SOURCE,
+            )
+        )
     return rows
 
 
@@ -180,14 +255,28 @@ def build_survey_tiles() -> list[dict]:
         for p in positions[:n_old]:
             spots.setdefault(int(p), {"old_one": 1})
         for p in rng.permutation(7)[:n_res]:
-            kind = "phosphate" if rng.random() < 0.125 else ("coal", "iron", "gold")[int(rng.integers(3))]
+            kind = (
+                "phosphate"
+                if rng.random() < 0.125
+                else ("coal", "iron", "gold")[int(rng.integers(3))]
+            )
             spot = spots.setdefault(int(p), {})
             spot[kind] = spot.get(kind, 0) + (1 if kind == "phosphate" else int(rng.integers(1, 4)))
         for p in sorted(spots):
             s = spots[p]
-            rows.append(dict(tile=tile, position=p, coal=s.get("coal", 0), iron=s.get("iron", 0),
-                             gold=s.get("gold", 0), phosphate=s.get("phosphate", 0),
-                             old_one=s.get("old_one", 0), provenance="assumed", source=source))
+            rows.append(
+                dict(
+                    tile=tile,
+                    position=p,
+                    coal=s.get("coal", 0),
+                    iron=s.get("iron", 0),
+                    gold=s.get("gold", 0),
+                    phosphate=s.get("phosphate", 0),
+                    old_one=s.get("old_one", 0),
+                    provenance="assumed",
+                    source=source,
+                )
+            )
     return rows
 
 
@@ -222,8 +311,12 @@ def _cell(v) -> str:
 def main() -> None:
     root = Path(__file__).resolve().parent.parent / "data" / "auztralia"
     (root / "maps").mkdir(parents=True, exist_ok=True)
-    (root / "maps" / "eastern.csv").write_text(to_csv(build_eastern(), MAP_HEADER), encoding="utf-8")
-    (root / "survey_tiles.csv").write_text(to_csv(build_survey_tiles(), TILES_HEADER), encoding="utf-8")
+    (root / "maps" / "eastern.csv").write_text(
+        to_csv(build_eastern(), MAP_HEADER), encoding="utf-8"
+    )
+    (root / "survey_tiles.csv").write_text(
+        to_csv(build_survey_tiles(), TILES_HEADER), encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

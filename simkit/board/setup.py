@@ -23,7 +23,7 @@ from simkit.errors import DataPackError, UserError
 from simkit.kernels import board as K
 
 SURVEY_COLUMNS = ("tile", "position") + RESOURCES + ("old_one", "provenance", "source")
-RULES_SURVEY_TILES = 20   # base rules, Components and Setup 5
+RULES_SURVEY_TILES = 20  # base rules, Components and Setup 5
 
 
 @dataclass(frozen=True, eq=False)
@@ -31,9 +31,9 @@ class SurveyTiles:
     """The survey tiles, index t = t-th tile number in ascending order."""
 
     path: str
-    tile_number: np.ndarray      # int64 [T] as typed in the file
-    tile_resource: np.ndarray    # int64 [T, 7, 4] tokens per position (0 centre, 1..6 compass)
-    tile_old_one: np.ndarray     # int64 [T, 7] 1 = Old One mark
+    tile_number: np.ndarray  # int64 [T] as typed in the file
+    tile_resource: np.ndarray  # int64 [T, 7, 4] tokens per position (0 centre, 1..6 compass)
+    tile_old_one: np.ndarray  # int64 [T, 7] 1 = Old One mark
     provenance: dict[str, int]
 
     @property
@@ -43,7 +43,11 @@ class SurveyTiles:
 
 def load_survey_tiles(path: str | Path | None = None, data: Path | None = None) -> SurveyTiles:
     """Read survey_tiles.csv (format: simkit/data/auztralia/maps/README.md)."""
-    p = Path(path) if path is not None else (Path(data) if data is not None else DEFAULT_PACK) / "survey_tiles.csv"
+    p = (
+        Path(path)
+        if path is not None
+        else (Path(data) if data is not None else DEFAULT_PACK) / "survey_tiles.csv"
+    )
     fname = str(p)
     header, rows = read_rows(p)
     for col in SURVEY_COLUMNS:
@@ -54,27 +58,44 @@ def load_survey_tiles(path: str | Path | None = None, data: Path | None = None) 
     entries = []
     tags: dict[str, int] = {}
     for line, cells in rows:
+
         def num(c, lo, hi=None, cells=cells, line=line):
             text = cells[col[c]]
             try:
                 v = int(text)
             except ValueError:
-                raise DataPackError(fname, f"expected a whole number, got {text!r}", row=line, field=c) from None
+                raise DataPackError(
+                    fname, f"expected a whole number, got {text!r}", row=line, field=c
+                ) from None
             if v < lo or (hi is not None and v > hi):
-                raise DataPackError(fname, f"expected {lo}..{hi if hi is not None else ''}, got {v}", row=line, field=c)
+                raise DataPackError(
+                    fname,
+                    f"expected {lo}..{hi if hi is not None else ''}, got {v}",
+                    row=line,
+                    field=c,
+                )
             return v
+
         tile = num("tile", 1)
         pos = num("position", 0, K.SURVEY_POSITIONS - 1)
         if (tile, pos) in seen:
-            raise DataPackError(fname, f"tile {tile} position {pos} given twice (first on row {seen[(tile, pos)]})",
-                                row=line, field="position")
+            raise DataPackError(
+                fname,
+                f"tile {tile} position {pos} given twice (first on row {seen[(tile, pos)]})",
+                row=line,
+                field="position",
+            )
         seen[(tile, pos)] = line
         res = [num(r, 0, 99) for r in RESOURCES]
         old = num("old_one", 0, 1)
         tag = cells[col["provenance"]]
         if tag not in PROVENANCE_TAGS:
-            raise DataPackError(fname, f"unknown provenance tag {tag!r} (expected one of: {', '.join(PROVENANCE_TAGS)})",
-                                row=line, field="provenance")
+            raise DataPackError(
+                fname,
+                f"unknown provenance tag {tag!r} (expected one of: {', '.join(PROVENANCE_TAGS)})",
+                row=line,
+                field="provenance",
+            )
         tags[tag] = tags.get(tag, 0) + len(RESOURCES) + 1
         entries.append((tile, pos, res, old))
     if not entries:
@@ -86,8 +107,13 @@ def load_survey_tiles(path: str | Path | None = None, data: Path | None = None) 
     for tile, pos, res, old in entries:
         resource[index[tile], pos] = res
         old_one[index[tile], pos] = old
-    return SurveyTiles(path=fname, tile_number=np.array(numbers, dtype=np.int64), tile_resource=resource,
-                       tile_old_one=old_one, provenance=tags)
+    return SurveyTiles(
+        path=fname,
+        tile_number=np.array(numbers, dtype=np.int64),
+        tile_resource=resource,
+        tile_old_one=old_one,
+        provenance=tags,
+    )
 
 
 def old_one_pool(data: AuzData) -> tuple[np.ndarray, np.ndarray]:
@@ -104,7 +130,7 @@ def fresh_stacks(tile_level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     stacks = np.full((K.MAX_LEVEL, max(1, int(size.max()))), -1, dtype=np.int64)
     for lv in range(1, K.MAX_LEVEL + 1):
         ids = np.flatnonzero(tile_level == lv)
-        stacks[lv - 1, :ids.size] = ids
+        stacks[lv - 1, : ids.size] = ids
     return stacks, size
 
 
@@ -115,30 +141,38 @@ class BoardSetup:
 
     board: Board
     revenge: bool
-    survey_hex: np.ndarray       # int64 [s] survey hexes, in the order they were resolved
-    survey_tile: np.ndarray      # int64 [s] survey tile index drawn for each
-    hex_resource: np.ndarray     # int64 [n, 4] coal, iron, gold, phosphate tokens
-    hex_tile: np.ndarray         # int64 [n] face-down Old One tile id, -1 none (base game)
-    hex_spawn: np.ndarray        # int64 [n] -1 none, 0 Normal, 1 Dangerous (+1) (Revenge)
-    hex_marks: np.ndarray        # int64 [n] survey tiles that marked the hex for an Old One
-    tile_level: np.ndarray       # int64 [num_tiles]
-    tile_type: np.ndarray        # int64 [num_tiles] simkit.names.OLD_ONES index, -1 Empty
-    tile_set_aside: np.ndarray   # bool [num_tiles] replaced by an overlap upgrade
-    stacks: np.ndarray           # int64 [3, max] Old One stacks in draw order
-    stack_top: np.ndarray        # int64 [3] next tile to draw per level
-    stack_size: np.ndarray       # int64 [3]
-    port_hex: np.ndarray         # int64 [players] Port hex per player, -1 not placed
+    survey_hex: np.ndarray  # int64 [s] survey hexes, in the order they were resolved
+    survey_tile: np.ndarray  # int64 [s] survey tile index drawn for each
+    hex_resource: np.ndarray  # int64 [n, 4] coal, iron, gold, phosphate tokens
+    hex_tile: np.ndarray  # int64 [n] face-down Old One tile id, -1 none (base game)
+    hex_spawn: np.ndarray  # int64 [n] -1 none, 0 Normal, 1 Dangerous (+1) (Revenge)
+    hex_marks: np.ndarray  # int64 [n] survey tiles that marked the hex for an Old One
+    tile_level: np.ndarray  # int64 [num_tiles]
+    tile_type: np.ndarray  # int64 [num_tiles] simkit.names.OLD_ONES index, -1 Empty
+    tile_set_aside: np.ndarray  # bool [num_tiles] replaced by an overlap upgrade
+    stacks: np.ndarray  # int64 [3, max] Old One stacks in draw order
+    stack_top: np.ndarray  # int64 [3] next tile to draw per level
+    stack_size: np.ndarray  # int64 [3]
+    port_hex: np.ndarray  # int64 [players] Port hex per player, -1 not placed
 
     def remaining(self, level: int) -> np.ndarray:
         """Tile ids still in the stack of ``level``, top first."""
         lv = level - 1
-        return self.stacks[lv, self.stack_top[lv]:self.stack_size[lv]].copy()
+        return self.stacks[lv, self.stack_top[lv] : self.stack_size[lv]].copy()
 
 
-def setup_board(board: Board, tiles: SurveyTiles, data: AuzData, rng: np.random.Generator | None = None, *,
-                revenge: bool = False, survey_draw: Sequence[int] | None = None,
-                stacks: Sequence[Sequence[int]] | None = None, num_players: int = 0,
-                ports: str | Sequence[int] = "random") -> BoardSetup:
+def setup_board(
+    board: Board,
+    tiles: SurveyTiles,
+    data: AuzData,
+    rng: np.random.Generator | None = None,
+    *,
+    revenge: bool = False,
+    survey_draw: Sequence[int] | None = None,
+    stacks: Sequence[Sequence[int]] | None = None,
+    num_players: int = 0,
+    ports: str | Sequence[int] = "random",
+) -> BoardSetup:
     """Survey the board and place resources and Old One tiles (or Revenge Spawn tiles).
 
     rng          np.random.Generator for every draw not given explicitly
@@ -150,8 +184,10 @@ def setup_board(board: Board, tiles: SurveyTiles, data: AuzData, rng: np.random.
     """
     survey_hex = board.survey_hexes.astype(np.int64)
     if survey_hex.size > tiles.num_tiles:
-        raise UserError(f"map {board.name} has {survey_hex.size} survey hexes but only {tiles.num_tiles} "
-                        f"survey tiles ({tiles.path})")
+        raise UserError(
+            f"map {board.name} has {survey_hex.size} survey hexes but only {tiles.num_tiles} "
+            f"survey tiles ({tiles.path})"
+        )
     tile_level, tile_type = old_one_pool(data)
     n = board.num_hexes
     hex_resource = np.zeros((n, K.NUM_RESOURCES), dtype=np.int64)
@@ -165,33 +201,84 @@ def setup_board(board: Board, tiles: SurveyTiles, data: AuzData, rng: np.random.
     stk, size = fresh_stacks(tile_level) if stacks is None else _explicit_stacks(stacks, tile_level)
     if survey_draw is None and stacks is None:
         order = np.arange(tiles.num_tiles, dtype=np.int64)
-        K.random_survey_setup(rng, board.neighbors, board.hex_terrain, board.hex_level, survey_hex, order,
-                              tiles.tile_resource, tiles.tile_old_one, tile_level, stk, stack_top, size,
-                              revenge, hex_resource, hex_tile, hex_spawn, hex_marks, set_aside)
-        draw = order[:survey_hex.size].copy()
+        K.random_survey_setup(
+            rng,
+            board.neighbors,
+            board.hex_terrain,
+            board.hex_level,
+            survey_hex,
+            order,
+            tiles.tile_resource,
+            tiles.tile_old_one,
+            tile_level,
+            stk,
+            stack_top,
+            size,
+            revenge,
+            hex_resource,
+            hex_tile,
+            hex_spawn,
+            hex_marks,
+            set_aside,
+        )
+        draw = order[: survey_hex.size].copy()
     else:
         if survey_draw is None:
             order = np.arange(tiles.num_tiles, dtype=np.int64)
             K.shuffle_prefix(rng, order, order.size)
-            draw = order[:survey_hex.size].copy()
+            draw = order[: survey_hex.size].copy()
         else:
             draw = np.array(survey_draw, dtype=np.int64).reshape(-1)
-            if draw.size != survey_hex.size or np.unique(draw).size != draw.size or \
-                    (draw.size and (draw.min() < 0 or draw.max() >= tiles.num_tiles)):
-                raise UserError(f"survey_draw must name {survey_hex.size} distinct tiles in 0..{tiles.num_tiles - 1}")
+            if (
+                draw.size != survey_hex.size
+                or np.unique(draw).size != draw.size
+                or (draw.size and (draw.min() < 0 or draw.max() >= tiles.num_tiles))
+            ):
+                raise UserError(
+                    f"survey_draw must name {survey_hex.size} distinct tiles in 0..{tiles.num_tiles - 1}"
+                )
         if stacks is None:
             for lv in range(K.MAX_LEVEL):
                 K.shuffle_prefix(rng, stk[lv], size[lv])
-        K.place_survey(board.neighbors, board.hex_terrain, board.hex_level, survey_hex, draw,
-                       tiles.tile_resource, tiles.tile_old_one, tile_level, stk, stack_top, size,
-                       revenge, hex_resource, hex_tile, hex_spawn, hex_marks, set_aside)
-    port_hex = (place_ports(board, num_players, rng, ports) if num_players
-                else np.zeros(0, dtype=np.int64))
-    return BoardSetup(board=board, revenge=revenge, survey_hex=survey_hex, survey_tile=draw,
-                      hex_resource=hex_resource, hex_tile=hex_tile, hex_spawn=hex_spawn,
-                      hex_marks=hex_marks, tile_level=tile_level, tile_type=tile_type,
-                      tile_set_aside=set_aside.astype(bool), stacks=stk, stack_top=stack_top,
-                      stack_size=size, port_hex=port_hex)
+        K.place_survey(
+            board.neighbors,
+            board.hex_terrain,
+            board.hex_level,
+            survey_hex,
+            draw,
+            tiles.tile_resource,
+            tiles.tile_old_one,
+            tile_level,
+            stk,
+            stack_top,
+            size,
+            revenge,
+            hex_resource,
+            hex_tile,
+            hex_spawn,
+            hex_marks,
+            set_aside,
+        )
+    port_hex = (
+        place_ports(board, num_players, rng, ports) if num_players else np.zeros(0, dtype=np.int64)
+    )
+    return BoardSetup(
+        board=board,
+        revenge=revenge,
+        survey_hex=survey_hex,
+        survey_tile=draw,
+        hex_resource=hex_resource,
+        hex_tile=hex_tile,
+        hex_spawn=hex_spawn,
+        hex_marks=hex_marks,
+        tile_level=tile_level,
+        tile_type=tile_type,
+        tile_set_aside=set_aside.astype(bool),
+        stacks=stk,
+        stack_top=stack_top,
+        stack_size=size,
+        port_hex=port_hex,
+    )
 
 
 def _explicit_stacks(stacks, tile_level) -> tuple[np.ndarray, np.ndarray]:
@@ -211,6 +298,7 @@ def _explicit_stacks(stacks, tile_level) -> tuple[np.ndarray, np.ndarray]:
 
 # -- ports --------------------------------------------------------------------------
 
+
 def legal_ports(board: Board, port_hex: np.ndarray | Sequence[int] = ()) -> np.ndarray:
     """Hex indices where a Port may be placed given the Ports already placed."""
     placed = np.array([p for p in port_hex if p >= 0] or [-1], dtype=np.int64)
@@ -219,8 +307,12 @@ def legal_ports(board: Board, port_hex: np.ndarray | Sequence[int] = ()) -> np.n
     return np.flatnonzero(mask)
 
 
-def place_ports(board: Board, num_players: int, rng: np.random.Generator | None = None,
-                ports: str | Sequence[int] = "random") -> np.ndarray:
+def place_ports(
+    board: Board,
+    num_players: int,
+    rng: np.random.Generator | None = None,
+    ports: str | Sequence[int] = "random",
+) -> np.ndarray:
     """Setup 14: in reverse player order each player puts a Port on a port-symbol hex with
     no other Port within two hexes (straight-line hex distance, not along the coast).
 
@@ -233,16 +325,28 @@ def place_ports(board: Board, num_players: int, rng: np.random.Generator | None 
     out = np.full(num_players, -1, dtype=np.int64)
     if isinstance(ports, str):
         if ports not in ("random", "first"):
-            raise UserError(f"unknown port policy '{ports}' (expected random, first or hex numbers)")
+            raise UserError(
+                f"unknown port policy '{ports}' (expected random, first or hex numbers)"
+            )
         if ports == "random" and rng is None:
             raise UserError("random port placement needs an rng")
         policy = K.PORT_FIRST if ports == "first" else K.PORT_RANDOM
         mask = np.zeros(board.num_hexes, dtype=bool)
-        stuck = K.place_ports(rng if rng is not None else np.random.default_rng(0), board.hex_q, board.hex_r,
-                              board.hex_port, num_players, policy, out, mask)
+        stuck = K.place_ports(
+            rng if rng is not None else np.random.default_rng(0),
+            board.hex_q,
+            board.hex_r,
+            board.hex_port,
+            num_players,
+            policy,
+            out,
+            mask,
+        )
         if stuck >= 0:
-            raise UserError(f"map {board.name}: no legal Port hex left for player {stuck + 1} of {num_players} "
-                            f"({int(board.hex_port.sum())} port symbols, Ports must be 3+ hexes apart)")
+            raise UserError(
+                f"map {board.name}: no legal Port hex left for player {stuck + 1} of {num_players} "
+                f"({int(board.hex_port.sum())} port symbols, Ports must be 3+ hexes apart)"
+            )
         return out
     wanted = list(ports)
     if len(wanted) != num_players:
@@ -250,7 +354,9 @@ def place_ports(board: Board, num_players: int, rng: np.random.Generator | None 
     for player in range(num_players - 1, -1, -1):
         h = board.index(int(wanted[player]))
         if h not in legal_ports(board, out):
-            raise UserError(f"player {player + 1} cannot place a Port in hex {wanted[player]}: it needs the "
-                            f"Port symbol and no other Port within two hexes")
+            raise UserError(
+                f"player {player + 1} cannot place a Port in hex {wanted[player]}: it needs the "
+                f"Port symbol and no other Port within two hexes"
+            )
         out[player] = h
     return out

@@ -17,27 +17,40 @@ try:  # typer >= 0.29 bundles its own click; older releases depend on click itse
 except ImportError:  # pragma: no cover - depends on the installed typer
     import click
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="simkit: a balance lab for AuZtralia and Revenge of the Old Ones.",
-                  epilog="Example: simkit combat --force infantry=2,artillery=1 --vs shoggoth")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="simkit: a balance lab for AuZtralia and Revenge of the Old Ones.",
+    epilog="Example: simkit combat --force infantry=2,artillery=1 --vs shoggoth",
+)
 
 
 def _version(value: bool) -> None:
     if value:
         from simkit import ENGINE_VERSION, __version__
+
         typer.echo(f"simkit {__version__} (engine {ENGINE_VERSION})")
         raise typer.Exit(0)
 
 
 @app.callback()
-def _root(version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
-                                       help="Print the simkit version and engine version, then exit.")) -> None:
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        is_eager=True,
+        callback=_version,
+        help="Print the simkit version and engine version, then exit.",
+    ),
+) -> None:
     """simkit: a balance lab for AuZtralia and Revenge of the Old Ones."""
 
 
 def _register() -> None:
     # Imported for their side effect of adding commands to `app`.
     from simkit.cli import combat, data  # noqa: F401
+
     for optional in ("board", "athena", "simulate", "experiment", "report", "demo", "tune"):
         try:
             __import__(f"simkit.cli.{optional}")
@@ -72,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         if exc.filename is None:
             raise
         from simkit.core.atomic import describe_os_error
+
         print(f"simkit: error: {describe_os_error(exc, exc.filename)}", file=sys.stderr)
         return 2
     except (typer.Abort, KeyboardInterrupt):

@@ -47,9 +47,11 @@ class _AthenaGroup(TyperGroup):
             raise UserError(exc.format_message()) from None
 
 
-athena_app = typer.Typer(cls=_AthenaGroup,
-                         help="Last Aurora: Project Athena - convoys against Automated Turrets.",
-                         epilog="Example: simkit athena turret --weapons cannon:3,energy_cannon:4 --ammo 2 --defense 2")
+athena_app = typer.Typer(
+    cls=_AthenaGroup,
+    help="Last Aurora: Project Athena - convoys against Automated Turrets.",
+    epilog="Example: simkit athena turret --weapons cannon:3,energy_cannon:4 --ammo 2 --defense 2",
+)
 app.add_typer(athena_app, name="athena")
 
 
@@ -59,8 +61,13 @@ def _athena(ctx: typer.Context) -> None:
         typer.echo(ctx.get_help())
         raise typer.Exit(0)
 
-AthenaDataOption = Annotated[Path | None, typer.Option(
-    "--data", help="Athena data pack folder (default: the shipped pack, simkit/data/athena).")]
+
+AthenaDataOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--data", help="Athena data pack folder (default: the shipped pack, simkit/data/athena)."
+    ),
+]
 
 
 class Method(StrEnum):
@@ -99,12 +106,23 @@ def _render(odds: TurretOdds) -> None:
         table.add_row(*cells)
 
     row("P(turret destroyed)", odds.p_destroy, "destroy")
-    row(f"damage taken from the turret (Detection {f.detection})", odds.expected_damage_taken, "damage_taken")
-    labels = {"turret_attacks": "turret attacks", "rounds": "rounds", "shots": "shots fired",
-              "weapons_damaged": "weapons damaged (jams)", "jams_ignored": "jams ignored (Cyborg)",
-              "grenade_self_damage": "damage from the Grenade's jam", "ammo_left": "Ammo left",
-              "charged_left": "Charged Batteries left", "half_left": "Half-Discharged left",
-              "cards": "Outcome cards flipped"}
+    row(
+        f"damage taken from the turret (Detection {f.detection})",
+        odds.expected_damage_taken,
+        "damage_taken",
+    )
+    labels = {
+        "turret_attacks": "turret attacks",
+        "rounds": "rounds",
+        "shots": "shots fired",
+        "weapons_damaged": "weapons damaged (jams)",
+        "jams_ignored": "jams ignored (Cyborg)",
+        "grenade_self_damage": "damage from the Grenade's jam",
+        "ammo_left": "Ammo left",
+        "charged_left": "Charged Batteries left",
+        "half_left": "Half-Discharged left",
+        "cards": "Outcome cards flipped",
+    }
     for key, label in labels.items():
         if key == "jams_ignored" and not f.cyborg:
             continue
@@ -121,19 +139,32 @@ def _render(odds: TurretOdds) -> None:
     track.add_column("expected damage", justify="right")
     track.add_column("expected damage in round 1, 2, ...")
     for entry in odds.damage_by_detection():
-        track.add_row(str(entry["level"]), str(entry["damage_per_attack"]), _fmt(entry["expected_damage"]),
-                      ", ".join(f"{x:.3f}" for x in entry["expected_damage_by_round"]))
+        track.add_row(
+            str(entry["level"]),
+            str(entry["damage_per_attack"]),
+            _fmt(entry["expected_damage"]),
+            ", ".join(f"{x:.3f}" for x in entry["expected_damage_by_round"]),
+        )
     console.print(track)
 
     for item, value in odds.values.items():
-        parts = [f"P(destroy) {value['p_destroy']:+.4f}", f"damage taken {value['damage_taken']:+.4f}",
-                 f"weapons damaged {value['weapons_damaged']:+.4f}", f"Ammo left {value['ammo_left']:+.4f}",
-                 f"Charged left {value['charged_left']:+.4f}"]
+        parts = [
+            f"P(destroy) {value['p_destroy']:+.4f}",
+            f"damage taken {value['damage_taken']:+.4f}",
+            f"weapons damaged {value['weapons_damaged']:+.4f}",
+            f"Ammo left {value['ammo_left']:+.4f}",
+            f"Charged left {value['charged_left']:+.4f}",
+        ]
         if item == "grenade":
             parts.append(f"Grenade jam damage {value['grenade_self_damage']:+.4f}")
         console.print(f"value of the {item.capitalize()}: " + ", ".join(parts))
-    order = ", ".join(f"{w['fires']}. {w['kind']}:{w['rating']}" for w in sorted(odds.weapons, key=lambda w: w["fires"]))
-    tail = (f"games {odds.games:,}, seed {odds.seed}" if odds.games else f"{odds.states:,} exact states")
+    order = ", ".join(
+        f"{w['fires']}. {w['kind']}:{w['rating']}"
+        for w in sorted(odds.weapons, key=lambda w: w["fires"])
+    )
+    tail = (
+        f"games {odds.games:,}, seed {odds.seed}" if odds.games else f"{odds.states:,} exact states"
+    )
     console.print(f"[dim]firing order: {order}; {tail}; data {odds.data_hash}[/dim]")
 
 
@@ -147,26 +178,59 @@ def _weapon_pairs(text: str) -> list[tuple[str, str]]:
     return out
 
 
-@athena_app.command("turret", epilog="Example: simkit athena turret --weapons cannon:3,energy_cannon:4 --ammo 2 --defense 2 --json")
+@athena_app.command(
+    "turret",
+    epilog="Example: simkit athena turret --weapons cannon:3,energy_cannon:4 --ammo 2 --defense 2 --json",
+)
 def turret_cmd(
-    weapons: Annotated[str, typer.Option(help="Undamaged weapons KIND:RATING, e.g. 'cannon:3,energy_cannon:4'.")],
+    weapons: Annotated[
+        str, typer.Option(help="Undamaged weapons KIND:RATING, e.g. 'cannon:3,energy_cannon:4'.")
+    ],
     ammo: Annotated[int, typer.Option(help="Ammo tokens in the convoy.")] = 0,
     charged: Annotated[int, typer.Option(help="Charged Battery tokens.")] = 0,
     half: Annotated[int, typer.Option(help="Half-Discharged Battery tokens.")] = 0,
     defense: Annotated[int | None, typer.Option(help="The turret's Defense value.")] = None,
-    turret: Annotated[int | None, typer.Option(help="Turret token number from the data pack (gives Defense and reward).")] = None,
-    detection: Annotated[int, typer.Option(help="Your Detection level (track row, 0 = bottom).")] = 0,
-    rounds: Annotated[int, typer.Option(help="Rounds inside the perimeter (0: until the turret falls or nothing can fire).")] = 0,
-    method: Annotated[Method, typer.Option(help="exact (every card order) or mc (Monte Carlo).")] = Method.exact,
+    turret: Annotated[
+        int | None,
+        typer.Option(help="Turret token number from the data pack (gives Defense and reward)."),
+    ] = None,
+    detection: Annotated[
+        int, typer.Option(help="Your Detection level (track row, 0 = bottom).")
+    ] = 0,
+    rounds: Annotated[
+        int,
+        typer.Option(
+            help="Rounds inside the perimeter (0: until the turret falls or nothing can fire)."
+        ),
+    ] = 0,
+    method: Annotated[
+        Method, typer.Option(help="exact (every card order) or mc (Monte Carlo).")
+    ] = Method.exact,
     games: Annotated[int, typer.Option(help="Monte Carlo fights.")] = 200_000,
     seed: Annotated[int, typer.Option(help="Monte Carlo root seed.")] = 0,
-    jobs: Annotated[int, typer.Option(help="Monte Carlo worker processes (results do not depend on it).")] = 1,
-    cyborg: Annotated[bool, typer.Option("--cyborg", help="A Cyborg in the Active Zone: jams are ignored.")] = False,
-    grenade: Annotated[bool, typer.Option("--grenade", help="Hold a Grenade (2 damage to the turret).")] = False,
-    grenade_use: Annotated[GrenadeUse, typer.Option(help="Throw the Grenade before (first) or after (last) the weapons.")] = GrenadeUse.first,
-    order: Annotated[Order, typer.Option(help="Firing order: best (highest chance to destroy first) or given.")] = Order.best,
-    seen: Annotated[str | None, typer.Option(help="Outcome cards already in the discard pile, e.g. '3,17'.")] = None,
-    variant: Annotated[list[str] | None, typer.Option(help="Override an interpretation, e.g. ambush_draws_card=false (repeatable).")] = None,
+    jobs: Annotated[
+        int, typer.Option(help="Monte Carlo worker processes (results do not depend on it).")
+    ] = 1,
+    cyborg: Annotated[
+        bool, typer.Option("--cyborg", help="A Cyborg in the Active Zone: jams are ignored.")
+    ] = False,
+    grenade: Annotated[
+        bool, typer.Option("--grenade", help="Hold a Grenade (2 damage to the turret).")
+    ] = False,
+    grenade_use: Annotated[
+        GrenadeUse,
+        typer.Option(help="Throw the Grenade before (first) or after (last) the weapons."),
+    ] = GrenadeUse.first,
+    order: Annotated[
+        Order, typer.Option(help="Firing order: best (highest chance to destroy first) or given.")
+    ] = Order.best,
+    seen: Annotated[
+        str | None, typer.Option(help="Outcome cards already in the discard pile, e.g. '3,17'.")
+    ] = None,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(help="Override an interpretation, e.g. ambush_draws_card=false (repeatable)."),
+    ] = None,
     data: AthenaDataOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -184,18 +248,49 @@ def turret_cmd(
         defense = turret_defense(pack, turret)
     if defense is None:
         raise UserError("give the turret's --defense (or --turret N from the data pack)")
-    fight = TurretFight(weapons=arms, defense=defense, ammo=ammo, charged=charged, half=half,
-                        detection=detection, rounds=rounds, cyborg=cyborg, grenade=grenade,
-                        grenade_use=grenade_use.value, order=order.value, turret=turret,
-                        seen=parse_seen(seen), variants=parse_variants(variant))
+    fight = TurretFight(
+        weapons=arms,
+        defense=defense,
+        ammo=ammo,
+        charged=charged,
+        half=half,
+        detection=detection,
+        rounds=rounds,
+        cyborg=cyborg,
+        grenade=grenade,
+        grenade_use=grenade_use.value,
+        order=order.value,
+        turret=turret,
+        seen=parse_seen(seen),
+        variants=parse_variants(variant),
+    )
     odds = turret_odds(fight, pack, method=method.value, games=games, seed=seed, jobs=jobs)
     if json:
-        emit("athena turret", {"weapons": [{"kind": k, "rating": r} for k, r in _weapon_pairs(weapons)],
-                               "ammo": ammo, "charged": charged, "half": half, "defense": defense, "turret": turret,
-                               "detection": detection, "rounds": rounds, "method": method.value, "games": games,
-                               "seed": seed, "jobs": jobs, "cyborg": cyborg, "grenade": grenade,
-                               "grenade_use": grenade_use.value, "order": order.value, "seen": list(parse_seen(seen)),
-                               "variant": list(variant or []), "data": data}, odds.to_json())
+        emit(
+            "athena turret",
+            {
+                "weapons": [{"kind": k, "rating": r} for k, r in _weapon_pairs(weapons)],
+                "ammo": ammo,
+                "charged": charged,
+                "half": half,
+                "defense": defense,
+                "turret": turret,
+                "detection": detection,
+                "rounds": rounds,
+                "method": method.value,
+                "games": games,
+                "seed": seed,
+                "jobs": jobs,
+                "cyborg": cyborg,
+                "grenade": grenade,
+                "grenade_use": grenade_use.value,
+                "order": order.value,
+                "seen": list(parse_seen(seen)),
+                "variant": list(variant or []),
+                "data": data,
+            },
+            odds.to_json(),
+        )
     else:
         _render(odds)
 
@@ -206,10 +301,21 @@ def check_cmd(data: AthenaDataOption = None, json: JsonOption = False) -> None:
     pack = load_athena_pack(data)
     shares = provenance_shares(pack)
     if json:
-        emit("athena check", {"data": data},
-             {"pack": pack.path, "name": pack.name, "hash": pack.hash, "cards": pack.deck_size,
-              "counts": {t: pack.provenance.get(t, 0) for t in PROVENANCE_TAGS}, "shares": shares})
+        emit(
+            "athena check",
+            {"data": data},
+            {
+                "pack": pack.path,
+                "name": pack.name,
+                "hash": pack.hash,
+                "cards": pack.deck_size,
+                "counts": {t: pack.provenance.get(t, 0) for t in PROVENANCE_TAGS},
+                "shares": shares,
+            },
+        )
         return
-    typer.echo(f"{pack.path}: ok ({pack.deck_size} Outcome cards, {pack.turret_number.size} turrets, "
-               f"{pack.track_damage.size} Detection levels, hash {pack.hash})")
+    typer.echo(
+        f"{pack.path}: ok ({pack.deck_size} Outcome cards, {pack.turret_number.size} turrets, "
+        f"{pack.track_damage.size} Detection levels, hash {pack.hash})"
+    )
     typer.echo(", ".join(f"{t} {shares[t]:.1%}" for t in PROVENANCE_TAGS))

@@ -79,7 +79,9 @@ def _render(odds: CombatOdds, dist=None) -> None:
     console.print(f"expected cards drawn: {odds.expected_cards:.3f}")
     if odds.p_port_flip is not None:
         console.print(f"P(port flips to strength 2): {odds.p_port_flip:.4f}")
-    tail = f"games {odds.games:,}, seed {odds.seed}" if odds.games else f"{odds.states:,} exact states"
+    tail = (
+        f"games {odds.games:,}, seed {odds.seed}" if odds.games else f"{odds.states:,} exact states"
+    )
     if dist is not None:
         _render_losses(console, dist)
     console.print(f"[dim]{tail}; data {odds.data_hash}[/dim]")
@@ -87,38 +89,84 @@ def _render(odds: CombatOdds, dist=None) -> None:
         console.print(f"policy: {line}")
     if "table_states" in odds.extra:
         x = odds.extra
-        console.print(f"withdraw table ({x['table_objective']}, no card counting): {x['table_states']:,} states, "
-                      f"withdraw in {x['table_states_withdrawing']:,}; P(destroy) "
-                      f"{x['table_model_p_destroy']:.4f} if draws were independent")
+        console.print(
+            f"withdraw table ({x['table_objective']}, no card counting): {x['table_states']:,} states, "
+            f"withdraw in {x['table_states_withdrawing']:,}; P(destroy) "
+            f"{x['table_model_p_destroy']:.4f} if draws were independent"
+        )
     if "exact_skipped" in odds.extra:
         console.print(f"[dim]Monte Carlo because {odds.extra['exact_skipped'].split(';')[0]}[/dim]")
 
 
-@app.command("combat", epilog="Example: simkit combat --force infantry=2,artillery=1 --vs mi_go --seen '3,zombie:I+AC/a1' --json")
+@app.command(
+    "combat",
+    epilog="Example: simkit combat --force infantry=2,artillery=1 --vs mi_go --seen '3,zombie:I+AC/a1' --json",
+)
 def combat_cmd(
     force: Annotated[str, typer.Option(help="Units, e.g. 'infantry=2,armoured_car=1,airship=1'.")],
-    vs: Annotated[list[str], typer.Option(help="Old One(s) in the hex: 'shoggoth' or 'zombie,zombie' (repeatable).")],
+    vs: Annotated[
+        list[str],
+        typer.Option(help="Old One(s) in the hex: 'shoggoth' or 'zombie,zombie' (repeatable)."),
+    ],
     old_one_damage: Annotated[int, typer.Option(help="Damage already on the Old One(s).")] = 0,
-    method: Annotated[Method, typer.Option(help="auto (exact if it fits --state-budget, else mc), exact, or mc.")] = Method.auto,
-    state_budget: Annotated[int, typer.Option(help="States the exact method may use (~200 bytes each).")] = STATE_BUDGET,
+    method: Annotated[
+        Method, typer.Option(help="auto (exact if it fits --state-budget, else mc), exact, or mc.")
+    ] = Method.auto,
+    state_budget: Annotated[
+        int, typer.Option(help="States the exact method may use (~200 bytes each).")
+    ] = STATE_BUDGET,
     games: Annotated[int, typer.Option(help="Monte Carlo games.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Monte Carlo root seed.")] = 0,
-    withdraw: Annotated[str, typer.Option(help="never | optimal | value (card counting, exact only) | table | table-value (no card counting, any method) | sanity:N,units:N,lost:N")] = "never",
-    allocate: Annotated[str, typer.Option(help="cheapest | spread | protect:UNIT[+UNIT] | optimal")] = "cheapest",
-    seen: Annotated[str | None, typer.Option(help="Cards already in the discard pile: numbers or faces OLDONE:FACE (see `simkit data deck`), e.g. '3,17,mi_go:AC/p1'.")] = None,
-    personality: Annotated[list[str] | None, typer.Option(help="Proust, Krupp, Milligan, Jones (repeatable).")] = None,
-    port_strength: Annotated[int, typer.Option(help="Revenge port defence: the port's strength (2 or 4).")] = 0,
-    port_defence: Annotated[bool, typer.Option(help="Defending a port: everything fights, no withdrawal.")] = False,
-    destroy_value: Annotated[float | None, typer.Option(help="Gold a kill is worth for --withdraw value (default: its VP).")] = None,
-    jobs: Annotated[int, typer.Option(help="Worker processes for Monte Carlo (results do not depend on it).")] = 1,
-    loss_games: Annotated[int, typer.Option(help="Fights behind the per-type loss and Gold distributions (0: skip).")] = 100_000,
+    withdraw: Annotated[
+        str,
+        typer.Option(
+            help="never | optimal | value (card counting, exact only) | table | table-value (no card counting, any method) | sanity:N,units:N,lost:N"
+        ),
+    ] = "never",
+    allocate: Annotated[
+        str, typer.Option(help="cheapest | spread | protect:UNIT[+UNIT] | optimal")
+    ] = "cheapest",
+    seen: Annotated[
+        str | None,
+        typer.Option(
+            help="Cards already in the discard pile: numbers or faces OLDONE:FACE (see `simkit data deck`), e.g. '3,17,mi_go:AC/p1'."
+        ),
+    ] = None,
+    personality: Annotated[
+        list[str] | None, typer.Option(help="Proust, Krupp, Milligan, Jones (repeatable).")
+    ] = None,
+    port_strength: Annotated[
+        int, typer.Option(help="Revenge port defence: the port's strength (2 or 4).")
+    ] = 0,
+    port_defence: Annotated[
+        bool, typer.Option(help="Defending a port: everything fights, no withdrawal.")
+    ] = False,
+    destroy_value: Annotated[
+        float | None,
+        typer.Option(help="Gold a kill is worth for --withdraw value (default: its VP)."),
+    ] = None,
+    jobs: Annotated[
+        int, typer.Option(help="Worker processes for Monte Carlo (results do not depend on it).")
+    ] = 1,
+    loss_games: Annotated[
+        int, typer.Option(help="Fights behind the per-type loss and Gold distributions (0: skip).")
+    ] = 100_000,
     data: DataOption = None,
     json: JsonOption = False,
 ) -> None:
     """Odds of one combat: outcomes, P(destroy), expected losses and cards."""
-    validate.check_combat(method=method.value, games=games, seed_=seed, jobs_=jobs, state_budget=state_budget,
-                          old_one_damage=old_one_damage, port_strength=port_strength, port_defence=port_defence,
-                          withdraw=withdraw, destroy_value=destroy_value)
+    validate.check_combat(
+        method=method.value,
+        games=games,
+        seed_=seed,
+        jobs_=jobs,
+        state_budget=state_budget,
+        old_one_damage=old_one_damage,
+        port_strength=port_strength,
+        port_defence=port_defence,
+        withdraw=withdraw,
+        destroy_value=destroy_value,
+    )
     pack = data_pack(data)
     if games <= 0:
         raise UserError(f"--games must be positive, got {games}")
@@ -126,10 +174,14 @@ def combat_cmd(
         raise UserError(f"--jobs must be positive, got {jobs}")
     if port_strength < 0:
         raise UserError(f"--port-strength must be 0 (none) or positive, got {port_strength}")
-    fight = Combat(force=parse_force(force), old_ones=parse_old_ones(vs),
-                   old_one_damage=(old_one_damage,) if old_one_damage else (),
-                   port_defence=port_defence, port_strength=port_strength,
-                   personalities=tuple(personality_name(p) for p in (personality or [])))
+    fight = Combat(
+        force=parse_force(force),
+        old_ones=parse_old_ones(vs),
+        old_one_damage=(old_one_damage,) if old_one_damage else (),
+        port_defence=port_defence,
+        port_strength=port_strength,
+        personalities=tuple(personality_name(p) for p in (personality or [])),
+    )
     alloc = parse_allocation(allocate)
     wd = parse_withdrawal(withdraw, destroy_value)
     from simkit.combat.faces import parse_seen as parse_seen_faces
@@ -139,18 +191,45 @@ def combat_cmd(
         raise UserError(f"--state-budget must be positive, got {state_budget}")
     from simkit.runner.progress import Progress, progress_enabled
 
-    with Progress(progress_enabled(json) and method != Method.exact and games >= 2_000_000, "fights") as bar:
+    with Progress(
+        progress_enabled(json) and method != Method.exact and games >= 2_000_000, "fights"
+    ) as bar:
         bar.add_total(games)
         if method == Method.exact:
-            odds = exact_odds(fight, pack, allocate=alloc, withdraw=wd, seen=cards, state_budget=state_budget)
-        elif method == Method.auto and not (isinstance(wd, OptimalWithdrawal) or isinstance(alloc, OptimalAllocation)):
-            odds = auto_odds(fight, pack, games=games, seed=seed, allocate=alloc, withdraw=wd, seen=cards,
-                             jobs=jobs, state_budget=state_budget, progress=bar.advance)
+            odds = exact_odds(
+                fight, pack, allocate=alloc, withdraw=wd, seen=cards, state_budget=state_budget
+            )
+        elif method == Method.auto and not (
+            isinstance(wd, OptimalWithdrawal) or isinstance(alloc, OptimalAllocation)
+        ):
+            odds = auto_odds(
+                fight,
+                pack,
+                games=games,
+                seed=seed,
+                allocate=alloc,
+                withdraw=wd,
+                seen=cards,
+                jobs=jobs,
+                state_budget=state_budget,
+                progress=bar.advance,
+            )
         elif method == Method.auto:  # optimal policies exist only in the exact method
-            odds = exact_odds(fight, pack, allocate=alloc, withdraw=wd, seen=cards, state_budget=state_budget)
+            odds = exact_odds(
+                fight, pack, allocate=alloc, withdraw=wd, seen=cards, state_budget=state_budget
+            )
         else:
-            odds = monte_carlo_odds(fight, pack, games=games, seed=seed, allocate=alloc, withdraw=wd,
-                                    seen=cards, jobs=jobs, progress=bar.advance)
+            odds = monte_carlo_odds(
+                fight,
+                pack,
+                games=games,
+                seed=seed,
+                allocate=alloc,
+                withdraw=wd,
+                seen=cards,
+                jobs=jobs,
+                progress=bar.advance,
+            )
     losses = None
     if loss_games < 0:
         raise UserError(f"--loss-games must be 0 or positive, got {loss_games}")
@@ -158,47 +237,94 @@ def combat_cmd(
     if loss_games and fixed:
         from simkit.combat.losses import loss_distribution
 
-        losses = loss_distribution({
-            "force": ",".join(f"{k}={v}" for k, v in force_mapping(fight.force).items()),
-            "vs": ",".join(old_ones_list(fight.old_ones)), "allocate": allocate, "withdraw": withdraw,
-            "personalities": ",".join(fight.personalities), "old_one_damage": old_one_damage,
-            "port_strength": port_strength, "port_defence": port_defence, "extra_sanity": 0, "max_reshuffles": 3,
-            "seen": ",".join(map(str, cards))}, pack, games=loss_games, seed=seed)
+        losses = loss_distribution(
+            {
+                "force": ",".join(f"{k}={v}" for k, v in force_mapping(fight.force).items()),
+                "vs": ",".join(old_ones_list(fight.old_ones)),
+                "allocate": allocate,
+                "withdraw": withdraw,
+                "personalities": ",".join(fight.personalities),
+                "old_one_damage": old_one_damage,
+                "port_strength": port_strength,
+                "port_defence": port_defence,
+                "extra_sanity": 0,
+                "max_reshuffles": 3,
+                "seen": ",".join(map(str, cards)),
+            },
+            pack,
+            games=loss_games,
+            seed=seed,
+        )
     if json:
         result = odds.to_json()
         result["losses"] = losses.to_json() if losses is not None else None
         if losses is None and loss_games:
-            result["losses_skipped"] = "per-type loss distributions are Monte Carlo of fixed policies"
-        emit("combat", {"force": force_mapping(fight.force), "vs": old_ones_list(fight.old_ones),
-                        "old_one_damage": old_one_damage, "method": method.value, "state_budget": state_budget,
-                        "games": games, "seed": seed, "withdraw": withdraw, "allocate": allocate,
-                        "seen": list(cards), "personality": list(fight.personalities),
-                        "port_strength": port_strength, "port_defence": port_defence,
-                        "destroy_value": destroy_value, "jobs": jobs, "loss_games": loss_games, "data": data},
-             result)
+            result["losses_skipped"] = (
+                "per-type loss distributions are Monte Carlo of fixed policies"
+            )
+        emit(
+            "combat",
+            {
+                "force": force_mapping(fight.force),
+                "vs": old_ones_list(fight.old_ones),
+                "old_one_damage": old_one_damage,
+                "method": method.value,
+                "state_budget": state_budget,
+                "games": games,
+                "seed": seed,
+                "withdraw": withdraw,
+                "allocate": allocate,
+                "seen": list(cards),
+                "personality": list(fight.personalities),
+                "port_strength": port_strength,
+                "port_defence": port_defence,
+                "destroy_value": destroy_value,
+                "jobs": jobs,
+                "loss_games": loss_games,
+                "data": data,
+            },
+            result,
+        )
     else:
         _render(odds, losses)
         if losses is None and loss_games:
-            Console().print("[dim]per-type loss distributions: Monte Carlo of fixed policies only "
-                            "(not shown for optimal policies)[/dim]")
+            Console().print(
+                "[dim]per-type loss distributions: Monte Carlo of fixed policies only "
+                "(not shown for optimal policies)[/dim]"
+            )
 
 
-odds_app = typer.Typer(help="The odds table over unit mixes, and the cheapest mixes that reach a target.",
-                       epilog="Example: simkit odds --max-per-type 2 --out results/odds.parquet")
+odds_app = typer.Typer(
+    help="The odds table over unit mixes, and the cheapest mixes that reach a target.",
+    epilog="Example: simkit odds --max-per-type 2 --out results/odds.parquet",
+)
 app.add_typer(odds_app, name="odds")
 
 
-@odds_app.callback(invoke_without_command=True,
-                   epilog="Example: simkit odds --max-per-type 3 --target-ci 0.005 --jobs 2 --out results/odds.parquet")
+@odds_app.callback(
+    invoke_without_command=True,
+    epilog="Example: simkit odds --max-per-type 3 --target-ci 0.005 --jobs 2 --out results/odds.parquet",
+)
 def odds_table_cmd(
     ctx: typer.Context,
-    max_per_type: Annotated[int, typer.Option(help="Units per type: every mix 0..K of the five types.")] = 2,
+    max_per_type: Annotated[
+        int, typer.Option(help="Units per type: every mix 0..K of the five types.")
+    ] = 2,
     out: Annotated[Path | None, typer.Option(help="Parquet file to write.")] = None,
-    vs: Annotated[list[str] | None, typer.Option(help="Only these Old One types (default: all six).")] = None,
+    vs: Annotated[
+        list[str] | None, typer.Option(help="Only these Old One types (default: all six).")
+    ] = None,
     jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
     seed: Annotated[int, typer.Option(help="Seed for Monte Carlo rows.")] = 0,
-    games: Annotated[int, typer.Option(help="Monte Carlo fights per row and policy (without --target-ci).")] = 20_000,
-    target_ci: Annotated[float | None, typer.Option(help="Instead of --games: fights per row until P(destroy)'s 95% half-width is this, e.g. 0.005.")] = None,
+    games: Annotated[
+        int, typer.Option(help="Monte Carlo fights per row and policy (without --target-ci).")
+    ] = 20_000,
+    target_ci: Annotated[
+        float | None,
+        typer.Option(
+            help="Instead of --games: fights per row until P(destroy)'s 95% half-width is this, e.g. 0.005."
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     data: DataOption = None,
     json: JsonOption = False,
@@ -223,34 +349,67 @@ def odds_table_cmd(
     pack = data_pack(data)
     kinds = sorted({old_one_id(t) for item in vs for t in item.split(",")}) if vs else None
     start = time.perf_counter()
-    table = odds_table(pack, max_per_type, kinds, jobs=jobs, seed=seed, games=games, target_ci=target_ci,
-                       progress=progress_enabled(quiet or json))
+    table = odds_table(
+        pack,
+        max_per_type,
+        kinds,
+        jobs=jobs,
+        seed=seed,
+        games=games,
+        target_ci=target_ci,
+        progress=progress_enabled(quiet or json),
+    )
     seconds = time.perf_counter() - start
     atomic_write_bytes(out, table_bytes(table, pack, seed))
     mc = table[table["method"] == "mc"]
     half = float(((mc["p_destroy_hi"] - mc["p_destroy_lo"]) / 2).max()) if len(mc) else 0.0
-    facts = {"rows": len(table), "exact_share": float((table["method"] == "exact").mean()),
-             "table_policy_exact_share": float((table["table_method"] == "exact").mean()),
-             "card_counting_rows": int(table["p_destroy_value_policy"].notna().sum()),
-             "games_total": int(table["games"].sum() + table["table_games"].sum()),
-             "max_half_width": half, "seconds": seconds, "data_hash": pack.hash}
+    facts = {
+        "rows": len(table),
+        "exact_share": float((table["method"] == "exact").mean()),
+        "table_policy_exact_share": float((table["table_method"] == "exact").mean()),
+        "card_counting_rows": int(table["p_destroy_value_policy"].notna().sum()),
+        "games_total": int(table["games"].sum() + table["table_games"].sum()),
+        "max_half_width": half,
+        "seconds": seconds,
+        "data_hash": pack.hash,
+    }
     if json:
-        emit("odds", {"max_per_type": max_per_type, "out": out, "vs": [OLD_ONES[k] for k in kinds] if kinds else None,
-                      "jobs": jobs, "seed": seed, "games": None if target_ci is not None else games,
-                      "target_ci": target_ci, "data": data}, {"wrote": out, **facts})
+        emit(
+            "odds",
+            {
+                "max_per_type": max_per_type,
+                "out": out,
+                "vs": [OLD_ONES[k] for k in kinds] if kinds else None,
+                "jobs": jobs,
+                "seed": seed,
+                "games": None if target_ci is not None else games,
+                "target_ci": target_ci,
+                "data": data,
+            },
+            {"wrote": out, **facts},
+        )
         return
-    typer.echo(f"wrote {out}: {len(table):,} rows in {seconds:.1f} s; never-withdraw {facts['exact_share']:.0%} "
-               f"exact, withdraw table {facts['table_policy_exact_share']:.0%} exact, the rest Monte Carlo "
-               f"({facts['games_total']:,} fights; widest 95% half-width {half:.4f}); card counting (exact only) "
-               f"on {facts['card_counting_rows']:,} rows; data {pack.hash}")
+    typer.echo(
+        f"wrote {out}: {len(table):,} rows in {seconds:.1f} s; never-withdraw {facts['exact_share']:.0%} "
+        f"exact, withdraw table {facts['table_policy_exact_share']:.0%} exact, the rest Monte Carlo "
+        f"({facts['games_total']:,} fights; widest 95% half-width {half:.4f}); card counting (exact only) "
+        f"on {facts['card_counting_rows']:,} rows; data {pack.hash}"
+    )
 
 
-@odds_app.command("best", epilog="Example: simkit odds best --vs shoggoth --min-p 0.8 --table results/odds.parquet")
+@odds_app.command(
+    "best",
+    epilog="Example: simkit odds best --vs shoggoth --min-p 0.8 --table results/odds.parquet",
+)
 def odds_best_cmd(
     vs: Annotated[str, typer.Option(help="The Old One type, e.g. shoggoth.")],
     min_p: Annotated[float, typer.Option(help="Minimum P(destroy).")] = 0.8,
-    copies: Annotated[int, typer.Option(help="How many of that Old One share the hex (1 or 2).")] = 1,
-    table: Annotated[Path | None, typer.Option(help="A table from `simkit odds --out` (else computed).")] = None,
+    copies: Annotated[
+        int, typer.Option(help="How many of that Old One share the hex (1 or 2).")
+    ] = 1,
+    table: Annotated[
+        Path | None, typer.Option(help="A table from `simkit odds --out` (else computed).")
+    ] = None,
     max_per_type: Annotated[int, typer.Option(help="Mix size when computing the table.")] = 2,
     top: Annotated[int, typer.Option(help="How many mixes to list.")] = 10,
     data: DataOption = None,
@@ -272,16 +431,39 @@ def odds_best_cmd(
     else:
         frame = odds_table(data_pack(data), max_per_type, [kind])
     best = cheapest_mixes(frame, OLD_ONES[kind], copies, min_p, top)
-    cols = [c for c in frame.columns if c.startswith("n_")] + ["gold_cost", "tp_cost", "p_destroy", "method"]
+    cols = [c for c in frame.columns if c.startswith("n_")] + [
+        "gold_cost",
+        "tp_cost",
+        "p_destroy",
+        "method",
+    ]
     if json:
-        emit("odds best", {"vs": OLD_ONES[kind], "min_p": min_p, "copies": copies, "table": table,
-                           "max_per_type": max_per_type, "top": top, "data": data},
-             {"mixes": [{"force": {c[2:]: int(r[c]) for c in cols if c.startswith("n_") and r[c]},
-                         **{c: r[c] for c in cols if not c.startswith("n_")}}
-                        for r in best[cols].to_dict(orient="records")]})
+        emit(
+            "odds best",
+            {
+                "vs": OLD_ONES[kind],
+                "min_p": min_p,
+                "copies": copies,
+                "table": table,
+                "max_per_type": max_per_type,
+                "top": top,
+                "data": data,
+            },
+            {
+                "mixes": [
+                    {
+                        "force": {c[2:]: int(r[c]) for c in cols if c.startswith("n_") and r[c]},
+                        **{c: r[c] for c in cols if not c.startswith("n_")},
+                    }
+                    for r in best[cols].to_dict(orient="records")
+                ]
+            },
+        )
         return
     if best.empty:
-        typer.echo(f"no mix in the table reaches P(destroy) >= {min_p} vs {copies} x {OLD_ONES[kind]}")
+        typer.echo(
+            f"no mix in the table reaches P(destroy) >= {min_p} vs {copies} x {OLD_ONES[kind]}"
+        )
         return
     from simkit.report.combat import mix_label
 
@@ -292,6 +474,12 @@ def odds_best_cmd(
         exact = str(r["method"]) == "exact"
         interval = "exact" if exact else f"{r['p_destroy_lo']:.4f}-{r['p_destroy_hi']:.4f}"
         method = "exact" if exact else f"mc {int(r['games']):,}" if "games" in r else "mc"
-        out.add_row(mix_label(r), f"{r['gold_cost']:.0f}", str(int(r["tp_cost"])), f"{r['p_destroy']:.4f}",
-                    interval, method)
+        out.add_row(
+            mix_label(r),
+            f"{r['gold_cost']:.0f}",
+            str(int(r["tp_cost"])),
+            f"{r['p_destroy']:.4f}",
+            interval,
+            method,
+        )
     Console().print(out)

@@ -11,8 +11,12 @@ import typer
 from simkit.core.atomic import atomic_write_bytes as _atomic_write_bytes
 from simkit.datapack import AuzData, load_pack
 
-DataOption = Annotated[Path | None, typer.Option("--data", help="Data pack folder (default: the shipped pack).")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")]
+DataOption = Annotated[
+    Path | None, typer.Option("--data", help="Data pack folder (default: the shipped pack).")
+]
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print one JSON object instead of a table.")
+]
 
 
 def data_pack(path: Path | None) -> AuzData:

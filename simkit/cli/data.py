@@ -16,27 +16,43 @@ from simkit.datapack import PROVENANCE_TAGS, load_pack, provenance_shares
 from simkit.datapack.thumbs import rule_of_thumb_violations
 from simkit.errors import UserError
 
-data_app = typer.Typer(no_args_is_help=True, help="Validate data packs, report provenance, list the deck.",
-                       epilog="Example: simkit data deck --vs zombie")
+data_app = typer.Typer(
+    no_args_is_help=True,
+    help="Validate data packs, report provenance, list the deck.",
+    epilog="Example: simkit data deck --vs zombie",
+)
 app.add_typer(data_app, name="data")
 
 PackArg = Annotated[Path | None, typer.Argument(help="Pack folder (default: the shipped pack).")]
 
 
 @data_app.command("check", epilog="Example: simkit data check --strict")
-def check(pack: PackArg = None, data: Annotated[Path | None, typer.Option("--data")] = None,
-          strict: Annotated[bool, typer.Option(help="Broken rules of thumb are errors.")] = False,
-          json: JsonOption = False) -> None:
+def check(
+    pack: PackArg = None,
+    data: Annotated[Path | None, typer.Option("--data")] = None,
+    strict: Annotated[bool, typer.Option(help="Broken rules of thumb are errors.")] = False,
+    json: JsonOption = False,
+) -> None:
     """Validate a pack: structure, types, ranges, hard rules; warn on rules of thumb."""
     d = load_pack(validate.check_pack_args(pack, data))
     if (Path(d.path) / "game.toml").is_file():  # the full-game files of the pack too
         from simkit.game.config import load_rules
+
         load_rules(d.path)
     warnings = rule_of_thumb_violations(d)
     if json:
-        emit("data check", {"pack": pack or data, "strict": strict},
-             {"pack": d.path, "name": d.name, "hash": d.hash, "cards": int(d.card_ids.size),
-              "warnings": warnings, "ok": not (strict and warnings)})
+        emit(
+            "data check",
+            {"pack": pack or data, "strict": strict},
+            {
+                "pack": d.path,
+                "name": d.name,
+                "hash": d.hash,
+                "cards": int(d.card_ids.size),
+                "warnings": warnings,
+                "ok": not (strict and warnings),
+            },
+        )
     else:
         typer.echo(f"{d.path}: ok ({d.card_ids.size} cards, hash {d.hash})")
         for w in warnings:
@@ -46,15 +62,25 @@ def check(pack: PackArg = None, data: Annotated[Path | None, typer.Option("--dat
 
 
 @data_app.command("provenance", epilog="Example: simkit data provenance --json")
-def provenance(pack: PackArg = None, data: Annotated[Path | None, typer.Option("--data")] = None,
-               json: JsonOption = False) -> None:
+def provenance(
+    pack: PackArg = None,
+    data: Annotated[Path | None, typer.Option("--data")] = None,
+    json: JsonOption = False,
+) -> None:
     """Share of the pack's values per provenance tag (rules, external, inferred, assumed)."""
     d = load_pack(validate.check_pack_args(pack, data))
     shares = provenance_shares(d)
     if json:
-        emit("data provenance", {"pack": pack or data},
-             {"pack": d.path, "hash": d.hash, "counts": {t: d.provenance.get(t, 0) for t in PROVENANCE_TAGS},
-              "shares": shares})
+        emit(
+            "data provenance",
+            {"pack": pack or data},
+            {
+                "pack": d.path,
+                "hash": d.hash,
+                "counts": {t: d.provenance.get(t, 0) for t in PROVENANCE_TAGS},
+                "shares": shares,
+            },
+        )
         return
     table = Table(title=f"provenance of {d.name} ({d.hash})")
     table.add_column("tag")
@@ -65,10 +91,18 @@ def provenance(pack: PackArg = None, data: Annotated[Path | None, typer.Option("
     Console().print(table)
 
 
-@data_app.command("deck", epilog="Example: simkit data deck --vs zombie   (then: simkit combat ... --seen 'zombie:I+AC/a1,17')")
-def deck(pack: PackArg = None, data: Annotated[Path | None, typer.Option("--data")] = None,
-         vs: Annotated[list[str] | None, typer.Option(help="Only these Old One types' faces (default: all).")] = None,
-         json: JsonOption = False) -> None:
+@data_app.command(
+    "deck",
+    epilog="Example: simkit data deck --vs zombie   (then: simkit combat ... --seen 'zombie:I+AC/a1,17')",
+)
+def deck(
+    pack: PackArg = None,
+    data: Annotated[Path | None, typer.Option("--data")] = None,
+    vs: Annotated[
+        list[str] | None, typer.Option(help="Only these Old One types' faces (default: all).")
+    ] = None,
+    json: JsonOption = False,
+) -> None:
     """The Old One deck: every card's number, movement (compass, rotation) and its face per
     Old One type (the units that score a hit, p purple cubes, s sanity lost, a damage to
     Airships). `--seen` accepts a number or OLDONE:FACE."""
@@ -76,14 +110,34 @@ def deck(pack: PackArg = None, data: Annotated[Path | None, typer.Option("--data
     from simkit.names import OLD_ONES, old_one_id
 
     d = load_pack(pack or data)
-    kinds = [OLD_ONES[old_one_id(t)] for item in (vs or []) for t in item.split(",") if t.strip()] or list(OLD_ONES)
+    kinds = [
+        OLD_ONES[old_one_id(t)] for item in (vs or []) for t in item.split(",") if t.strip()
+    ] or list(OLD_ONES)
     rows = deck_rows(d)
     if json:
-        emit("data deck", {"pack": pack or data, "vs": kinds},
-             {"pack": d.path, "hash": d.hash, "cards": [{**r, "faces": {k: r["faces"][k] for k in kinds},
-                                                         "moves": {k: r["moves"][k] for k in kinds}} for r in rows],
-              "unit_codes": dict(zip(UNIT_CODES, ("infantry", "armoured_car", "artillery", "armoured_train", "airship"),
-                                     strict=True))})
+        emit(
+            "data deck",
+            {"pack": pack or data, "vs": kinds},
+            {
+                "pack": d.path,
+                "hash": d.hash,
+                "cards": [
+                    {
+                        **r,
+                        "faces": {k: r["faces"][k] for k in kinds},
+                        "moves": {k: r["moves"][k] for k in kinds},
+                    }
+                    for r in rows
+                ],
+                "unit_codes": dict(
+                    zip(
+                        UNIT_CODES,
+                        ("infantry", "armoured_car", "artillery", "armoured_train", "airship"),
+                        strict=True,
+                    )
+                ),
+            },
+        )
         return
     table = Table(title=f"Old One deck of {d.name} ({d.hash}): faces per Old One (* = moves)")
     table.add_column("card", justify="right")
@@ -91,8 +145,13 @@ def deck(pack: PackArg = None, data: Annotated[Path | None, typer.Option("--data
     for k in kinds:
         table.add_column(k, overflow="fold")
     for r in rows:
-        table.add_row(str(r["card"]), f"{r['compass']}{r['rotation']}",
-                      *(r["faces"][k] + ("*" if r["moves"][k] else "") for k in kinds))
+        table.add_row(
+            str(r["card"]),
+            f"{r['compass']}{r['rotation']}",
+            *(r["faces"][k] + ("*" if r["moves"][k] else "") for k in kinds),
+        )
     Console().print(table)
-    Console().print("faces: the units that score a hit (I infantry, AC armoured car, Ar artillery, T armoured "
-                    "train, Ai airship; - none), then p<N> purple cubes, s<N> sanity lost, a<N> damage to Airships")
+    Console().print(
+        "faces: the units that score a hit (I infantry, AC armoured car, Ar artillery, T armoured "
+        "train, Ai airship; - none), then p<N> purple cubes, s<N> sanity lost, a<N> damage to Airships"
+    )

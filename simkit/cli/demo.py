@@ -25,7 +25,9 @@ from simkit.names import OLD_ONES
 def _combat_odds(out: Path, data, max_per_type: int) -> None:
     from simkit.odds import cheapest_mixes, odds_table, table_bytes
 
-    typer.echo(f"[1] combat odds: every mix of 0..{max_per_type} of each unit type vs every Old One (x1, x2)")
+    typer.echo(
+        f"[1] combat odds: every mix of 0..{max_per_type} of each unit type vs every Old One (x1, x2)"
+    )
     table = odds_table(data, max_per_type)
     atomic_write_bytes(out / "odds.parquet", table_bytes(table, data))
     exact = (table["method"] == "exact").mean()
@@ -37,8 +39,10 @@ def _combat_odds(out: Path, data, max_per_type: int) -> None:
             continue
         row = best.iloc[0]
         mix = ", ".join(f"{row[c]} {c[2:]}" for c in table.columns if c.startswith("n_") and row[c])
-        typer.echo(f"    vs {kind:9s}: cheapest with P(destroy) >= 0.8: {mix} "
-                   f"({row['gold_cost']:.0f} Gold, {row['tp_cost']} TP, P = {row['p_destroy']:.3f})")
+        typer.echo(
+            f"    vs {kind:9s}: cheapest with P(destroy) >= 0.8: {mix} "
+            f"({row['gold_cost']:.0f} Gold, {row['tp_cost']} TP, P = {row['p_destroy']:.3f})"
+        )
 
 
 def _headline_combat(out: Path, data) -> None:
@@ -46,17 +50,29 @@ def _headline_combat(out: Path, data) -> None:
     typer.echo(f"[2] the README's question: {fight.describe()}")
     odds = auto_odds(fight, data, games=1_000_000, seed=0)
     lo, hi = odds.ci95["p_destroy"] if odds.ci95 else (odds.p_destroy, odds.p_destroy)
-    typer.echo(f"    [{odds.method}] P(destroy) {odds.p_destroy:.4f} (95% {lo:.4f}..{hi:.4f}), "
-               f"expected units lost {sum(odds.expected_units_lost.values()):.3f}")
+    typer.echo(
+        f"    [{odds.method}] P(destroy) {odds.p_destroy:.4f} (95% {lo:.4f}..{hi:.4f}), "
+        f"expected units lost {sum(odds.expected_units_lost.values()):.3f}"
+    )
     small = Combat.parse("infantry=2,artillery=1", "mi_go")
     never = exact_odds(small, data)
     value = exact_odds(small, data, withdraw="value")
-    typer.echo(f"    optimal withdrawal, {small.describe()} [exact]: never withdraw P(destroy) {never.p_destroy:.4f}, "
-               f"Gold lost {never.expected_gold_lost:.3f}; value-optimal P(destroy) {value.p_destroy:.4f}, "
-               f"Gold lost {value.expected_gold_lost:.3f}")
-    atomic_write_bytes(out / "combat.json", json.dumps(
-        {"headline": odds.to_json(), "withdraw_never": never.to_json(), "withdraw_value_optimal": value.to_json()},
-        indent=2).encode())
+    typer.echo(
+        f"    optimal withdrawal, {small.describe()} [exact]: never withdraw P(destroy) {never.p_destroy:.4f}, "
+        f"Gold lost {never.expected_gold_lost:.3f}; value-optimal P(destroy) {value.p_destroy:.4f}, "
+        f"Gold lost {value.expected_gold_lost:.3f}"
+    )
+    atomic_write_bytes(
+        out / "combat.json",
+        json.dumps(
+            {
+                "headline": odds.to_json(),
+                "withdraw_never": never.to_json(),
+                "withdraw_value_optimal": value.to_json(),
+            },
+            indent=2,
+        ).encode(),
+    )
     typer.echo(f"    wrote {out / 'combat.json'}")
 
 
@@ -64,8 +80,15 @@ def _board(out: Path, data_dir) -> None:
     from simkit.cli.board import show
 
     typer.echo("[3] board: the assumed Eastern map with a seeded 3-player setup")
-    show(out=out / "board.png", map_name="eastern", setup_seed=1, players=3, revenge=False, reveal=False,
-         data=data_dir)
+    show(
+        out=out / "board.png",
+        map_name="eastern",
+        setup_seed=1,
+        players=3,
+        revenge=False,
+        reveal=False,
+        data=data_dir,
+    )
 
 
 DEMO_SPECS = Path(__file__).resolve().parents[2] / "experiments"
@@ -75,17 +98,25 @@ def _balance(out: Path) -> None:
     from simkit.modes import available
     from simkit.runner import load_spec, run_experiment
 
-    name = "demo_revenge.toml" if "revenge" in available() and (DEMO_SPECS / "demo_revenge.toml").exists() \
+    name = (
+        "demo_revenge.toml"
+        if "revenge" in available() and (DEMO_SPECS / "demo_revenge.toml").exists()
         else "demo_balance.toml"
+    )
     spec = load_spec(DEMO_SPECS / name)
-    typer.echo(f"[4] balance run: {spec.name} ({DEMO_SPECS / name}); the first run compiles the game engine (2-3 min)")
+    typer.echo(
+        f"[4] balance run: {spec.name} ({DEMO_SPECS / name}); the first run compiles the game engine (2-3 min)"
+    )
     lake = out / "lake"
     if not os.path.lexists(lake):  # claim it before writing, so an interrupted demo still owns it
         marker = _owned(out)
         marker["lake"] = [spec.experiment_id]
         atomic_write_bytes(out / OWNED, json.dumps(marker, indent=1).encode())
-    if owned_lake(out, lake):  # the demo's own lake from an earlier run (nothing else in it): start afresh
+    if owned_lake(
+        out, lake
+    ):  # the demo's own lake from an earlier run (nothing else in it): start afresh
         import shutil
+
         shutil.rmtree(lake)
     # anything else in lake/ is never deleted: run_experiment resumes the same spec's lake and
     # refuses another experiment's lake or a folder that is not a lake (one line, exit 2)
@@ -113,21 +144,39 @@ def balance_headline(lake_dir: Path) -> list[str]:
         order = {lv: i for i, lv in enumerate(facts["levels"])}
         rates.sort(key=lambda r: order[r["difficulty"]])
         who = f" ({g} {hk})" if hk else ""
-        lines.append(f"headline{who}: {facts['metric']} " + ", ".join(
-            f"{r['difficulty']} {r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})" for r in rates))
+        lines.append(
+            f"headline{who}: {facts['metric']} "
+            + ", ".join(
+                f"{r['difficulty']} {r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"
+                for r in rates
+            )
+        )
         for st in facts["steps"]:
             if hk and st["humans"] != g:
                 continue
-            up, down = ("easier", "harder") if facts["metric"].startswith("humans") else ("harder", "easier")
-            verdict = (f"{up} for the humans" if st["ci_low"] > 0 else f"{down} for the humans" if st["ci_high"] < 0
-                       else "not distinguishable")
-            lines.append(f"  {st['to']} vs {st['from']}: {st['diff']:+.3f} (95% {st['ci_low']:+.3f}..{st['ci_high']:+.3f}, "
-                         f"paired on {st['games']:,} shared seeds): {verdict}")
+            up, down = (
+                ("easier", "harder")
+                if facts["metric"].startswith("humans")
+                else ("harder", "easier")
+            )
+            verdict = (
+                f"{up} for the humans"
+                if st["ci_low"] > 0
+                else f"{down} for the humans"
+                if st["ci_high"] < 0
+                else "not distinguishable"
+            )
+            lines.append(
+                f"  {st['to']} vs {st['from']}: {st['diff']:+.3f} (95% {st['ci_low']:+.3f}..{st['ci_high']:+.3f}, "
+                f"paired on {st['games']:,} shared seeds): {verdict}"
+            )
     return lines
 
 
 OUTPUTS = ("odds.parquet", "combat.json", "board.png", "report.html")
-OWNED = ".simkit-demo.json"  # what an earlier demo wrote here: file -> sha256, lake -> its experiments
+OWNED = (
+    ".simkit-demo.json"  # what an earlier demo wrote here: file -> sha256, lake -> its experiments
+)
 
 
 def _sha256(path: Path) -> str:
@@ -155,7 +204,9 @@ def owned_lake(out: Path, lake: Path) -> bool:
     rec = _owned(out).get("lake")
     if not isinstance(rec, list) or not lake.is_dir():
         return False
-    if not (lake / "manifest.json").is_file():  # claimed, then interrupted before the first manifest
+    if not (
+        lake / "manifest.json"
+    ).is_file():  # claimed, then interrupted before the first manifest
         return not [p for p in lake.iterdir() if not p.name.startswith(".")]
     try:
         manifest = Manifest.load(lake)
@@ -179,26 +230,39 @@ def check_outputs(out: Path) -> None:
         if not path.is_file():
             raise UserError(f"--out {out}: {path} is not a regular file; refusing to replace it")
         if owned.get(name) != _sha256(path):
-            raise UserError(f"--out {out}: {path} was not written by simkit demo (or was changed since); "
-                            f"refusing to replace it: choose another folder or move it")
+            raise UserError(
+                f"--out {out}: {path} was not written by simkit demo (or was changed since); "
+                f"refusing to replace it: choose another folder or move it"
+            )
     lake = out / "lake"
     if os.path.lexists(lake) and not owned_lake(out, lake):
-        raise UserError(f"--out {out}: {lake} was not written by simkit demo (another lake or folder); "
-                        f"refusing to touch it: choose another folder or move it")
+        raise UserError(
+            f"--out {out}: {lake} was not written by simkit demo (another lake or folder); "
+            f"refusing to touch it: choose another folder or move it"
+        )
 
 
 def record_outputs(out: Path) -> None:
     from simkit.lake import Manifest
 
     files = {name: _sha256(out / name) for name in OUTPUTS if (out / name).is_file()}
-    lake = sorted(Manifest.load(out / "lake").experiments) if (out / "lake" / "manifest.json").is_file() else []
+    lake = (
+        sorted(Manifest.load(out / "lake").experiments)
+        if (out / "lake" / "manifest.json").is_file()
+        else []
+    )
     atomic_write_bytes(out / OWNED, json.dumps({"files": files, "lake": lake}, indent=1).encode())
 
 
 @app.command("demo", epilog="Example: simkit demo --out results/demo   (the same as `make run`)")
-def demo(out: Annotated[Path, typer.Option(help="Folder for everything the demo writes.")] = Path("results/demo"),
-         max_per_type: Annotated[int, typer.Option(help="Odds table size (units per type).")] = 1,
-         data: DataOption = None, json: JsonOption = False) -> None:
+def demo(
+    out: Annotated[Path, typer.Option(help="Folder for everything the demo writes.")] = Path(
+        "results/demo"
+    ),
+    max_per_type: Annotated[int, typer.Option(help="Odds table size (units per type).")] = 1,
+    data: DataOption = None,
+    json: JsonOption = False,
+) -> None:
     """A small end-to-end run: combat odds table, one detailed matchup, a board picture."""
     import contextlib
     import sys
@@ -220,9 +284,15 @@ def demo(out: Annotated[Path, typer.Option(help="Folder for everything the demo 
         atomic_write_bytes(out / "report.html", report.html.encode())
         record_outputs(out)
     if json:
-        emit("demo", {"out": out, "max_per_type": max_per_type, "data": data},
-             {"report": (out / "report.html").resolve(), "sections": report.sections,
-              "balance_headline": balance_headline(out / "lake"),
-              "files": sorted(str(p.relative_to(out)) for p in out.iterdir())})
+        emit(
+            "demo",
+            {"out": out, "max_per_type": max_per_type, "data": data},
+            {
+                "report": (out / "report.html").resolve(),
+                "sections": report.sections,
+                "balance_headline": balance_headline(out / "lake"),
+                "files": sorted(str(p.relative_to(out)) for p in out.iterdir()),
+            },
+        )
         return
     typer.echo(f"[5] report: {(out / 'report.html').resolve()}")

@@ -15,12 +15,16 @@ from simkit.cli.common import JsonOption
 from simkit.cli.output import emit
 from simkit.errors import UserError
 
-experiment_app = typer.Typer(no_args_is_help=True,
-                             help="Experiment specs (experiments/*.toml) -> a Parquet result lake.",
-                             epilog="Example: simkit experiment run experiments/revenge_difficulty.toml --jobs 2")
+experiment_app = typer.Typer(
+    no_args_is_help=True,
+    help="Experiment specs (experiments/*.toml) -> a Parquet result lake.",
+    epilog="Example: simkit experiment run experiments/revenge_difficulty.toml --jobs 2",
+)
 app.add_typer(experiment_app, name="experiment")
 
-SpecArg = Annotated[Path, typer.Argument(help="Experiment spec (TOML), e.g. experiments/combat_odds_grid.toml.")]
+SpecArg = Annotated[
+    Path, typer.Argument(help="Experiment spec (TOML), e.g. experiments/combat_odds_grid.toml.")
+]
 LakeArg = Annotated[Path, typer.Argument(help="Result lake folder (the run's --out).")]
 
 
@@ -33,8 +37,10 @@ def varying_labels(spec) -> dict[str, str]:
             values.setdefault(k, set()).add(repr(v))
     order = list(spec.grid) + list(spec.override_grid) + list(values)
     keys = [k for k in dict.fromkeys(order) if len(values.get(k, ())) > 1]
-    return {c.cell_id: ", ".join(f"{k}={({**c.params, **c.overrides})[k]}" for k in keys) or c.cell_id
-            for c in spec.cells}
+    return {
+        c.cell_id: ", ".join(f"{k}={({**c.params, **c.overrides})[k]}" for k in keys) or c.cell_id
+        for c in spec.cells
+    }
 
 
 class Backend(StrEnum):
@@ -42,15 +48,32 @@ class Backend(StrEnum):
     dask = "dask"
 
 
-@experiment_app.command("run", epilog="Example: simkit experiment run experiments/revenge_difficulty.toml --out results/rd --jobs 2")
+@experiment_app.command(
+    "run",
+    epilog="Example: simkit experiment run experiments/revenge_difficulty.toml --out results/rd --jobs 2",
+)
 def run_cmd(
     spec_file: SpecArg,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (Dask: LocalCluster workers).")] = 1,
-    backend: Annotated[Backend, typer.Option(help="loky (this machine) or dask (a cluster).")] = Backend.loky,
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (default: a LocalCluster on 127.0.0.1).")] = None,
-    out: Annotated[Path | None, typer.Option(help="Lake folder (default: results/<spec name>).")] = None,
-    target_ci: Annotated[float | None, typer.Option(help="Add chunks per cell until the key metric's 95% half-width is this.")] = None,
-    force: Annotated[bool, typer.Option(help="Add to a lake built by another spec, engine or data version.")] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Worker processes (Dask: LocalCluster workers).")
+    ] = 1,
+    backend: Annotated[
+        Backend, typer.Option(help="loky (this machine) or dask (a cluster).")
+    ] = Backend.loky,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler address (default: a LocalCluster on 127.0.0.1)."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Lake folder (default: results/<spec name>).")
+    ] = None,
+    target_ci: Annotated[
+        float | None,
+        typer.Option(help="Add chunks per cell until the key metric's 95% half-width is this."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option(help="Add to a lake built by another spec, engine or data version.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     json: JsonOption = False,
 ) -> None:
@@ -59,11 +82,21 @@ def run_cmd(
 
     spec = load_spec(spec_file)
     try:
-        result = run_experiment(spec, out=out, jobs=jobs, backend=backend.value, scheduler=scheduler,
-                                force=force, target_ci=target_ci, quiet=quiet)
+        result = run_experiment(
+            spec,
+            out=out,
+            jobs=jobs,
+            backend=backend.value,
+            scheduler=scheduler,
+            force=force,
+            target_ci=target_ci,
+            quiet=quiet,
+        )
     except KeyboardInterrupt:
         # one line and exit code 130 (simkit.cli.main reports UserErrors; typer alone would return 0 here)
-        err = RunFailed("interrupted: finished chunks are kept; rerun the same command to complete the rest")
+        err = RunFailed(
+            "interrupted: finished chunks are kept; rerun the same command to complete the rest"
+        )
         err.exit_code = 130
         raise err from None
     labels = varying_labels(spec)
@@ -74,37 +107,80 @@ def run_cmd(
         key = []
         for k, values in spec.grid.items():
             v = cell.params.get(k)
-            key.append(LEVEL_ORDER.get(v, 9) if k == "difficulty" else values.index(v) if v in values else 0)
+            key.append(
+                LEVEL_ORDER.get(v, 9)
+                if k == "difficulty"
+                else values.index(v)
+                if v in values
+                else 0
+            )
         return (*key, cell.index)
 
     position = {c.cell_id: grid_position(c) for c in spec.cells}
     result.cells.sort(key=lambda c: position.get(c.cell, ()))
     if json:
-        emit("experiment run", {"spec": spec_file, "jobs": jobs, "backend": backend.value, "scheduler": scheduler,
-                                "out": out, "target_ci": target_ci, "force": force},
-             {"out": result.out, "experiment_id": result.experiment_id,
-              "chunks_written": result.chunks_written, "chunks_skipped": result.chunks_skipped,
-              "games_written": result.games_written, "games_skipped": result.games_skipped,
-              "seconds": result.seconds,
-              "cells": [{"cell": c.cell, "label": labels.get(c.cell, c.label), "games": c.games,
-                         "key_sum": c.key_sum, "rate": c.rate, "half_width": c.half_width, "stop": c.stop}
-                        for c in result.cells]})
+        emit(
+            "experiment run",
+            {
+                "spec": spec_file,
+                "jobs": jobs,
+                "backend": backend.value,
+                "scheduler": scheduler,
+                "out": out,
+                "target_ci": target_ci,
+                "force": force,
+            },
+            {
+                "out": result.out,
+                "experiment_id": result.experiment_id,
+                "chunks_written": result.chunks_written,
+                "chunks_skipped": result.chunks_skipped,
+                "games_written": result.games_written,
+                "games_skipped": result.games_skipped,
+                "seconds": result.seconds,
+                "cells": [
+                    {
+                        "cell": c.cell,
+                        "label": labels.get(c.cell, c.label),
+                        "games": c.games,
+                        "key_sum": c.key_sum,
+                        "rate": c.rate,
+                        "half_width": c.half_width,
+                        "stop": c.stop,
+                    }
+                    for c in result.cells
+                ],
+            },
+        )
         return
     console = Console()
     if len(result.cells) <= 40:
         table = Table(title=f"{result.experiment_id}: key metric per cell")
         for col in ("parameters", "games", "rate", "±95%", "stopped by"):
-            table.add_column(col, justify="right" if col in ("games", "rate", "±95%") else "left",
-                             overflow="fold")
+            table.add_column(
+                col,
+                justify="right" if col in ("games", "rate", "±95%") else "left",
+                overflow="fold",
+            )
         for c in result.cells:
-            table.add_row(labels.get(c.cell, c.label), f"{c.games:,}", f"{c.rate:.4f}", f"{c.half_width:.4f}", c.stop)
+            table.add_row(
+                labels.get(c.cell, c.label),
+                f"{c.games:,}",
+                f"{c.rate:.4f}",
+                f"{c.half_width:.4f}",
+                c.stop,
+            )
         console.print(table)
-    console.print(f"{result.chunks_written} chunk(s) written ({result.games_written:,} games, "
-                  f"{result.games_per_second:,.0f} games/s), {result.chunks_skipped} found done; "
-                  f"lake: {result.out}")
+    console.print(
+        f"{result.chunks_written} chunk(s) written ({result.games_written:,} games, "
+        f"{result.games_per_second:,.0f} games/s), {result.chunks_skipped} found done; "
+        f"lake: {result.out}"
+    )
 
 
-@experiment_app.command("check", epilog="Example: simkit experiment check experiments/revenge_difficulty.toml --json")
+@experiment_app.command(
+    "check", epilog="Example: simkit experiment check experiments/revenge_difficulty.toml --json"
+)
 def check_cmd(spec_file: SpecArg, json: JsonOption = False) -> None:
     """Validate a spec (mode, parameters, strategies, overrides, sizes) without running it."""
     import math
@@ -113,23 +189,41 @@ def check_cmd(spec_file: SpecArg, json: JsonOption = False) -> None:
 
     spec = load_spec(spec_file)
     chunks = math.ceil(spec.games / spec.chunk_size) if spec.games else None
-    info = {"experiment_id": spec.experiment_id, "mode": spec.mode, "cells": len(spec.cells),
-            "root_seed": spec.root_seed, "chunk_size": spec.chunk_size, "games_per_cell": spec.games,
-            "target_ci": spec.target_ci, "chunks_per_cell": chunks, "outputs": list(spec.outputs),
-            "partition_by": list(spec.partition_by), "data_hash": spec.data_hash}
+    info = {
+        "experiment_id": spec.experiment_id,
+        "mode": spec.mode,
+        "cells": len(spec.cells),
+        "root_seed": spec.root_seed,
+        "chunk_size": spec.chunk_size,
+        "games_per_cell": spec.games,
+        "target_ci": spec.target_ci,
+        "chunks_per_cell": chunks,
+        "outputs": list(spec.outputs),
+        "partition_by": list(spec.partition_by),
+        "data_hash": spec.data_hash,
+    }
     if json:
         emit("experiment check", {"spec": spec_file}, info)
         return
-    sizing = f"{spec.games:,} games per cell in {chunks} chunk(s)" if spec.games else \
-        f"until the 95% half-width is {spec.target_ci} (at most {spec.max_games:,} games per cell)"
-    typer.echo(f"{spec_file}: ok: experiment {spec.experiment_id}, mode '{spec.mode}', {len(spec.cells)} cell(s), "
-               f"{sizing}, chunks of {spec.chunk_size:,}, root seed {spec.root_seed}")
+    sizing = (
+        f"{spec.games:,} games per cell in {chunks} chunk(s)"
+        if spec.games
+        else f"until the 95% half-width is {spec.target_ci} (at most {spec.max_games:,} games per cell)"
+    )
+    typer.echo(
+        f"{spec_file}: ok: experiment {spec.experiment_id}, mode '{spec.mode}', {len(spec.cells)} cell(s), "
+        f"{sizing}, chunks of {spec.chunk_size:,}, root seed {spec.root_seed}"
+    )
 
 
 @experiment_app.command("verify", epilog="Example: simkit experiment verify results/rd --deep")
-def verify_cmd(lake: LakeArg,
-               deep: Annotated[bool, typer.Option(help="Read every page (checksums) and recount the key metric.")] = False,
-               json: JsonOption = False) -> None:
+def verify_cmd(
+    lake: LakeArg,
+    deep: Annotated[
+        bool, typer.Option(help="Read every page (checksums) and recount the key metric.")
+    ] = False,
+    json: JsonOption = False,
+) -> None:
     """Check every file of a lake against its manifest; bad files are listed (exit 2)."""
     from simkit.lake import Manifest, scan
 
@@ -138,22 +232,35 @@ def verify_cmd(lake: LakeArg,
         raise UserError(f"{lake}: not a simkit lake (no manifest.json)")
     index = scan(lake, manifest, deep=deep)
     if json:
-        emit("experiment verify", {"lake": lake, "deep": deep},
-             {"files": len(index.files), "problems": [vars(p) for p in index.problems],
-              "temporaries": index.temporaries, "ok": not index.problems})
+        emit(
+            "experiment verify",
+            {"lake": lake, "deep": deep},
+            {
+                "files": len(index.files),
+                "problems": [vars(p) for p in index.problems],
+                "temporaries": index.temporaries,
+                "ok": not index.problems,
+            },
+        )
     else:
         for p in index.problems:
             typer.echo(f"{p.kind}: {p.relpath}: {p.detail}")
-        typer.echo(f"{lake}: {len(index.files)} good file(s), {len(index.problems)} problem(s), "
-                   f"{len(index.temporaries)} leftover temporary file(s)")
+        typer.echo(
+            f"{lake}: {len(index.files)} good file(s), {len(index.problems)} problem(s), "
+            f"{len(index.temporaries)} leftover temporary file(s)"
+        )
     if index.problems:  # a UserError, not typer.Exit: simkit.cli.main returns its exit code
         raise UserError(f"{lake}: {len(index.problems)} bad file(s), first: {index.problems[0]}")
 
 
 @experiment_app.command("summary", epilog="Example: simkit experiment summary results/rd --json")
-def summary_cmd(lake: LakeArg,
-                experiment: Annotated[str | None, typer.Option(help="Experiment id (when the lake holds several).")] = None,
-                json: JsonOption = False) -> None:
+def summary_cmd(
+    lake: LakeArg,
+    experiment: Annotated[
+        str | None, typer.Option(help="Experiment id (when the lake holds several).")
+    ] = None,
+    json: JsonOption = False,
+) -> None:
     """Key-metric rate per cell with Wilson 95% intervals."""
     from simkit import analysis
 
@@ -161,13 +268,25 @@ def summary_cmd(lake: LakeArg,
     by = lk.grid_keys or ["cell"]
     df = analysis.play_order(analysis.win_rates(lk.scan(), by=by, metric=lk.key_metric), by)
     if json:
-        emit("experiment summary", {"lake": lake, "experiment": experiment},
-             {"experiment_id": lk.experiment, "key_metric": lk.key_metric, "keys": by, "rows": df.to_dicts()})
+        emit(
+            "experiment summary",
+            {"lake": lake, "experiment": experiment},
+            {
+                "experiment_id": lk.experiment,
+                "key_metric": lk.key_metric,
+                "keys": by,
+                "rows": df.to_dicts(),
+            },
+        )
         return
     table = Table(title=f"{lk.experiment}: {lk.key_metric}")
     for col in by + ["games", "rate", "95% interval"]:
         table.add_column(col, justify="left" if col in by else "right")
     for row in df.iter_rows(named=True):
-        table.add_row(*[str(row[c]) for c in by], f"{row['games']:,}", f"{row['rate']:.4f}",
-                      f"{row['ci_low']:.4f} .. {row['ci_high']:.4f}")
+        table.add_row(
+            *[str(row[c]) for c in by],
+            f"{row['games']:,}",
+            f"{row['rate']:.4f}",
+            f"{row['ci_low']:.4f} .. {row['ci_high']:.4f}",
+        )
     Console().print(table)

@@ -48,9 +48,9 @@ def jsonable(obj: Any) -> Any:
         return [jsonable(x) for x in items]
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return jsonable(dataclasses.asdict(obj))
-    if hasattr(obj, "to_dicts"):      # a polars DataFrame: its rows
+    if hasattr(obj, "to_dicts"):  # a polars DataFrame: its rows
         return jsonable(obj.to_dicts())
-    if hasattr(obj, "to_dict") and hasattr(obj, "columns"):   # a pandas DataFrame: its rows
+    if hasattr(obj, "to_dict") and hasattr(obj, "columns"):  # a pandas DataFrame: its rows
         return jsonable(obj.to_dict(orient="records"))
     try:  # pandas NA and friends
         if obj != obj:
@@ -76,9 +76,11 @@ def emit(command: str, inputs: Mapping[str, Any], result: Mapping[str, Any]) -> 
 def force_mapping(force: tuple[int, ...]) -> dict[str, int]:
     """A force (counts per stack) as {unit name: count} for the units present."""
     from simkit.names import STACKS
+
     return {STACKS[s]: int(n) for s, n in enumerate(force) if n}
 
 
 def old_ones_list(old_ones: tuple[int, ...]) -> list[str]:
     from simkit.names import OLD_ONES
+
     return [OLD_ONES[t] for t in old_ones]

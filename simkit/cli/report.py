@@ -13,11 +13,15 @@ from simkit.cli.output import emit
 from simkit.errors import UserError
 
 
-@app.command("report", epilog="Example: simkit report results/revenge --out results/revenge/report.html")
-def report_cmd(source: Annotated[Path, typer.Argument(help="A results folder (or one odds table).")],
-               out: Annotated[Path, typer.Option(help="HTML file to write.")] = Path("report.html"),
-               title: Annotated[str | None, typer.Option(help="Report title.")] = None,
-               json: JsonOption = False) -> None:
+@app.command(
+    "report", epilog="Example: simkit report results/revenge --out results/revenge/report.html"
+)
+def report_cmd(
+    source: Annotated[Path, typer.Argument(help="A results folder (or one odds table).")],
+    out: Annotated[Path, typer.Option(help="HTML file to write.")] = Path("report.html"),
+    title: Annotated[str | None, typer.Option(help="Report title.")] = None,
+    json: JsonOption = False,
+) -> None:
     """A self-contained HTML report (figures embedded; opens offline; prints to PDF)."""
     from simkit.report import build_report
 
@@ -29,7 +33,10 @@ def report_cmd(source: Annotated[Path, typer.Argument(help="A results folder (or
     report = build_report(source, title)
     atomic_write_bytes(out, report.html.encode())
     if json:
-        emit("report", {"source": source, "out": out, "title": title},
-             {"wrote": out, "bytes": len(report.html.encode()), "sections": report.sections})
+        emit(
+            "report",
+            {"source": source, "out": out, "title": title},
+            {"wrote": out, "bytes": len(report.html.encode()), "sections": report.sections},
+        )
         return
     typer.echo(f"wrote {out} ({', '.join(report.sections)})")

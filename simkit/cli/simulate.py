@@ -32,43 +32,103 @@ def _toml_value(v) -> str:
     return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def one_cell_spec(mode: str, params: dict, seed: int, games: int, outputs: tuple[str, ...], data: Path | None):
+def one_cell_spec(
+    mode: str, params: dict, seed: int, games: int, outputs: tuple[str, ...], data: Path | None
+):
     """The experiment spec `simulate` runs: one cell, the given parameters, chunks of 1,000."""
     from simkit.runner.spec import parse_spec
 
-    exp = {"name": f"simulate-{mode}", "description": "simkit simulate", "mode": mode, "root_seed": seed,
-           "chunk_size": CHUNK, "games": games, "outputs": list(outputs)}
+    exp = {
+        "name": f"simulate-{mode}",
+        "description": "simkit simulate",
+        "mode": mode,
+        "root_seed": seed,
+        "chunk_size": CHUNK,
+        "games": games,
+        "outputs": list(outputs),
+    }
     if data is not None:
         exp["data"] = str(Path(data).resolve())
-    text = "[experiment]\n" + "".join(
-        f"{k} = {_toml_value(v) if not isinstance(v, list) else '[' + ', '.join(map(_toml_value, v)) + ']'}\n"
-        for k, v in exp.items()) + "\n[params]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in params.items())
-    return parse_spec({"experiment": exp, "params": dict(params)}, "simkit simulate", text=text,
-                      default_name=f"simulate-{mode}")
+    text = (
+        "[experiment]\n"
+        + "".join(
+            f"{k} = {_toml_value(v) if not isinstance(v, list) else '[' + ', '.join(map(_toml_value, v)) + ']'}\n"
+            for k, v in exp.items()
+        )
+        + "\n[params]\n"
+        + "".join(f"{k} = {_toml_value(v)}\n" for k, v in params.items())
+    )
+    return parse_spec(
+        {"experiment": exp, "params": dict(params)},
+        "simkit simulate",
+        text=text,
+        default_name=f"simulate-{mode}",
+    )
 
 
 def rate_rows(frame, by: list[str], metric: str) -> list[dict]:
     from simkit import analysis
+
     return analysis.win_rates(frame, by=by, metric=metric).sort(by).to_dicts()
 
 
-@app.command("simulate", epilog="Example: simkit simulate --mode revenge --humans 3 --difficulty hard --games 2000 --out results/rv")
+@app.command(
+    "simulate",
+    epilog="Example: simkit simulate --mode revenge --humans 3 --difficulty hard --games 2000 --out results/rv",
+)
 def simulate(
     out: Annotated[Path, typer.Option("--out", help="Folder for the Parquet files.")],
-    mode: Annotated[str, typer.Option("--mode", help="base, solo, revenge or mythos-solo.")] = "base",
-    players: Annotated[int | None, typer.Option("--players", help="Human players, 1-4 (default 2; solo: 1).")] = None,
-    humans: Annotated[int | None, typer.Option("--humans", help="Revenge: human players, 1-4 (default 2).")] = None,
-    rules: Annotated[str | None, typer.Option("--rules", help="Revenge: revenge or revenge-alt.")] = None,
-    oop: Annotated[str | None, typer.Option("--oop", help="Revenge: Old One player strategy (rusher, blighter, mythos, random).")] = None,
+    mode: Annotated[
+        str, typer.Option("--mode", help="base, solo, revenge or mythos-solo.")
+    ] = "base",
+    players: Annotated[
+        int | None, typer.Option("--players", help="Human players, 1-4 (default 2; solo: 1).")
+    ] = None,
+    humans: Annotated[
+        int | None, typer.Option("--humans", help="Revenge: human players, 1-4 (default 2).")
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="Revenge: revenge or revenge-alt.")
+    ] = None,
+    oop: Annotated[
+        str | None,
+        typer.Option(
+            "--oop", help="Revenge: Old One player strategy (rusher, blighter, mythos, random)."
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Root seed (seeds are data).")] = 0,
-    strategies: Annotated[str, typer.Option("--strategies", help="NAME[,NAME...]: one for all seats or one per seat.")] = "balanced",
-    difficulty: Annotated[str | None, typer.Option("--difficulty", help="Solo / mythos-solo difficulty (solo.toml); revenge: normal, hard, heroic.")] = None,
-    tables: Annotated[str, typer.Option("--tables", help="Tables to write: summary,seats,combats,moves.")] = "summary,seats",
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (results do not depend on it).")] = 1,
-    fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Seat strategies in the order given (no random first player).")] = False,
-    checked: Annotated[bool, typer.Option("--checked", help="Check invariants after every turn.")] = False,
-    content: Annotated[str, typer.Option("--content", help="Mythos cards in play: assumed (all) or rules (public texts only).")] = "assumed",
+    strategies: Annotated[
+        str, typer.Option("--strategies", help="NAME[,NAME...]: one for all seats or one per seat.")
+    ] = "balanced",
+    difficulty: Annotated[
+        str | None,
+        typer.Option(
+            "--difficulty",
+            help="Solo / mythos-solo difficulty (solo.toml); revenge: normal, hard, heroic.",
+        ),
+    ] = None,
+    tables: Annotated[
+        str, typer.Option("--tables", help="Tables to write: summary,seats,combats,moves.")
+    ] = "summary,seats",
+    jobs: Annotated[
+        int, typer.Option("--jobs", help="Worker processes (results do not depend on it).")
+    ] = 1,
+    fixed_seats: Annotated[
+        bool,
+        typer.Option(
+            "--fixed-seats", help="Seat strategies in the order given (no random first player)."
+        ),
+    ] = False,
+    checked: Annotated[
+        bool, typer.Option("--checked", help="Check invariants after every turn.")
+    ] = False,
+    content: Annotated[
+        str,
+        typer.Option(
+            "--content", help="Mythos cards in play: assumed (all) or rules (public texts only)."
+        ),
+    ] = "assumed",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     data: DataOption = None,
     json: JsonOption = False,
@@ -80,7 +140,9 @@ def simulate(
 
     validate.check_simulate(out=out, games=games, seed_=seed, jobs_=jobs)
     if mode not in ("base", "solo", "revenge", "mythos-solo"):
-        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)")
+        raise UserError(
+            f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)"
+        )
     if mode != "revenge" and (humans is not None or rules is not None or oop is not None):
         raise UserError("--humans, --rules and --oop are for --mode revenge")
     if games <= 0:
@@ -97,27 +159,49 @@ def simulate(
         wanted = ("summary",) + wanted
     if mode == "revenge":
         from simkit.revenge.modes import REVENGE
+
         if players is not None and humans is not None and players != humans:
             raise UserError("give --humans (or --players) once")
         n_h = humans if humans is not None else (players if players is not None else 2)
-        params = REVENGE.validate({"humans": n_h, "strategies": strategies, "difficulty": difficulty or "normal",
-                                   "ruleset": rules or "revenge", "oop": oop or "rusher",
-                                   "shuffle_seats": not fixed_seats, "checked": checked, "content": content})
+        params = REVENGE.validate(
+            {
+                "humans": n_h,
+                "strategies": strategies,
+                "difficulty": difficulty or "normal",
+                "ruleset": rules or "revenge",
+                "oop": oop or "rusher",
+                "shuffle_seats": not fixed_seats,
+                "checked": checked,
+                "content": content,
+            }
+        )
     elif mode in ("solo", "mythos-solo"):
         if players not in (None, 1):
             raise UserError(f"{mode} mode has exactly 1 player, got --players {players}")
-        raw = {"strategy": strategies, **({"difficulty": difficulty} if difficulty else {}), "checked": checked,
-               "content": content}
+        raw = {
+            "strategy": strategies,
+            **({"difficulty": difficulty} if difficulty else {}),
+            "checked": checked,
+            "content": content,
+        }
         if mode == "solo":
             params = SOLO.validate(raw)
         else:
             from simkit.revenge.modes import MYTHOS_SOLO
+
             params = MYTHOS_SOLO.validate(raw)
     else:
         if difficulty is not None:
             raise UserError("--difficulty is for --mode solo")
-        params = BASE.validate({"players": 2 if players is None else players, "strategies": strategies,
-                                "shuffle_seats": not fixed_seats, "checked": checked, "content": content})
+        params = BASE.validate(
+            {
+                "players": 2 if players is None else players,
+                "strategies": strategies,
+                "shuffle_seats": not fixed_seats,
+                "checked": checked,
+                "content": content,
+            }
+        )
     from simkit import analysis
     from simkit.runner import run_experiment
 
@@ -136,30 +220,65 @@ def simulate(
         per_strategy = rate_rows(seats, ["strategy"], "win")
         per_seat = rate_rows(seats, ["seat"], "win")
     if json:
-        emit("simulate", {"out": out, "mode": mode, "params": params, "games": games, "seed": seed,
-                          "tables": list(wanted), "jobs": jobs, "data": data},
-             {"lake": out, "experiment_id": spec.experiment_id, "games_written": result.games_written,
-              "games_skipped": result.games_skipped, "seconds": result.seconds, "key_metric": metric,
-              "overall": overall, "per_strategy": per_strategy, "per_seat": per_seat})
+        emit(
+            "simulate",
+            {
+                "out": out,
+                "mode": mode,
+                "params": params,
+                "games": games,
+                "seed": seed,
+                "tables": list(wanted),
+                "jobs": jobs,
+                "data": data,
+            },
+            {
+                "lake": out,
+                "experiment_id": spec.experiment_id,
+                "games_written": result.games_written,
+                "games_skipped": result.games_skipped,
+                "seconds": result.seconds,
+                "key_metric": metric,
+                "overall": overall,
+                "per_strategy": per_strategy,
+                "per_seat": per_seat,
+            },
+        )
         return
     from rich.console import Console
     from rich.table import Table
 
     console = Console(highlight=False)
-    speed = f"{result.games_per_second:,.0f} games/s" if result.games_written else "all chunks found done"
-    console.print(f"{games:,} games ({mode}) in lake {out}, experiment {spec.experiment_id}, in {result.seconds:.1f} s "
-                  f"({speed})", markup=False)
-    console.print(f"{metric}: {overall['rate']:.4f} (95% {overall['ci_low']:.4f}-{overall['ci_high']:.4f})")
-    for title, key, rows in (("win rate per strategy (each seat)", "strategy", per_strategy),
-                             ("win rate per seat (player index in the game)", "seat", per_seat)):
+    speed = (
+        f"{result.games_per_second:,.0f} games/s"
+        if result.games_written
+        else "all chunks found done"
+    )
+    console.print(
+        f"{games:,} games ({mode}) in lake {out}, experiment {spec.experiment_id}, in {result.seconds:.1f} s "
+        f"({speed})",
+        markup=False,
+    )
+    console.print(
+        f"{metric}: {overall['rate']:.4f} (95% {overall['ci_low']:.4f}-{overall['ci_high']:.4f})"
+    )
+    for title, key, rows in (
+        ("win rate per strategy (each seat)", "strategy", per_strategy),
+        ("win rate per seat (player index in the game)", "seat", per_seat),
+    ):
         if not rows:
             continue
         table = Table(title=title)
         for col in (key, "seats", "wins", "rate", "95% interval"):
             table.add_column(col, justify="left" if col == key else "right")
         for r in rows:
-            table.add_row(str(r[key]), f"{r['games']:,}", f"{r['wins']:,}", f"{r['rate']:.4f}",
-                          f"{r['ci_low']:.4f}-{r['ci_high']:.4f}")
+            table.add_row(
+                str(r[key]),
+                f"{r['games']:,}",
+                f"{r['wins']:,}",
+                f"{r['rate']:.4f}",
+                f"{r['ci_low']:.4f}-{r['ci_high']:.4f}",
+            )
         console.print(table)
     console.print(f"report: simkit report {out} --out {out / 'report.html'}", markup=False)
 
@@ -171,11 +290,15 @@ def _lake_game(lake: Path, experiment: str | None, cell: str | None, seed: int |
     lk = analysis.open_lake(lake, experiment, verify=False)
     mode = str(lk.record.get("mode"))
     if mode not in ("base", "solo", "revenge", "mythos-solo"):
-        raise UserError(f"--lake {lake}: mode '{mode}' has no turn-by-turn replay (base, solo, revenge, mythos-solo)")
+        raise UserError(
+            f"--lake {lake}: mode '{mode}' has no turn-by-turn replay (base, solo, revenge, mythos-solo)"
+        )
     cells = lk.cells
     if cell is None:
         if len(cells) != 1:
-            raise UserError(f"--lake {lake}: {len(cells)} cells; name one with --cell (one of: {', '.join(sorted(cells))})")
+            raise UserError(
+                f"--lake {lake}: {len(cells)} cells; name one with --cell (one of: {', '.join(sorted(cells))})"
+            )
         cell = next(iter(cells))
     if cell not in cells:
         raise UserError(f"--cell {cell}: not in {lake} (cells: {', '.join(sorted(cells))})")
@@ -188,21 +311,55 @@ def _lake_game(lake: Path, experiment: str | None, cell: str | None, seed: int |
 @app.command("replay", epilog="Example: simkit replay --lake results/rv --chunk 0 --game 5")
 def replay(
     game: Annotated[int, typer.Option("--game", help="Game index within the chunk.")],
-    seed: Annotated[int | None, typer.Option("--seed", help="Root seed of the run (default: the lake's).")] = None,
-    lake: Annotated[Path | None, typer.Option("--lake", help="A lake from simulate or experiment run: seed, mode "
-                                              "and parameters come from its manifest.")] = None,
-    experiment: Annotated[str | None, typer.Option("--experiment", help="With --lake: the experiment id (when it holds several).")] = None,
-    cell: Annotated[str | None, typer.Option("--cell", help="With --lake: the cell id (when the experiment has several).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Root seed of the run (default: the lake's).")
+    ] = None,
+    lake: Annotated[
+        Path | None,
+        typer.Option(
+            "--lake",
+            help="A lake from simulate or experiment run: seed, mode "
+            "and parameters come from its manifest.",
+        ),
+    ] = None,
+    experiment: Annotated[
+        str | None,
+        typer.Option(
+            "--experiment", help="With --lake: the experiment id (when it holds several)."
+        ),
+    ] = None,
+    cell: Annotated[
+        str | None,
+        typer.Option("--cell", help="With --lake: the cell id (when the experiment has several)."),
+    ] = None,
     chunk: Annotated[int, typer.Option("--chunk", help="Chunk id (simulate: game // 1000).")] = 0,
-    mode: Annotated[str, typer.Option("--mode", help="base, solo, revenge or mythos-solo.")] = "base",
-    players: Annotated[int | None, typer.Option("--players", help="Human players, 1-4 (default 2).")] = None,
-    humans: Annotated[int | None, typer.Option("--humans", help="Revenge: human players (as --players).")] = None,
-    strategies: Annotated[str, typer.Option("--strategies", help="As given to simulate.")] = "balanced",
-    difficulty: Annotated[str | None, typer.Option("--difficulty", help="As given to simulate.")] = None,
-    rules: Annotated[str | None, typer.Option("--rules", help="Revenge: revenge or revenge-alt.")] = None,
-    oop: Annotated[str | None, typer.Option("--oop", help="Revenge: Old One player strategy.")] = None,
-    fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="As given to simulate.")] = False,
-    content: Annotated[str, typer.Option("--content", help="As given to simulate: assumed or rules.")] = "assumed",
+    mode: Annotated[
+        str, typer.Option("--mode", help="base, solo, revenge or mythos-solo.")
+    ] = "base",
+    players: Annotated[
+        int | None, typer.Option("--players", help="Human players, 1-4 (default 2).")
+    ] = None,
+    humans: Annotated[
+        int | None, typer.Option("--humans", help="Revenge: human players (as --players).")
+    ] = None,
+    strategies: Annotated[
+        str, typer.Option("--strategies", help="As given to simulate.")
+    ] = "balanced",
+    difficulty: Annotated[
+        str | None, typer.Option("--difficulty", help="As given to simulate.")
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="Revenge: revenge or revenge-alt.")
+    ] = None,
+    oop: Annotated[
+        str | None, typer.Option("--oop", help="Revenge: Old One player strategy.")
+    ] = None,
+    fixed_seats: Annotated[
+        bool, typer.Option("--fixed-seats", help="As given to simulate.")
+    ] = False,
+    content: Annotated[
+        str, typer.Option("--content", help="As given to simulate: assumed or rules.")
+    ] = "assumed",
     data: DataOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -228,22 +385,51 @@ def replay(
     if seed < 0 or game < 0 or chunk < 0:
         raise UserError("--seed, --game and --chunk must be >= 0")
     if mode not in ("base", "solo", "revenge", "mythos-solo"):
-        raise UserError(f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)")
+        raise UserError(
+            f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)"
+        )
     if mode != "revenge" and (humans is not None or rules is not None or oop is not None):
         raise UserError("--humans, --rules and --oop are for --mode revenge")
     if players is not None and humans is not None and players != humans:
         raise UserError("give --humans (or --players) once")
     from simkit.datapack import load_pack
+
     pack = load_pack(data)
     eng = Engine(data=pack, rules=rules_for(pack), data_path=data)
     n = 1 if mode in ("solo", "mythos-solo") else (humans or players or 2)
-    spec = make_spec(mode, n, strategies, difficulty=difficulty, shuffle_seats=not fixed_seats, rules=eng.rules,
-                     ruleset=rules or "revenge", oop=oop or "rusher", content=content)
+    spec = make_spec(
+        mode,
+        n,
+        strategies,
+        difficulty=difficulty,
+        shuffle_seats=not fixed_seats,
+        rules=eng.rules,
+        ruleset=rules or "revenge",
+        oop=oop or "rusher",
+        content=content,
+    )
     text = replay_text(eng, spec, seed, game, chunk)
     if json:
-        emit("replay", {"lake": lake, "experiment": experiment, "cell": cell, "seed": seed, "chunk": chunk,
-                        "game": game, "mode": mode, "players": n, "strategies": strategies, "difficulty": difficulty,
-                        "rules": rules, "oop": oop, "fixed_seats": fixed_seats, "content": content, "data": data},
-             {"log": text.splitlines()})
+        emit(
+            "replay",
+            {
+                "lake": lake,
+                "experiment": experiment,
+                "cell": cell,
+                "seed": seed,
+                "chunk": chunk,
+                "game": game,
+                "mode": mode,
+                "players": n,
+                "strategies": strategies,
+                "difficulty": difficulty,
+                "rules": rules,
+                "oop": oop,
+                "fixed_seats": fixed_seats,
+                "content": content,
+                "data": data,
+            },
+            {"log": text.splitlines()},
+        )
         return
     typer.echo(text, nl=False)

@@ -66,7 +66,9 @@ def refuse_given(names: dict[str, str], because: str) -> None:
     """UserError if any option in ``names`` (python name -> flag) was typed: ``because`` says why."""
     typed = [flag for name, flag in names.items() if given(name)]
     if typed:
-        raise UserError(f"{', '.join(typed)}: not used {because}; leave {'it' if len(typed) == 1 else 'them'} out")
+        raise UserError(
+            f"{', '.join(typed)}: not used {because}; leave {'it' if len(typed) == 1 else 'them'} out"
+        )
 
 
 def seed(flag: str, value: int | None) -> int | None:
@@ -81,13 +83,17 @@ def seed(flag: str, value: int | None) -> int | None:
 
 def count(flag: str, value: int, lo: int, hi: int) -> int:
     if value < lo:
-        raise UserError(f"{flag} must be {'positive' if lo == 1 else f'>= {lo}'} (at most {hi}), got {value}")
+        raise UserError(
+            f"{flag} must be {'positive' if lo == 1 else f'>= {lo}'} (at most {hi}), got {value}"
+        )
     if value > hi:
         raise UserError(f"{flag} must be at most {hi}, got {value}")
     return value
 
 
-def finite(flag: str, value: float | None, lo: float | None = None, hi: float | None = None) -> float | None:
+def finite(
+    flag: str, value: float | None, lo: float | None = None, hi: float | None = None
+) -> float | None:
     if value is None:
         return None
     if not math.isfinite(value):
@@ -137,17 +143,28 @@ def ensure(cond: Any, message: str) -> None:
 
 
 # --- per-command checks (one call at the top of each command) ------------------------------------
-MAX_MC_GAMES = 1_000_000_000     # Monte Carlo games of one command (~3 min per core for a combat)
-MAX_SIM_GAMES = 10_000_000       # simulate holds every row in memory: more is `experiment run`
-MAX_STATE_BUDGET = 20_000_000    # exact-solver states (~300 bytes each: 6 GB)
+MAX_MC_GAMES = 1_000_000_000  # Monte Carlo games of one command (~3 min per core for a combat)
+MAX_SIM_GAMES = 10_000_000  # simulate holds every row in memory: more is `experiment run`
+MAX_STATE_BUDGET = 20_000_000  # exact-solver states (~300 bytes each: 6 GB)
 MAX_DAMAGE = 99
 MAX_TOP = 100_000
-MAX_GAME_INDEX = 10_000_000      # games per chunk at most (the runner's largest chunk)
+MAX_GAME_INDEX = 10_000_000  # games per chunk at most (the runner's largest chunk)
 MAX_CHUNK_ID = 1_000_000
 
 
-def check_combat(*, method: str, games: int, seed_: int, jobs_: int, state_budget: int, old_one_damage: int,
-                 port_strength: int, port_defence: bool, withdraw: str, destroy_value: float | None) -> None:
+def check_combat(
+    *,
+    method: str,
+    games: int,
+    seed_: int,
+    jobs_: int,
+    state_budget: int,
+    old_one_damage: int,
+    port_strength: int,
+    port_defence: bool,
+    withdraw: str,
+    destroy_value: float | None,
+) -> None:
     count("--games", games, 1, MAX_MC_GAMES)
     seed("--seed", seed_)
     jobs(jobs_)
@@ -159,11 +176,15 @@ def check_combat(*, method: str, games: int, seed_: int, jobs_: int, state_budge
         refuse_given({"games": "--games", "seed": "--seed", "jobs": "--jobs"}, "by --method exact")
     policy = withdraw.strip().lower()
     if port_defence and policy != "never":
-        raise UserError(f"--port-defence: everything fights, nobody withdraws: --withdraw {withdraw} "
-                        f"contradicts it (leave --withdraw out)")
+        raise UserError(
+            f"--port-defence: everything fights, nobody withdraws: --withdraw {withdraw} "
+            f"contradicts it (leave --withdraw out)"
+        )
     if destroy_value is not None and policy not in ("value", "table-value"):
-        raise UserError(f"--destroy-value is used by --withdraw value or table-value only, not by "
-                        f"--withdraw {withdraw}")
+        raise UserError(
+            f"--destroy-value is used by --withdraw value or table-value only, not by "
+            f"--withdraw {withdraw}"
+        )
 
 
 def check_odds(*, out: Path | None, seed_: int, jobs_: int, max_per_type: int) -> None:
@@ -179,20 +200,26 @@ def check_odds_best(*, min_p: float, top: int, table: Path | None, max_per_type:
     finite("--min-p", min_p, 0.0, 1.0)
     count("--top", top, 1, MAX_TOP)
     if table is not None:
-        refuse_given({"data": "--data", "max_per_type": "--max-per-type"},
-                     "with --table (the table was computed with its own data pack and size)")
+        refuse_given(
+            {"data": "--data", "max_per_type": "--max-per-type"},
+            "with --table (the table was computed with its own data pack and size)",
+        )
         in_file(table, "--table")
     else:
         count("--max-per-type", max_per_type, 1, 6)
 
 
-def check_board_show(*, out: Path, players: int, setup_seed: int | None, revenge: bool, reveal: bool) -> None:
+def check_board_show(
+    *, out: Path, players: int, setup_seed: int | None, revenge: bool, reveal: bool
+) -> None:
     out_file(out, (".png",))
     count("--players", players, 0, 4)
     seed("--setup-seed", setup_seed)
     if setup_seed is None and (revenge or reveal):
-        raise UserError(f"{'--revenge' if revenge else '--reveal'} needs --setup-seed (without a setup there are "
-                        f"no tiles to draw)")
+        raise UserError(
+            f"{'--revenge' if revenge else '--reveal'} needs --setup-seed (without a setup there are "
+            f"no tiles to draw)"
+        )
 
 
 def check_turret(*, method: str, games: int, seed_: int, jobs_: int) -> None:
@@ -218,7 +245,9 @@ def check_replay(*, seed_: int, game: int, chunk: int) -> None:
 
 def check_pack_args(pack: Path | None, data: Path | None) -> Path | None:
     if pack is not None and data is not None:
-        raise UserError("--data: give the pack folder once (as the argument or as --data, not both)")
+        raise UserError(
+            "--data: give the pack folder once (as the argument or as --data, not both)"
+        )
     return pack if pack is not None else data
 
 
@@ -245,5 +274,7 @@ def refuse_foreign_outputs(out: Path, names: list[str], ident: dict) -> None:
             meta = None
         theirs = {k: meta.get(k) for k in ident} if isinstance(meta, dict) else None
         if theirs != json.loads(json.dumps(ident, default=str)):
-            raise UserError(f"--out {out}: {path} was written by another run (or is not a simkit file); "
-                            f"refusing to replace it: choose another folder")
+            raise UserError(
+                f"--out {out}: {path} was written by another run (or is not a simkit file); "
+                f"refusing to replace it: choose another folder"
+            )

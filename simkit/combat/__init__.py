@@ -57,10 +57,10 @@ from strategies.combat.allocation import Cheapest, OptimalAllocation
 from strategies.combat.withdrawal import Never, OptimalTable, OptimalWithdrawal
 
 MC_CHUNK = 1 << 16  # games per seeded chunk: results never depend on --jobs
-MAX_FORCE = 12      # units per stack the exact solver accepts
-MAX_UNITS = 99      # units per stack any method accepts (a typo guard: the box holds a few dozen)
-MAX_SPLITS = 4096   # ways to share one card's cubes, for --allocate optimal
-EXACT_PASSES = 8    # fresh decks the exact solver's buffers hold (a longer fight: use mc)
+MAX_FORCE = 12  # units per stack the exact solver accepts
+MAX_UNITS = 99  # units per stack any method accepts (a typo guard: the box holds a few dozen)
+MAX_SPLITS = 4096  # ways to share one card's cubes, for --allocate optimal
+EXACT_PASSES = 8  # fresh decks the exact solver's buffers hold (a longer fight: use mc)
 STATE_BUDGET = 2_000_000  # exact-solver states before it gives up (memory ~ 300 B per state)
 
 
@@ -68,20 +68,24 @@ STATE_BUDGET = 2_000_000  # exact-solver states before it gives up (memory ~ 300
 class Combat:
     """One fight: a force (units per stack) against the Old Ones in one hex."""
 
-    force: tuple[int, ...]                 # count per stack, simkit.names.STACKS order
-    old_ones: tuple[int, ...]              # Old One type ids, one per tile
-    old_one_damage: tuple[int, ...] = ()   # damage already on each tile
-    old_one_capacity: tuple[int, ...] = () # override the data pack's capacity per tile
-    port_defence: bool = False             # everything fights, no withdrawal
-    port_strength: int = 0                 # Revenge port token in the fight (0: none)
+    force: tuple[int, ...]  # count per stack, simkit.names.STACKS order
+    old_ones: tuple[int, ...]  # Old One type ids, one per tile
+    old_one_damage: tuple[int, ...] = ()  # damage already on each tile
+    old_one_capacity: tuple[int, ...] = ()  # override the data pack's capacity per tile
+    port_defence: bool = False  # everything fights, no withdrawal
+    port_strength: int = 0  # Revenge port token in the fight (0: none)
     personalities: tuple[str, ...] = ()
     extra_sanity: int = 0
 
     @classmethod
     def parse(cls, force: str, vs: str | list[str], old_one_damage: int = 0, **kw) -> Combat:
         """Build from CLI text: force 'infantry=2,airship=1', vs 'shoggoth' or 'zombie,zombie'."""
-        return cls(force=parse_force(force), old_ones=parse_old_ones(vs),
-                   old_one_damage=(old_one_damage,) if old_one_damage else (), **kw)
+        return cls(
+            force=parse_force(force),
+            old_ones=parse_old_ones(vs),
+            old_one_damage=(old_one_damage,) if old_one_damage else (),
+            **kw,
+        )
 
     def describe(self) -> str:
         units = ", ".join(f"{n} {STACKS[s]}" for s, n in enumerate(self.force) if n)
@@ -103,7 +107,9 @@ def parse_force(text: str) -> tuple[int, ...]:
             name, num = name, "1"
         s = unit_id(name)
         if s == PORT:
-            raise UserError("the port is not a unit: use --port-strength N for a Revenge port defence")
+            raise UserError(
+                "the port is not a unit: use --port-strength N for a Revenge port defence"
+            )
         num = num.strip()
         if not num.lstrip("-").isdigit():
             raise UserError(f"count for '{name.strip()}' must be a whole number, got '{num}'")
@@ -112,8 +118,10 @@ def parse_force(text: str) -> tuple[int, ...]:
         if int(num) > MAX_UNITS:
             raise UserError(f"count for '{name.strip()}' must be at most {MAX_UNITS}, got {num}")
         if s in named:
-            raise UserError(f"--force names '{STACKS[s]}' twice ('{named[s]}' and '{name.strip()}'): give each "
-                            f"unit once with its count")
+            raise UserError(
+                f"--force names '{STACKS[s]}' twice ('{named[s]}' and '{name.strip()}'): give each "
+                f"unit once with its count"
+            )
         named[s] = name.strip()
         counts[s] += int(num)
     return tuple(counts)
@@ -138,8 +146,11 @@ def pass_bound(st0: np.ndarray, mx: np.ndarray) -> int:
     stalemate (simkit.kernels.combat.play_combat).
     """
     absorb = sum(int(st0[C.COUNT + s]) * int(mx[C.CAPACITY + s]) for s in range(NUM_STACKS))
-    old_ones = sum(max(int(mx[C.OO_CAPACITY + i]) - int(st0[C.OO_DAMAGE + i]), 0)
-                   for i in range(C.MAX_OLD_ONES) if mx[C.OO_TYPE + i] >= 0)
+    old_ones = sum(
+        max(int(mx[C.OO_CAPACITY + i]) - int(st0[C.OO_DAMAGE + i]), 0)
+        for i in range(C.MAX_OLD_ONES)
+        if mx[C.OO_TYPE + i] >= 0
+    )
     return absorb + int(st0[C.SANITY]) + old_ones + 3 + 1
 
 
@@ -169,17 +180,27 @@ def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray
         mx[C.CAPACITY + s] = capacity[s]
         mx[C.HITBIT + s] = s if s < len(UNITS) else 0  # outposts and ports fight as Infantry
         mx[C.TAKES_PURPLE + s] = 0 if s == AIRSHIP else 1
-        mx[C.GROUP + s] = (C.GROUP_AIRSHIPS if s == AIRSHIP else
-                           C.GROUP_NONE if s in (OUTPOST, PORT) else C.GROUP_OTHERS)
+        mx[C.GROUP + s] = (
+            C.GROUP_AIRSHIPS
+            if s == AIRSHIP
+            else C.GROUP_NONE
+            if s in (OUTPOST, PORT)
+            else C.GROUP_OTHERS
+        )
     # "if you have no Units when your Port is attacked, the Port fights as Infantry"
-    mx[C.PORT_FIGHTS] = 1 if sum(force[:len(UNITS)]) == 0 else 0
+    mx[C.PORT_FIGHTS] = 1 if sum(force[: len(UNITS)]) == 0 else 0
     port_sanity = 0
     if combat.port_strength:
-        port_sanity = (data.port["sanity_strength_4"] if combat.port_strength >= data.port["strength_normal"]
-                       else data.port["sanity_strength_2"])
+        port_sanity = (
+            data.port["sanity_strength_4"]
+            if combat.port_strength >= data.port["strength_normal"]
+            else data.port["sanity_strength_2"]
+        )
     st[C.SANITY] = data.sanity_per_combat + port_sanity + combat.extra_sanity
     n_oo = len(combat.old_ones)
-    damage = list(combat.old_one_damage) + [combat.old_one_damage[0] if len(combat.old_one_damage) == 1 else 0] * (n_oo - len(combat.old_one_damage))
+    damage = list(combat.old_one_damage) + [
+        combat.old_one_damage[0] if len(combat.old_one_damage) == 1 else 0
+    ] * (n_oo - len(combat.old_one_damage))
     caps = list(combat.old_one_capacity) or [int(data.old_one_capacity[t]) for t in combat.old_ones]
     if len(caps) != n_oo or len(damage) != n_oo:
         raise UserError("give one Old One damage / capacity per Old One, or one for all")
@@ -188,7 +209,9 @@ def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray
         mx[C.OO_CAPACITY + i] = caps[i] if i < n_oo else 0
         if i < n_oo:
             if not 0 <= damage[i] < caps[i]:
-                raise UserError(f"--old-one-damage must be 0..{caps[i] - 1} for {OLD_ONES[combat.old_ones[i]]}, got {damage[i]}")
+                raise UserError(
+                    f"--old-one-damage must be 0..{caps[i] - 1} for {OLD_ONES[combat.old_ones[i]]}, got {damage[i]}"
+                )
             st[C.OO_DAMAGE + i] = damage[i]
     mx[C.CAN_WITHDRAW] = 0 if (combat.port_defence or combat.port_strength) else 1
     if "bombardier_milligan" in personalities:
@@ -234,11 +257,19 @@ class CombatOdds:
 
     def to_json(self) -> dict[str, Any]:
         out = {
-            "method": self.method, "combat": self.combat, "outcomes": self.outcomes,
-            "p_destroy": self.p_destroy, "expected_units_lost": self.expected_units_lost,
-            "expected_cards": self.expected_cards, "expected_gold_lost": self.expected_gold_lost,
-            "p_units_lost": self.p_units_lost, "allocate": self.allocate, "withdraw": self.withdraw,
-            "seed": self.seed, "engine_version": ENGINE_VERSION, "data_hash": self.data_hash,
+            "method": self.method,
+            "combat": self.combat,
+            "outcomes": self.outcomes,
+            "p_destroy": self.p_destroy,
+            "expected_units_lost": self.expected_units_lost,
+            "expected_cards": self.expected_cards,
+            "expected_gold_lost": self.expected_gold_lost,
+            "p_units_lost": self.p_units_lost,
+            "allocate": self.allocate,
+            "withdraw": self.withdraw,
+            "seed": self.seed,
+            "engine_version": ENGINE_VERSION,
+            "data_hash": self.data_hash,
         }
         if self.p_port_flip is not None:
             out["p_port_flip"] = self.p_port_flip
@@ -262,6 +293,7 @@ def _policy_names(allocate, withdraw) -> tuple[str, str]:
     def name(p):
         fields = {k: v for k, v in vars(p).items()} if hasattr(p, "__dict__") else {}
         return p.name + (f"{fields}" if fields else "")
+
     return name(allocate), name(withdraw)
 
 
@@ -273,27 +305,37 @@ class ExactTooLarge(UserError):
     """The matchup needs more exact-solver states than the budget allows."""
 
 
-def withdraw_table_for(combat: Combat, data: AuzData, allocate, withdraw, st0, mx, cost,
-                       seen: tuple[int, ...] = ()):
+def withdraw_table_for(
+    combat: Combat, data: AuzData, allocate, withdraw, st0, mx, cost, seen: tuple[int, ...] = ()
+):
     """The solved table an OptimalTable policy plays (simkit.combat.table), else None."""
     if not isinstance(withdraw, OptimalTable):
         return None
     from simkit.combat.table import solve_withdraw_table
+
     destroy_value = withdraw.destroy_value
     if destroy_value is None:
         destroy_value = float(sum(data.old_one_vp[t] for t in combat.old_ones))
-    return solve_withdraw_table(st0, mx, cost, data, allocate, withdraw, destroy_value,
-                                available_cards(data, seen))
+    return solve_withdraw_table(
+        st0, mx, cost, data, allocate, withdraw, destroy_value, available_cards(data, seen)
+    )
 
 
 def _table_array(solved) -> np.ndarray:
     from simkit.kernels.combat_table_lookup import EMPTY_TABLE
+
     return EMPTY_TABLE if solved is None else solved.table
 
 
-def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
-               seen: tuple[int, ...] = (), objective: str | None = None,
-               state_budget: int = STATE_BUDGET) -> CombatOdds:
+def exact_odds(
+    combat: Combat,
+    data: AuzData,
+    allocate=None,
+    withdraw=None,
+    seen: tuple[int, ...] = (),
+    objective: str | None = None,
+    state_budget: int = STATE_BUDGET,
+) -> CombatOdds:
     """Exact outcome probabilities by backward induction over deck compositions.
 
     ``withdraw`` may be a fixed policy or OptimalWithdrawal (maximise P(destroy),
@@ -303,30 +345,49 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     allocate, withdraw = policies(allocate, withdraw)
     st0, mx, cost = combat_arrays(combat, data)
     if max(combat.force) > MAX_FORCE:
-        raise UserError(f"the exact method takes at most {MAX_FORCE} units per type; use --method mc")
+        raise UserError(
+            f"the exact method takes at most {MAX_FORCE} units per type; use --method mc"
+        )
     available = available_cards(data, seen)
     force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
     if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
         force_mask |= 1  # they fight as Infantry
     present_types = sorted(set(combat.old_ones))
-    effects = np.concatenate([
-        np.stack([data.card_hits[:, t] & force_mask, data.card_purple[:, t],
-                  data.card_sanity[:, t], data.card_airship[:, t]], axis=1)
-        for t in present_types], axis=1).astype(np.int64)
+    effects = np.concatenate(
+        [
+            np.stack(
+                [
+                    data.card_hits[:, t] & force_mask,
+                    data.card_purple[:, t],
+                    data.card_sanity[:, t],
+                    data.card_airship[:, t],
+                ],
+                axis=1,
+            )
+            for t in present_types
+        ],
+        axis=1,
+    ).astype(np.int64)
     rep, full, avail, place = group_cards(effects, available)
     if int(np.prod((full + 1).astype(object))) >= 2**62:
-        raise UserError("this deck has too many distinct cards for the exact method; use --method mc")
+        raise UserError(
+            "this deck has too many distinct cards for the exact method; use --method mc"
+        )
     cls_hits = (data.card_hits[rep] & force_mask).astype(np.uint8)
     alloc_id, alloc_params = allocate.lower()
     wd_id, wd_params = withdraw.lower()
     solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, seen)
     wd_table = _table_array(solved_table)
-    objective = objective or (withdraw.objective if isinstance(withdraw, OptimalWithdrawal) else "p_destroy")
+    objective = objective or (
+        withdraw.objective if isinstance(withdraw, OptimalWithdrawal) else "p_destroy"
+    )
     destroy_value = getattr(withdraw, "destroy_value", None)
     if destroy_value is None:
         destroy_value = float(sum(data.old_one_vp[t] for t in combat.old_ones))
-    ctx_i = np.array([alloc_id, wd_id, 1 if objective == "value" else 0, data.port["flip_threshold"], 0, 0],
-                     dtype=np.int64)
+    ctx_i = np.array(
+        [alloc_id, wd_id, 1 if objective == "value" else 0, data.port["flip_threshold"], 0, 0],
+        dtype=np.int64,
+    )
     ctx_f = np.array([destroy_value], dtype=np.float64)
     keys, rows = new_table(state_budget)
     values = np.empty((state_budget, NV))
@@ -336,6 +397,7 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     outcome = start_combat(st, mx)
     if outcome != C.ONGOING:
         from simkit.kernels.combat import finish
+
         finish(st, mx, outcome)
         v = terminal(st, st0, cost, ctx_i, ctx_f)
     else:
@@ -346,20 +408,54 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
         ibuf = np.zeros((depth, 2, max(C.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64)
         cbuf = np.zeros((depth, full.size), dtype=np.int64)
         optimal_alloc = isinstance(allocate, OptimalAllocation)
-        split_buf = np.zeros((depth if optimal_alloc else 1, MAX_SPLITS if optimal_alloc else 3, NUM_STACKS),
-                             dtype=np.int64)
-        row = node_value(st, avail.copy(), full, place, st0, mx, cost, cls_hits,
-                         data.card_purple[rep].copy(), data.card_sanity[rep].copy(),
-                         data.card_airship[rep].copy(), alloc_params, wd_params, wd_table, ctx_i, ctx_f,
-                         keys, rows, values, decisions, features, sbuf, vbuf, ibuf, cbuf, split_buf)
+        split_buf = np.zeros(
+            (depth if optimal_alloc else 1, MAX_SPLITS if optimal_alloc else 3, NUM_STACKS),
+            dtype=np.int64,
+        )
+        row = node_value(
+            st,
+            avail.copy(),
+            full,
+            place,
+            st0,
+            mx,
+            cost,
+            cls_hits,
+            data.card_purple[rep].copy(),
+            data.card_sanity[rep].copy(),
+            data.card_airship[rep].copy(),
+            alloc_params,
+            wd_params,
+            wd_table,
+            ctx_i,
+            ctx_f,
+            keys,
+            rows,
+            values,
+            decisions,
+            features,
+            sbuf,
+            vbuf,
+            ibuf,
+            cbuf,
+            split_buf,
+        )
         v = values[row].copy() if row >= 0 else None
         if ctx_i[CTX_OVERFLOW] == 2:
-            raise ExactTooLarge(f"a card splits its cubes more than {MAX_SPLITS} ways; use a fixed --allocate")
+            raise ExactTooLarge(
+                f"a card splits its cubes more than {MAX_SPLITS} ways; use a fixed --allocate"
+            )
         if ctx_i[CTX_OVERFLOW] != 0:
-            raise ExactTooLarge(f"the exact method needs more than {state_budget:,} states for "
-                                f"{combat.describe()}; use --method mc")
+            raise ExactTooLarge(
+                f"the exact method needs more than {state_budget:,} states for "
+                f"{combat.describe()}; use --method mc"
+            )
     names = _policy_names(allocate, withdraw)
-    extra = {"objective": objective, "destroy_value": destroy_value} if isinstance(withdraw, OptimalWithdrawal) else {}
+    extra = (
+        {"objective": objective, "destroy_value": destroy_value}
+        if isinstance(withdraw, OptimalWithdrawal)
+        else {}
+    )
     if isinstance(withdraw, OptimalWithdrawal):
         n = int(ctx_i[CTX_STATES])
         extra["decision_nodes_withdrawing"] = int(np.count_nonzero(decisions[:n] > C.STAY))
@@ -367,14 +463,22 @@ def exact_odds(combat: Combat, data: AuzData, allocate=None, withdraw=None,
     if solved_table is not None:
         extra.update(table_extra(solved_table, withdraw))
     return CombatOdds(
-        method="exact", combat=combat.describe(),
+        method="exact",
+        combat=combat.describe(),
         outcomes={name: float(v[OUT + o]) for o, name in enumerate(C.OUTCOME_NAMES)},
-        expected_units_lost=_lost_dict(v[LOST:LOST + NUM_STACKS], st0[C.COUNT:C.COUNT + NUM_STACKS]),
-        expected_cards=float(v[CARDS]), expected_gold_lost=float(v[GOLD]),
-        p_units_lost=[float(x) for x in v[HIST:HIST + LOST_HIST]],
+        expected_units_lost=_lost_dict(
+            v[LOST : LOST + NUM_STACKS], st0[C.COUNT : C.COUNT + NUM_STACKS]
+        ),
+        expected_cards=float(v[CARDS]),
+        expected_gold_lost=float(v[GOLD]),
+        p_units_lost=[float(x) for x in v[HIST : HIST + LOST_HIST]],
         p_port_flip=float(v[FLIP]) if combat.port_strength else None,
-        allocate=names[0], withdraw=names[1], seed=None, data_hash=data.hash,
-        states=int(ctx_i[CTX_STATES]), extra=extra,
+        allocate=names[0],
+        withdraw=names[1],
+        seed=None,
+        data_hash=data.hash,
+        states=int(ctx_i[CTX_STATES]),
+        extra=extra,
     )
 
 
@@ -394,12 +498,19 @@ class CombatEnd:
 
 def table_extra(solved, withdraw) -> dict[str, Any]:
     """What a result reports about the withdraw table it played."""
-    return {"table_states": solved.states, "table_objective": withdraw.objective,
-            "table_states_withdrawing": int(np.count_nonzero(solved.decisions > C.STAY)),
-            "table_model_p_destroy": float(solved.value[OUT + C.WIN] + solved.value[OUT + C.WIN_AND_DEFEAT])}
+    return {
+        "table_states": solved.states,
+        "table_objective": withdraw.objective,
+        "table_states_withdrawing": int(np.count_nonzero(solved.decisions > C.STAY)),
+        "table_model_p_destroy": float(
+            solved.value[OUT + C.WIN] + solved.value[OUT + C.WIN_AND_DEFEAT]
+        ),
+    }
 
 
-def play_cards(combat: Combat, data: AuzData, cards: list[int], allocate=None, withdraw=None) -> CombatEnd:
+def play_cards(
+    combat: Combat, data: AuzData, cards: list[int], allocate=None, withdraw=None
+) -> CombatEnd:
     """Resolve a combat with the given card numbers drawn in that order (for tests and replays)."""
     allocate, withdraw = policies(allocate, withdraw)
     st, mx, cost = combat_arrays(combat, data)
@@ -409,16 +520,31 @@ def play_cards(combat: Combat, data: AuzData, cards: list[int], allocate=None, w
     if script.size == 0:
         raise UserError("play_cards needs at least one card")
     alloc, wd = allocate.lower(), withdraw.lower()
-    play_script(np.random.default_rng(0), st, mx, cost, data.card_hits, data.card_purple, data.card_sanity, data.card_airship,
-                script, alloc[0], alloc[1], wd[0], wd[1], wd_table)
-    force = st[C.COUNT:C.COUNT + NUM_STACKS]
+    play_script(
+        np.random.default_rng(0),
+        st,
+        mx,
+        cost,
+        data.card_hits,
+        data.card_purple,
+        data.card_sanity,
+        data.card_airship,
+        script,
+        alloc[0],
+        alloc[1],
+        wd[0],
+        wd[1],
+        wd_table,
+    )
+    force = st[C.COUNT : C.COUNT + NUM_STACKS]
     return CombatEnd(
         outcome=C.OUTCOME_NAMES[st[C.OUTCOME]],
         units={STACKS[s]: int(force[s]) for s in range(NUM_STACKS) if start[C.COUNT + s]},
         lost={STACKS[s]: int(st[C.LOST + s]) for s in range(NUM_STACKS) if st[C.LOST + s]},
         sanity=int(st[C.SANITY]),
         old_one_damage=tuple(int(st[C.OO_DAMAGE + i]) for i in range(len(combat.old_ones))),
-        cards=int(st[C.CARDS]), port_hits=int(st[C.PORT_HITS]),
+        cards=int(st[C.CARDS]),
+        port_hits=int(st[C.PORT_HITS]),
         damage_left=tuple(damage_left(combat, data, st)),
     )
 
@@ -428,7 +554,9 @@ def damage_left(combat: Combat, data: AuzData, st: np.ndarray) -> list[int]:
     out = []
     for i, t in enumerate(combat.old_ones):
         dmg = int(st[C.OO_DAMAGE + i])
-        cap = combat.old_one_capacity[i] if combat.old_one_capacity else int(data.old_one_capacity[t])
+        cap = (
+            combat.old_one_capacity[i] if combat.old_one_capacity else int(data.old_one_capacity[t])
+        )
         out.append(-1 if dmg >= cap else (0 if data.old_one_heals[t] else dmg))
     return out
 
@@ -440,10 +568,21 @@ def card_classes(combat: Combat, data: AuzData, seen: tuple[int, ...] = ()) -> n
     force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
     if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
         force_mask |= 1
-    effects = np.concatenate([
-        np.stack([data.card_hits[:, t] & force_mask, data.card_purple[:, t],
-                  data.card_sanity[:, t], data.card_airship[:, t]], axis=1)
-        for t in sorted(set(combat.old_ones))], axis=1).astype(np.int64)
+    effects = np.concatenate(
+        [
+            np.stack(
+                [
+                    data.card_hits[:, t] & force_mask,
+                    data.card_purple[:, t],
+                    data.card_sanity[:, t],
+                    data.card_airship[:, t],
+                ],
+                axis=1,
+            )
+            for t in sorted(set(combat.old_ones))
+        ],
+        axis=1,
+    ).astype(np.int64)
     _, _, avail, _ = group_cards(effects, available_cards(data, seen))
     return avail[avail > 0]
 
@@ -461,19 +600,30 @@ def compositions_within(counts: np.ndarray, draws: int) -> int:
     return int(sum(poly))
 
 
-def estimated_compositions(combat: Combat, data: AuzData, expected_cards: float,
-                           seen: tuple[int, ...] = ()) -> int:
+def estimated_compositions(
+    combat: Combat, data: AuzData, expected_cards: float, seen: tuple[int, ...] = ()
+) -> int:
     """A cheap size estimate of the exact solver's state space: the deck compositions
     reachable within 2 x expected_cards + 1 draws (from a short Monte Carlo run)."""
     return compositions_within(card_classes(combat, data, seen), int(2 * expected_cards) + 1)
 
 
 ESTIMATE_FACTOR = 20  # auto: skip exact when the estimate passes this x the state budget
-PROBE_GAMES = 4_096   # auto: Monte Carlo fights behind the estimate of expected cards drawn
+PROBE_GAMES = 4_096  # auto: Monte Carlo fights behind the estimate of expected cards drawn
 
 
-def auto_odds(combat: Combat, data: AuzData, games: int, seed: int, allocate=None, withdraw=None,
-              seen: tuple[int, ...] = (), jobs: int = 1, state_budget: int = STATE_BUDGET, progress=None) -> CombatOdds:
+def auto_odds(
+    combat: Combat,
+    data: AuzData,
+    games: int,
+    seed: int,
+    allocate=None,
+    withdraw=None,
+    seen: tuple[int, ...] = (),
+    jobs: int = 1,
+    state_budget: int = STATE_BUDGET,
+    progress=None,
+) -> CombatOdds:
     """Exact where the state space fits ``state_budget``, Monte Carlo with intervals where not.
 
     Before trying exact, the state space is estimated cheaply (:func:`estimated_compositions`
@@ -483,22 +633,51 @@ def auto_odds(combat: Combat, data: AuzData, games: int, seed: int, allocate=Non
     """
     allocate, withdraw = policies(allocate, withdraw)
     if not isinstance(withdraw, OptimalWithdrawal) and not isinstance(allocate, OptimalAllocation):
-        probe = monte_carlo_odds(combat, data, games=PROBE_GAMES, seed=seed, allocate=allocate, withdraw=withdraw,
-                                 seen=seen)
+        probe = monte_carlo_odds(
+            combat,
+            data,
+            games=PROBE_GAMES,
+            seed=seed,
+            allocate=allocate,
+            withdraw=withdraw,
+            seen=seen,
+        )
         estimate = estimated_compositions(combat, data, probe.expected_cards, seen)
         if estimate > ESTIMATE_FACTOR * state_budget:
-            odds = monte_carlo_odds(combat, data, games=games, seed=seed, allocate=allocate, withdraw=withdraw,
-                                    seen=seen, jobs=jobs, progress=progress)
-            odds.extra["exact_skipped"] = (f"the estimated state space ({estimate:,} deck compositions within "
-                                           f"{int(2 * probe.expected_cards) + 1} draws) is far past --state-budget "
-                                           f"{state_budget:,}; exact was not tried")
+            odds = monte_carlo_odds(
+                combat,
+                data,
+                games=games,
+                seed=seed,
+                allocate=allocate,
+                withdraw=withdraw,
+                seen=seen,
+                jobs=jobs,
+                progress=progress,
+            )
+            odds.extra["exact_skipped"] = (
+                f"the estimated state space ({estimate:,} deck compositions within "
+                f"{int(2 * probe.expected_cards) + 1} draws) is far past --state-budget "
+                f"{state_budget:,}; exact was not tried"
+            )
             odds.extra["exact_estimate"] = estimate
             return odds
     try:
-        return exact_odds(combat, data, allocate=allocate, withdraw=withdraw, seen=seen, state_budget=state_budget)
+        return exact_odds(
+            combat, data, allocate=allocate, withdraw=withdraw, seen=seen, state_budget=state_budget
+        )
     except ExactTooLarge as exc:
-        odds = monte_carlo_odds(combat, data, games=games, seed=seed, allocate=allocate, withdraw=withdraw,
-                                seen=seen, jobs=jobs, progress=progress)
+        odds = monte_carlo_odds(
+            combat,
+            data,
+            games=games,
+            seed=seed,
+            allocate=allocate,
+            withdraw=withdraw,
+            seen=seen,
+            jobs=jobs,
+            progress=progress,
+        )
         odds.extra["exact_skipped"] = str(exc)
         return odds
 
@@ -530,8 +709,10 @@ def policy_in_words(decisions: np.ndarray, features: np.ndarray) -> list[str]:
             hint = ""
             if leave_dmg.max() < stay_dmg.min():
                 hint = f" when the Old One has at most {leave_dmg.max()} damage"
-            lines.append(f"{where}: withdraw in {leave.mean():.0%} of situations{hint}"
-                         f"{'' if hint else ' (it depends on the cards already seen)'}")
+            lines.append(
+                f"{where}: withdraw in {leave.mean():.0%} of situations{hint}"
+                f"{'' if hint else ' (it depends on the cards already seen)'}"
+            )
     return lines or ["never withdraw: fighting on is always at least as good"]
 
 
@@ -540,17 +721,48 @@ def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table):
     lost = np.zeros(NUM_STACKS, dtype=np.int64)
     hist = np.zeros(LOST_HIST, dtype=np.int64)
     cards = np.zeros(3, dtype=np.int64)
-    simulate_combats(rng, n, st0, mx, cost, data.card_hits, data.card_purple, data.card_sanity,
-                     data.card_airship, start_deck, alloc[0], alloc[1], wd[0], wd[1], wd_table,
-                     data.port["flip_threshold"], outcomes, lost, hist, cards,
-                     np.empty(data.card_hits.shape[0], dtype=np.int64), st0.copy(), st0.copy(),
-                     np.zeros(C.MAX_OLD_ONES, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    simulate_combats(
+        rng,
+        n,
+        st0,
+        mx,
+        cost,
+        data.card_hits,
+        data.card_purple,
+        data.card_sanity,
+        data.card_airship,
+        start_deck,
+        alloc[0],
+        alloc[1],
+        wd[0],
+        wd[1],
+        wd_table,
+        data.port["flip_threshold"],
+        outcomes,
+        lost,
+        hist,
+        cards,
+        np.empty(data.card_hits.shape[0], dtype=np.int64),
+        st0.copy(),
+        st0.copy(),
+        np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+    )
     return outcomes, lost, hist, cards
 
 
-def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, allocate=None,
-                     withdraw=None, seen: tuple[int, ...] = (), jobs: int = 1, progress=None,
-                     solved_table=None) -> CombatOdds:
+def monte_carlo_odds(
+    combat: Combat,
+    data: AuzData,
+    games: int,
+    seed: int,
+    allocate=None,
+    withdraw=None,
+    seen: tuple[int, ...] = (),
+    jobs: int = 1,
+    progress=None,
+    solved_table=None,
+) -> CombatOdds:
     """Monte Carlo estimate with Wilson 95% intervals; identical for any ``jobs``.
 
     ``progress``: an optional callable given the fights done after each chunk (a progress bar).
@@ -559,7 +771,9 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     """
     allocate, withdraw = policies(allocate, withdraw)
     if isinstance(withdraw, OptimalWithdrawal) or isinstance(allocate, OptimalAllocation):
-        raise UserError("optimal policies are computed by --method exact; Monte Carlo plays fixed policies")
+        raise UserError(
+            "optimal policies are computed by --method exact; Monte Carlo plays fixed policies"
+        )
     if games <= 0:
         raise UserError(f"--games must be positive, got {games}")
     st0, mx, cost = combat_arrays(combat, data)
@@ -578,10 +792,16 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
                 progress(n)
     else:
         from joblib import Parallel, delayed
+
         parts = []
-        for (_, n), part in zip(zip(rngs, sizes, strict=True), Parallel(n_jobs=jobs, return_as="generator")(
+        for (_, n), part in zip(
+            zip(rngs, sizes, strict=True),
+            Parallel(n_jobs=jobs, return_as="generator")(
                 delayed(_mc_chunk)(r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table)
-                for r, n in zip(rngs, sizes, strict=True)), strict=True):
+                for r, n in zip(rngs, sizes, strict=True)
+            ),
+            strict=True,
+        ):
             parts.append(part)
             if progress is not None:
                 progress(n)
@@ -590,21 +810,52 @@ def monte_carlo_odds(combat: Combat, data: AuzData, games: int, seed: int, alloc
     hist = sum(p[2] for p in parts)
     cards = sum(p[3] for p in parts)
     names = _policy_names(allocate, withdraw)
-    ci = {name: list(wilson_interval(int(outcomes[o]), games)) for o, name in enumerate(C.OUTCOME_NAMES)}
-    ci["p_destroy"] = list(wilson_interval(int(outcomes[C.WIN] + outcomes[C.WIN_AND_DEFEAT]), games))
+    ci = {
+        name: list(wilson_interval(int(outcomes[o]), games))
+        for o, name in enumerate(C.OUTCOME_NAMES)
+    }
+    ci["p_destroy"] = list(
+        wilson_interval(int(outcomes[C.WIN] + outcomes[C.WIN_AND_DEFEAT]), games)
+    )
     ci["expected_cards"] = list(mean_interval(float(cards[0]), float(cards[1]), games))
     return CombatOdds(
-        method="mc", combat=combat.describe(),
+        method="mc",
+        combat=combat.describe(),
         outcomes={name: float(outcomes[o] / games) for o, name in enumerate(C.OUTCOME_NAMES)},
-        expected_units_lost=_lost_dict(lost / games, st0[C.COUNT:C.COUNT + NUM_STACKS]),
-        expected_cards=float(cards[0] / games), expected_gold_lost=float(lost @ cost) / games,
+        expected_units_lost=_lost_dict(lost / games, st0[C.COUNT : C.COUNT + NUM_STACKS]),
+        expected_cards=float(cards[0] / games),
+        expected_gold_lost=float(lost @ cost) / games,
         p_units_lost=[float(x) for x in hist / games],
         p_port_flip=float(cards[2] / games) if combat.port_strength else None,
-        allocate=names[0], withdraw=names[1], seed=seed, data_hash=data.hash,
-        games=games, ci95=ci, extra=table_extra(solved_table, withdraw) if solved_table is not None else {},
+        allocate=names[0],
+        withdraw=names[1],
+        seed=seed,
+        data_hash=data.hash,
+        games=games,
+        ci95=ci,
+        extra=table_extra(solved_table, withdraw) if solved_table is not None else {},
     )
 
 
-__all__ = ["STATE_BUDGET", "Combat", "card_classes", "compositions_within", "estimated_compositions", "CombatEnd", "CombatOdds", "ExactTooLarge", "auto_odds", "available_cards",
-           "combat_arrays", "exact_odds", "monte_carlo_odds", "parse_force", "parse_old_ones", "parse_seen",
-           "play_cards", "policies", "policy_in_words", "withdraw_table_for"]
+__all__ = [
+    "STATE_BUDGET",
+    "Combat",
+    "card_classes",
+    "compositions_within",
+    "estimated_compositions",
+    "CombatEnd",
+    "CombatOdds",
+    "ExactTooLarge",
+    "auto_odds",
+    "available_cards",
+    "combat_arrays",
+    "exact_odds",
+    "monte_carlo_odds",
+    "parse_force",
+    "parse_old_ones",
+    "parse_seen",
+    "play_cards",
+    "policies",
+    "policy_in_words",
+    "withdraw_table_for",
+]

@@ -17,15 +17,28 @@ import numpy as np
 from simkit.errors import UserError
 from simkit.names import OLD_ONES, UNITS, old_one_id
 
-UNIT_CODES = ("I", "AC", "Ar", "T", "Ai")  # infantry, armoured_car, artillery, armoured_train, airship
+UNIT_CODES = (
+    "I",
+    "AC",
+    "Ar",
+    "T",
+    "Ai",
+)  # infantry, armoured_car, artillery, armoured_train, airship
 
 
 def face(data, card: int, old_one: int) -> str:
     """The face of the card at index ``card`` (not its number) for Old One type ``old_one``."""
     bits = int(data.card_hits[card, old_one])
     hits = "+".join(code for u, code in enumerate(UNIT_CODES) if bits >> u & 1) or "-"
-    mods = [f"{k}{int(v)}" for k, v in (("p", data.card_purple[card, old_one]), ("s", data.card_sanity[card, old_one]),
-                                         ("a", data.card_airship[card, old_one])) if int(v)]
+    mods = [
+        f"{k}{int(v)}"
+        for k, v in (
+            ("p", data.card_purple[card, old_one]),
+            ("s", data.card_sanity[card, old_one]),
+            ("a", data.card_airship[card, old_one]),
+        )
+        if int(v)
+    ]
     return "/".join([hits, *mods])
 
 
@@ -40,14 +53,18 @@ def _canonical(text: str) -> str:
         for tok in parts[0].split("+"):
             code = lookup.get(tok.strip().lower())
             if code is None:
-                raise UserError(f"--seen: unknown unit '{tok.strip()}' in card face '{text}' "
-                                f"(expected {', '.join(UNIT_CODES)}, e.g. 'zombie:I+AC/a1')")
+                raise UserError(
+                    f"--seen: unknown unit '{tok.strip()}' in card face '{text}' "
+                    f"(expected {', '.join(UNIT_CODES)}, e.g. 'zombie:I+AC/a1')"
+                )
             hits.append(code)
     mods = {}
     for tok in parts[1:]:
         key, num = tok[:1].lower(), tok[1:]
         if key not in ("p", "s", "a") or not num.isdigit():
-            raise UserError(f"--seen: bad modifier '{tok}' in card face '{text}' (expected p<N>, s<N> or a<N>)")
+            raise UserError(
+                f"--seen: bad modifier '{tok}' in card face '{text}' (expected p<N>, s<N> or a<N>)"
+            )
         mods[key] = int(num)
     hit_text = "+".join(c for c in UNIT_CODES if c in hits) or "-"
     return "/".join([hit_text, *(f"{k}{mods[k]}" for k in ("p", "s", "a") if mods.get(k))])
@@ -64,15 +81,21 @@ def parse_seen(text: str | None, data) -> tuple[int, ...]:
             out.append(int(tok))
             continue
         if ":" not in tok:
-            raise UserError(f"--seen takes card numbers or faces OLDONE:FACE (e.g. 'zombie:I+AC/a1'), got '{tok}'")
+            raise UserError(
+                f"--seen takes card numbers or faces OLDONE:FACE (e.g. 'zombie:I+AC/a1'), got '{tok}'"
+            )
         name, _, text_face = tok.partition(":")
         kind = old_one_id(name)
         want = _canonical(text_face)
-        matches = [int(data.card_ids[i]) for i in range(data.card_ids.size) if face(data, i, kind) == want]
+        matches = [
+            int(data.card_ids[i]) for i in range(data.card_ids.size) if face(data, i, kind) == want
+        ]
         free = [c for c in matches if c not in out]
         if not free:
-            raise UserError(f"--seen: no {'more ' if matches else ''}card with face '{want}' for {OLD_ONES[kind]} "
-                            f"in the deck (see `simkit data deck`)")
+            raise UserError(
+                f"--seen: no {'more ' if matches else ''}card with face '{want}' for {OLD_ONES[kind]} "
+                f"in the deck (see `simkit data deck`)"
+            )
         out.append(min(free))
     return tuple(out)
 
@@ -81,10 +104,15 @@ def deck_rows(data) -> list[dict]:
     """Every card: its number, compass and rotation (movement) and its face per Old One type."""
     rows = []
     for i in range(data.card_ids.size):
-        rows.append({"card": int(data.card_ids[i]), "compass": int(data.card_compass[i]),
-                     "rotation": "cw" if int(data.card_rotation[i]) > 0 else "ccw",
-                     "faces": {OLD_ONES[t]: face(data, i, t) for t in range(len(OLD_ONES))},
-                     "moves": {OLD_ONES[t]: bool(data.card_moves[i, t]) for t in range(len(OLD_ONES))}})
+        rows.append(
+            {
+                "card": int(data.card_ids[i]),
+                "compass": int(data.card_compass[i]),
+                "rotation": "cw" if int(data.card_rotation[i]) > 0 else "ccw",
+                "faces": {OLD_ONES[t]: face(data, i, t) for t in range(len(OLD_ONES))},
+                "moves": {OLD_ONES[t]: bool(data.card_moves[i, t]) for t in range(len(OLD_ONES))},
+            }
+        )
     return rows
 
 

@@ -24,16 +24,24 @@ CHUNK = 1 << 16
 class LossDistribution:
     games: int
     seed: int
-    per_type: dict[str, list[dict]]   # unit -> [{lost, p, ci_low, ci_high}] for k = 0..count
-    gold: list[dict]                  # [{gold, p, ci_low, ci_high}] most likely values first
+    per_type: dict[str, list[dict]]  # unit -> [{lost, p, ci_low, ci_high}] for k = 0..count
+    gold: list[dict]  # [{gold, p, ci_low, ci_high}] most likely values first
     gold_quantiles: dict[str, float]  # q10, q50, q90 (observed values)
 
     def to_json(self) -> dict:
-        return {"games": self.games, "seed": self.seed, "method": "mc", "per_type": self.per_type,
-                "gold_lost": self.gold, "gold_lost_quantiles": self.gold_quantiles}
+        return {
+            "games": self.games,
+            "seed": self.seed,
+            "method": "mc",
+            "per_type": self.per_type,
+            "gold_lost": self.gold,
+            "gold_lost_quantiles": self.gold_quantiles,
+        }
 
 
-def loss_distribution(params: dict, data, games: int, seed: int, max_gold_rows: int = 10) -> LossDistribution:
+def loss_distribution(
+    params: dict, data, games: int, seed: int, max_gold_rows: int = 10
+) -> LossDistribution:
     """``params``: combat-mode parameters (simkit.combat.mode.PARAMS: force, vs, allocate,
     withdraw, seen, ...), validated by the caller's parsing."""
     from simkit.combat.mode import combat_keys, play_keys, prepare
@@ -52,11 +60,15 @@ def loss_distribution(params: dict, data, games: int, seed: int, max_gold_rows: 
         chunk += 1
     from simkit.kernels import combat_layout as C
 
-    counts = {STACKS[s]: int(prep.st0[C.COUNT + s]) for s in range(NUM_STACKS) if prep.st0[C.COUNT + s] > 0}
+    counts = {
+        STACKS[s]: int(prep.st0[C.COUNT + s])
+        for s in range(NUM_STACKS)
+        if prep.st0[C.COUNT + s] > 0
+    }
     per_type = {}
     for unit, count in counts.items():
         values = np.concatenate(lost[unit])
-        hist = np.bincount(values, minlength=count + 1)[:count + 1]
+        hist = np.bincount(values, minlength=count + 1)[: count + 1]
         rows = []
         for k, c in enumerate(hist.tolist()):
             lo, hi = wilson_interval(c, games)
@@ -68,6 +80,10 @@ def loss_distribution(params: dict, data, games: int, seed: int, max_gold_rows: 
     gold_rows = []
     for i in sorted(order.tolist(), key=lambda i: uniq[i]):
         lo, hi = wilson_interval(int(freq[i]), games)
-        gold_rows.append({"gold": float(uniq[i]), "p": float(freq[i]) / games, "ci_low": lo, "ci_high": hi})
+        gold_rows.append(
+            {"gold": float(uniq[i]), "p": float(freq[i]) / games, "ci_low": lo, "ci_high": hi}
+        )
     quantiles = {f"q{q}": float(np.quantile(g, q / 100, method="nearest")) for q in (10, 50, 90)}
-    return LossDistribution(games=games, seed=seed, per_type=per_type, gold=gold_rows, gold_quantiles=quantiles)
+    return LossDistribution(
+        games=games, seed=seed, per_type=per_type, gold=gold_rows, gold_quantiles=quantiles
+    )

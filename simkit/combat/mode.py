@@ -63,11 +63,17 @@ class ParsedParam(Param):
         try:
             parsed = self.parser(value) if self.parser else value
         except UserError as exc:
-            text = f"{_strip_flag(str(exc))} (expected: {self.expected})" if self.expected else str(exc)
+            text = (
+                f"{_strip_flag(str(exc))} (expected: {self.expected})"
+                if self.expected
+                else str(exc)
+            )
             raise UserError(f"mode '{mode}': parameter '{key}': {text}") from None
         if isinstance(parsed, OptimalAllocation | OptimalWithdrawal):
-            raise UserError(f"mode '{mode}': parameter '{key}': '{value}' is an exact-solver policy; "
-                            f"Monte Carlo plays fixed policies (expected: {self.expected})")
+            raise UserError(
+                f"mode '{mode}': parameter '{key}': '{value}' is an exact-solver policy; "
+                f"Monte Carlo plays fixed policies (expected: {self.expected})"
+            )
         return self.canonical(parsed) if self.canonical else value.strip().lower()
 
 
@@ -77,6 +83,7 @@ def _strip_flag(message: str) -> str:
 
 def _personalities(text: str) -> tuple[str, ...]:
     from simkit.names import personality_name
+
     return tuple(personality_name(t) for t in text.split(",") if t.strip())
 
 
@@ -84,34 +91,66 @@ _FIXED_ALLOCATE = ", ".join(p for p in ALLOCATION_POLICIES if p != "optimal")
 _FIXED_WITHDRAW = ", ".join(p for p in WITHDRAW_POLICIES if p not in ("optimal", "value"))
 
 PARAMS: dict[str, Param] = {
-    "force": ParsedParam(str, "infantry=2", parser=lambda t: _parse_force(t),
-                         canonical=lambda f: ",".join(f"{STACKS[s]}={n}" for s, n in enumerate(f) if n),
-                         help="units per type, e.g. 'infantry=2,artillery=1'"),
-    "vs": ParsedParam(str, "zombie", parser=lambda t: _parse_old_ones(t),
-                      canonical=lambda types: ",".join(OLD_ONES[t] for t in types),
-                      help="Old One(s) in the hex, e.g. 'shoggoth' or 'zombie,zombie'"),
-    "allocate": ParsedParam(str, "cheapest", parser=parse_allocation, expected=_FIXED_ALLOCATE,
-                            help="where purple cubes go (strategies.combat)"),
-    "withdraw": ParsedParam(str, "never", parser=parse_withdrawal, expected=_FIXED_WITHDRAW,
-                            help="when to withdraw (strategies.combat)"),
-    "personalities": ParsedParam(str, "", parser=_personalities, canonical=lambda p: ",".join(sorted(set(p))),
-                                 help="comma-separated personalities"),
+    "force": ParsedParam(
+        str,
+        "infantry=2",
+        parser=lambda t: _parse_force(t),
+        canonical=lambda f: ",".join(f"{STACKS[s]}={n}" for s, n in enumerate(f) if n),
+        help="units per type, e.g. 'infantry=2,artillery=1'",
+    ),
+    "vs": ParsedParam(
+        str,
+        "zombie",
+        parser=lambda t: _parse_old_ones(t),
+        canonical=lambda types: ",".join(OLD_ONES[t] for t in types),
+        help="Old One(s) in the hex, e.g. 'shoggoth' or 'zombie,zombie'",
+    ),
+    "allocate": ParsedParam(
+        str,
+        "cheapest",
+        parser=parse_allocation,
+        expected=_FIXED_ALLOCATE,
+        help="where purple cubes go (strategies.combat)",
+    ),
+    "withdraw": ParsedParam(
+        str,
+        "never",
+        parser=parse_withdrawal,
+        expected=_FIXED_WITHDRAW,
+        help="when to withdraw (strategies.combat)",
+    ),
+    "personalities": ParsedParam(
+        str,
+        "",
+        parser=_personalities,
+        canonical=lambda p: ",".join(sorted(set(p))),
+        help="comma-separated personalities",
+    ),
     "old_one_damage": Param(int, 0, minimum=0, maximum=20, help="damage already on the Old One(s)"),
-    "port_strength": Param(int, 0, minimum=0, maximum=9, help="Revenge port in the fight (0: none)"),
+    "port_strength": Param(
+        int, 0, minimum=0, maximum=9, help="Revenge port in the fight (0: none)"
+    ),
     "port_defence": Param(bool, False, help="everything fights, no withdrawal"),
     "extra_sanity": Param(int, 0, minimum=0, maximum=20, help="sanity tokens beyond the pack's"),
-    "seen": ParsedParam(str, "", parser=lambda t: parse_seen(t), canonical=lambda c: ",".join(map(str, c)),
-                        help="card numbers already discarded"),
+    "seen": ParsedParam(
+        str,
+        "",
+        parser=lambda t: parse_seen(t),
+        canonical=lambda c: ",".join(map(str, c)),
+        help="card numbers already discarded",
+    ),
 }
 
 
 def _parse_force(text: str):
     from simkit.combat import parse_force
+
     return parse_force(text)
 
 
 def _parse_old_ones(text: str):
     from simkit.combat import parse_old_ones
+
     return parse_old_ones(text)
 
 
@@ -133,22 +172,36 @@ class Prepared:
 
 def prepare(params: Mapping[str, Any], data: AuzData) -> Prepared:
     """Lower validated parameters against a data pack; raises UserError on impossible cells."""
-    combat = Combat.parse(params["force"], params["vs"], old_one_damage=params["old_one_damage"],
-                          port_defence=params["port_defence"], port_strength=params["port_strength"],
-                          personalities=_personalities(params["personalities"]),
-                          extra_sanity=params["extra_sanity"])
+    combat = Combat.parse(
+        params["force"],
+        params["vs"],
+        old_one_damage=params["old_one_damage"],
+        port_defence=params["port_defence"],
+        port_strength=params["port_strength"],
+        personalities=_personalities(params["personalities"]),
+        extra_sanity=params["extra_sanity"],
+    )
     st0, mx, cost = combat_arrays(combat, data)
     start_deck = np.flatnonzero(available_cards(data, parse_seen(params["seen"]))).astype(np.int64)
     full = data.card_hits.shape[0]
     # every card the fight can draw: the start deck, then fresh decks until it must end
     script_len = start_deck.size + pass_bound(st0, mx) * full
     allocate, withdraw = parse_allocation(params["allocate"]), parse_withdrawal(params["withdraw"])
-    solved = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, parse_seen(params["seen"]))
-    return Prepared(st0=st0, mx=mx, cost=cost, start_deck=start_deck,
-                    alloc=allocate.lower(), wd=withdraw.lower(),
-                    wd_table=EMPTY_TABLE if solved is None else solved.table, script_len=script_len,
-                    vp_destroy=int(sum(data.old_one_vp[t] for t in combat.old_ones)),
-                    oop_vp=data.unit_oop_vp.astype(np.int64))
+    solved = withdraw_table_for(
+        combat, data, allocate, withdraw, st0, mx, cost, parse_seen(params["seen"])
+    )
+    return Prepared(
+        st0=st0,
+        mx=mx,
+        cost=cost,
+        start_deck=start_deck,
+        alloc=allocate.lower(),
+        wd=withdraw.lower(),
+        wd_table=EMPTY_TABLE if solved is None else solved.table,
+        script_len=script_len,
+        vp_destroy=int(sum(data.old_one_vp[t] for t in combat.old_ones)),
+        oop_vp=data.unit_oop_vp.astype(np.int64),
+    )
 
 
 def check_cell(params: Mapping[str, Any], data: AuzData) -> None:
@@ -175,15 +228,38 @@ def play_keys(prep: Prepared, data: AuzData, keys: np.ndarray) -> dict[str, np.n
     flip = np.empty(n, dtype=np.int8)
     lost = np.empty((NUM_STACKS, n), dtype=np.int8)
     full = data.card_hits.shape[0]
-    combat_rows(np.random.default_rng(0), keys, prep.st0, prep.mx, prep.cost, data.card_hits,
-                data.card_purple, data.card_sanity, data.card_airship, prep.start_deck, full,
-                prep.alloc[0], prep.alloc[1], prep.wd[0], prep.wd[1], prep.wd_table, data.port["flip_threshold"],
-                outcome, cards, sanity, port_hits, flip, lost,
-                np.empty(max(full, prep.start_deck.size), dtype=np.int64), prep.st0.copy(), prep.st0.copy(),
-                np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
-                np.empty(min(SCRIPT_PREFIX, prep.script_len), dtype=np.int64),
-                np.empty(min(prep.start_deck.size + MID_PASSES * full, prep.script_len), dtype=np.int64),
-                np.empty(prep.script_len, dtype=np.int64))
+    combat_rows(
+        np.random.default_rng(0),
+        keys,
+        prep.st0,
+        prep.mx,
+        prep.cost,
+        data.card_hits,
+        data.card_purple,
+        data.card_sanity,
+        data.card_airship,
+        prep.start_deck,
+        full,
+        prep.alloc[0],
+        prep.alloc[1],
+        prep.wd[0],
+        prep.wd[1],
+        prep.wd_table,
+        data.port["flip_threshold"],
+        outcome,
+        cards,
+        sanity,
+        port_hits,
+        flip,
+        lost,
+        np.empty(max(full, prep.start_deck.size), dtype=np.int64),
+        prep.st0.copy(),
+        prep.st0.copy(),
+        np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
+        np.empty(min(SCRIPT_PREFIX, prep.script_len), dtype=np.int64),
+        np.empty(min(prep.start_deck.size + MID_PASSES * full, prep.script_len), dtype=np.int64),
+        np.empty(prep.script_len, dtype=np.int64),
+    )
     destroyed = (outcome <= C.WIN_AND_DEFEAT).astype(np.int8)
     defeated = ((outcome == C.WIN_AND_DEFEAT) | (outcome == C.DEFEAT)).astype(np.int8)
     lost64 = lost.astype(np.int64)
@@ -196,7 +272,7 @@ def play_keys(prep: Prepared, data: AuzData, keys: np.ndarray) -> dict[str, np.n
         "sanity_left": sanity,
         "port_hits": port_hits,
         "port_flip": flip,
-        "units_lost": lost64[:C.PORT_STACK].sum(axis=0).astype(np.int8),
+        "units_lost": lost64[: C.PORT_STACK].sum(axis=0).astype(np.int8),
         "gold_lost": (prep.cost @ lost64).astype(np.float32),
         "vp_old_ones": (destroyed.astype(np.int16) * np.int16(prep.vp_destroy)),
         "vp_oop_units": (prep.oop_vp @ lost64).astype(np.int16),
@@ -206,14 +282,21 @@ def play_keys(prep: Prepared, data: AuzData, keys: np.ndarray) -> dict[str, np.n
     return cols
 
 
-def run_chunk(params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int, n_games: int,
-              outputs: frozenset) -> dict[str, dict[str, np.ndarray]]:
+def run_chunk(
+    params: Mapping[str, Any],
+    data: AuzData,
+    root_seed: int,
+    chunk_id: int,
+    n_games: int,
+    outputs: frozenset,
+) -> dict[str, dict[str, np.ndarray]]:
     prep = prepare(params, data)
     return {"summary": play_keys(prep, data, combat_keys(root_seed, chunk_id, n_games))}
 
 
-def replay(params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int,
-           game_index: int) -> dict[str, Any]:
+def replay(
+    params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int, game_index: int
+) -> dict[str, Any]:
     """Rebuild one summary row alone from (root seed, chunk id, game index)."""
     bitgen = chunk_bit_generator(root_seed, chunk_id)
     bitgen.advance(game_index)
@@ -223,13 +306,20 @@ def replay(params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: i
     return row
 
 
-COMBAT_MODE = register(Mode(
-    name=MODE,
-    params=PARAMS,
-    run_chunk=run_chunk,
-    key_metric="destroyed",
-    outputs=frozenset({"summary"}),
-    description="one Monte Carlo combat per row (simkit combat --method mc with fixed policies)",
-    extra={"default_chunk_size": DEFAULT_CHUNK, "check": check_cell, "data": "auztralia",
-           "partition_hint": ("vs", "force"), "replay": replay},
-))
+COMBAT_MODE = register(
+    Mode(
+        name=MODE,
+        params=PARAMS,
+        run_chunk=run_chunk,
+        key_metric="destroyed",
+        outputs=frozenset({"summary"}),
+        description="one Monte Carlo combat per row (simkit combat --method mc with fixed policies)",
+        extra={
+            "default_chunk_size": DEFAULT_CHUNK,
+            "check": check_cell,
+            "data": "auztralia",
+            "partition_hint": ("vs", "force"),
+            "replay": replay,
+        },
+    )
+)

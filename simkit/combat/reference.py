@@ -17,8 +17,8 @@ from simkit.names import AIRSHIP, NUM_UNITS, OUTPOST, PORT, STACKS
 
 @dataclass(frozen=True)
 class Fight:
-    units: tuple[int, ...]       # per stack, simkit.names.STACKS order
-    cubes: tuple[int, ...]       # damage cubes on each stack
+    units: tuple[int, ...]  # per stack, simkit.names.STACKS order
+    cubes: tuple[int, ...]  # damage cubes on each stack
     lost: tuple[int, ...]
     sanity: int
     old_one_damage: tuple[int, ...]
@@ -30,18 +30,31 @@ class ReferenceCombat:
     Outcome keys are (outcome name, units lost per stack).
     """
 
-    def __init__(self, data: AuzData, force: tuple[int, ...], old_ones: tuple[int, ...],
-                 capacity: dict[int, int] | None = None, sanity: int | None = None,
-                 withdraw_at_sanity: int = -1, can_withdraw: bool = True):
+    def __init__(
+        self,
+        data: AuzData,
+        force: tuple[int, ...],
+        old_ones: tuple[int, ...],
+        capacity: dict[int, int] | None = None,
+        sanity: int | None = None,
+        withdraw_at_sanity: int = -1,
+        can_withdraw: bool = True,
+    ):
         self.data = data
         self.old_ones = old_ones
-        self.capacity = [capacity[t] if capacity and t in capacity else int(data.old_one_capacity[t]) for t in old_ones]
+        self.capacity = [
+            capacity[t] if capacity and t in capacity else int(data.old_one_capacity[t])
+            for t in old_ones
+        ]
         self.unit_capacity = [int(c) for c in data.unit_capacity]
         self.cost = [float(c) for c in data.unit_cost]
-        self.start = Fight(units=tuple(force) + (0,) * (len(STACKS) - len(force)),
-                           cubes=(0,) * len(STACKS), lost=(0,) * len(STACKS),
-                           sanity=data.sanity_per_combat if sanity is None else sanity,
-                           old_one_damage=(0,) * len(old_ones))
+        self.start = Fight(
+            units=tuple(force) + (0,) * (len(STACKS) - len(force)),
+            cubes=(0,) * len(STACKS),
+            lost=(0,) * len(STACKS),
+            sanity=data.sanity_per_combat if sanity is None else sanity,
+            old_one_damage=(0,) * len(old_ones),
+        )
         self.withdraw_at_sanity = withdraw_at_sanity
         self.can_withdraw = can_withdraw
         # "If you have no Units when your Port is attacked, the Port fights as Infantry"
@@ -76,7 +89,7 @@ class ReferenceCombat:
             t = self.old_ones[i]
             row_hits = {u for u in range(NUM_UNITS) if d.card_hits[card, t] >> u & 1}
             damage[i] += len(row_hits & kinds)
-            purple += int(d.card_purple[card, t])      # ...so what it inflicts is counted per Old One
+            purple += int(d.card_purple[card, t])  # ...so what it inflicts is counted per Old One
             sanity_loss += int(d.card_sanity[card, t])
             airship_hits += int(d.card_airship[card, t])
         units, cubes, lost = list(f.units), list(f.cubes), list(f.lost)
@@ -97,7 +110,9 @@ class ReferenceCombat:
             if units[AIRSHIP] > 0:
                 cube_on(AIRSHIP)
         short = sanity_loss > f.sanity
-        f = Fight(tuple(units), tuple(cubes), tuple(lost), max(f.sanity - sanity_loss, 0), tuple(damage))
+        f = Fight(
+            tuple(units), tuple(cubes), tuple(lost), max(f.sanity - sanity_loss, 0), tuple(damage)
+        )
         destroyed = not self.alive(f)
         defeated = short or self.fighters(replace(f, units=tuple(units))) == 0
         if destroyed or defeated:
@@ -118,7 +133,11 @@ class ReferenceCombat:
 
     def before_draw(self, f: Fight, remaining):
         """Withdraw everything once sanity is at or below the threshold (if allowed)."""
-        if self.can_withdraw and self.withdraw_at_sanity >= 0 and f.sanity <= self.withdraw_at_sanity:
+        if (
+            self.can_withdraw
+            and self.withdraw_at_sanity >= 0
+            and f.sanity <= self.withdraw_at_sanity
+        ):
             return self.end(f, False), ("withdraw", f.lost)
         return f, None
 

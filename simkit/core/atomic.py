@@ -27,10 +27,17 @@ class OutputError(UserError):
 
 
 def describe_os_error(exc: OSError, path: Path | str) -> str:
-    what = {errno.ENOSPC: "disk full", errno.EDQUOT: "disk quota exceeded", errno.EACCES: "permission denied",
-            errno.EPERM: "not permitted", errno.ENOTDIR: "a part of the path is not a folder",
-            errno.EISDIR: "is a folder", errno.ENAMETOOLONG: "name too long", errno.EROFS: "read-only file system",
-            errno.ENOENT: "no such file or folder"}.get(exc.errno, exc.strerror or type(exc).__name__)
+    what = {
+        errno.ENOSPC: "disk full",
+        errno.EDQUOT: "disk quota exceeded",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "not permitted",
+        errno.ENOTDIR: "a part of the path is not a folder",
+        errno.EISDIR: "is a folder",
+        errno.ENAMETOOLONG: "name too long",
+        errno.EROFS: "read-only file system",
+        errno.ENOENT: "no such file or folder",
+    }.get(exc.errno, exc.strerror or type(exc).__name__)
     return f"{path}: {what}"
 
 
@@ -39,8 +46,10 @@ def check_name(path: Path, flag: str = "--out") -> None:
         raise OutputError(f"{flag}: empty path")
     for part in path.parts:
         if len(part.encode()) > NAME_MAX:
-            raise OutputError(f"{flag} {str(path)[:60]}...: name too long ({len(part.encode())} bytes, "
-                              f"at most {NAME_MAX} per name)")
+            raise OutputError(
+                f"{flag} {str(path)[:60]}...: name too long ({len(part.encode())} bytes, "
+                f"at most {NAME_MAX} per name)"
+            )
 
 
 def check_target(path: Path, flag: str = "--out") -> None:
@@ -55,8 +64,15 @@ def check_target(path: Path, flag: str = "--out") -> None:
     except OSError as exc:
         raise OutputError(f"{flag} {describe_os_error(exc, path)}") from None
     if st is not None and not stat.S_ISREG(st.st_mode):
-        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a device" if stat.S_ISCHR(st.st_mode) or \
-            stat.S_ISBLK(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
+        kind = (
+            "a folder"
+            if stat.S_ISDIR(st.st_mode)
+            else "a device"
+            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+            else "a FIFO"
+            if stat.S_ISFIFO(st.st_mode)
+            else "not a regular file"
+        )
         raise OutputError(f"{flag} {path}: is {kind}, not a regular file; refusing to replace it")
     check_parents(path, flag)
 
@@ -87,7 +103,9 @@ def atomic_write(path: Path, write: Callable[[object], None], flag: str = "--out
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:200]}.", suffix=".tmp", dir=path.parent)
-        os.fchmod(fd, _mode(path))  # mkstemp makes 0600: give the file the mode a plain open() would
+        os.fchmod(
+            fd, _mode(path)
+        )  # mkstemp makes 0600: give the file the mode a plain open() would
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()
@@ -96,8 +114,9 @@ def atomic_write(path: Path, write: Callable[[object], None], flag: str = "--out
         os.replace(tmp, path)
         tmp = None
     except OSError as exc:
-        raise OutputError(describe_os_error(exc, exc.filename if exc.filename and exc.filename != tmp else path)) \
-            from None
+        raise OutputError(
+            describe_os_error(exc, exc.filename if exc.filename and exc.filename != tmp else path)
+        ) from None
     finally:
         if tmp is not None:
             try:

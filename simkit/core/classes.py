@@ -18,6 +18,10 @@ def group_cards(effects: np.ndarray, available: np.ndarray | None = None):
     inverse = inverse.reshape(-1)
     n_classes = rep.size
     full = np.bincount(inverse, minlength=n_classes).astype(np.int64)
-    avail = full if available is None else np.bincount(inverse[available], minlength=n_classes).astype(np.int64)
+    avail = (
+        full
+        if available is None
+        else np.bincount(inverse[available], minlength=n_classes).astype(np.int64)
+    )
     place = np.cumprod(np.concatenate(([1], full[:-1] + 1))).astype(np.int64)
     return rep.astype(np.int64), full, avail, place

@@ -17,11 +17,16 @@ from typing import Any
 Step = Callable[[Any, int], tuple[Any, Hashable | None]]
 
 
-def enumerate_outcomes(full_deck: Sequence[int], start_deck: Sequence[int], state: Any, step: Step,
-                       before_draw: Callable[[Any, tuple[int, ...]], tuple[Any, Hashable | None]] | None = None,
-                       max_reshuffles: int = 3,
-                       on_exhausted: Hashable | Callable[[Any], Hashable] = "stopped",
-                       stalemate: Callable[[Any], Hashable] | None = None) -> Counter:
+def enumerate_outcomes(
+    full_deck: Sequence[int],
+    start_deck: Sequence[int],
+    state: Any,
+    step: Step,
+    before_draw: Callable[[Any, tuple[int, ...]], tuple[Any, Hashable | None]] | None = None,
+    max_reshuffles: int = 3,
+    on_exhausted: Hashable | Callable[[Any], Hashable] = "stopped",
+    stalemate: Callable[[Any], Hashable] | None = None,
+) -> Counter:
     """Exact distribution of outcomes over all orders in which cards can be drawn.
 
     ``before_draw(state, remaining)`` may end the loop before a draw (a withdrawal)
@@ -55,7 +60,7 @@ def enumerate_outcomes(full_deck: Sequence[int], start_deck: Sequence[int], stat
             if outcome is not None:
                 result[outcome] += share
             else:
-                walk(new_state, remaining[:i] + remaining[i + 1:], reshuffles, pass_start, share)
+                walk(new_state, remaining[:i] + remaining[i + 1 :], reshuffles, pass_start, share)
 
     walk(state, tuple(start_deck), 0, None, Fraction(1))
     return result

@@ -25,6 +25,8 @@ def jobs(value: int, flag: str = "--jobs") -> int:
         raise UserError(f"{flag} must be at most {MAX_JOBS}, got {value}")
     n = cores()
     if value > n and os.environ.get(OVERSUBSCRIBE_ENV) != "1":
-        raise UserError(f"{flag} {value} is more than the {n} core(s) of this machine (results do not depend "
-                        f"on --jobs; set {OVERSUBSCRIBE_ENV}=1 to run more workers than cores)")
+        raise UserError(
+            f"{flag} {value} is more than the {n} core(s) of this machine (results do not depend "
+            f"on --jobs; set {OVERSUBSCRIBE_ENV}=1 to run more workers than cores)"
+        )
     return value

@@ -16,7 +16,7 @@ from typing import Any
 from simkit.errors import DataPackError
 
 PROVENANCE_TAGS = ("rules", "external", "inferred", "assumed")
-MAX_FIELD = 1 << 24    # characters in one CSV field at most
+MAX_FIELD = 1 << 24  # characters in one CSV field at most
 MAX_CELL_INT = 100_000  # default upper bound of a whole number in a CSV cell (counts, ids)
 
 
@@ -34,9 +34,11 @@ def read_text(root: Path, name: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise DataPackError(name, f"not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
-                            f"save the file as UTF-8") from None
+        line = data[: exc.start].count(b"\n") + 1
+        raise DataPackError(
+            name,
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); save the file as UTF-8",
+        ) from None
 
 
 def read_toml(root: Path, name: str) -> dict:
@@ -48,8 +50,13 @@ def read_toml(root: Path, name: str) -> dict:
         raise DataPackError(name, f"not valid TOML: {exc}") from None
 
 
-def read_csv(root: Path, name: str, columns: tuple[str, ...], allow_empty: bool = False,
-             optional: tuple[str, ...] = ()) -> list[tuple[int, dict[str, str]]]:
+def read_csv(
+    root: Path,
+    name: str,
+    columns: tuple[str, ...],
+    allow_empty: bool = False,
+    optional: tuple[str, ...] = (),
+) -> list[tuple[int, dict[str, str]]]:
     """(line number, row) for every data row of ``root/name``.
 
     The header must hold exactly ``columns`` (plus any of ``optional``), in any order: a
@@ -60,7 +67,9 @@ def read_csv(root: Path, name: str, columns: tuple[str, ...], allow_empty: bool 
     """
     import io
 
-    if csv.field_size_limit() < MAX_FIELD:  # a long source text is fine (the default stops at 128 KB)
+    if (
+        csv.field_size_limit() < MAX_FIELD
+    ):  # a long source text is fine (the default stops at 128 KB)
         csv.field_size_limit(MAX_FIELD)
     text = read_text(root, name)
     reader = csv.reader(io.StringIO(text, newline=""))
@@ -73,10 +82,14 @@ def read_csv(root: Path, name: str, columns: tuple[str, ...], allow_empty: bool 
     header = [h.strip() for h in header]
     for col in columns:
         if col not in header:
-            raise DataPackError(name, f"missing column '{col}' (expected columns: {','.join(columns)})", row=1)
+            raise DataPackError(
+                name, f"missing column '{col}' (expected columns: {','.join(columns)})", row=1
+            )
     for i, col in enumerate(header):
         if col not in columns and col not in optional:
-            raise DataPackError(name, f"unknown column #{i + 1} (expected columns: {','.join(columns)})", row=1)
+            raise DataPackError(
+                name, f"unknown column #{i + 1} (expected columns: {','.join(columns)})", row=1
+            )
         if col in header[:i]:
             raise DataPackError(name, f"column '{col}' appears twice", row=1)
     rows = []
@@ -88,7 +101,9 @@ def read_csv(root: Path, name: str, columns: tuple[str, ...], allow_empty: bool 
                 line = reader.line_num + 1
                 continue
             if len(cells) != len(header):
-                raise DataPackError(name, f"expected {len(header)} fields, got {len(cells)}", row=line)
+                raise DataPackError(
+                    name, f"expected {len(header)} fields, got {len(cells)}", row=line
+                )
             key = tuple(c.strip() for c in cells)
             if key in first:
                 raise DataPackError(name, f"repeats row {first[key]}", row=line)
@@ -109,7 +124,9 @@ def cell_int(name: str, line: int, row: dict, col: str, lo: int, hi: int | None 
     try:
         val = int(text)
     except ValueError:
-        raise DataPackError(name, f"expected a whole number, got {text!r}", row=line, field=col) from None
+        raise DataPackError(
+            name, f"expected a whole number, got {text!r}", row=line, field=col
+        ) from None
     if val < lo or (hi is not None and val > hi):
         raise DataPackError(name, f"expected {lo}..{hi}, got {val}", row=line, field=col)
     return val
@@ -132,23 +149,39 @@ class ProvenanceReader:
         if sec is None:
             raise DataPackError(file, f"missing section [{key}]")
         if not isinstance(sec, dict):
-            raise DataPackError(file, f"[{key}] must be a section (a table), got {type(sec).__name__} {_short(sec)}")
+            raise DataPackError(
+                file, f"[{key}] must be a section (a table), got {type(sec).__name__} {_short(sec)}"
+            )
         return sec
 
-    def value(self, file: str, table: dict, where: str, key: str, kind: type | tuple[type, ...],
-              lo: int | None = None, hi: int | None = None, choices: tuple[str, ...] | None = None,
-              row: int | None = None) -> Any:
+    def value(
+        self,
+        file: str,
+        table: dict,
+        where: str,
+        key: str,
+        kind: type | tuple[type, ...],
+        lo: int | None = None,
+        hi: int | None = None,
+        choices: tuple[str, ...] | None = None,
+        row: int | None = None,
+    ) -> Any:
         """One ``{ value = ..., provenance = ..., source = ... }`` entry, checked."""
         loc = f"{where}.{key}" if where else key
         field = key if row is not None else None
 
         def fail(msg: str):
-            raise DataPackError(file, msg if row is not None else f"'{loc}': {msg}", row=row, field=field)
+            raise DataPackError(
+                file, msg if row is not None else f"'{loc}': {msg}", row=row, field=field
+            )
 
         if not isinstance(table, dict):
             what = f"[{where}]" if where else "the file"
-            raise DataPackError(file, f"{what} must be a table of values, got {type(table).__name__} "
-                                f"{_short(table)}", row=row)
+            raise DataPackError(
+                file,
+                f"{what} must be a table of values, got {type(table).__name__} {_short(table)}",
+                row=row,
+            )
         if key not in table:
             fail("missing value")
         entry = table[key]
@@ -178,14 +211,20 @@ class ProvenanceReader:
     def csv(self, name: str, columns: tuple[str, ...], **kw) -> list[tuple[int, dict[str, str]]]:
         return read_csv(self.root, name, columns, **kw)
 
-    def cell_int(self, name: str, line: int, row: dict, col: str, lo: int, hi: int | None = None) -> int:
+    def cell_int(
+        self, name: str, line: int, row: dict, col: str, lo: int, hi: int | None = None
+    ) -> int:
         return cell_int(name, line, row, col, lo, hi)
 
     def row_tag(self, name: str, line: int, row: dict, n_values: int) -> None:
         tag = row["provenance"].strip()
         if tag not in PROVENANCE_TAGS:
-            raise DataPackError(name, f"unknown provenance tag {tag!r} (expected one of: "
-                                f"{', '.join(PROVENANCE_TAGS)})", row=line, field="provenance")
+            raise DataPackError(
+                name,
+                f"unknown provenance tag {tag!r} (expected one of: {', '.join(PROVENANCE_TAGS)})",
+                row=line,
+                field="provenance",
+            )
         if not row["source"].strip():
             raise DataPackError(name, "needs a non-empty source", row=line, field="source")
         self.tags[tag] += n_values

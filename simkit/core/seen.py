@@ -27,8 +27,10 @@ def remaining_cards(card_ids: np.ndarray, seen: tuple[int, ...], noun: str = "ca
     for cid in seen:
         hits = np.flatnonzero(card_ids == cid)
         if hits.size == 0:
-            raise UserError(f"--seen names {noun} {cid}, which is not in the deck "
-                            f"(cards {card_ids.min()}..{card_ids.max()})")
+            raise UserError(
+                f"--seen names {noun} {cid}, which is not in the deck "
+                f"(cards {card_ids.min()}..{card_ids.max()})"
+            )
         if not mask[hits[0]]:
             raise UserError(f"--seen names {noun} {cid} twice")
         mask[hits[0]] = False

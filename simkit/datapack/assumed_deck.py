@@ -29,27 +29,34 @@ OLD_ONES = ("zombie", "mi_go", "shoggoth", "cthulhu", "temple", "loyalist")
 # "Good" ~ 22-26, "weak" ~ 6-10, "never" = 0.
 HIT_TARGETS = {
     #            inf ac  art trn air
-    "zombie":   (24, 24, 14, 14, 6),   # inf+AC good; airships poor vs Zombies
-    "mi_go":    (24, 22, 14, 14, 12),  # inf+AC good vs Mi-go
+    "zombie": (24, 24, 14, 14, 6),  # inf+AC good; airships poor vs Zombies
+    "mi_go": (24, 22, 14, 14, 12),  # inf+AC good vs Mi-go
     "shoggoth": (10, 10, 24, 24, 14),  # art+train good; inf+AC weaker
-    "cthulhu":  (8, 8, 22, 22, 12),    # art+train good; inf+AC weaker
-    "temple":   (24, 0, 24, 14, 10),   # inf+art good; AC never hurts Temples
+    "cthulhu": (8, 8, 22, 22, 12),  # art+train good; inf+AC weaker
+    "temple": (24, 0, 24, 14, 10),  # inf+art good; AC never hurts Temples
     "loyalist": (26, 26, 26, 26, 24),  # all units good vs Loyalists
 }
 
 # Damage symbol on each row: (1 purple, 2 purple, sanity, airship, nothing); sums to 40.
 DAMAGE_TARGETS = {
-    "zombie":   (14, 0, 8, 4, 14),
-    "mi_go":    (10, 0, 8, 14, 8),     # Airships vulnerable to Mi-go
+    "zombie": (14, 0, 8, 4, 14),
+    "mi_go": (10, 0, 8, 14, 8),  # Airships vulnerable to Mi-go
     "shoggoth": (12, 4, 10, 6, 8),
-    "cthulhu":  (10, 6, 14, 4, 6),
-    "temple":   (6, 0, 14, 4, 16),
-    "loyalist": (18, 2, 0, 6, 14),     # Loyalists never cost Sanity
+    "cthulhu": (10, 6, 14, 4, 6),
+    "temple": (6, 0, 14, 4, 16),
+    "loyalist": (18, 2, 0, 6, 14),  # Loyalists never cost Sanity
 }
 
 # Cards showing each Old One in a movement circle: Zombies slow, Mi-go fast,
 # the rest average; Temples never move.
-MOVE_TARGETS = {"zombie": 8, "mi_go": 24, "shoggoth": 14, "cthulhu": 14, "temple": 0, "loyalist": 14}
+MOVE_TARGETS = {
+    "zombie": 8,
+    "mi_go": 24,
+    "shoggoth": 14,
+    "cthulhu": 14,
+    "temple": 0,
+    "loyalist": 14,
+}
 
 SOURCE = "tools/build_assumed_deck.py (frequency targets from the base rules' rules of thumb)"
 
@@ -61,8 +68,13 @@ def build(seed: int = SEED) -> tuple[list[dict], list[dict]]:
     rng.shuffle(compass)
     rotation = np.where(rng.random(NUM_CARDS) < 0.5, "cw", "ccw")
     cards = [
-        {"card": i + 1, "compass": int(compass[i]), "rotation": str(rotation[i]),
-         "provenance": "assumed", "source": SOURCE}
+        {
+            "card": i + 1,
+            "compass": int(compass[i]),
+            "rotation": str(rotation[i]),
+            "provenance": "assumed",
+            "source": SOURCE,
+        }
         for i in range(NUM_CARDS)
     ]
     rows = []
@@ -78,17 +90,19 @@ def build(seed: int = SEED) -> tuple[list[dict], list[dict]]:
         moves[rng.permutation(NUM_CARDS)[: MOVE_TARGETS[old_one]]] = True
         for i in range(NUM_CARDS):
             kind = int(symbols[i])
-            rows.append({
-                "card": i + 1,
-                "old_one": old_one,
-                "hits": "+".join(u for u in UNITS if u in hits[i]) or "none",
-                "purple": {0: 1, 1: 2}.get(kind, 0),
-                "sanity": int(kind == 2),
-                "airship": int(kind == 3),
-                "moves": int(moves[i]),
-                "provenance": "assumed",
-                "source": SOURCE,
-            })
+            rows.append(
+                {
+                    "card": i + 1,
+                    "old_one": old_one,
+                    "hits": "+".join(u for u in UNITS if u in hits[i]) or "none",
+                    "purple": {0: 1, 1: 2}.get(kind, 0),
+                    "sanity": int(kind == 2),
+                    "airship": int(kind == 3),
+                    "moves": int(moves[i]),
+                    "provenance": "assumed",
+                    "source": SOURCE,
+                }
+            )
     return cards, rows
 
 
@@ -103,11 +117,22 @@ def deck_arrays(seed: int = SEED) -> dict[str, np.ndarray]:
     for r in rows:
         c, t = r["card"] - 1, OLD_ONES.index(r["old_one"])
         hits[c, t] = sum(1 << UNITS.index(u) for u in r["hits"].split("+") if u != "none")
-        purple[c, t], sanity[c, t], airship[c, t], moves[c, t] = r["purple"], r["sanity"], r["airship"], r["moves"]
-    return dict(card_ids=np.array([c["card"] for c in cards], dtype=np.int64), card_hits=hits, card_purple=purple,
-                card_sanity=sanity, card_airship=airship, card_moves=moves,
-                card_compass=np.array([c["compass"] for c in cards], dtype=np.int64),
-                card_rotation=np.array([1 if c["rotation"] == "cw" else -1 for c in cards], dtype=np.int64))
+        purple[c, t], sanity[c, t], airship[c, t], moves[c, t] = (
+            r["purple"],
+            r["sanity"],
+            r["airship"],
+            r["moves"],
+        )
+    return dict(
+        card_ids=np.array([c["card"] for c in cards], dtype=np.int64),
+        card_hits=hits,
+        card_purple=purple,
+        card_sanity=sanity,
+        card_airship=airship,
+        card_moves=moves,
+        card_compass=np.array([c["compass"] for c in cards], dtype=np.int64),
+        card_rotation=np.array([1 if c["rotation"] == "cw" else -1 for c in cards], dtype=np.int64),
+    )
 
 
 def write(out_dir: Path) -> None:

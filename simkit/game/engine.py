@@ -40,45 +40,73 @@ class GameSpec:
 
     mode: str = "base"
     strategies: tuple[HeuristicParams, ...] = ()
-    difficulty: str | None = None          # solo, mythos-solo: solo.toml levels; revenge: normal / hard / heroic
+    difficulty: str | None = (
+        None  # solo, mythos-solo: solo.toml levels; revenge: normal / hard / heroic
+    )
     shuffle_seats: bool = True
-    ruleset: str = "revenge"               # revenge only: revenge / revenge-alt
-    oop: object = None                     # revenge only: strategies.old_ones.OOPParams
-    content: str = "assumed"               # Mythos cards played: "assumed" (all) or "rules" (public text only)
+    ruleset: str = "revenge"  # revenge only: revenge / revenge-alt
+    oop: object = None  # revenge only: strategies.old_ones.OOPParams
+    content: str = "assumed"  # Mythos cards played: "assumed" (all) or "rules" (public text only)
 
     @property
     def players(self) -> int:
         return len(self.strategies)
 
 
-def make_spec(mode: str, players: int, strategies: Sequence[str | HeuristicParams] | str,
-              difficulty: str | None = None, shuffle_seats: bool = True,
-              rules: GameRules | None = None, ruleset: str = "revenge", oop: str | object = "rusher",
-              content: str = "assumed") -> GameSpec:
+def make_spec(
+    mode: str,
+    players: int,
+    strategies: Sequence[str | HeuristicParams] | str,
+    difficulty: str | None = None,
+    shuffle_seats: bool = True,
+    rules: GameRules | None = None,
+    ruleset: str = "revenge",
+    oop: str | object = "rusher",
+    content: str = "assumed",
+) -> GameSpec:
     """Validate user input into a GameSpec (one strategy for all seats, or one per seat)."""
     if content not in CONTENT_MODES:
-        raise UserError(f"unknown content '{content}' (expected one of: {', '.join(CONTENT_MODES)})")
+        raise UserError(
+            f"unknown content '{content}' (expected one of: {', '.join(CONTENT_MODES)})"
+        )
     if content != "assumed":
-        return replace(make_spec(mode, players, strategies, difficulty, shuffle_seats, rules, ruleset, oop),
-                       content=content)
+        return replace(
+            make_spec(mode, players, strategies, difficulty, shuffle_seats, rules, ruleset, oop),
+            content=content,
+        )
     if mode == "revenge":
         from strategies.old_ones import parse_oop
+
         if difficulty is None:
             difficulty = "normal"
         if difficulty not in L.DIFFICULTY_NAMES:
-            raise UserError(f"unknown difficulty '{difficulty}' (expected one of: {', '.join(L.DIFFICULTY_NAMES)})")
+            raise UserError(
+                f"unknown difficulty '{difficulty}' (expected one of: {', '.join(L.DIFFICULTY_NAMES)})"
+            )
         if ruleset not in L.RULESET_NAMES:
-            raise UserError(f"unknown ruleset '{ruleset}' (expected one of: {', '.join(L.RULESET_NAMES)})")
+            raise UserError(
+                f"unknown ruleset '{ruleset}' (expected one of: {', '.join(L.RULESET_NAMES)})"
+            )
         spec = make_spec("base", players, strategies, shuffle_seats=shuffle_seats, rules=rules)
         oop_p = parse_oop(oop) if isinstance(oop, str) else oop
-        return GameSpec(mode="revenge", strategies=spec.strategies, difficulty=difficulty,
-                        shuffle_seats=shuffle_seats, ruleset=ruleset, oop=oop_p)
+        return GameSpec(
+            mode="revenge",
+            strategies=spec.strategies,
+            difficulty=difficulty,
+            shuffle_seats=shuffle_seats,
+            ruleset=ruleset,
+            oop=oop_p,
+        )
     if mode not in MODES:
         raise UserError(f"unknown mode '{mode}' (expected one of: {', '.join(MODES)})")
     if mode == "mythos-solo":
         spec = make_spec("solo", players, strategies, difficulty=difficulty, rules=rules)
-        return GameSpec(mode="mythos-solo", strategies=spec.strategies, difficulty=spec.difficulty,
-                        shuffle_seats=False)
+        return GameSpec(
+            mode="mythos-solo",
+            strategies=spec.strategies,
+            difficulty=spec.difficulty,
+            shuffle_seats=False,
+        )
     if mode == "solo" and players != 1:
         raise UserError(f"solo mode has exactly 1 player, got --players {players}")
     if not 1 <= players <= L.MAX_PLAYERS:
@@ -91,23 +119,34 @@ def make_spec(mode: str, players: int, strategies: Sequence[str | HeuristicParam
     if len(parsed) == 1:
         parsed = parsed * players
     if len(parsed) != players:
-        raise UserError(f"--strategies gives {len(parsed)} strategies for {players} players "
-                        "(give one for all, or one per player)")
+        raise UserError(
+            f"--strategies gives {len(parsed)} strategies for {players} players "
+            "(give one for all, or one per player)"
+        )
     if difficulty is not None:
         if mode != "solo":
             raise UserError("--difficulty is for --mode solo")
         levels = (rules or load_rules()).solo_levels
         if difficulty not in levels:
-            raise UserError(f"unknown difficulty '{difficulty}' (expected one of: {', '.join(levels)})")
-    return GameSpec(mode=mode, strategies=tuple(parsed), difficulty=difficulty, shuffle_seats=shuffle_seats)
+            raise UserError(
+                f"unknown difficulty '{difficulty}' (expected one of: {', '.join(levels)})"
+            )
+    return GameSpec(
+        mode=mode, strategies=tuple(parsed), difficulty=difficulty, shuffle_seats=shuffle_seats
+    )
 
 
 class Engine:
     """Static arrays + reusable buffers for playing many games of one pack and map."""
 
-    def __init__(self, data: AuzData | None = None, rules: GameRules | None = None,
-                 map_name: str | Path = "eastern", data_path: Path | None = None,
-                 log_capacity: int = LOG_CAPACITY):
+    def __init__(
+        self,
+        data: AuzData | None = None,
+        rules: GameRules | None = None,
+        map_name: str | Path = "eastern",
+        data_path: Path | None = None,
+        log_capacity: int = LOG_CAPACITY,
+    ):
         self.data = data or load_pack(data_path)
         self.rules = rules or load_rules(data_path)
         self.board = load_map(map_name, data_path)
@@ -133,14 +172,27 @@ class Engine:
             return mode, r.solo_start, coal, iron, gold, names.index(diff), L.RULES_REVENGE
         start = int(r.r[L.R_START_SPACE + spec.players - 1])
         if spec.mode == "revenge":
-            coal, iron, gold = r.revenge_start[spec.ruleset]   # game.toml [revenge]
-            return (L.MODE_REVENGE, start, coal, iron, gold, L.DIFFICULTY_NAMES.index(spec.difficulty),
-                    L.RULESET_NAMES.index(spec.ruleset))
+            coal, iron, gold = r.revenge_start[spec.ruleset]  # game.toml [revenge]
+            return (
+                L.MODE_REVENGE,
+                start,
+                coal,
+                iron,
+                gold,
+                L.DIFFICULTY_NAMES.index(spec.difficulty),
+                L.RULESET_NAMES.index(spec.ruleset),
+            )
         coal, iron, gold = r.start_resources("base")
         return L.MODE_BASE, start, coal, iron, gold, -1, L.RULES_REVENGE
 
-    def play(self, rng: np.random.Generator, spec: GameSpec | Sequence[str], *, log: bool = False,
-             checked: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def play(
+        self,
+        rng: np.random.Generator,
+        spec: GameSpec | Sequence[str],
+        *,
+        log: bool = False,
+        checked: bool = False,
+    ) -> tuple[np.ndarray, np.ndarray]:
         """One game. Returns (summary row [SUMMARY_SIZE] int64, log rows [n, LOG_W])."""
         if not isinstance(spec, GameSpec):
             spec = make_spec("base", len(spec), list(spec), rules=self.rules)
@@ -152,12 +204,38 @@ class Engine:
             X.params[p] = s.lower()
         X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
         mode, start, coal, iron, gold, diff, ruleset = self._mode_args(spec)
-        n_log = play_game(rng, self.S, self.X, self.W, spec.players, mode, start, coal, iron, gold,
-                          spec.shuffle_seats, diff, ruleset, 1 if log else 0, 1 if checked else 0, self.row)
+        n_log = play_game(
+            rng,
+            self.S,
+            self.X,
+            self.W,
+            spec.players,
+            mode,
+            start,
+            coal,
+            iron,
+            gold,
+            spec.shuffle_seats,
+            diff,
+            ruleset,
+            1 if log else 0,
+            1 if checked else 0,
+            self.row,
+        )
         return self.row.copy(), (X.log[:n_log].copy() if log else X.log[:0].copy())
 
-    def play_many(self, spec: GameSpec, root_seed: int, chunk_id: int, n_games: int, *,
-                  log: bool = False, checked: bool = False, first_game: int = 0, g_extra: Sequence[int] = ()):
+    def play_many(
+        self,
+        spec: GameSpec,
+        root_seed: int,
+        chunk_id: int,
+        n_games: int,
+        *,
+        log: bool = False,
+        checked: bool = False,
+        first_game: int = 0,
+        g_extra: Sequence[int] = (),
+    ):
         """Games first_game.. of one chunk; returns (rows [n, SUMMARY_SIZE], logs list).
         With ``g_extra`` (game_layout G_* indices) also self.extra [n, len] of those values."""
         rows = np.zeros((n_games, L.SUMMARY_SIZE), dtype=np.int64)
@@ -175,8 +253,24 @@ class Engine:
                 X.sid[p] = sid
                 X.params[p] = vec
             rng = game_generator(root_seed, chunk_id, first_game + k)
-            n_log = play_game(rng, self.S, self.X, self.W, spec.players, mode, start, coal, iron, gold,
-                              spec.shuffle_seats, diff, ruleset, 1 if log else 0, 1 if checked else 0, rows[k])
+            n_log = play_game(
+                rng,
+                self.S,
+                self.X,
+                self.W,
+                spec.players,
+                mode,
+                start,
+                coal,
+                iron,
+                gold,
+                spec.shuffle_seats,
+                diff,
+                ruleset,
+                1 if log else 0,
+                1 if checked else 0,
+                rows[k],
+            )
             if gx.size:
                 self.extra[k] = X.g[gx]
             if log:

@@ -20,46 +20,57 @@ import numpy as np
 
 from simkit.kernels import game_layout as L
 
-HEAD = ("kind", "time", "actor")   # columns 0, 1, 2 of every row
+HEAD = ("kind", "time", "actor")  # columns 0, 1, 2 of every row
 # kind -> names of a, b, c, d, e (fewer: the rest unused, always 0)
 SCHEMA: dict[int, tuple[str, ...]] = {
-    L.EV_SETUP: ("hex", "start_space", "strategy", "listed"),         # hex: the seat's Port, -1 none
+    L.EV_SETUP: ("hex", "start_space", "strategy", "listed"),  # hex: the seat's Port, -1 none
     L.EV_ACTION: ("box", "tp", "surcharge", "time_after"),
     L.EV_TRACK: ("hex", "side", "other_hex"),
     L.EV_MINE: ("hex", "resource", "amount"),
-    L.EV_RECRUIT: ("card", "slot", "returned"),                      # slot -1: the draw pile
-    L.EV_BUY: ("unit", "count", "gold", "hex"),                       # unit: stacks order; hex: an Outpost's
+    L.EV_RECRUIT: ("card", "slot", "returned"),  # slot -1: the draw pile
+    L.EV_BUY: ("unit", "count", "gold", "hex"),  # unit: stacks order; hex: an Outpost's
     L.EV_TRADE: ("sub1", "sub2"),
     L.EV_FARM: ("hex", "farm_kind"),
-    L.EV_ATTACK: ("hex", "force", "units", "tiles"),                  # force: unit bit mask
-    L.EV_FLIP: ("tile", "hex", "old_one"),                            # actor -1: the Old Ones; old_one -1 Empty
+    L.EV_ATTACK: ("hex", "force", "units", "tiles"),  # force: unit bit mask
+    L.EV_FLIP: ("tile", "hex", "old_one"),  # actor -1: the Old Ones; old_one -1 Empty
     L.EV_WITHDRAW_FLIP: ("hex",),
-    L.EV_COMBAT: ("hex", "outcome", "cards", "units_lost", "port_defence"),   # outcome: combat_layout
-    L.EV_KILL: ("tile", "old_one", "vp", "players"),                  # actor -1: shared by the players mask
+    L.EV_COMBAT: (
+        "hex",
+        "outcome",
+        "cards",
+        "units_lost",
+        "port_defence",
+    ),  # outcome: combat_layout
+    L.EV_KILL: ("tile", "old_one", "vp", "players"),  # actor -1: shared by the players mask
     L.EV_RETRIEVE: ("cubes", "tp"),
     L.EV_OO_TURN: ("space", "illuminated"),
     L.EV_REVELATION: ("rev_kind", "card", "detail"),
     L.EV_MOVE: ("tile", "from_hex", "to_hex", "card", "old_one"),
-    L.EV_BLIGHT: ("hex", "farm_kind"),                                # actor: the farm's owner
+    L.EV_BLIGHT: ("hex", "farm_kind"),  # actor: the farm's owner
     L.EV_PORT_LOST: ("hex",),
     L.EV_ASSASSINATE: ("card", "card2"),
-    L.EV_PERSONALITY: ("card", "detail"),                             # detail: tile revealed / unit taken
+    L.EV_PERSONALITY: ("card", "detail"),  # detail: tile revealed / unit taken
     L.EV_END: ("reason", "space"),
     L.EV_ILLEGAL: ("decision", "value"),
-    L.EV_TEMPLE_TILE: ("tile", "hex", "old_one", "placed"),           # old_one -2: face down
+    L.EV_TEMPLE_TILE: ("tile", "hex", "old_one", "placed"),  # old_one -2: face down
     L.EV_FARM_SAVED: ("hex", "tile"),
     # humans: total, farms, phosphate, Old One tiles + tokens, personalities; the Old Ones
     # (actor -1): total, revealed (Revenge: on the map), unrevealed, blighted
     L.EV_SCORE: ("total", "part1", "part2", "part3", "part4"),
-    L.EV_MYTHOS: ("card", "how", "detail", "tp", "effect"),          # how: MYTHOS_*; effect: MYTH_*
-    L.EV_OOP_ACTION: ("action", "detail", "hex", "count"),            # action: OOP_*
+    L.EV_MYTHOS: ("card", "how", "detail", "tp", "effect"),  # how: MYTHOS_*; effect: MYTH_*
+    L.EV_OOP_ACTION: ("action", "detail", "hex", "count"),  # action: OOP_*
     # what: RV_*; hex (RV_CYCLE: the Personality, RV_REFRESH: the Gold paid); vp (RV_CYCLE:
     # the display slot); shared: 1 for a Spawn tile shared after a shared kill
     L.EV_REVENGE: ("what", "hex", "vp", "shared"),
 }
 PAYLOAD_START = len(HEAD)
-EVENTS = {kind: namedtuple(f"Event{kind}", HEAD + names + tuple(f"unused_{k}" for k in range(
-    len(names), L.LOG_W - PAYLOAD_START))) for kind, names in SCHEMA.items()}
+EVENTS = {
+    kind: namedtuple(
+        f"Event{kind}",
+        HEAD + names + tuple(f"unused_{k}" for k in range(len(names), L.LOG_W - PAYLOAD_START)),
+    )
+    for kind, names in SCHEMA.items()
+}
 _RAW = namedtuple("EventRaw", HEAD + ("a", "b", "c", "d", "e"))
 
 

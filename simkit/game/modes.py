@@ -40,10 +40,18 @@ def rules_for(data: AuzData | None) -> GameRules:
 
 def engine_for(data: AuzData | None, map_name: str = "eastern") -> Engine:
     """One Engine per (data pack values, map) in this process (workers reuse it)."""
-    key = (data.hash if data is not None else None, data.path if data is not None else None, map_name)
+    key = (
+        data.hash if data is not None else None,
+        data.path if data is not None else None,
+        map_name,
+    )
     if key not in _ENGINES:
-        _ENGINES[key] = Engine(data=data, rules=rules_for(data), map_name=map_name,
-                               data_path=None if data is None else _pack_dir(data))
+        _ENGINES[key] = Engine(
+            data=data,
+            rules=rules_for(data),
+            map_name=map_name,
+            data_path=None if data is None else _pack_dir(data),
+        )
     return _ENGINES[key]
 
 
@@ -82,30 +90,61 @@ class GameMode(Mode):
 def spec_of(mode: str, params: Mapping[str, Any]) -> GameSpec:
     try:
         if mode == "solo":
-            return make_spec("solo", 1, params["strategy"], difficulty=params["difficulty"],
-                             content=params.get("content", "assumed"))
-        return make_spec("base", params["players"], params["strategies"], shuffle_seats=params["shuffle_seats"],
-                         content=params.get("content", "assumed"))
+            return make_spec(
+                "solo",
+                1,
+                params["strategy"],
+                difficulty=params["difficulty"],
+                content=params.get("content", "assumed"),
+            )
+        return make_spec(
+            "base",
+            params["players"],
+            params["strategies"],
+            shuffle_seats=params["shuffle_seats"],
+            content=params.get("content", "assumed"),
+        )
     except UserError as exc:
         raise UserError(f"mode '{mode}': {exc}") from None
 
 
-def run_chunk(mode: str, params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int,
-              n_games: int, outputs: frozenset) -> dict[str, dict[str, np.ndarray]]:
+def run_chunk(
+    mode: str,
+    params: Mapping[str, Any],
+    data: AuzData,
+    root_seed: int,
+    chunk_id: int,
+    n_games: int,
+    outputs: frozenset,
+) -> dict[str, dict[str, np.ndarray]]:
     return play_chunk(spec_of(mode, params), params, data, root_seed, chunk_id, n_games, outputs)
 
 
-def play_chunk(spec: GameSpec, params: Mapping[str, Any], data: AuzData, root_seed: int, chunk_id: int,
-               n_games: int, outputs: frozenset, extra: tuple[tuple[str, int], ...] = ()
-               ) -> dict[str, dict[str, np.ndarray]]:
+def play_chunk(
+    spec: GameSpec,
+    params: Mapping[str, Any],
+    data: AuzData,
+    root_seed: int,
+    chunk_id: int,
+    n_games: int,
+    outputs: frozenset,
+    extra: tuple[tuple[str, int], ...] = (),
+) -> dict[str, dict[str, np.ndarray]]:
     """One chunk of games of any game mode as the runner's tables; ``extra`` adds summary
     columns read from the final game state (name, game_layout G_* index); every mode has
     COMMON_EXTRA."""
     extra = COMMON_EXTRA + tuple(extra)
     eng = engine_for(data, params.get("map", "eastern"))
     want_events = any(t in outputs for t in EVENT_TABLES)
-    rows, logs = eng.play_many(spec, root_seed, chunk_id, n_games, log=want_events,
-                               checked=bool(params.get("checked", False)), g_extra=[g for _, g in extra])
+    rows, logs = eng.play_many(
+        spec,
+        root_seed,
+        chunk_id,
+        n_games,
+        log=want_events,
+        checked=bool(params.get("checked", False)),
+        g_extra=[g for _, g in extra],
+    )
     summary = summary_table(rows)
     for j, (name, _) in enumerate(extra):
         summary[name] = eng.extra[:, j].astype(np.int64)
@@ -115,7 +154,11 @@ def play_chunk(spec: GameSpec, params: Mapping[str, Any], data: AuzData, root_se
     if "seats" in outputs:
         out["seats"] = seats_table(rows, STRATEGY_NAMES)
     if want_events:
-        out.update(event_tables(logs, eng.board.hex_number, which=[t for t in EVENT_TABLES if t in outputs]))
+        out.update(
+            event_tables(
+                logs, eng.board.hex_number, which=[t for t in EVENT_TABLES if t in outputs]
+            )
+        )
     return out
 
 
@@ -132,33 +175,51 @@ COMMON_EXTRA = (("stalemates", L.G_STALEMATES),)
 
 COMMON_PARAMS = {
     "map": Param(str, "eastern", help="map name in the pack's maps/ folder"),
-    "content": Param(str, "assumed", choices=CONTENT_MODES,
-                     help="Mythos cards in play: assumed (every card in the pack) or rules (only public texts)"),
+    "content": Param(
+        str,
+        "assumed",
+        choices=CONTENT_MODES,
+        help="Mythos cards in play: assumed (every card in the pack) or rules (only public texts)",
+    ),
     "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
 }
 
-BASE = register(GameMode(
-    name="base",
-    params={
-        "players": Param(int, 2, minimum=1, maximum=L.MAX_PLAYERS, help="human players (1-4)"),
-        "strategies": StrategyParam(str, "balanced", help="one strategy for all, or one per player, comma-separated"),
-        "shuffle_seats": Param(bool, True, help="random seating (first player) per game"),
-        **COMMON_PARAMS,
-    },
-    run_chunk=_base_chunk, key_metric="old_ones_win", outputs=frozenset(TABLES),
-    description="AuZtralia base game: 1-4 players against the Old Ones",
-    extra={"chunk_size": DEFAULT_CHUNK, "strategies": STRATEGY_NAMES},
-))
+BASE = register(
+    GameMode(
+        name="base",
+        params={
+            "players": Param(int, 2, minimum=1, maximum=L.MAX_PLAYERS, help="human players (1-4)"),
+            "strategies": StrategyParam(
+                str, "balanced", help="one strategy for all, or one per player, comma-separated"
+            ),
+            "shuffle_seats": Param(bool, True, help="random seating (first player) per game"),
+            **COMMON_PARAMS,
+        },
+        run_chunk=_base_chunk,
+        key_metric="old_ones_win",
+        outputs=frozenset(TABLES),
+        description="AuZtralia base game: 1-4 players against the Old Ones",
+        extra={"chunk_size": DEFAULT_CHUNK, "strategies": STRATEGY_NAMES},
+    )
+)
 
-SOLO = register(GameMode(
-    name="solo",
-    params={
-        "strategy": StrategyParam(str, "balanced", help="the solo player's strategy"),
-        "difficulty": Param(str, rules_for(None).solo_default, choices=tuple(rules_for(None).solo_levels),
-                            help="solo difficulty (solo.toml)"),
-        **COMMON_PARAMS,
-    },
-    run_chunk=_solo_chunk, key_metric="humans_win", outputs=frozenset(TABLES),
-    description="AuZtralia solo: one player against the Old Ones, difficulty levels as data",
-    extra={"chunk_size": DEFAULT_CHUNK, "strategies": STRATEGY_NAMES},
-))
+SOLO = register(
+    GameMode(
+        name="solo",
+        params={
+            "strategy": StrategyParam(str, "balanced", help="the solo player's strategy"),
+            "difficulty": Param(
+                str,
+                rules_for(None).solo_default,
+                choices=tuple(rules_for(None).solo_levels),
+                help="solo difficulty (solo.toml)",
+            ),
+            **COMMON_PARAMS,
+        },
+        run_chunk=_solo_chunk,
+        key_metric="humans_win",
+        outputs=frozenset(TABLES),
+        description="AuZtralia solo: one player against the Old Ones, difficulty levels as data",
+        extra={"chunk_size": DEFAULT_CHUNK, "strategies": STRATEGY_NAMES},
+    )
+)

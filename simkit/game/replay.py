@@ -26,9 +26,25 @@ from simkit.kernels import combat_layout as C
 from simkit.kernels import game_layout as L
 from simkit.names import OLD_ONES, STACKS, UNITS
 
-TRADE = {L.TRADE_NONE: "-", L.IMPORT_COAL: "import coal", L.IMPORT_IRON: "import iron",
-         L.EXPORT_COAL: "export coal", L.EXPORT_IRON: "export iron"}
-DECISIONS = ("action", "track", "mine", "recruit", "buy", "trade", "farm", "attack", "reveal", "free unit")
+TRADE = {
+    L.TRADE_NONE: "-",
+    L.IMPORT_COAL: "import coal",
+    L.IMPORT_IRON: "import iron",
+    L.EXPORT_COAL: "export coal",
+    L.EXPORT_IRON: "export iron",
+}
+DECISIONS = (
+    "action",
+    "track",
+    "mine",
+    "recruit",
+    "buy",
+    "trade",
+    "farm",
+    "attack",
+    "reveal",
+    "free unit",
+)
 
 
 def _old_one(t: int) -> str:
@@ -41,6 +57,7 @@ def _units(bits: int) -> str:
 
 def _mythos_names(eng: Engine) -> tuple[str, ...]:
     from simkit.game.arrays import mythos_deck
+
     return mythos_deck(eng.data).names
 
 
@@ -68,10 +85,15 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
         ev = event(row)
         kind, t, actor = ev.kind, ev.time, ev.actor
         if kind == L.EV_SETUP:
-            lines.append(f"setup: {who(actor)} Port at {hx(ev.hex)}, disc on space {ev.start_space}")
+            lines.append(
+                f"setup: {who(actor)} Port at {hx(ev.hex)}, disc on space {ev.start_space}"
+            )
         elif kind == L.EV_ACTION:
-            lines.append(f"[{t:2d}] {who(actor)}: {L.BOX_NAMES[ev.box]} ({ev.tp} TP"
-                         + (f", {ev.surcharge} Gold surcharge" if ev.surcharge else "") + f") -> space {ev.time_after}")
+            lines.append(
+                f"[{t:2d}] {who(actor)}: {L.BOX_NAMES[ev.box]} ({ev.tp} TP"
+                + (f", {ev.surcharge} Gold surcharge" if ev.surcharge else "")
+                + f") -> space {ev.time_after}"
+            )
         elif kind == L.EV_TRACK:
             lines.append(f"       track {hx(ev.hex)} - {hx(ev.other_hex)}")
         elif kind == L.EV_MINE:
@@ -90,26 +112,38 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
             lines.append(f"       attacks {hx(ev.hex)} with {ev.units} units ({_units(ev.force)})")
         elif kind == L.EV_FLIP:
             by = "revealed" if actor < 0 else "flipped"
-            lines.append(f"       {by}: tile {ev.tile} at {hx(ev.hex)} is {_old_one(ev.old_one)}"
-                         + (" (removed)" if ev.old_one < 0 else ""))
+            lines.append(
+                f"       {by}: tile {ev.tile} at {hx(ev.hex)} is {_old_one(ev.old_one)}"
+                + (" (removed)" if ev.old_one < 0 else "")
+            )
         elif kind == L.EV_WITHDRAW_FLIP:
             lines.append("       withdraws after the flip")
         elif kind == L.EV_COMBAT:
             what = "defends its Port" if ev.port_defence else "fights"
-            lines.append(f"       {who(actor)} {what} at {hx(ev.hex)}: {C.OUTCOME_NAMES[ev.outcome]} "
-                         f"({ev.cards} cards, {ev.units_lost} units lost)")
+            lines.append(
+                f"       {who(actor)} {what} at {hx(ev.hex)}: {C.OUTCOME_NAMES[ev.outcome]} "
+                f"({ev.cards} cards, {ev.units_lost} units lost)"
+            )
         elif kind == L.EV_KILL:
-            split = "shared by " + ",".join(f"P{q}" for q in range(L.MAX_PLAYERS) if (ev.players >> q) & 1) \
-                if actor < 0 else f"taken by P{actor}"
-            lines.append(f"       {_old_one(ev.old_one)} (tile {ev.tile}) destroyed, {ev.vp} VP {split}")
+            split = (
+                "shared by "
+                + ",".join(f"P{q}" for q in range(L.MAX_PLAYERS) if (ev.players >> q) & 1)
+                if actor < 0
+                else f"taken by P{actor}"
+            )
+            lines.append(
+                f"       {_old_one(ev.old_one)} (tile {ev.tile}) destroyed, {ev.vp} VP {split}"
+            )
         elif kind == L.EV_RETRIEVE:
             lines.append(f"       {ev.cubes} cubes back to the HQ")
         elif kind == L.EV_OO_TURN:
             if mode == "revenge":
                 lines.append(f"[{t:2d}] Old One player: purple disc on space {ev.space}")
             else:
-                lines.append(f"[{t:2d}] Old Ones: purple disc to space {ev.space}"
-                             + (" (illuminated)" if ev.illuminated else ""))
+                lines.append(
+                    f"[{t:2d}] Old Ones: purple disc to space {ev.space}"
+                    + (" (illuminated)" if ev.illuminated else "")
+                )
         elif kind == L.EV_OOP_ACTION:
             if ev.action == L.OOP_PLACE:
                 lines.append(f"       place: a level-{ev.count} Old One")
@@ -118,23 +152,35 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
             elif ev.action == L.OOP_MOVE:
                 lines.append(f"       move: {ev.count} Old One cards")
             else:
-                lines.append(f"       summon: draws {ev.count} Mythos cards, keeps {mythos(ev.detail)}")
+                lines.append(
+                    f"       summon: draws {ev.count} Mythos cards, keeps {mythos(ev.detail)}"
+                )
         elif kind == L.EV_REVENGE:
             if ev.what == L.RV_SPAWN_TAKEN and ev.shared:
-                lines.append(f"       {who(actor)} shares the Spawn tile at {hx(ev.hex)}: a {ev.vp} VP token")
+                lines.append(
+                    f"       {who(actor)} shares the Spawn tile at {hx(ev.hex)}: a {ev.vp} VP token"
+                )
             elif ev.what == L.RV_SPAWN_TAKEN:
-                lines.append(f"       {who(actor)} takes the Spawn tile at {hx(ev.hex)} ({ev.vp} VP)")
+                lines.append(
+                    f"       {who(actor)} takes the Spawn tile at {hx(ev.hex)} ({ev.vp} VP)"
+                )
             elif ev.what == L.RV_PORT_FLIP:
                 lines.append(f"       {who(actor)}'s Port token flips to its weaker side")
             elif ev.what == L.RV_OUTPOST_FIGHT:
                 lines.append(f"       Old Ones reach {who(actor)}'s Outpost at {hx(ev.hex)}")
             elif ev.what == L.RV_REFRESH:
-                lines.append(f"       {who(actor)} pays {ev.hex} Gold to refresh the Personality display")
+                lines.append(
+                    f"       {who(actor)} pays {ev.hex} Gold to refresh the Personality display"
+                )
             elif ev.what == L.RV_CYCLE:
-                lines.append(f"       {who(actor)} sends {pers[ev.hex]} (display slot {ev.vp}) to the bottom of the pile")
+                lines.append(
+                    f"       {who(actor)} sends {pers[ev.hex]} (display slot {ev.vp}) to the bottom of the pile"
+                )
             else:
-                lines.append(f"       {who(actor)} loses its Outpost at {hx(ev.hex)}"
-                             + (f" ({ev.vp} VP to the Old One player)" if mode == "revenge" else ""))
+                lines.append(
+                    f"       {who(actor)} loses its Outpost at {hx(ev.hex)}"
+                    + (f" ({ev.vp} VP to the Old One player)" if mode == "revenge" else "")
+                )
         elif kind == L.EV_MYTHOS:
             b, c, e = ev.how, ev.detail, ev.effect
             how = L.MYTHOS_HOW[b] if 0 <= b < len(L.MYTHOS_HOW) else str(b)
@@ -144,7 +190,11 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
             if b in (L.MYTHOS_PLAYED, L.MYTHOS_FLIPPED, L.MYTHOS_COMBAT) and actor >= 0:
                 text += f", on {who(actor)}"
             if e == L.MYTH_REMOVE_RECENT_UNIT and c >= 0:
-                text += f": loses an {STACKS[c]}" if STACKS[c][0] in "aeiou" else f": loses a {STACKS[c]}"
+                text += (
+                    f": loses an {STACKS[c]}"
+                    if STACKS[c][0] in "aeiou"
+                    else f": loses a {STACKS[c]}"
+                )
             elif e == L.MYTH_TAKE_TROPHY and c >= 0:
                 text += f": tile {c} goes back to the map"
             elif e == L.MYTH_GHOUL_JOINS_COMBAT and c >= 0:
@@ -156,42 +206,59 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
             num = int(rev_card[ev.card]) if 0 <= ev.card < len(rev_card) else ev.card
             lines.append(f"       Revelation #{num}: {L.REV_NAMES[ev.rev_kind]}")
         elif kind == L.EV_MOVE:
-            lines.append(f"       {_old_one(ev.old_one)} (tile {ev.tile}) {hx(ev.from_hex)} -> {hx(ev.to_hex)}")
+            lines.append(
+                f"       {_old_one(ev.old_one)} (tile {ev.tile}) {hx(ev.from_hex)} -> {hx(ev.to_hex)}"
+            )
         elif kind == L.EV_BLIGHT:
-            lines.append(f"       {FARMS[ev.farm_kind] if ev.farm_kind >= 0 else 'farm'} farm of P{actor} "
-                         f"at {hx(ev.hex)} blighted")
+            lines.append(
+                f"       {FARMS[ev.farm_kind] if ev.farm_kind >= 0 else 'farm'} farm of P{actor} "
+                f"at {hx(ev.hex)} blighted"
+            )
         elif kind == L.EV_FARM_SAVED:
             lines.append(f"       Alanza Castro saves P{actor}'s farm at {hx(ev.hex)}")
         elif kind == L.EV_PORT_LOST:
             lines.append(f"       {who(actor)} loses its Port at {hx(ev.hex)}: the game ends")
         elif kind == L.EV_ASSASSINATE:
-            lines.append(f"       assassination: {card(ev.card)} and {card(ev.card2)} leave the display")
+            lines.append(
+                f"       assassination: {card(ev.card)} and {card(ev.card2)} leave the display"
+            )
         elif kind == L.EV_PERSONALITY:
-            what = (f"reveals tile {ev.detail}" if eng.rules.pers_effect[ev.card] == L.EFF_REVEAL
-                    else f"takes a free {UNITS[ev.detail]}")
+            what = (
+                f"reveals tile {ev.detail}"
+                if eng.rules.pers_effect[ev.card] == L.EFF_REVEAL
+                else f"takes a free {UNITS[ev.detail]}"
+            )
             lines.append(f"       {card(ev.card)}: {what}")
         elif kind == L.EV_TEMPLE_TILE:
             if ev.placed:
                 what = "a face-down tile" if ev.old_one == -2 else f"a {_old_one(ev.old_one)}"
                 lines.append(f"       {what} (tile {ev.tile}) is placed at {hx(ev.hex)}")
             else:
-                lines.append(f"       a {_old_one(ev.old_one)} (tile {ev.tile}) joins the Temple at {hx(ev.hex)}")
+                lines.append(
+                    f"       a {_old_one(ev.old_one)} (tile {ev.tile}) joins the Temple at {hx(ev.hex)}"
+                )
         elif kind == L.EV_ILLEGAL:
             a = ev.decision
-            lines.append(f"       ILLEGAL {DECISIONS[a] if 0 <= a < len(DECISIONS) else a} answer {ev.value} "
-                         "(engine default used)")
+            lines.append(
+                f"       ILLEGAL {DECISIONS[a] if 0 <= a < len(DECISIONS) else a} answer {ev.value} "
+                "(engine default used)"
+            )
         elif kind == L.EV_END:
             lines.append(f"end: {L.END_NAMES[ev.reason]} (purple disc on {ev.space})")
         elif kind == L.EV_SCORE:
             a, b, c, d, e = ev.total, ev.part1, ev.part2, ev.part3, ev.part4
             if actor < 0 and mode == "revenge":
-                lines.append(f"score: Old One player {a} VP (Old Ones on the map {b}, blighted {d}, "
-                             f"eliminations {a - b - d})")
+                lines.append(
+                    f"score: Old One player {a} VP (Old Ones on the map {b}, blighted {d}, "
+                    f"eliminations {a - b - d})"
+                )
             elif actor < 0:
                 lines.append(f"score: Old Ones {a} VP (revealed {b}, unrevealed {c}, blighted {d})")
             else:
-                lines.append(f"score: {who(actor)} {a} VP (farms {b}, phosphate {c}, Old Ones {d}, "
-                             f"personalities {e})")
+                lines.append(
+                    f"score: {who(actor)} {a} VP (farms {b}, phosphate {c}, Old Ones {d}, "
+                    f"personalities {e})"
+                )
         else:
             lines.append(f"event {kind}: {row.tolist()}")
     return lines
@@ -199,28 +266,59 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
 
 def replay_text(eng: Engine, spec: GameSpec, seed: int, game: int, chunk: int = 0) -> str:
     row, log = eng.play(game_generator(seed, chunk, game), spec, log=True)
-    seats = [int(row[L.S_PLAYER0 + p * L.S_PLAYER_STRIDE + L.SUM_P_LISTED]) for p in range(spec.players)]
+    seats = [
+        int(row[L.S_PLAYER0 + p * L.S_PLAYER_STRIDE + L.SUM_P_LISTED]) for p in range(spec.players)
+    ]
     names = [spec.strategies[i].name for i in seats]
     winner = int(row[L.S_WINNER])
-    who = "the Old Ones" if winner == -1 else ("shared" if winner == -2 else f"P{winner} {names[winner]}")
-    head = [f"# simkit replay: mode {spec.mode}, seed {seed}, chunk {chunk}, game {game}, "
-            f"engine {ENGINE_VERSION}, data {eng.data.hash}, rules {eng.rules.hash}, map {eng.board.hash}",
-            f"# seats: {', '.join(f'P{p} {n}' for p, n in enumerate(names))}"]
+    who = (
+        "the Old Ones"
+        if winner == -1
+        else ("shared" if winner == -2 else f"P{winner} {names[winner]}")
+    )
+    head = [
+        f"# simkit replay: mode {spec.mode}, seed {seed}, chunk {chunk}, game {game}, "
+        f"engine {ENGINE_VERSION}, data {eng.data.hash}, rules {eng.rules.hash}, map {eng.board.hash}",
+        f"# seats: {', '.join(f'P{p} {n}' for p, n in enumerate(names))}",
+    ]
     if spec.mode == "revenge":
-        head.append(f"# Old One player: {spec.oop.name}, difficulty {spec.difficulty}, ruleset {spec.ruleset}"
-                    + (f", content {spec.content}" if spec.content != "assumed" else ""))
+        head.append(
+            f"# Old One player: {spec.oop.name}, difficulty {spec.difficulty}, ruleset {spec.ruleset}"
+            + (f", content {spec.content}" if spec.content != "assumed" else "")
+        )
     elif spec.mode == "mythos-solo":
-        head.append(f"# difficulty {spec.difficulty}" + (f", content {spec.content}" if spec.content != "assumed" else ""))
+        head.append(
+            f"# difficulty {spec.difficulty}"
+            + (f", content {spec.content}" if spec.content != "assumed" else "")
+        )
     if int(row[L.S_LOG_OVERFLOW]):
         head.append("# (log truncated: the event buffer filled up)")
     tail = [f"# winner: {who}"]
     return "\n".join(head + format_log(log, eng, names, spec.mode) + tail) + "\n"
 
 
-def replay_game(seed: int, game: int, chunk: int = 0, mode: str = "base", players: int = 2,
-                strategies: str = "balanced", difficulty: str | None = None, eng: Engine | None = None,
-                ruleset: str = "revenge", oop: str = "rusher", content: str = "assumed") -> str:
+def replay_game(
+    seed: int,
+    game: int,
+    chunk: int = 0,
+    mode: str = "base",
+    players: int = 2,
+    strategies: str = "balanced",
+    difficulty: str | None = None,
+    eng: Engine | None = None,
+    ruleset: str = "revenge",
+    oop: str = "rusher",
+    content: str = "assumed",
+) -> str:
     eng = eng or Engine()
-    spec = make_spec(mode, 1 if mode in ("solo", "mythos-solo") else players, strategies, difficulty=difficulty,
-                     rules=eng.rules, ruleset=ruleset, oop=oop, content=content)
+    spec = make_spec(
+        mode,
+        1 if mode in ("solo", "mythos-solo") else players,
+        strategies,
+        difficulty=difficulty,
+        rules=eng.rules,
+        ruleset=ruleset,
+        oop=oop,
+        content=content,
+    )
     return replay_text(eng, spec, seed, game, chunk)

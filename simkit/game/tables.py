@@ -1,11 +1,11 @@
 """Turn the kernel's int64 summary rows and event logs into result tables.
 
-    summary   one row per game (simkit.kernels.game_layout.SUMMARY_COLUMNS + game_index)
-    seats     one row per (game, seat): strategy, VP by source, win, ...
-    combats   one row per combat (attack or Port defence)            needs the event log
-    moves     one row per Old One step                                needs the event log
-    farms     one row per farm placed, with whether (and when) it was blighted   event log
-    ports     one row per Port placed at setup, with whether (and when) it fell  event log
+summary   one row per game (simkit.kernels.game_layout.SUMMARY_COLUMNS + game_index)
+seats     one row per (game, seat): strategy, VP by source, win, ...
+combats   one row per combat (attack or Port defence)            needs the event log
+moves     one row per Old One step                                needs the event log
+farms     one row per farm placed, with whether (and when) it was blighted   event log
+ports     one row per Port placed at setup, with whether (and when) it fell  event log
 """
 
 from __future__ import annotations
@@ -39,10 +39,21 @@ def summary_table(rows: np.ndarray, first_game: int = 0) -> dict[str, np.ndarray
     return out
 
 
-def seats_table(rows: np.ndarray, strategy_names: Sequence[str], first_game: int = 0) -> dict[str, np.ndarray]:
+def seats_table(
+    rows: np.ndarray, strategy_names: Sequence[str], first_game: int = 0
+) -> dict[str, np.ndarray]:
     """One row per seat in play; ``strategy_names`` by strategy id (strategies.human.policy)."""
-    cols: dict[str, list] = {k: [] for k in ("game_index", "seat", "listed", "strategy", "win", *[
-        f for f in _PLAYER_FIELDS if f not in ("strategy", "listed")])}
+    cols: dict[str, list] = {
+        k: []
+        for k in (
+            "game_index",
+            "seat",
+            "listed",
+            "strategy",
+            "win",
+            *[f for f in _PLAYER_FIELDS if f not in ("strategy", "listed")],
+        )
+    }
     for g in range(rows.shape[0]):
         n = int(rows[g, L.S_NUM_PLAYERS])
         mask = int(rows[g, L.S_WINNERS_MASK])
@@ -66,8 +77,12 @@ def seats_table(rows: np.ndarray, strategy_names: Sequence[str], first_game: int
     return out
 
 
-def event_tables(logs: Sequence[np.ndarray], hex_number: np.ndarray, first_game: int = 0,
-                 which: Sequence[str] = EVENT_TABLES) -> dict[str, dict[str, np.ndarray]]:
+def event_tables(
+    logs: Sequence[np.ndarray],
+    hex_number: np.ndarray,
+    first_game: int = 0,
+    which: Sequence[str] = EVENT_TABLES,
+) -> dict[str, dict[str, np.ndarray]]:
     """Combat and Old One movement rows out of the event logs (hexes as printed numbers)."""
     tables: dict[str, dict[str, np.ndarray]] = {}
     games = [np.full(len(lg), first_game + g, dtype=np.int32) for g, lg in enumerate(logs)]
@@ -82,19 +97,29 @@ def event_tables(logs: Sequence[np.ndarray], hex_number: np.ndarray, first_game:
         r, gi = pick(L.EV_COMBAT)
         ev = fields(r, L.EV_COMBAT)
         tables["combats"] = {
-            "game_index": gi, "time": _int(ev["time"]), "seat": _int(ev["actor"]),
-            "hex": _int(hex_number[ev["hex"]]), "outcome": ev["outcome"].astype(np.int8),
-            "destroyed": ((ev["outcome"] == C.WIN) | (ev["outcome"] == C.WIN_AND_DEFEAT)).astype(np.int8),
-            "cards": _int(ev["cards"]), "units_lost": _int(ev["units_lost"]),
+            "game_index": gi,
+            "time": _int(ev["time"]),
+            "seat": _int(ev["actor"]),
+            "hex": _int(hex_number[ev["hex"]]),
+            "outcome": ev["outcome"].astype(np.int8),
+            "destroyed": ((ev["outcome"] == C.WIN) | (ev["outcome"] == C.WIN_AND_DEFEAT)).astype(
+                np.int8
+            ),
+            "cards": _int(ev["cards"]),
+            "units_lost": _int(ev["units_lost"]),
             "port_defence": ev["port_defence"].astype(np.int8),
         }
     if "moves" in which:
         r, gi = pick(L.EV_MOVE)
         ev = fields(r, L.EV_MOVE)
         tables["moves"] = {
-            "game_index": gi, "time": _int(ev["time"]), "tile": _int(ev["tile"]),
-            "from_hex": _int(hex_number[ev["from_hex"]]), "to_hex": _int(hex_number[ev["to_hex"]]),
-            "card": _int(ev["card"]), "old_one": _int(ev["old_one"]),
+            "game_index": gi,
+            "time": _int(ev["time"]),
+            "tile": _int(ev["tile"]),
+            "from_hex": _int(hex_number[ev["from_hex"]]),
+            "to_hex": _int(hex_number[ev["to_hex"]]),
+            "card": _int(ev["card"]),
+            "old_one": _int(ev["old_one"]),
         }
     tables.update(piece_tables(pick, hex_number, which))
     return tables
@@ -109,14 +134,18 @@ def _fate(placed_key: np.ndarray, ended_key: np.ndarray) -> np.ndarray:
     return np.where(ended_key[order][pos] == placed_key, order[pos], -1)
 
 
-def piece_tables(pick, hex_number: np.ndarray, which: Sequence[str]) -> dict[str, dict[str, np.ndarray]]:
+def piece_tables(
+    pick, hex_number: np.ndarray, which: Sequence[str]
+) -> dict[str, dict[str, np.ndarray]]:
     """Farms (EV_FARM, blighted by EV_BLIGHT) and Ports (EV_SETUP, lost by EV_PORT_LOST).
 
     A hex holds one farm and one Port at most in a game, so (game, hex) names the piece."""
     n_hex = len(hex_number)
     out: dict[str, dict[str, np.ndarray]] = {}
-    for table, placed_kind, ended_kind, flag in (("farms", L.EV_FARM, L.EV_BLIGHT, "blighted"),
-                                                 ("ports", L.EV_SETUP, L.EV_PORT_LOST, "lost")):
+    for table, placed_kind, ended_kind, flag in (
+        ("farms", L.EV_FARM, L.EV_BLIGHT, "blighted"),
+        ("ports", L.EV_SETUP, L.EV_PORT_LOST, "lost"),
+    ):
         if table not in which:
             continue
         r, gi = pick(placed_kind)
@@ -124,13 +153,21 @@ def piece_tables(pick, hex_number: np.ndarray, which: Sequence[str]) -> dict[str
         r, gi = r[keep], gi[keep]
         e, ge = pick(ended_kind)
         placed, ended = fields(r, placed_kind), fields(e, ended_kind)
-        fate = _fate(gi.astype(np.int64) * n_hex + placed["hex"], ge.astype(np.int64) * n_hex + ended["hex"])
+        fate = _fate(
+            gi.astype(np.int64) * n_hex + placed["hex"], ge.astype(np.int64) * n_hex + ended["hex"]
+        )
         gone = fate >= 0
-        cols = {"game_index": gi, "seat": _int(placed["actor"]), "hex": _int(hex_number[placed["hex"]])}
+        cols = {
+            "game_index": gi,
+            "seat": _int(placed["actor"]),
+            "hex": _int(hex_number[placed["hex"]]),
+        }
         if table == "farms":
             cols["time"] = _int(placed["time"])
             cols["kind"] = placed["farm_kind"].astype(np.int8)
         cols[flag] = gone.astype(np.int8)
-        cols[f"{flag}_time"] = _int(np.where(gone, ended["time"][np.maximum(fate, 0)] if len(e) else -1, -1))
+        cols[f"{flag}_time"] = _int(
+            np.where(gone, ended["time"][np.maximum(fate, 0)] if len(e) else -1, -1)
+        )
         out[table] = cols
     return out

@@ -58,8 +58,20 @@ GRENADES_THROWN, GRENADE_DAMAGE, CARDS, ROUND = 8, 9, 10, 11
 NUM_TRACKED = 12
 INTACT, USED, TURRET_DAMAGE, GRENADE, STEP, PENDING = 12, 13, 14, 15, 16, 17
 STATE_SIZE = 18
-TRACKED_NAMES = ("destroyed", "ammo", "charged", "half", "ambushes", "shots", "jams",
-                 "jams_ignored", "grenades_thrown", "grenade_damage", "cards", "rounds")
+TRACKED_NAMES = (
+    "destroyed",
+    "ammo",
+    "charged",
+    "half",
+    "ambushes",
+    "shots",
+    "jams",
+    "jams_ignored",
+    "grenades_thrown",
+    "grenade_damage",
+    "cards",
+    "rounds",
+)
 
 PENDING_GRENADE = MAX_WEAPONS
 PENDING_AMBUSH = MAX_WEAPONS + 1
@@ -70,22 +82,22 @@ NUM_STEPS = 6
 # -- matchup layout -----------------------------------------------------------------
 M_NUM_WEAPONS = 0
 M_DEFENSE = 1
-M_ACCUMULATE = 2          # 1: a weak hit stays on the turret (not the rules: a what-if)
-M_AMBUSH_DRAWS = 3        # 1: each turret attack flips (uses up) one Outcome card
-M_CYBORG = 4              # 1: a Cyborg is in the Active Zone
-M_CYBORG_GRENADE = 5      # 1: the Cyborg also ignores the Grenade's jam check
+M_ACCUMULATE = 2  # 1: a weak hit stays on the turret (not the rules: a what-if)
+M_AMBUSH_DRAWS = 3  # 1: each turret attack flips (uses up) one Outcome card
+M_CYBORG = 4  # 1: a Cyborg is in the Active Zone
+M_CYBORG_GRENADE = 5  # 1: the Cyborg also ignores the Grenade's jam check
 M_GRENADE_RATING = 6
 M_GRENADE_DAMAGE = 7
 M_GRENADE_SELF_DAMAGE = 8
-M_GRENADE_USE = 9         # USE_FIRST | USE_LAST
-M_MAX_ROUNDS = 10         # 0: fight until the turret falls or the convoy cannot attack
-M_TWO_HALF = 11           # 1: two Half-Discharged may pay for a Charged (not the rules)
-M_FLIP = 12               # 1: a Half cost may be paid by flipping a Charged Battery
-M_PREFER_FLIP = 13        # 1: pay a Half cost by flipping a Charged even if a Half is held
-W_RATING = 14             # + w: weapon rating (1-based row of the Outcome card)
-W_COST = W_RATING + MAX_WEAPONS    # + w: COST_*
-W_PHASE = W_COST + MAX_WEAPONS     # + w: PHASE_*
-ORDER = W_PHASE + MAX_WEAPONS      # + k: k-th weapon to fire (priority), -1 past the end
+M_GRENADE_USE = 9  # USE_FIRST | USE_LAST
+M_MAX_ROUNDS = 10  # 0: fight until the turret falls or the convoy cannot attack
+M_TWO_HALF = 11  # 1: two Half-Discharged may pay for a Charged (not the rules)
+M_FLIP = 12  # 1: a Half cost may be paid by flipping a Charged Battery
+M_PREFER_FLIP = 13  # 1: pay a Half cost by flipping a Charged even if a Half is held
+W_RATING = 14  # + w: weapon rating (1-based row of the Outcome card)
+W_COST = W_RATING + MAX_WEAPONS  # + w: COST_*
+W_PHASE = W_COST + MAX_WEAPONS  # + w: PHASE_*
+ORDER = W_PHASE + MAX_WEAPONS  # + k: k-th weapon to fire (priority), -1 past the end
 MATCHUP_SIZE = ORDER + MAX_WEAPONS
 
 # exact-solver context ctx[...]
@@ -111,16 +123,16 @@ def pay(st, mx, cost):
         st[AMMO] -= 1
     elif cost == COST_CHARGED:
         if st[CHARGED] > 0:
-            st[CHARGED] -= 1          # discard the Charged token
+            st[CHARGED] -= 1  # discard the Charged token
         else:
             st[HALF] -= 2
     else:
         flip = mx[M_FLIP] != 0 and st[CHARGED] > 0 and (st[HALF] == 0 or mx[M_PREFER_FLIP] != 0)
         if flip:
-            st[CHARGED] -= 1          # flip it over: it stays as a Half-Discharged token
+            st[CHARGED] -= 1  # flip it over: it stays as a Half-Discharged token
             st[HALF] += 1
         else:
-            st[HALF] -= 1             # discard a Half-Discharged token
+            st[HALF] -= 1  # discard a Half-Discharged token
 
 
 # -- the turret ---------------------------------------------------------------------
@@ -282,7 +294,9 @@ def play_fight(rng, st, mx, card_result, card_damage, deck, n_left):
 
 
 @nb.njit(cache=True)
-def simulate(rng, n_games, st0, mx, card_result, card_damage, start_deck, out_sum, out_sq, out_hist):
+def simulate(
+    rng, n_games, st0, mx, card_result, card_damage, start_deck, out_sum, out_sq, out_hist
+):
     """``n_games`` independent fights from st0, each from the same starting deck.
 
     Accumulates out_sum / out_sq [NUM_TRACKED] (final value of each tracked slot and its
@@ -345,8 +359,22 @@ def add_edge(v, p, before, after, child_v, has_child):
 
 
 @nb.njit(cache=True)
-def solve_exact(st_root, comp_root, full, place, st0, mx, card_result, card_damage, rep,
-                keys, rows, values, ctx, max_depth):
+def solve_exact(
+    st_root,
+    comp_root,
+    full,
+    place,
+    st0,
+    mx,
+    card_result,
+    card_damage,
+    rep,
+    keys,
+    rows,
+    values,
+    ctx,
+    max_depth,
+):
     """Expected future of ``st_root`` (a state waiting for a card) over every draw order.
 
     Depth-first over (deck composition by outcome class, state) with an explicit stack

@@ -22,14 +22,15 @@ import numba as nb
 
 NUM_DIRS = 6
 COASTAL, OUTBACK, HILLS, FARMLAND, DESERT = 0, 1, 2, 3, 4
-NUM_RESOURCES = 4          # coal, iron, gold, phosphate
-SURVEY_POSITIONS = 7       # 0 = the survey hex itself, 1..6 = compass directions
+NUM_RESOURCES = 4  # coal, iron, gold, phosphate
+SURVEY_POSITIONS = 7  # 0 = the survey hex itself, 1..6 = compass directions
 MAX_LEVEL = 3
-PORT_MIN_DISTANCE = 3      # "no Port within two hexes of another Port"
+PORT_MIN_DISTANCE = 3  # "no Port within two hexes of another Port"
 PORT_RANDOM, PORT_FIRST = 0, 1
 
 
 # -- distances --------------------------------------------------------------------------
+
 
 @nb.njit(cache=True)
 def distance_field(neighbors, target_mask, dist, queue):
@@ -79,6 +80,7 @@ def hex_distance(hex_q, hex_r, a, b):
 
 # -- setup: survey tiles --------------------------------------------------------------
 
+
 @nb.njit(cache=True)
 def shuffle_prefix(rng, values, n):
     """Fisher-Yates shuffle of values[:n] in place using only rng.random()."""
@@ -107,9 +109,25 @@ def draw_from_stacks(stacks, stack_top, stack_size, level):
 
 
 @nb.njit(cache=True)
-def place_survey(neighbors, hex_terrain, hex_level, survey_hex, survey_tile,
-                 tile_resource, tile_old_one, tile_level, stacks, stack_top, stack_size,
-                 revenge, hex_resource, hex_tile, hex_spawn, hex_marks, tile_set_aside):
+def place_survey(
+    neighbors,
+    hex_terrain,
+    hex_level,
+    survey_hex,
+    survey_tile,
+    tile_resource,
+    tile_old_one,
+    tile_level,
+    stacks,
+    stack_top,
+    stack_size,
+    revenge,
+    hex_resource,
+    hex_tile,
+    hex_spawn,
+    hex_marks,
+    tile_set_aside,
+):
     """Base setup step 6 (or Revenge step 4) for a pre-drawn survey.
 
     survey_hex[i]           hex index of the i-th survey hex, processed in this order
@@ -139,7 +157,12 @@ def place_survey(neighbors, hex_terrain, hex_level, survey_hex, survey_tile,
             if terrain != COASTAL:
                 for r in range(NUM_RESOURCES):
                     hex_resource[h, r] += tile_resource[t, p, r]
-            if tile_old_one[t, p] == 0 or terrain == COASTAL or terrain == HILLS or hex_level[h] < 1:
+            if (
+                tile_old_one[t, p] == 0
+                or terrain == COASTAL
+                or terrain == HILLS
+                or hex_level[h] < 1
+            ):
                 continue
             hex_marks[h] += 1
             if revenge:
@@ -156,9 +179,26 @@ def place_survey(neighbors, hex_terrain, hex_level, survey_hex, survey_tile,
 
 
 @nb.njit(cache=True)
-def random_survey_setup(rng, neighbors, hex_terrain, hex_level, survey_hex, order, tile_resource,
-                        tile_old_one, tile_level, stacks, stack_top, stack_size, revenge, hex_resource,
-                        hex_tile, hex_spawn, hex_marks, tile_set_aside):
+def random_survey_setup(
+    rng,
+    neighbors,
+    hex_terrain,
+    hex_level,
+    survey_hex,
+    order,
+    tile_resource,
+    tile_old_one,
+    tile_level,
+    stacks,
+    stack_top,
+    stack_size,
+    revenge,
+    hex_resource,
+    hex_tile,
+    hex_spawn,
+    hex_marks,
+    tile_set_aside,
+):
     """Shuffle the survey tiles (order = 0..T-1 on entry; the first len(survey_hex) are
     dealt to the survey hexes) and the Old One stacks (stacks[l, :stack_size[l]]), then
     place_survey. simkit.board.setup_board calls this, so a seed gives the same setup
@@ -166,12 +206,29 @@ def random_survey_setup(rng, neighbors, hex_terrain, hex_level, survey_hex, orde
     shuffle_prefix(rng, order, order.size)
     for lv in range(stacks.shape[0]):
         shuffle_prefix(rng, stacks[lv], stack_size[lv])
-    place_survey(neighbors, hex_terrain, hex_level, survey_hex, order[:survey_hex.size], tile_resource,
-                 tile_old_one, tile_level, stacks, stack_top, stack_size, revenge, hex_resource,
-                 hex_tile, hex_spawn, hex_marks, tile_set_aside)
+    place_survey(
+        neighbors,
+        hex_terrain,
+        hex_level,
+        survey_hex,
+        order[: survey_hex.size],
+        tile_resource,
+        tile_old_one,
+        tile_level,
+        stacks,
+        stack_top,
+        stack_size,
+        revenge,
+        hex_resource,
+        hex_tile,
+        hex_spawn,
+        hex_marks,
+        tile_set_aside,
+    )
 
 
 # -- setup: ports ----------------------------------------------------------------------
+
 
 @nb.njit(cache=True)
 def legal_port_mask(hex_q, hex_r, hex_port, port_hex, out):
@@ -217,6 +274,7 @@ def place_ports(rng, hex_q, hex_r, hex_port, num_players, policy, port_hex, mask
 
 
 # -- railways --------------------------------------------------------------------------
+
 
 @nb.njit(cache=True)
 def clear_network(neighbors, edge_owner, player, port, hex_blocked, out, queue):
@@ -271,8 +329,9 @@ def lay_track(neighbors, edge_owner, h, k, player):
 
 
 @nb.njit(cache=True)
-def attack_distance(neighbors, edge_owner, player, port, hex_blocked, airship_only,
-                    dist, queue, clear):
+def attack_distance(
+    neighbors, edge_owner, player, port, hex_blocked, airship_only, dist, queue, clear
+):
     """Off-rail steps from the player's clear network (or Port) to every hex, -1 unreachable.
 
     Sources (distance 0) are the jump-off hexes of clear_network. A hex with an Old One
@@ -306,15 +365,28 @@ def attack_distance(neighbors, edge_owner, player, port, hex_blocked, airship_on
 
 
 @nb.njit(cache=True)
-def attackable(neighbors, edge_owner, player, port, hex_blocked, force_range, airship_only,
-               out, dist, queue, clear):
+def attackable(
+    neighbors,
+    edge_owner,
+    player,
+    port,
+    hex_blocked,
+    force_range,
+    airship_only,
+    out,
+    dist,
+    queue,
+    clear,
+):
     """out[h] = True for hexes with an Old One the force can attack. Returns the count.
 
     force_range is the lowest off-rail range in the force. Range 0 (an Armoured Train in
     the force) reaches only hexes on the rail network: an Old One hex joined by the
     player's own track to a clear jump-off hex.
     """
-    attack_distance(neighbors, edge_owner, player, port, hex_blocked, airship_only, dist, queue, clear)
+    attack_distance(
+        neighbors, edge_owner, player, port, hex_blocked, airship_only, dist, queue, clear
+    )
     count = 0
     for h in range(neighbors.shape[0]):
         ok = False

@@ -36,7 +36,11 @@ def present_mask(st, mx):
     The Port token hits only where it fights (mx[PORT_FIGHTS])."""
     mask = 0
     for s in range(C.NUM_STACKS):
-        if st[C.COUNT + s] > 0 and mx[C.HITBIT + s] >= 0 and (s != C.PORT_STACK or mx[C.PORT_FIGHTS] != 0):
+        if (
+            st[C.COUNT + s] > 0
+            and mx[C.HITBIT + s] >= 0
+            and (s != C.PORT_STACK or mx[C.PORT_FIGHTS] != 0)
+        ):
             mask |= 1 << mx[C.HITBIT + s]
     return mask
 
@@ -185,8 +189,11 @@ def withdraw(st, mx, option):
         g = mx[C.GROUP + s]
         if g == C.GROUP_NONE or st[C.COUNT + s] == 0:
             continue
-        if option == C.WITHDRAW_ALL or (option == C.WITHDRAW_AIRSHIPS and g == C.GROUP_AIRSHIPS) \
-                or (option == C.WITHDRAW_OTHERS and g == C.GROUP_OTHERS):
+        if (
+            option == C.WITHDRAW_ALL
+            or (option == C.WITHDRAW_AIRSHIPS and g == C.GROUP_AIRSHIPS)
+            or (option == C.WITHDRAW_OTHERS and g == C.GROUP_OTHERS)
+        ):
             st[C.COUNT + s] = 0
             st[C.DAMAGE + s] = 0
             moved = True
@@ -211,8 +218,19 @@ def start_combat(st, mx):
 
 
 @nb.njit(cache=True, inline="always")
-def resolve_by_policy(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, c, dmg,
-                      alloc_id, alloc_params):
+def resolve_by_policy(
+    st,
+    mx,
+    mx_cost,
+    card_hits,
+    card_purple,
+    card_sanity,
+    card_airship,
+    c,
+    dmg,
+    alloc_id,
+    alloc_params,
+):
     """Resolve card c with a fixed allocation policy; return the outcome."""
     p, s_loss, a = card_effect(st, mx, card_hits, card_purple, card_sanity, card_airship, c, dmg)
     place_purple_by_policy(st, mx, mx_cost, p, alloc_id, alloc_params)
@@ -240,8 +258,26 @@ def jones_available(st, mx):
 
 
 @nb.njit(**NO_NRT)
-def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                deck, n_left, alloc_id, alloc_params, wd_id, wd_params, wd_table, scratch, dmg, script):
+def play_combat(
+    rng,
+    st,
+    mx,
+    mx_cost,
+    card_hits,
+    card_purple,
+    card_sanity,
+    card_airship,
+    deck,
+    n_left,
+    alloc_id,
+    alloc_params,
+    wd_id,
+    wd_params,
+    wd_table,
+    scratch,
+    dmg,
+    script,
+):
     """Play one combat to its end on ``st`` drawing from ``deck[:n_left]``; return n_left
     after it. "If the deck of Old One cards is exhausted, shuffle the discard pile to make
     a fresh deck": when a whole fresh deck has been drawn without changing the fight
@@ -281,24 +317,69 @@ def play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_
         st[C.CARDS] += 1
         if jones_available(st, mx):
             copy_into(scratch, st)
-            peek = resolve_by_policy(scratch, mx, mx_cost, card_hits, card_purple, card_sanity,
-                                     card_airship, c, dmg, alloc_id, alloc_params)
+            peek = resolve_by_policy(
+                scratch,
+                mx,
+                mx_cost,
+                card_hits,
+                card_purple,
+                card_sanity,
+                card_airship,
+                c,
+                dmg,
+                alloc_id,
+                alloc_params,
+            )
             if jones_decision(peek):
                 st[C.JONES_USED] = 1
                 withdraw(st, mx, C.WITHDRAW_ALL)
                 outcome = C.WITHDRAW
                 break
-        outcome = resolve_by_policy(st, mx, mx_cost, card_hits, card_purple, card_sanity,
-                                    card_airship, c, dmg, alloc_id, alloc_params)
+        outcome = resolve_by_policy(
+            st,
+            mx,
+            mx_cost,
+            card_hits,
+            card_purple,
+            card_sanity,
+            card_airship,
+            c,
+            dmg,
+            alloc_id,
+            alloc_params,
+        )
     finish(st, mx, outcome)
     return n_left
 
 
 @nb.njit(**NO_NRT)
-def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                     start_deck, alloc_id, alloc_params, wd_id, wd_params, wd_table, flip_threshold,
-                     out_outcomes, out_lost, out_lost_hist, out_cards, work_deck, work_st, work_scratch,
-                     work_dmg, no_script):
+def simulate_combats(
+    rng,
+    n_games,
+    st0,
+    mx,
+    mx_cost,
+    card_hits,
+    card_purple,
+    card_sanity,
+    card_airship,
+    start_deck,
+    alloc_id,
+    alloc_params,
+    wd_id,
+    wd_params,
+    wd_table,
+    flip_threshold,
+    out_outcomes,
+    out_lost,
+    out_lost_hist,
+    out_cards,
+    work_deck,
+    work_st,
+    work_scratch,
+    work_dmg,
+    no_script,
+):
     """Monte Carlo: ``n_games`` independent combats from st0, each from a fresh deck.
 
     Accumulates into out_outcomes[NUM_OUTCOMES], out_lost[7] (units lost per stack),
@@ -316,9 +397,26 @@ def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, car
         if st[C.RESHUFFLES] > 0:
             copy_into(work_deck, start_deck)
         copy_into(st, st0)
-        play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                    work_deck, n_start, alloc_id, alloc_params, wd_id, wd_params, wd_table, work_scratch, work_dmg,
-                    no_script)
+        play_combat(
+            rng,
+            st,
+            mx,
+            mx_cost,
+            card_hits,
+            card_purple,
+            card_sanity,
+            card_airship,
+            work_deck,
+            n_start,
+            alloc_id,
+            alloc_params,
+            wd_id,
+            wd_params,
+            wd_table,
+            work_scratch,
+            work_dmg,
+            no_script,
+        )
         outcome = st[C.OUTCOME]
         out_outcomes[outcome] += 1
         units = 0
@@ -334,14 +432,45 @@ def simulate_combats(rng, n_games, st0, mx, mx_cost, card_hits, card_purple, car
 
 
 @nb.njit(cache=True)
-def play_script(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, script,
-                alloc_id, alloc_params, wd_id, wd_params, wd_table):
+def play_script(
+    rng,
+    st,
+    mx,
+    mx_cost,
+    card_hits,
+    card_purple,
+    card_sanity,
+    card_airship,
+    script,
+    alloc_id,
+    alloc_params,
+    wd_id,
+    wd_params,
+    wd_table,
+):
     """Resolve a combat on ``st`` with the cards drawn in the order ``script``.
 
     ``rng`` is never drawn from (the script decides every draw); it only keeps one
     compiled play_combat for chance and scripts alike.
     """
     deck = np.zeros(1, dtype=np.int64)
-    play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, deck, script.size,
-                alloc_id, alloc_params, wd_id, wd_params, wd_table, st.copy(), np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
-                script)
+    play_combat(
+        rng,
+        st,
+        mx,
+        mx_cost,
+        card_hits,
+        card_purple,
+        card_sanity,
+        card_airship,
+        deck,
+        script.size,
+        alloc_id,
+        alloc_params,
+        wd_id,
+        wd_params,
+        wd_table,
+        st.copy(),
+        np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
+        script,
+    )

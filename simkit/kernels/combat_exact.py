@@ -74,7 +74,9 @@ def rest_key(st, st0, mx):
     key = key * (st0[C.SANITY] + 1) + st[C.SANITY]
     for i in range(C.MAX_OLD_ONES):
         if mx[C.OO_TYPE + i] >= 0:
-            key = key * (mx[C.OO_CAPACITY + i] + 1) + min(st[C.OO_DAMAGE + i], mx[C.OO_CAPACITY + i])
+            key = key * (mx[C.OO_CAPACITY + i] + 1) + min(
+                st[C.OO_DAMAGE + i], mx[C.OO_CAPACITY + i]
+            )
     # what the stalemate rule needs: still on the first deck (0), or on a fresh deck with
     # (2) or without (1) a change since the reshuffle
     key = key * 3 + (0 if st[C.RESHUFFLES] == 0 else 1 + st[C.PROGRESS])
@@ -244,9 +246,34 @@ def all_splits(st, mx, n, rows):
 
 
 @nb.njit(**NO_NRT)
-def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cls_sanity,
-               cls_airship, alloc_params, wd_params, wd_table, ctx_i, ctx_f, keys, rows, values, decisions,
-               features, sbuf, vbuf, ibuf, cbuf, split_buf):
+def node_value(
+    st,
+    comp,
+    full,
+    place,
+    st0,
+    mx,
+    mx_cost,
+    cls_hits,
+    cls_purple,
+    cls_sanity,
+    cls_airship,
+    alloc_params,
+    wd_params,
+    wd_table,
+    ctx_i,
+    ctx_f,
+    keys,
+    rows,
+    values,
+    decisions,
+    features,
+    sbuf,
+    vbuf,
+    ibuf,
+    cbuf,
+    split_buf,
+):
     """Row of ``values`` holding the value of state ``st`` before a withdrawal decision and
     the next draw (-1 once the state budget is exhausted).
 
@@ -264,12 +291,12 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
         return found
     d = st[C.CARDS]
     if d >= sbuf.shape[0]:
-        ctx_i[CTX_OVERFLOW] = 1   # a fight longer than the buffers (many reshuffles): too large
+        ctx_i[CTX_OVERFLOW] = 1  # a fight longer than the buffers (many reshuffles): too large
         return -1
     here, after, scratch = sbuf[d, 0], sbuf[d, 1], sbuf[d, 2]
     best, v, vc, w = vbuf[d, 0], vbuf[d, 1], vbuf[d, 2], vbuf[d, 3]
-    dmg = ibuf[d, 0, :C.MAX_OLD_ONES]
-    split_row = ibuf[d, 1:2, :C.NUM_STACKS]
+    dmg = ibuf[d, 0, : C.MAX_OLD_ONES]
+    split_row = ibuf[d, 1:2, : C.NUM_STACKS]
     reshuffled = cbuf[d]
     best_option = -1
     optimal_wd = (ctx_i[CTX_WD] == WD_OPTIMAL) & (mx[C.CAN_WITHDRAW] != 0)
@@ -295,7 +322,7 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
             total += comp[c]
         if total == 0:
             if here[C.RESHUFFLES] > 0 and here[C.PROGRESS] == 0:
-                finish(here, mx, C.STALEMATE)   # a whole deck changed nothing, as in play_combat
+                finish(here, mx, C.STALEMATE)  # a whole deck changed nothing, as in play_combat
                 terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
                 best_option = keep_better(v, best, best_option, option, ctx_i)
                 continue
@@ -312,7 +339,9 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                 continue
             prob = deck[c] / total
             deck[c] -= 1
-            p, s_loss, a = card_effect(here, mx, cls_hits, cls_purple, cls_sanity, cls_airship, c, dmg)
+            p, s_loss, a = card_effect(
+                here, mx, cls_hits, cls_purple, cls_sanity, cls_airship, c, dmg
+            )
             if ctx_i[CTX_ALLOC] == ALLOC_OPTIMAL and p > 0:
                 splits = split_buf[d]
                 n_splits = all_splits(here, mx, p, splits)
@@ -320,7 +349,9 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                     ctx_i[CTX_OVERFLOW] = 2  # more splits than the buffer holds
                     return -1
             else:
-                policy_split(here, mx, mx_cost, p, ctx_i[CTX_ALLOC], alloc_params, scratch, split_row)
+                policy_split(
+                    here, mx, mx_cost, p, ctx_i[CTX_ALLOC], alloc_params, scratch, split_row
+                )
                 splits = split_row
                 n_splits = 1
             for r in range(n_splits):
@@ -334,10 +365,34 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                     finish(after, mx, outcome)
                     terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
                 else:
-                    row = node_value(after, deck, full, place, st0, mx, mx_cost, cls_hits, cls_purple,
-                                     cls_sanity, cls_airship, alloc_params, wd_params, wd_table, ctx_i, ctx_f,
-                                     keys, rows, values, decisions, features, sbuf, vbuf, ibuf, cbuf,
-                                     split_buf)
+                    row = node_value(
+                        after,
+                        deck,
+                        full,
+                        place,
+                        st0,
+                        mx,
+                        mx_cost,
+                        cls_hits,
+                        cls_purple,
+                        cls_sanity,
+                        cls_airship,
+                        alloc_params,
+                        wd_params,
+                        wd_table,
+                        ctx_i,
+                        ctx_f,
+                        keys,
+                        rows,
+                        values,
+                        decisions,
+                        features,
+                        sbuf,
+                        vbuf,
+                        ibuf,
+                        cbuf,
+                        split_buf,
+                    )
                     if row < 0:
                         return -1
                     copy_into(w, values[row])
@@ -357,9 +412,21 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
                     take = better(w, vc, ctx_i)
                 else:  # the Monte Carlo kernel's rule: peek with the fixed allocation
                     copy_into(scratch, here)
-                    take = jones_decision(resolve_by_policy(scratch, mx, mx_cost, cls_hits, cls_purple,
-                                                            cls_sanity, cls_airship, c, dmg,
-                                                            ctx_i[CTX_ALLOC], alloc_params))
+                    take = jones_decision(
+                        resolve_by_policy(
+                            scratch,
+                            mx,
+                            mx_cost,
+                            cls_hits,
+                            cls_purple,
+                            cls_sanity,
+                            cls_airship,
+                            c,
+                            dmg,
+                            ctx_i[CTX_ALLOC],
+                            alloc_params,
+                        )
+                    )
                 if take:
                     copy_into(vc, w)
             deck[c] += 1
@@ -374,7 +441,9 @@ def node_value(st, comp, full, place, st0, mx, mx_cost, cls_hits, cls_purple, cl
     copy_into(values[index], best)
     decisions[index] = best_option
     features[index, 0] = st[C.SANITY]
-    features[index, 1] = combatants(st, mx) - (st[C.COUNT + C.PORT_STACK] if mx[C.PORT_FIGHTS] != 0 else 0)
+    features[index, 1] = combatants(st, mx) - (
+        st[C.COUNT + C.PORT_STACK] if mx[C.PORT_FIGHTS] != 0 else 0
+    )
     oo = 0
     for i in range(C.MAX_OLD_ONES):
         oo += st[C.OO_DAMAGE + i]

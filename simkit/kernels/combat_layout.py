@@ -42,45 +42,53 @@ MAX_OLD_ONES = 4
 NUM_OLD_ONE_TYPES = 6
 
 # the combat state st[...] (int64 [STATE_SIZE])
-STATE_LAYOUT = Layout("st", (
-    ("COUNT", NUM_STACKS, "+ stack: units left"),
-    ("DAMAGE", NUM_STACKS, "+ stack: damage cubes (0 .. capacity-1)"),
-    ("LOST", NUM_STACKS, "+ stack: units eliminated in this combat"),
-    ("SANITY", 1, "sanity tokens left"),
-    ("OO_DAMAGE", MAX_OLD_ONES, "+ slot: damage on Old One i"),
-    ("CARDS", 1, "Old One cards drawn so far"),
-    ("RESHUFFLES", 1),
-    ("JONES_USED", 1),
-    ("PORT_HITS", 1),
-    ("PROGRESS", 1),
-    ("OUTCOME", 1, "ONGOING or an outcome below"),
-), size_name="STATE_SIZE")
+STATE_LAYOUT = Layout(
+    "st",
+    (
+        ("COUNT", NUM_STACKS, "+ stack: units left"),
+        ("DAMAGE", NUM_STACKS, "+ stack: damage cubes (0 .. capacity-1)"),
+        ("LOST", NUM_STACKS, "+ stack: units eliminated in this combat"),
+        ("SANITY", 1, "sanity tokens left"),
+        ("OO_DAMAGE", MAX_OLD_ONES, "+ slot: damage on Old One i"),
+        ("CARDS", 1, "Old One cards drawn so far"),
+        ("RESHUFFLES", 1),
+        ("JONES_USED", 1),
+        ("PORT_HITS", 1),
+        ("PROGRESS", 1),
+        ("OUTCOME", 1, "ONGOING or an outcome below"),
+    ),
+    size_name="STATE_SIZE",
+)
 globals().update(STATE_LAYOUT.constants())
 
 # the matchup mx[...] (int64 [MATCHUP_SIZE])
-MATCHUP_LAYOUT = Layout("mx", (
-    ("CAPACITY", NUM_STACKS, "+ stack: damage capacity"),
-    ("HITBIT", NUM_STACKS, "+ stack: unit bit in the hit mask (-1 none)"),
-    ("TAKES_PURPLE", NUM_STACKS, "+ stack: 1 if purple cubes may be placed on it"),
-    ("GROUP", NUM_STACKS, "+ stack: withdrawal group"),
-    ("OO_TYPE", MAX_OLD_ONES, "+ slot: Old One type (-1 empty)"),
-    ("OO_CAPACITY", MAX_OLD_ONES, "+ slot: damage capacity"),
-    ("CAN_WITHDRAW", 1),
-    ("PORT_FIGHTS", 1),
-    ("MILLIGAN", 1),
-    ("JONES", 1),
-    ("EXTRA_PURPLE", 1),
-    ("KEEP_DAMAGE", 1),
-), size_name="MATCHUP_SIZE")
+MATCHUP_LAYOUT = Layout(
+    "mx",
+    (
+        ("CAPACITY", NUM_STACKS, "+ stack: damage capacity"),
+        ("HITBIT", NUM_STACKS, "+ stack: unit bit in the hit mask (-1 none)"),
+        ("TAKES_PURPLE", NUM_STACKS, "+ stack: 1 if purple cubes may be placed on it"),
+        ("GROUP", NUM_STACKS, "+ stack: withdrawal group"),
+        ("OO_TYPE", MAX_OLD_ONES, "+ slot: Old One type (-1 empty)"),
+        ("OO_CAPACITY", MAX_OLD_ONES, "+ slot: damage capacity"),
+        ("CAN_WITHDRAW", 1),
+        ("PORT_FIGHTS", 1),
+        ("MILLIGAN", 1),
+        ("JONES", 1),
+        ("EXTRA_PURPLE", 1),
+        ("KEEP_DAMAGE", 1),
+    ),
+    size_name="MATCHUP_SIZE",
+)
 globals().update(MATCHUP_LAYOUT.constants())
 
 # st[OUTCOME]
 ONGOING = -1
-WIN = 0             # every Old One destroyed
+WIN = 0  # every Old One destroyed
 WIN_AND_DEFEAT = 1  # destroyed and defeated by the same card
 DEFEAT = 2
 WITHDRAW = 3
-STALEMATE = 4       # a full pass of the deck changed nothing: the fight can never end
+STALEMATE = 4  # a full pass of the deck changed nothing: the fight can never end
 NUM_OUTCOMES = 5
 OUTCOME_NAMES = ("win", "win_and_defeat", "defeat", "withdraw", "stalemate")
 

@@ -34,7 +34,7 @@ MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 SCRIPT_PREFIX = 16  # cards shuffled before a combat starts (a longer combat is replayed)
-MID_PASSES = 2      # fresh decks in the second script (the rare longer combat gets them all)
+MID_PASSES = 2  # fresh decks in the second script (the rare longer combat gets them all)
 
 
 @nb.njit(cache=True, inline="always")
@@ -76,10 +76,38 @@ def card_order(key, script, start_deck, full_size, work_deck):
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False)
-def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                start_deck, full_size, alloc_id, alloc_params, wd_id, wd_params, wd_table, flip_threshold,
-                out_outcome, out_cards, out_sanity, out_port_hits, out_flip, out_lost,
-                work_deck, work_st, work_scratch, work_dmg, script_short, script_mid, script_full):
+def combat_rows(
+    rng,
+    keys,
+    st0,
+    mx,
+    mx_cost,
+    card_hits,
+    card_purple,
+    card_sanity,
+    card_airship,
+    start_deck,
+    full_size,
+    alloc_id,
+    alloc_params,
+    wd_id,
+    wd_params,
+    wd_table,
+    flip_threshold,
+    out_outcome,
+    out_cards,
+    out_sanity,
+    out_port_hits,
+    out_flip,
+    out_lost,
+    work_deck,
+    work_st,
+    work_scratch,
+    work_dmg,
+    script_short,
+    script_mid,
+    script_full,
+):
     """Play one combat per key from st0; write one row per combat into the out_* arrays.
 
     keys: uint64[n]. out_outcome int8[n], out_cards int16[n], out_sanity int8[n],
@@ -99,14 +127,31 @@ def combat_rows(rng, keys, st0, mx, mx_cost, card_hits, card_purple, card_sanity
             script = script_short if stage == 0 else (script_mid if stage == 1 else script_full)
             if stage > 0:
                 if not ((st[C.CARDS] >= played) & (st[C.OUTCOME] == C.WITHDRAW)):
-                    break       # the combat ended before its script did
+                    break  # the combat ended before its script did
                 if script.size <= played:
-                    continue    # no longer than the last one
+                    continue  # no longer than the last one
             card_order(key, script, start_deck, full_size, work_deck)
             copy_into(st, st0)
-            play_combat(rng, st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship,
-                        work_deck, start_deck.size, alloc_id, alloc_params, wd_id, wd_params, wd_table,
-                        work_scratch, work_dmg, script)
+            play_combat(
+                rng,
+                st,
+                mx,
+                mx_cost,
+                card_hits,
+                card_purple,
+                card_sanity,
+                card_airship,
+                work_deck,
+                start_deck.size,
+                alloc_id,
+                alloc_params,
+                wd_id,
+                wd_params,
+                wd_table,
+                work_scratch,
+                work_dmg,
+                script,
+            )
             played = script.size
         out_outcome[g] = st[C.OUTCOME]
         out_cards[g] = st[C.CARDS]

@@ -53,7 +53,7 @@ from simkit.kernels.combat_exact import (
 from simkit.kernels.combat_table_lookup import COL_DECISION, COL_ROW, TABLE_COLS, state_keys
 from simkit.kernels.hashtable import EMPTY, _slot, table_get, table_put
 
-DEPTH = 512          # recursion depth bound: every step that is not a self-loop makes progress
+DEPTH = 512  # recursion depth bound: every step that is not a self-loop makes progress
 SELF_LOOP_ONLY = 1.0 - 1e-12
 
 
@@ -65,8 +65,27 @@ def clear_table(table, slots_used, n):
 
 
 @nb.njit(**NO_NRT)
-def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob, alloc_params,
-               ctx_i, ctx_f, tag, table, slots_used, values, sbuf, vbuf, ibuf):
+def table_node(
+    st,
+    mx,
+    mx_cost,
+    card_hits,
+    card_purple,
+    card_sanity,
+    card_airship,
+    rep,
+    prob,
+    alloc_params,
+    ctx_i,
+    ctx_f,
+    tag,
+    table,
+    slots_used,
+    values,
+    sbuf,
+    vbuf,
+    ibuf,
+):
     """Row of ``values`` holding the optimal future value of state ``st`` (before a
     withdrawal decision and the next draw); -1 once the buffers are exhausted.
 
@@ -87,8 +106,8 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
         return -1
     here, after, scratch = sbuf[d, 0], sbuf[d, 1], sbuf[d, 2]
     best, v, w = vbuf[d, 0], vbuf[d, 1], vbuf[d, 2]
-    dmg = ibuf[d, 0, :C.MAX_OLD_ONES]
-    split_row = ibuf[d, 1:2, :C.NUM_STACKS]
+    dmg = ibuf[d, 0, : C.MAX_OLD_ONES]
+    split_row = ibuf[d, 1:2, : C.NUM_STACKS]
     best_option = -1
     for option in range(4):
         if option != C.STAY and (mx[C.CAN_WITHDRAW] == 0 or not has_withdrawable(st, mx)):
@@ -107,7 +126,9 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
                 continue
             copy_into(after, here)
             after[C.CARDS] += 1
-            p, s_loss, a = card_effect(after, mx, card_hits, card_purple, card_sanity, card_airship, rep[k], dmg)
+            p, s_loss, a = card_effect(
+                after, mx, card_hits, card_purple, card_sanity, card_airship, rep[k], dmg
+            )
             policy_split(after, mx, mx_cost, p, ctx_i[CTX_ALLOC], alloc_params, scratch, split_row)
             for s in range(C.NUM_STACKS):
                 place_cubes(after, mx, s, split_row[0, s])
@@ -126,9 +147,27 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
                 if a1 == k1 and a2 == k2 and after[C.PORT_HITS] == here[C.PORT_HITS]:
                     p_self += prob[k]
                     continue
-                row = table_node(after, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep,
-                                 prob, alloc_params, ctx_i, ctx_f, tag, table, slots_used, values, sbuf, vbuf,
-                                 ibuf)
+                row = table_node(
+                    after,
+                    mx,
+                    mx_cost,
+                    card_hits,
+                    card_purple,
+                    card_sanity,
+                    card_airship,
+                    rep,
+                    prob,
+                    alloc_params,
+                    ctx_i,
+                    ctx_f,
+                    tag,
+                    table,
+                    slots_used,
+                    values,
+                    sbuf,
+                    vbuf,
+                    ibuf,
+                )
                 if row < 0:
                     return -1
                 copy_into(w, values[row])
@@ -162,16 +201,54 @@ def table_node(st, mx, mx_cost, card_hits, card_purple, card_sanity, card_airshi
 
 
 @nb.njit(**NO_NRT)
-def solve_table(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob, alloc_params,
-                ctx_i, ctx_f, tag, table, slots_used, values, sbuf, vbuf, ibuf):
+def solve_table(
+    st0,
+    mx,
+    mx_cost,
+    card_hits,
+    card_purple,
+    card_sanity,
+    card_airship,
+    rep,
+    prob,
+    alloc_params,
+    ctx_i,
+    ctx_f,
+    tag,
+    table,
+    slots_used,
+    values,
+    sbuf,
+    vbuf,
+    ibuf,
+):
     """Fill ``table`` under ``tag`` for the combat starting at st0 (after start_combat);
     returns the root row or -1 (buffers too small: this tag's entries are then removed
     again and must not be used). ``table`` needs room for values.shape[0] more states.
     """
     ctx_i[CTX_OVERFLOW] = 0
     ctx_i[CTX_STATES] = 0
-    row = table_node(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob,
-                     alloc_params, ctx_i, ctx_f, tag, table, slots_used, values, sbuf, vbuf, ibuf)
+    row = table_node(
+        st0,
+        mx,
+        mx_cost,
+        card_hits,
+        card_purple,
+        card_sanity,
+        card_airship,
+        rep,
+        prob,
+        alloc_params,
+        ctx_i,
+        ctx_f,
+        tag,
+        table,
+        slots_used,
+        values,
+        sbuf,
+        vbuf,
+        ibuf,
+    )
     if row < 0:
         clear_table(table, slots_used, ctx_i[CTX_STATES])
         ctx_i[CTX_STATES] = 0
@@ -187,8 +264,11 @@ def same_effect(card_hits, card_purple, card_sanity, card_airship, a, b, mx, for
             continue
         if (card_hits[a, t] & force_mask) != (card_hits[b, t] & force_mask):
             return False
-        if card_purple[a, t] != card_purple[b, t] or card_sanity[a, t] != card_sanity[b, t] \
-                or card_airship[a, t] != card_airship[b, t]:
+        if (
+            card_purple[a, t] != card_purple[b, t]
+            or card_sanity[a, t] != card_sanity[b, t]
+            or card_airship[a, t] != card_airship[b, t]
+        ):
             return False
     return True
 
@@ -212,8 +292,9 @@ def group_deck(st0, mx, card_hits, card_purple, card_sanity, card_airship, weigh
         if weight[c] <= 0:
             continue
         k = 0
-        while k < n and not same_effect(card_hits, card_purple, card_sanity, card_airship, rep[k], c, mx,
-                                        force_mask):
+        while k < n and not same_effect(
+            card_hits, card_purple, card_sanity, card_airship, rep[k], c, mx, force_mask
+        ):
             k += 1
         if k == n:
             rep[n] = c
@@ -225,7 +306,7 @@ def group_deck(st0, mx, card_hits, card_purple, card_sanity, card_airship, weigh
 # -- a cache of solved tables: a game engine meets the same matchups again and again ------
 SIG_SIZE = C.STATE_SIZE + C.MATCHUP_SIZE + C.NUM_STACKS + 4
 CACHE_MATCHUPS, CACHE_ENTRIES = 0, 1  # cache_i: matchups cached, table entries in use
-SIG_OFFSET = 1 << 20                  # makes every signature entry non-negative for hashing
+SIG_OFFSET = 1 << 20  # makes every signature entry non-negative for hashing
 
 
 @nb.njit(**NO_NRT)
@@ -274,9 +355,32 @@ def reset_cache(table, sig_keys, sig_rows, cache_i):
 
 
 @nb.njit(**NO_NRT)
-def cached_table(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, weight, rep, prob,
-                 alloc_params, ctx_i, ctx_f, table, slots_used, values, sbuf, vbuf, ibuf,
-                 sigs, sig_keys, sig_rows, sig, cache_i):
+def cached_table(
+    st0,
+    mx,
+    mx_cost,
+    card_hits,
+    card_purple,
+    card_sanity,
+    card_airship,
+    weight,
+    rep,
+    prob,
+    alloc_params,
+    ctx_i,
+    ctx_f,
+    table,
+    slots_used,
+    values,
+    sbuf,
+    vbuf,
+    ibuf,
+    sigs,
+    sig_keys,
+    sig_rows,
+    sig,
+    cache_i,
+):
     """Tag of the solved table for the combat starting at st0 (solved on a miss), or -1
     if it outgrew the buffers.
 
@@ -295,14 +399,35 @@ def cached_table(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_air
                 break
         if same:
             return mid
-    if cache_i[CACHE_MATCHUPS] >= sigs.shape[0] or \
-            cache_i[CACHE_ENTRIES] + values.shape[0] > table.shape[0] // 2:
+    if (
+        cache_i[CACHE_MATCHUPS] >= sigs.shape[0]
+        or cache_i[CACHE_ENTRIES] + values.shape[0] > table.shape[0] // 2
+    ):
         reset_cache(table, sig_keys, sig_rows, cache_i)
         mid = EMPTY
     tag = cache_i[CACHE_MATCHUPS]
     group_deck(st0, mx, card_hits, card_purple, card_sanity, card_airship, weight, rep, prob)
-    row = solve_table(st0, mx, mx_cost, card_hits, card_purple, card_sanity, card_airship, rep, prob,
-                      alloc_params, ctx_i, ctx_f, tag, table, slots_used, values, sbuf, vbuf, ibuf)
+    row = solve_table(
+        st0,
+        mx,
+        mx_cost,
+        card_hits,
+        card_purple,
+        card_sanity,
+        card_airship,
+        rep,
+        prob,
+        alloc_params,
+        ctx_i,
+        ctx_f,
+        tag,
+        table,
+        slots_used,
+        values,
+        sbuf,
+        vbuf,
+        ibuf,
+    )
     if row < 0:
         return -1
     cache_i[CACHE_ENTRIES] += ctx_i[CTX_STATES]

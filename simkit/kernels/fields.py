@@ -23,11 +23,11 @@ from typing import NamedTuple
 
 
 class Field(NamedTuple):
-    name: str          # the index constant, e.g. "G_SUPPLY"
-    offset: int        # first slot
-    size: int          # number of slots
+    name: str  # the index constant, e.g. "G_SUPPLY"
+    offset: int  # first slot
+    size: int  # number of slots
     doc: str = ""
-    labels: tuple[str, ...] | None = None   # optional name per slot (summary columns)
+    labels: tuple[str, ...] | None = None  # optional name per slot (summary columns)
 
     @property
     def reserved(self) -> bool:
@@ -105,7 +105,7 @@ class Layout:
                 out.extend(f.labels)
                 continue
             name = f.name.lstrip("_")
-            base = (name[len(prefix):] if prefix and name.startswith(prefix) else name).lower()
+            base = (name[len(prefix) :] if prefix and name.startswith(prefix) else name).lower()
             out.extend([base] if f.size == 1 else [f"{base}_{k}" for k in range(f.size)])
         return tuple(out)
 
@@ -115,7 +115,7 @@ class Layout:
         for f in self.fields:
             if f.reserved:
                 continue
-            vals = [v.item() if hasattr(v, "item") else v for v in vec[f.offset:f.stop]]
+            vals = [v.item() if hasattr(v, "item") else v for v in vec[f.offset : f.stop]]
             if skip_zero and not any(vals):
                 continue
             out[f.name] = vals[0] if f.size == 1 else vals

@@ -40,7 +40,7 @@ from strategies.human.policy import (
     pick_unit,
 )
 
-CHEAP_MASK = 0b11011   # every terrain but Hills (simkit.board.rails.CHEAP_BOX)
+CHEAP_MASK = 0b11011  # every terrain but Hills (simkit.board.rails.CHEAP_BOX)
 ALL_MASK = 0b11111
 
 
@@ -53,6 +53,7 @@ def illegal(X, p, decision, value):
 
 # -- candidates ------------------------------------------------------------------------------
 
+
 @nb.njit(cache=True)
 def track_candidates(S, X, W, p, mask):
     """Sides the player may build across now (W.clear must be current) into W.cand_h/cand_k."""
@@ -61,8 +62,9 @@ def track_candidates(S, X, W, p, mask):
         if not W.clear[h]:
             continue
         for k in range(6):
-            if can_build_track(S.neighbors, X.edge_owner, W.clear, X.hex_blocked, S.hex_terrain,
-                               mask, h, k):
+            if can_build_track(
+                S.neighbors, X.edge_owner, W.clear, X.hex_blocked, S.hex_terrain, mask, h, k
+            ):
                 W.cand_h[n] = h
                 W.cand_k[n] = k
                 n += 1
@@ -117,6 +119,7 @@ def refresh_network(S, X, W, p):
 
 # -- legality ------------------------------------------------------------------------------
 
+
 @nb.njit(cache=True)
 def surcharge(S, X, p, box):
     return X.pl[p, L.P_BOX + box] * S.r[L.R_SURCHARGE]
@@ -138,8 +141,12 @@ def scan_sites(S, X, W, p):
     farms = 0
     # parts that cannot make their box legal this turn count as found (flag left 0)
     mine_ = 0 if placeable and gold >= surcharge(S, X, p, L.BOX_MINE) else 2
-    rails = placeable & (pl[p, L.P_RES + L.COAL] > 0) & (pl[p, L.P_RES + L.IRON] > 0) & \
-        (pl[p, L.P_TRACKS] < S.r[L.R_TRACKS])
+    rails = (
+        placeable
+        & (pl[p, L.P_RES + L.COAL] > 0)
+        & (pl[p, L.P_RES + L.IRON] > 0)
+        & (pl[p, L.P_TRACKS] < S.r[L.R_TRACKS])
+    )
     cheap = 0 if rails and gold >= surcharge(S, X, p, L.BOX_RAIL) else 2
     allb = 0 if rails and gold >= surcharge(S, X, p, L.BOX_RAIL_HILLS) else 2
     for h in range(X.hex_farm.size):
@@ -155,12 +162,17 @@ def scan_sites(S, X, W, p):
                     farms |= 1 << kind
         if cheap == 0 or allb == 0:
             for k in range(6):
-                if can_build_track(S.neighbors, X.edge_owner, W.clear, X.hex_blocked, S.hex_terrain,
-                                   ALL_MASK, h, k):
+                if can_build_track(
+                    S.neighbors, X.edge_owner, W.clear, X.hex_blocked, S.hex_terrain, ALL_MASK, h, k
+                ):
                     if allb == 0:
                         allb = 1
                     m = S.neighbors[h, k]
-                    if cheap == 0 and (CHEAP_MASK >> S.hex_terrain[h]) & 1 and (CHEAP_MASK >> S.hex_terrain[m]) & 1:
+                    if (
+                        cheap == 0
+                        and (CHEAP_MASK >> S.hex_terrain[h]) & 1
+                        and (CHEAP_MASK >> S.hex_terrain[m]) & 1
+                    ):
                         cheap = 1
         if mine_ > 0 and farms == want_farms and cheap > 0 and allb > 0:
             break
@@ -199,8 +211,9 @@ def turn_context(S, X, W, p):
     W.legal[L.BOX_RAIL] &= tracks_left & has_ci & (ctx[L.CTX_RAIL_CHEAP] > 0)
     W.legal[L.BOX_RAIL_HILLS] &= tracks_left & has_ci & (ctx[L.CTX_RAIL_ALL] > 0)
     W.legal[L.BOX_MINE] &= ctx[L.CTX_MINE_SITES] > 0
-    can_draw = (X.g[L.G_PERS_POS] < X.g[L.G_PERS_SIZE]) & \
-        (gold >= surcharge(S, X, p, L.BOX_RECRUIT) + r[L.R_RECRUIT_DRAW_GOLD])
+    can_draw = (X.g[L.G_PERS_POS] < X.g[L.G_PERS_SIZE]) & (
+        gold >= surcharge(S, X, p, L.BOX_RECRUIT) + r[L.R_RECRUIT_DRAW_GOLD]
+    )
     W.legal[L.BOX_RECRUIT] &= (display_count(X) > 0) | can_draw
     buy = False
     for u in range(L.NUM_UNITS):
@@ -217,6 +230,7 @@ def turn_context(S, X, W, p):
 
 
 # -- actions ------------------------------------------------------------------------------
+
 
 @nb.njit(cache=True)
 def build_railway(rng, S, X, W, p, box):
@@ -240,7 +254,7 @@ def build_railway(rng, S, X, W, p, box):
         h = W.cand_h[c]
         k = W.cand_k[c]
         lay_track(S.neighbors, X.edge_owner, h, k, p)
-        W.ctx[L.CTX_DIST_OK] = 0      # the network grew: attack distances are stale
+        W.ctx[L.CTX_DIST_OK] = 0  # the network grew: attack distances are stale
         pl[p, L.P_TRACKS] += 1
         log_event(X, L.EV_TRACK, pl[p, L.P_TIME], p, h, k, S.neighbors[h, k], 0, 0)
     return S.r[L.R_TP + box]
@@ -329,8 +343,11 @@ def recruit(rng, S, X, W, p):
             log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_CYCLE, card, j, 0, 0)
         elif j != -1:
             illegal(X, p, L.DEC_RECRUIT, 300 + j)
-    elif (g[L.G_MODE] == L.MODE_MYTHOS_SOLO and g[L.G_PERS_POS] < g[L.G_PERS_SIZE]
-          and X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_REFRESH_GOLD]):
+    elif (
+        g[L.G_MODE] == L.MODE_MYTHOS_SOLO
+        and g[L.G_PERS_POS] < g[L.G_PERS_SIZE]
+        and X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_REFRESH_GOLD]
+    ):
         # the same wish (a different display), granted the solo way: a paid refresh
         j = pick_cycle(rng, S, X, W, p)
         if 0 <= j < D and X.display[j] >= 0:
@@ -338,7 +355,9 @@ def recruit(rng, S, X, W, p):
             for _ in range(D):
                 if X.display[D - 1] >= 0 and g[L.G_PERS_POS] < g[L.G_PERS_SIZE]:
                     cycle_display(X, D - 1)
-            log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_REFRESH, S.r[L.R_REFRESH_GOLD], 0, 0, 0)
+            log_event(
+                X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_REFRESH, S.r[L.R_REFRESH_GOLD], 0, 0, 0
+            )
         elif j != -1:
             illegal(X, p, L.DEC_RECRUIT, 300 + j)
     gold_ok = X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_RECRUIT_DRAW_GOLD]
@@ -403,7 +422,11 @@ def buy_military(rng, S, X, W, p, extra_gold):
         if h >= 0:
             place_outpost(S, X, p, h, extra_gold)
             return S.r[L.R_TP + L.BOX_MILITARY]
-    ok = (0 <= u < L.NUM_UNITS) and cnt >= 1 and (cnt == 1 or (u == L.INFANTRY and cnt <= S.r[L.R_MAX_INFANTRY]))
+    ok = (
+        (0 <= u < L.NUM_UNITS)
+        and cnt >= 1
+        and (cnt == 1 or (u == L.INFANTRY and cnt <= S.r[L.R_MAX_INFANTRY]))
+    )
     if ok:
         ok = X.g[L.G_SUPPLY + u] >= cnt and gold >= S.unit_cost[u] * cnt
     if not ok:
@@ -486,10 +509,13 @@ def farm(rng, S, X, W, p):
         X.pl[p, L.P_FARMS + kind] += 1
         placed += 1
         log_event(X, L.EV_FARM, X.pl[p, L.P_TIME], p, h, kind, 0, 0, 0)
-    if placed == 0:   # the action needs at least one farm: the engine places the first site
+    if placed == 0:  # the action needs at least one farm: the engine places the first site
         illegal(X, p, L.DEC_FARM, -1)
         for kind in range(L.NUM_FARM_KINDS):
-            if X.pl[p, L.P_FARMS + kind] < S.r[L.R_FARMS_PER_KIND] and farm_candidates(S, X, W, kind) > 0:
+            if (
+                X.pl[p, L.P_FARMS + kind] < S.r[L.R_FARMS_PER_KIND]
+                and farm_candidates(S, X, W, kind) > 0
+            ):
                 h = W.hexes[0]
                 X.hx[h, L.H_FARM_OWNER] = p
                 X.hx[h, L.H_FARM_KIND] = kind

@@ -38,7 +38,9 @@ def find_attack_witness(S, X, W, p):
             continue
         ok_u = -1
         for u in range(L.NUM_UNITS):
-            if X.pl[p, L.P_UNITS + u] > 0 and in_range(S, X, W, p, h, unit_reach(S, X, p, u), False):
+            if X.pl[p, L.P_UNITS + u] > 0 and in_range(
+                S, X, W, p, h, unit_reach(S, X, p, u), False
+            ):
                 ok_u = u
                 break
         if ok_u >= 0:
@@ -48,8 +50,17 @@ def find_attack_witness(S, X, W, p):
     if air:
         # an all-Airship force may trace through Old Ones
         W.ctx[L.CTX_S_DIST2] = 0
-        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, True,
-                        W.dist2, W.queue, W.mask)
+        attack_distance(
+            S.neighbors,
+            X.edge_owner,
+            p,
+            X.pl[p, L.P_PORT],
+            X.hex_old_ones,
+            True,
+            W.dist2,
+            W.queue,
+            W.mask,
+        )
         reach = unit_reach(S, X, p, L.AIRSHIP)
         for h in range(X.hex_blocked.size):
             if X.hex_blocked[h] and W.dist2[h] >= 0 and W.dist2[h] <= reach:
@@ -78,8 +89,17 @@ def force_valid(S, X, W, p, h):
         return False
     if air_only:
         W.ctx[L.CTX_S_DIST2] = 0
-        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, True,
-                        W.dist2, W.queue, W.mask)
+        attack_distance(
+            S.neighbors,
+            X.edge_owner,
+            p,
+            X.pl[p, L.P_PORT],
+            X.hex_old_ones,
+            True,
+            W.dist2,
+            W.queue,
+            W.mask,
+        )
     return in_range(S, X, W, p, h, reach, air_only)
 
 
@@ -111,7 +131,7 @@ def attack_action(rng, S, X, W, p):
         X.pl[p, L.P_ILLEGAL] += 1
     tp = attack_tp(W)
     if is_revenge_like(X) and X.g[L.G_EXTRA_TIME] > 0:
-        tp += X.g[L.G_EXTRA_TIME]          # Atlach-Nacha (Mythos)
+        tp += X.g[L.G_EXTRA_TIME]  # Atlach-Nacha (Mythos)
         X.g[L.G_EXTRA_TIME] = 0
     bits = 0
     sent = 0
@@ -129,7 +149,7 @@ def attack_action(rng, S, X, W, p):
             flip_tile(S, X, i, p)
             flipped = True
     if not X.hex_blocked[h]:
-        return tp            # only Empty tiles: removed, nothing to fight
+        return tp  # only Empty tiles: removed, nothing to fight
     if X.g[L.G_MODE] == L.MODE_REVENGE and tiles_in_hex(X, h, W.tiles2) == 0:
         after_attack(X, h, p)  # an empty Spawn tile: removed, 1 VP
         return tp

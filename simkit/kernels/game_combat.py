@@ -81,7 +81,7 @@ def kill_tile(S, X, i):
                 actor = q
                 X.pl[q, L.P_TILE_VP] += vp
                 X.pl[q, L.P_KILLS] += 1
-                X.tile_holder[i] = q     # the tile is kept as a trophy (Yog-Sothoth may take it back)
+                X.tile_holder[i] = q  # the tile is kept as a trophy (Yog-Sothoth may take it back)
     elif n > 1:
         share = vp // n
         rem = vp - share * n
@@ -155,8 +155,11 @@ def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
             for u in range(L.NUM_UNITS):
                 units += W.force[u]
             mx[C.PORT_FIGHTS] = 1 if units == 0 else 0
-            st[C.SANITY] += (S.port_rev[L.PR_SANITY_4] if strength >= S.port_rev[L.PR_STRENGTH_NORMAL]
-                              else S.port_rev[L.PR_SANITY_2])
+            st[C.SANITY] += (
+                S.port_rev[L.PR_SANITY_4]
+                if strength >= S.port_rev[L.PR_STRENGTH_NORMAL]
+                else S.port_rev[L.PR_SANITY_2]
+            )
         if h >= 0 and X.hx[h, L.H_OUTPOST] == p:
             st[C.COUNT + L.OUTPOST_STACK] = 1
         # "no damage is healed between attacks": a turn's later fights start with the
@@ -238,9 +241,26 @@ def fight(rng, S, X, W, p, h, port_defence):
         else:  # the table outgrew its buffers: the strategy's thresholds (if any) decide
             wd_id = WD_THRESHOLD
             X.g[L.G_TABLE_FALLBACKS] += 1
-    n_left = play_combat(rng, W.cst, W.cmx, W.mx_cost, S.card_hits, S.card_purple, S.card_sanity,
-                         S.card_airship, X.oo_deck, X.g[L.G_DECK_LEFT], int(X.params[p, L.SP_ALLOC]),
-                         W.alloc_params, wd_id, W.wd_params, W.wt_table, W.scratch, W.dmg, W.no_script)
+    n_left = play_combat(
+        rng,
+        W.cst,
+        W.cmx,
+        W.mx_cost,
+        S.card_hits,
+        S.card_purple,
+        S.card_sanity,
+        S.card_airship,
+        X.oo_deck,
+        X.g[L.G_DECK_LEFT],
+        int(X.params[p, L.SP_ALLOC]),
+        W.alloc_params,
+        wd_id,
+        W.wd_params,
+        W.wt_table,
+        W.scratch,
+        W.dmg,
+        W.no_script,
+    )
     X.g[L.G_RESHUFFLES] += W.cst[C.RESHUFFLES]
     X.g[L.G_DECK_LEFT] = n_left
     st = W.cst
@@ -257,7 +277,9 @@ def fight(rng, S, X, W, p, h, port_defence):
     for j in range(m):
         i = W.tiles2[j]
         d = st[C.OO_DAMAGE + j]
-        if d >= W.cmx[C.OO_CAPACITY + j]:   # the capacity of this combat (Formless Spawn may raise it)
+        if (
+            d >= W.cmx[C.OO_CAPACITY + j]
+        ):  # the capacity of this combat (Formless Spawn may raise it)
             add_damage(X, i, p, d - W.dmg_before[j])
             kill_tile(S, X, i)
         else:

@@ -118,6 +118,7 @@ def draw_oo_card(rng, X):
 
 # -- the Personality display ---------------------------------------------------------------
 
+
 @nb.njit(cache=True)
 def draw_personality(X):
     """Top card of the Personality draw pile, or -1 if it is empty."""
@@ -157,7 +158,7 @@ def cycle_display(X, slot):
     card = take_from_display(X, slot)
     g = X.g
     pos, size = g[L.G_PERS_POS], g[L.G_PERS_SIZE]
-    for k in range(pos - 1, size - 1):   # the pile pers_deck[pos:size] moves up one place
+    for k in range(pos - 1, size - 1):  # the pile pers_deck[pos:size] moves up one place
         X.pers_deck[k] = X.pers_deck[k + 1]
     X.pers_deck[size - 1] = card
     g[L.G_PERS_POS] = pos - 1
@@ -174,6 +175,7 @@ def display_count(X):
 
 
 # -- players ------------------------------------------------------------------------------
+
 
 @nb.njit(cache=True)
 def has_effect(S, X, p, effect):
@@ -232,6 +234,15 @@ def ensure_dist(S, X, W, p):
     """W.dist = off-rail steps from p's clear network (not through Old Ones), computed at
     most once per turn (and again after the network changed)."""
     if W.ctx[L.CTX_DIST_OK] == 0:
-        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, False,
-                        W.dist, W.queue, W.clear)
+        attack_distance(
+            S.neighbors,
+            X.edge_owner,
+            p,
+            X.pl[p, L.P_PORT],
+            X.hex_old_ones,
+            False,
+            W.dist,
+            W.queue,
+            W.clear,
+        )
         W.ctx[L.CTX_DIST_OK] = 1

@@ -63,7 +63,10 @@ def revenge_port_defence(rng, S, X, W, p):
         X.g[L.G_OOP_VP] += S.port_rev[L.PR_OOP_VP]
         return True
     strength = X.pl[p, L.P_PORT_STRENGTH]
-    if strength >= S.port_rev[L.PR_STRENGTH_NORMAL] and st[C.PORT_HITS] >= S.port_rev[L.PR_FLIP_THRESHOLD]:
+    if (
+        strength >= S.port_rev[L.PR_STRENGTH_NORMAL]
+        and st[C.PORT_HITS] >= S.port_rev[L.PR_FLIP_THRESHOLD]
+    ):
         log_event(X, L.EV_REVENGE, now(X), p, L.RV_PORT_FLIP, h, 0, 0, 0)
         X.pl[p, L.P_PORT_STRENGTH] = S.port_rev[L.PR_STRENGTH_WEAK]
         X.g[L.G_PORT_FLIPS] += 1
@@ -98,13 +101,33 @@ def outpost_defence(rng, S, X, W, h):
     outcome = fight(rng, S, X, W, p, h, False)
     carry_damage(W, p)
     if X.hx[h, L.H_OUTPOST] != p:
-        log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_LOST, h, oop_unit_vp(S, X, L.OUTPOST_STACK), 0, 0)
+        log_event(
+            X,
+            L.EV_REVENGE,
+            now(X),
+            p,
+            L.RV_OUTPOST_LOST,
+            h,
+            oop_unit_vp(S, X, L.OUTPOST_STACK),
+            0,
+            0,
+        )
         return
-    lost = count_in_hex(X, h) > 0        # Old Ones still standing on it: the Outpost is overrun
+    lost = count_in_hex(X, h) > 0  # Old Ones still standing on it: the Outpost is overrun
     # alt translation: an Outpost that would have to retreat is eliminated
     lost = lost or (X.g[L.G_RULESET] == L.RULES_ALT and outcome == C.WIN_AND_DEFEAT)
     if lost:
-        log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_LOST, h, oop_unit_vp(S, X, L.OUTPOST_STACK), 0, 0)
+        log_event(
+            X,
+            L.EV_REVENGE,
+            now(X),
+            p,
+            L.RV_OUTPOST_LOST,
+            h,
+            oop_unit_vp(S, X, L.OUTPOST_STACK),
+            0,
+            0,
+        )
         remove_outpost(S, X, h)
 
 

@@ -33,10 +33,12 @@ Changing any index or enum value is an ENGINE_VERSION bump only if it changes be
 from simkit.kernels.fields import Layout
 
 MAX_PLAYERS = 4
-NUM_UNITS = 5          # simkit.names.UNITS order: infantry, armoured_car, artillery, armoured_train, airship
+NUM_UNITS = (
+    5  # simkit.names.UNITS order: infantry, armoured_car, artillery, armoured_train, airship
+)
 NUM_OLD_ONE_TYPES = 6  # simkit.names.OLD_ONES order
-NUM_FARM_KINDS = 3     # simkit.board.FARMS order: sheep, cattle, corn
-NUM_RES = 4            # coal, iron, gold, phosphate (simkit.board.RESOURCES order)
+NUM_FARM_KINDS = 3  # simkit.board.FARMS order: sheep, cattle, corn
+NUM_RES = 4  # coal, iron, gold, phosphate (simkit.board.RESOURCES order)
 COAL, IRON, GOLD, PHOSPHATE = 0, 1, 2, 3
 INFANTRY, ARMOURED_CAR, ARTILLERY, ARMOURED_TRAIN, AIRSHIP = 0, 1, 2, 3, 4
 ZOMBIE, MI_GO, SHOGGOTH, CTHULHU, TEMPLE, LOYALIST = 0, 1, 2, 3, 4, 5
@@ -46,77 +48,107 @@ MODE_BASE, MODE_SOLO, MODE_REVENGE, MODE_MYTHOS_SOLO = 0, 1, 2, 3
 MODE_NAMES = ("base", "solo", "revenge", "mythos-solo")
 
 # -- action boxes (player board) ---------------------------------------------------------
-BOX_RAIL, BOX_RAIL_HILLS, BOX_MINE, BOX_RECRUIT, BOX_MILITARY, BOX_TRADE, BOX_FARM, \
-    BOX_ATTACK, BOX_RETRIEVE = range(9)
+(
+    BOX_RAIL,
+    BOX_RAIL_HILLS,
+    BOX_MINE,
+    BOX_RECRUIT,
+    BOX_MILITARY,
+    BOX_TRADE,
+    BOX_FARM,
+    BOX_ATTACK,
+    BOX_RETRIEVE,
+) = range(9)
 NUM_BOXES = 9
-BOX_NAMES = ("rail", "rail_hills", "mine", "recruit", "military", "trade", "farm", "attack",
-             "retrieve")
+BOX_NAMES = (
+    "rail",
+    "rail_hills",
+    "mine",
+    "recruit",
+    "military",
+    "trade",
+    "farm",
+    "attack",
+    "retrieve",
+)
 
 # trade sub-actions (Import/Export)
 TRADE_NONE, IMPORT_COAL, IMPORT_IRON, EXPORT_COAL, EXPORT_IRON = -1, 0, 1, 2, 3
 
 # -- global scalars g[...] ---------------------------------------------------------------
-G_LAYOUT = Layout("g", (
-    ("G_NUM_PLAYERS", 1),
-    ("G_MODE", 1),
-    ("G_OO_TIME", 1, "purple disc space"),
-    ("G_OO_ARRIVAL", 1, "stack height stamp of the purple disc (higher = on top)"),
-    ("G_ARRIVALS", 1, "stamp counter"),
-    ("G_AWAKE", 1, "1 once every player disc has passed the purple disc"),
-    ("G_OVER", 1),
-    ("G_END_REASON", 1, "END_* below"),
-    ("G_END_TIME", 1, "purple disc space when the game ended"),
-    ("G_PORT_LOST_BY", 1, "seat whose Port fell, -1"),
-    ("G_DECK_LEFT", 1, "Old One cards left in oo_deck (simkit.kernels.deck)"),
-    ("G_REV_POS", 1, "next Revelation card index in rev_deck"),
-    ("G_REV_SIZE", 1),
-    ("G_PERS_POS", 1, "next Personality in pers_deck (top of the draw pile)"),
-    ("G_PERS_SIZE", 1),
-    ("G_FARMS_BLIGHTED", 1),
-    ("G_COMBATS", 1),
-    ("G_COMBATS_WON", 1),
-    ("G_PORT_COMBATS", 1),
-    ("G_OO_TURNS", 1),
-    ("G_ACTIONS", 1),
-    ("G_ILLEGAL", 1, "strategy answers the engine refused (must stay 0)"),
-    ("G_VIOLATIONS", 1, "invariant failures found by the checked build (must stay 0)"),
-    ("G_LOG_ON", 1),
-    ("G_LOG_N", 1),
-    ("G_LOG_OVERFLOW", 1),
-    ("G_CHECKED", 1),
-    ("G_STEPS", 1),
-    ("G_RESHUFFLES", 1, "Old One deck reshuffles"),
-    ("G_REVEALED", 1, "tiles revealed (any cause)"),
-    ("G_DIFFICULTY", 1, "solo difficulty index"),
-    ("G_SUPPLY", NUM_UNITS, "+ unit: military units left in the shared supply"),
-    ("G_KILLED", NUM_OLD_ONE_TYPES, "+ type: Old Ones destroyed"),
-    ("G_OO_MOVES", 1, "tile steps taken"),
-    ("G_MOVE_CARDS", 1, "movement cards drawn"),
-    ("G_FIRST_VIOLATION", 1, "code of the first invariant failure (CHK_*)"),
-    ("G_CASTRO_SAVES", 1),
-    # Revenge (unused by the base engine)
-    ("G_OOP_VP", 1),
-    ("G_MYTHOS_POS", 1),
-    ("G_MYTHOS_LEFT", 1, "cards in the Mythos draw pile (circular buffer mythos_deck)"),
-    ("G_RULESET", 1, "RULES_* below"),
-    ("G_PORT_START", 1, "Port strength at setup (0: base-game Ports, Heroic)"),
-    ("G_OOP_LEFT", 3, "+ level-1: tiles left in the OOP's drawn supply of that level"),
-    ("G_OOP_ACTIONS", 4, "+ OOP_* action: how often the OOP took it"),
-    ("G_MYTHOS_PLAYED", 1),
-    ("G_EXTRA_TIME", 1, "Atlach-Nacha: TP the human pays at the next combat (attack or defence)"),
-    ("G_SPAWNS_TAKEN", 1),
-    ("G_OUTPOSTS_BUILT", 1),
-    ("G_OUTPOSTS_LOST", 1),
-    ("G_OUTPOST_COMBATS", 1),
-    ("G_PORT_FLIPS", 1),
-    ("G_OOP_VP_UNITS", 1, "part of G_OOP_VP from units / outposts"),
-    ("G_MYTHOS_COMBAT", 1, "Mythos cards played during a combat (part of G_MYTHOS_PLAYED)"),
-    ("G_MYTHOS_FLIPPED", 1, "Mythos Solo: cards flipped on non-illuminated spaces"),
-    ("G_MYTHOS_NO_EFFECT", 1, "Mythos Solo: flipped cards that did not apply"),
-    ("G_TABLE_FALLBACKS", 1, "combats whose withdraw table outgrew its buffers (thresholds used)"),
-    ("G_KILL_MASK", 1, "bit q: seat q had damage on an Old One the current fight destroyed"),
-    ("G_STALEMATES", 1, "combats that ended in a stalemate (combat_layout STALEMATE)"),
-), size_name="G_SIZE")
+G_LAYOUT = Layout(
+    "g",
+    (
+        ("G_NUM_PLAYERS", 1),
+        ("G_MODE", 1),
+        ("G_OO_TIME", 1, "purple disc space"),
+        ("G_OO_ARRIVAL", 1, "stack height stamp of the purple disc (higher = on top)"),
+        ("G_ARRIVALS", 1, "stamp counter"),
+        ("G_AWAKE", 1, "1 once every player disc has passed the purple disc"),
+        ("G_OVER", 1),
+        ("G_END_REASON", 1, "END_* below"),
+        ("G_END_TIME", 1, "purple disc space when the game ended"),
+        ("G_PORT_LOST_BY", 1, "seat whose Port fell, -1"),
+        ("G_DECK_LEFT", 1, "Old One cards left in oo_deck (simkit.kernels.deck)"),
+        ("G_REV_POS", 1, "next Revelation card index in rev_deck"),
+        ("G_REV_SIZE", 1),
+        ("G_PERS_POS", 1, "next Personality in pers_deck (top of the draw pile)"),
+        ("G_PERS_SIZE", 1),
+        ("G_FARMS_BLIGHTED", 1),
+        ("G_COMBATS", 1),
+        ("G_COMBATS_WON", 1),
+        ("G_PORT_COMBATS", 1),
+        ("G_OO_TURNS", 1),
+        ("G_ACTIONS", 1),
+        ("G_ILLEGAL", 1, "strategy answers the engine refused (must stay 0)"),
+        ("G_VIOLATIONS", 1, "invariant failures found by the checked build (must stay 0)"),
+        ("G_LOG_ON", 1),
+        ("G_LOG_N", 1),
+        ("G_LOG_OVERFLOW", 1),
+        ("G_CHECKED", 1),
+        ("G_STEPS", 1),
+        ("G_RESHUFFLES", 1, "Old One deck reshuffles"),
+        ("G_REVEALED", 1, "tiles revealed (any cause)"),
+        ("G_DIFFICULTY", 1, "solo difficulty index"),
+        ("G_SUPPLY", NUM_UNITS, "+ unit: military units left in the shared supply"),
+        ("G_KILLED", NUM_OLD_ONE_TYPES, "+ type: Old Ones destroyed"),
+        ("G_OO_MOVES", 1, "tile steps taken"),
+        ("G_MOVE_CARDS", 1, "movement cards drawn"),
+        ("G_FIRST_VIOLATION", 1, "code of the first invariant failure (CHK_*)"),
+        ("G_CASTRO_SAVES", 1),
+        # Revenge (unused by the base engine)
+        ("G_OOP_VP", 1),
+        ("G_MYTHOS_POS", 1),
+        ("G_MYTHOS_LEFT", 1, "cards in the Mythos draw pile (circular buffer mythos_deck)"),
+        ("G_RULESET", 1, "RULES_* below"),
+        ("G_PORT_START", 1, "Port strength at setup (0: base-game Ports, Heroic)"),
+        ("G_OOP_LEFT", 3, "+ level-1: tiles left in the OOP's drawn supply of that level"),
+        ("G_OOP_ACTIONS", 4, "+ OOP_* action: how often the OOP took it"),
+        ("G_MYTHOS_PLAYED", 1),
+        (
+            "G_EXTRA_TIME",
+            1,
+            "Atlach-Nacha: TP the human pays at the next combat (attack or defence)",
+        ),
+        ("G_SPAWNS_TAKEN", 1),
+        ("G_OUTPOSTS_BUILT", 1),
+        ("G_OUTPOSTS_LOST", 1),
+        ("G_OUTPOST_COMBATS", 1),
+        ("G_PORT_FLIPS", 1),
+        ("G_OOP_VP_UNITS", 1, "part of G_OOP_VP from units / outposts"),
+        ("G_MYTHOS_COMBAT", 1, "Mythos cards played during a combat (part of G_MYTHOS_PLAYED)"),
+        ("G_MYTHOS_FLIPPED", 1, "Mythos Solo: cards flipped on non-illuminated spaces"),
+        ("G_MYTHOS_NO_EFFECT", 1, "Mythos Solo: flipped cards that did not apply"),
+        (
+            "G_TABLE_FALLBACKS",
+            1,
+            "combats whose withdraw table outgrew its buffers (thresholds used)",
+        ),
+        ("G_KILL_MASK", 1, "bit q: seat q had damage on an Old One the current fight destroyed"),
+        ("G_STALEMATES", 1, "combats that ended in a stalemate (combat_layout STALEMATE)"),
+    ),
+    size_name="G_SIZE",
+)
 globals().update(G_LAYOUT.constants())
 
 RULES_REVENGE, RULES_ALT = 0, 1
@@ -129,103 +161,123 @@ END_NONE, END_TIME, END_PORT, END_ABORT = 0, 1, 2, 3
 END_NAMES = ("none", "time", "port", "abort")
 
 # -- players pl[p, ...] ------------------------------------------------------------------
-P_LAYOUT = Layout("pl[p]", (
-    ("P_ACTIVE", 1, "1 = seat in play"),
-    ("P_TIME", 1),
-    ("P_ARRIVAL", 1),
-    ("P_PORT", 1, "hex index"),
-    ("P_RES", NUM_RES, "+ COAL/IRON/GOLD/PHOSPHATE"),
-    ("P_VP_TOKENS", 1),
-    ("P_HQ", 1),
-    ("P_BOX", NUM_BOXES, "+ box: cubes in each action box"),
-    ("P_TRACKS", 1, "tracks placed"),
-    ("P_FARMS", NUM_FARM_KINDS, "+ kind: farms placed"),
-    ("P_UNITS", NUM_UNITS, "+ unit: in the Barracks"),
-    ("P_PERS", 1, "bit mask of Personalities owned"),
-    ("P_PERS_VP", 1),
-    ("P_TILE_VP", 1, "VP of Old One tiles taken alone"),
-    ("P_STRATEGY", 1),
-    ("P_LOST", NUM_UNITS, "+ unit: units eliminated"),
-    ("P_COMBATS", 1),
-    ("P_COMBATS_WON", 1),
-    ("P_KILLS", 1, "Old Ones destroyed alone"),
-    ("P_SHARED", 1, "Old Ones destroyed together"),
-    ("P_ON_TILES", 1, "cubes lying on Old One tiles"),
-    ("P_ACTIONS", 1),
-    ("P_GOLD_EARNED", 1),
-    ("P_PORT_LOST", 1),
-    ("P_ILLEGAL", 1),
-    ("P_PREV_TIME", 1, "checked build: time only moves forward"),
-    # Revenge
-    ("P_PORT_STRENGTH", 1),
-    ("P_OUTPOSTS", 1),
-    ("P_SPAWNS", 1, "Revenge: Spawn tiles collected (1 VP each, also in P_VP_TOKENS)"),
-    ("P_LAST_BUY", 1, "1 + unit type of the player's latest Buy Military, 0 none (Dimensional Shambler)"),
-), size_name="P_SIZE")
+P_LAYOUT = Layout(
+    "pl[p]",
+    (
+        ("P_ACTIVE", 1, "1 = seat in play"),
+        ("P_TIME", 1),
+        ("P_ARRIVAL", 1),
+        ("P_PORT", 1, "hex index"),
+        ("P_RES", NUM_RES, "+ COAL/IRON/GOLD/PHOSPHATE"),
+        ("P_VP_TOKENS", 1),
+        ("P_HQ", 1),
+        ("P_BOX", NUM_BOXES, "+ box: cubes in each action box"),
+        ("P_TRACKS", 1, "tracks placed"),
+        ("P_FARMS", NUM_FARM_KINDS, "+ kind: farms placed"),
+        ("P_UNITS", NUM_UNITS, "+ unit: in the Barracks"),
+        ("P_PERS", 1, "bit mask of Personalities owned"),
+        ("P_PERS_VP", 1),
+        ("P_TILE_VP", 1, "VP of Old One tiles taken alone"),
+        ("P_STRATEGY", 1),
+        ("P_LOST", NUM_UNITS, "+ unit: units eliminated"),
+        ("P_COMBATS", 1),
+        ("P_COMBATS_WON", 1),
+        ("P_KILLS", 1, "Old Ones destroyed alone"),
+        ("P_SHARED", 1, "Old Ones destroyed together"),
+        ("P_ON_TILES", 1, "cubes lying on Old One tiles"),
+        ("P_ACTIONS", 1),
+        ("P_GOLD_EARNED", 1),
+        ("P_PORT_LOST", 1),
+        ("P_ILLEGAL", 1),
+        ("P_PREV_TIME", 1, "checked build: time only moves forward"),
+        # Revenge
+        ("P_PORT_STRENGTH", 1),
+        ("P_OUTPOSTS", 1),
+        ("P_SPAWNS", 1, "Revenge: Spawn tiles collected (1 VP each, also in P_VP_TOKENS)"),
+        (
+            "P_LAST_BUY",
+            1,
+            "1 + unit type of the player's latest Buy Military, 0 none (Dimensional Shambler)",
+        ),
+    ),
+    size_name="P_SIZE",
+)
 globals().update(P_LAYOUT.constants())
 
 # -- hexes hx[h, ...] --------------------------------------------------------------------
-H_LAYOUT = Layout("hx[h]", (
-    ("H_RES", NUM_RES, "+ COAL/IRON/GOLD/PHOSPHATE tokens"),
-    ("H_FARM_OWNER", 1),
-    ("H_FARM_KIND", 1),
-    ("H_PORT_OWNER", 1),
-    ("H_SPAWN", 1, "Revenge: -1 none, 0 Normal, 1 Dangerous"),
-    ("H_OUTPOST", 1, "Revenge: outpost owner, -1"),
-), size_name="H_SIZE")
+H_LAYOUT = Layout(
+    "hx[h]",
+    (
+        ("H_RES", NUM_RES, "+ COAL/IRON/GOLD/PHOSPHATE tokens"),
+        ("H_FARM_OWNER", 1),
+        ("H_FARM_KIND", 1),
+        ("H_PORT_OWNER", 1),
+        ("H_SPAWN", 1, "Revenge: -1 none, 0 Normal, 1 Dangerous"),
+        ("H_OUTPOST", 1, "Revenge: outpost owner, -1"),
+    ),
+    size_name="H_SIZE",
+)
 globals().update(H_LAYOUT.constants())
 
 # -- Old One tiles -------------------------------------------------------------------------
 TILE_STACK, TILE_BOARD, TILE_KILLED, TILE_REMOVED, TILE_ASIDE = 0, 1, 2, 3, 4
-OUTPOST_STACK, PORT_STACK = 5, 6   # combat stacks (simkit.names.STACKS)
+OUTPOST_STACK, PORT_STACK = 5, 6  # combat stacks (simkit.names.STACKS)
 # Static.port_rev[PR_*]: the Revenge Port token (revenge.toml [port])
-PR_LAYOUT = Layout("port_rev", (
-    ("PR_STRENGTH_NORMAL", 1, "Port strength, Normal difficulty"),
-    ("PR_STRENGTH_WEAK", 1, "Port strength, Hard difficulty"),
-    ("PR_FLIP_THRESHOLD", 1, "damage in one combat that flips the Port token"),
-    ("PR_SANITY_4", 1),
-    ("PR_SANITY_2", 1),
-    ("PR_OOP_VP", 1),
-), size_name="PR_SIZE")
+PR_LAYOUT = Layout(
+    "port_rev",
+    (
+        ("PR_STRENGTH_NORMAL", 1, "Port strength, Normal difficulty"),
+        ("PR_STRENGTH_WEAK", 1, "Port strength, Hard difficulty"),
+        ("PR_FLIP_THRESHOLD", 1, "damage in one combat that flips the Port token"),
+        ("PR_SANITY_4", 1),
+        ("PR_SANITY_2", 1),
+        ("PR_OOP_VP", 1),
+    ),
+    size_name="PR_SIZE",
+)
 globals().update(PR_LAYOUT.constants())
-MAX_IN_HEX = 4         # Old Ones one combat can hold (simkit.kernels.combat_layout)
+MAX_IN_HEX = 4  # Old Ones one combat can hold (simkit.kernels.combat_layout)
 
 # -- rules r[R_*] (int64, from simkit/data/auztralia/game.toml) -----------------------------
-R_LAYOUT = Layout("r", (
-    ("R_OO_START", 1),
-    ("R_END", 1),
-    ("R_START_SPACE", MAX_PLAYERS, "+ players-1"),
-    ("R_TP", NUM_BOXES, "+ box"),
-    ("R_RETRIEVE_EMPTY", 1),
-    ("R_RECRUIT_DRAW_GOLD", 1),
-    ("R_REFRESH_GOLD", 1, "Mythos Solo: Gold to refresh the Personality display"),
-    ("R_SURCHARGE", 1),
-    ("R_TRADE_SUBS", 1),
-    ("R_TRACKS_PER_BUILD", 1),
-    ("R_MAX_INFANTRY", 1),
-    ("R_FARM_GOLD", 1),
-    ("R_PHOS_GOLD", 1),
-    ("R_CUBES", 1),
-    ("R_TRACKS", 1),
-    ("R_FARMS_PER_KIND", 1),
-    ("R_DISPLAY", 1),
-    ("R_START_COAL", 1),
-    ("R_START_IRON", 1),
-    ("R_START_GOLD", 1),
-    ("R_MOVE_CARDS", 1),
-    ("R_REVEAL_CARDS", 1),
-    ("R_FARM_VP", 1),
-    ("R_PHOS_VP", 1),
-    ("R_BLIGHT_VP", 1),
-    ("R_UNREVEALED_MULT", 1),
-    ("R_REV_PER_LEVEL", 1),
-    ("R_SANITY", 1),
-    # Revenge of the Old Ones (game.toml [revenge])
-    ("R_OOP_TILES", 3, "+ level-1: Old One tiles the OOP draws at setup (9 / 6 / 4)"),
-    ("R_REV_BLIGHT_VP", 1, "OOP VP per blighted Farm at the end"),
-), size_name="R_SIZE")
+R_LAYOUT = Layout(
+    "r",
+    (
+        ("R_OO_START", 1),
+        ("R_END", 1),
+        ("R_START_SPACE", MAX_PLAYERS, "+ players-1"),
+        ("R_TP", NUM_BOXES, "+ box"),
+        ("R_RETRIEVE_EMPTY", 1),
+        ("R_RECRUIT_DRAW_GOLD", 1),
+        ("R_REFRESH_GOLD", 1, "Mythos Solo: Gold to refresh the Personality display"),
+        ("R_SURCHARGE", 1),
+        ("R_TRADE_SUBS", 1),
+        ("R_TRACKS_PER_BUILD", 1),
+        ("R_MAX_INFANTRY", 1),
+        ("R_FARM_GOLD", 1),
+        ("R_PHOS_GOLD", 1),
+        ("R_CUBES", 1),
+        ("R_TRACKS", 1),
+        ("R_FARMS_PER_KIND", 1),
+        ("R_DISPLAY", 1),
+        ("R_START_COAL", 1),
+        ("R_START_IRON", 1),
+        ("R_START_GOLD", 1),
+        ("R_MOVE_CARDS", 1),
+        ("R_REVEAL_CARDS", 1),
+        ("R_FARM_VP", 1),
+        ("R_PHOS_VP", 1),
+        ("R_BLIGHT_VP", 1),
+        ("R_UNREVEALED_MULT", 1),
+        ("R_REV_PER_LEVEL", 1),
+        ("R_SANITY", 1),
+        # Revenge of the Old Ones (game.toml [revenge])
+        ("R_OOP_TILES", 3, "+ level-1: Old One tiles the OOP draws at setup (9 / 6 / 4)"),
+        ("R_REV_BLIGHT_VP", 1, "OOP VP per blighted Farm at the end"),
+    ),
+    size_name="R_SIZE",
+)
 globals().update(R_LAYOUT.constants())
-MAX_TIME = 64          # illuminated[] length; spaces past R_END are never reached by the disc
+MAX_TIME = 64  # illuminated[] length; spaces past R_END are never reached by the disc
 
 # -- Revelation kinds ----------------------------------------------------------------------
 REV_NONE, REV_REVEAL, REV_REVEAL_SIX, REV_ASSASSINATE, REV_TEMPLES = range(5)
@@ -236,282 +288,506 @@ BENEFIT_COAL, BENEFIT_IRON, BENEFIT_GOLD, BENEFIT_VP = 0, 1, 2, 3
 BENEFIT_NAMES = ("coal", "iron", "gold", "vp")
 
 # -- Personality effects -------------------------------------------------------------------
-EFF_NONE, EFF_UNIT_CAPACITY, EFF_AUTO_DAMAGE, EFF_JONES, EFF_RANGE_BONUS, EFF_FARM_GUARD, \
-    EFF_REVEAL, EFF_FREE_UNIT = range(8)
-EFFECT_NAMES = ("none", "unit_capacity", "automatic_damage", "withdraw_before_resolve",
-                "range_bonus", "farm_guard", "reveal_tiles", "free_unit")
+(
+    EFF_NONE,
+    EFF_UNIT_CAPACITY,
+    EFF_AUTO_DAMAGE,
+    EFF_JONES,
+    EFF_RANGE_BONUS,
+    EFF_FARM_GUARD,
+    EFF_REVEAL,
+    EFF_FREE_UNIT,
+) = range(8)
+EFFECT_NAMES = (
+    "none",
+    "unit_capacity",
+    "automatic_damage",
+    "withdraw_before_resolve",
+    "range_bonus",
+    "farm_guard",
+    "reveal_tiles",
+    "free_unit",
+)
 MAX_PERSONALITIES = 62  # bits of P_PERS
 
 # -- Mythos card effects (S.myth_effect; simkit.game.mythos.EFFECTS is this tuple) ----------
 # MYTH_<NAME> = the index of <name> below: MYTH_PLACE_TILES_NEAR_PORT = 0 ... MYTH_TAKE_TROPHY = 14.
 # "amount"/"level" are the card's (mythos_cards.csv).
 MYTHOS_EFFECTS = (
-    "place_tiles_near_port",         # amount tiles of `level`, face down, nearest empty Outback hex to a Port
-    "extra_time_next_combat",        # the next combat costs `amount` more TP
-    "blight_farms",                  # blight `amount` unblighted farms next to a face-up Old One
-    "combat_damage_and_sanity",      # in combat (human not retreating): `amount` purple damage and `amount` Sanity lost
-    "move_closest_old_one",          # the Old One closest to a Port/Outpost moves `amount` hexes towards it
-    "remove_rails",                  # `amount` rail links of one player back to their supply
-    "level3_at_temple",              # a random unused Old One of `level`, face up, at the closest face-up Temple
-    "port_combat_extra_damage",      # the next combat at a Port: +`amount` purple per card
-    "remove_recent_unit",            # the unit of a player's latest Buy Military is removed (the OOP scores it)
-    "destroy_airship",               # one Airship destroyed (the OOP scores it)
+    "place_tiles_near_port",  # amount tiles of `level`, face down, nearest empty Outback hex to a Port
+    "extra_time_next_combat",  # the next combat costs `amount` more TP
+    "blight_farms",  # blight `amount` unblighted farms next to a face-up Old One
+    "combat_damage_and_sanity",  # in combat (human not retreating): `amount` purple damage and `amount` Sanity lost
+    "move_closest_old_one",  # the Old One closest to a Port/Outpost moves `amount` hexes towards it
+    "remove_rails",  # `amount` rail links of one player back to their supply
+    "level3_at_temple",  # a random unused Old One of `level`, face up, at the closest face-up Temple
+    "port_combat_extra_damage",  # the next combat at a Port: +`amount` purple per card
+    "remove_recent_unit",  # the unit of a player's latest Buy Military is removed (the OOP scores it)
+    "destroy_airship",  # one Airship destroyed (the OOP scores it)
     "temple_attack_extra_capacity",  # the next attacked Temple needs `amount` more damage
-    "ghoul_joins_combat",            # an unused Zombie joins the combat; the human loses `amount` Infantry
-    "block_action_boxes",            # `amount` cubes per human into action boxes (never Retrieve)
-    "level3_near_port",              # a random unused Old One of `level`, face up, on the Spawn hex nearest a Port
-    "take_trophy",                   # a player's Old One tile returns face up where it died; they get its VP as tokens
+    "ghoul_joins_combat",  # an unused Zombie joins the combat; the human loses `amount` Infantry
+    "block_action_boxes",  # `amount` cubes per human into action boxes (never Retrieve)
+    "level3_near_port",  # a random unused Old One of `level`, face up, on the Spawn hex nearest a Port
+    "take_trophy",  # a player's Old One tile returns face up where it died; they get its VP as tokens
 )
-MYTHOS_EFFECT_LAYOUT = Layout("myth_effect ids", tuple((f"MYTH_{e.upper()}", 1) for e in MYTHOS_EFFECTS),
-                              size_name="MYTH_NUM_EFFECTS")
+MYTHOS_EFFECT_LAYOUT = Layout(
+    "myth_effect ids",
+    tuple((f"MYTH_{e.upper()}", 1) for e in MYTHOS_EFFECTS),
+    size_name="MYTH_NUM_EFFECTS",
+)
 globals().update(MYTHOS_EFFECT_LAYOUT.constants())
 
 # -- strategy parameters (float64 [NUM_PARAMS] per seat; see strategies/human) --------------
 # SP_*: combat policy slots shared by every strategy; HP_*: heuristic player slots
 # (strategies/human/features.py reads them)
-PARAM_LAYOUT = Layout("params[p]", (
-    ("SP_ALLOC", 1, "strategies.combat.allocation id"),
-    ("SP_ALLOC_ARG", 1),
-    ("SP_WD_ID", 1, "strategies.combat.withdrawal id"),
-    ("SP_WD_SANITY", 1),
-    ("SP_WD_UNITS", 1),
-    ("SP_WD_LOST", 1),
-    ("HP_RAIL_RES", 1, "rail goal weight: resource hexes"),
-    ("HP_RAIL_FARM", 1, "rail goal weight: farm sites"),
-    ("HP_RAIL_OLDONE", 1, "rail goal weight: hexes next to Old One tiles (attack range)"),
-    ("HP_ARMY_MIN", 1, "units to keep in the Barracks ..."),
-    ("HP_ARMY_FROM", 1, "... from this space on"),
-    ("HP_ATK_RATIO", 1, "attack when units can soak this many times the expected damage"),
-    ("HP_ATK_RADIUS", 1, "only targets within this many hexes of the own Port (-1 any)"),
-    ("HP_ATK_FACEDOWN", 1, "1: attack face-down tiles too"),
-    ("HP_FARM_SAFE", 1, "farm sites: 1 far from Old Ones, 0 close to the Port"),
-    ("HP_UNIT_W", NUM_UNITS, "+ unit: preference when buying"),
-    ("HP_RETRIEVE_HQ", 1, "retrieve when the HQ holds at most this many cubes"),
-    ("HP_MAX_SURCHARGE", 1, "most Gold paid to re-use a box"),
-    ("HP_FARM_MIN", 1, "farms an action must place to be worth its time (early game)"),
-    ("HP_ATK_FROM", 1, "no attacks before this space"),
-    ("HP_PERS_W", 8, "+ effect (EFF_*): wish to recruit a Personality with that effect"),
-    ("HP_THREAT_W", 1, "extra garrison units per point of Old One damage capacity near the Port"),
-    ("HP_THREAT_RANGE", 1, "... counting awake Old Ones within this many hexes of the Port"),
-    ("HP_OUTPOST", 1, "Revenge: buy an Outpost (+2 Gold) with a unit when an Old One is within "
-                      "this many hexes of a site (0 never)"),
-    ("_HP_SPARE", 4, "free slots"),
-    ("SP_WD_OBJECTIVE", 1, "combat policy: the withdraw table's objective (0 P(destroy), 1 value)"),
-), size_name="NUM_PARAMS")
+PARAM_LAYOUT = Layout(
+    "params[p]",
+    (
+        ("SP_ALLOC", 1, "strategies.combat.allocation id"),
+        ("SP_ALLOC_ARG", 1),
+        ("SP_WD_ID", 1, "strategies.combat.withdrawal id"),
+        ("SP_WD_SANITY", 1),
+        ("SP_WD_UNITS", 1),
+        ("SP_WD_LOST", 1),
+        ("HP_RAIL_RES", 1, "rail goal weight: resource hexes"),
+        ("HP_RAIL_FARM", 1, "rail goal weight: farm sites"),
+        ("HP_RAIL_OLDONE", 1, "rail goal weight: hexes next to Old One tiles (attack range)"),
+        ("HP_ARMY_MIN", 1, "units to keep in the Barracks ..."),
+        ("HP_ARMY_FROM", 1, "... from this space on"),
+        ("HP_ATK_RATIO", 1, "attack when units can soak this many times the expected damage"),
+        ("HP_ATK_RADIUS", 1, "only targets within this many hexes of the own Port (-1 any)"),
+        ("HP_ATK_FACEDOWN", 1, "1: attack face-down tiles too"),
+        ("HP_FARM_SAFE", 1, "farm sites: 1 far from Old Ones, 0 close to the Port"),
+        ("HP_UNIT_W", NUM_UNITS, "+ unit: preference when buying"),
+        ("HP_RETRIEVE_HQ", 1, "retrieve when the HQ holds at most this many cubes"),
+        ("HP_MAX_SURCHARGE", 1, "most Gold paid to re-use a box"),
+        ("HP_FARM_MIN", 1, "farms an action must place to be worth its time (early game)"),
+        ("HP_ATK_FROM", 1, "no attacks before this space"),
+        ("HP_PERS_W", 8, "+ effect (EFF_*): wish to recruit a Personality with that effect"),
+        (
+            "HP_THREAT_W",
+            1,
+            "extra garrison units per point of Old One damage capacity near the Port",
+        ),
+        ("HP_THREAT_RANGE", 1, "... counting awake Old Ones within this many hexes of the Port"),
+        (
+            "HP_OUTPOST",
+            1,
+            "Revenge: buy an Outpost (+2 Gold) with a unit when an Old One is within "
+            "this many hexes of a site (0 never)",
+        ),
+        ("_HP_SPARE", 4, "free slots"),
+        (
+            "SP_WD_OBJECTIVE",
+            1,
+            "combat policy: the withdraw table's objective (0 P(destroy), 1 value)",
+        ),
+    ),
+    size_name="NUM_PARAMS",
+)
 globals().update(PARAM_LAYOUT.constants())
 
 # -- event log rows log[i, :] = (kind, time, actor, a, b, c, d, e) ---------------------------
 LOG_W = 8
-EV_SETUP = 0           # actor seat, a port hex, b start space
-EV_ACTION = 1          # actor, a box, b TP, c gold surcharge, d time after
-EV_TRACK = 2           # actor, a hex, b compass side index, c other hex
-EV_MINE = 3            # actor, a hex, b resource, c amount
-EV_RECRUIT = 4         # actor, a personality, b slot (-1 draw pile), c returned/exchanged card
-EV_BUY = 5             # actor, a unit, b count, c gold
-EV_TRADE = 6           # actor, a sub-action 1, b sub-action 2
-EV_FARM = 7            # actor, a hex, b kind
-EV_ATTACK = 8          # actor, a hex, b force bits, c units sent, d tiles in hex
-EV_FLIP = 9            # actor (-1 Old Ones), a tile, b hex, c type (-1 empty)
+EV_SETUP = 0  # actor seat, a port hex, b start space
+EV_ACTION = 1  # actor, a box, b TP, c gold surcharge, d time after
+EV_TRACK = 2  # actor, a hex, b compass side index, c other hex
+EV_MINE = 3  # actor, a hex, b resource, c amount
+EV_RECRUIT = 4  # actor, a personality, b slot (-1 draw pile), c returned/exchanged card
+EV_BUY = 5  # actor, a unit, b count, c gold
+EV_TRADE = 6  # actor, a sub-action 1, b sub-action 2
+EV_FARM = 7  # actor, a hex, b kind
+EV_ATTACK = 8  # actor, a hex, b force bits, c units sent, d tiles in hex
+EV_FLIP = 9  # actor (-1 Old Ones), a tile, b hex, c type (-1 empty)
 EV_WITHDRAW_FLIP = 10  # actor, a hex
-EV_COMBAT = 11         # actor, a hex, b outcome (combat_layout), c cards, d units lost, e 1 = port defence
-EV_KILL = 12           # actor (-1 shared), a tile, b type, c vp, d players bit mask
-EV_RETRIEVE = 13       # actor, a cubes back, b TP
-EV_OO_TURN = 14        # a space, b illuminated
-EV_REVELATION = 15     # a kind, b card, c tile/hex detail
-EV_MOVE = 16           # a tile, b from hex, c to hex, d card, e type
-EV_BLIGHT = 17         # actor farm owner, a hex, b kind
-EV_PORT_LOST = 18      # actor, a hex
-EV_ASSASSINATE = 19    # a card, b card
-EV_PERSONALITY = 20    # actor, a personality, b detail (tile / unit)
-EV_END = 21            # a reason, b purple space
-EV_ILLEGAL = 22        # actor, a decision code, b value
-EV_TEMPLE_TILE = 23    # a tile, b hex, c type
-EV_FARM_SAVED = 24     # actor, a hex, b tile
-EV_SCORE = 25          # actor (-1 Old Ones), a total, b farms/revealed, c phosphate/unrevealed, d tiles+tokens/blight, e personalities
-EV_MYTHOS = 26         # actor target seat (-1 none), a card, b MYTHOS_* how, c hex / tile / unit detail (-1), d TP paid, e effect id
-EV_OOP_ACTION = 27     # a OOP_* action, b detail (tile placed / revealed, Mythos card kept), c hex, d cards drawn
-EV_REVENGE = 28        # actor seat, a RV_* below, b hex (RV_CYCLE: Personality), c VP (RV_CYCLE: slot)
+EV_COMBAT = 11  # actor, a hex, b outcome (combat_layout), c cards, d units lost, e 1 = port defence
+EV_KILL = 12  # actor (-1 shared), a tile, b type, c vp, d players bit mask
+EV_RETRIEVE = 13  # actor, a cubes back, b TP
+EV_OO_TURN = 14  # a space, b illuminated
+EV_REVELATION = 15  # a kind, b card, c tile/hex detail
+EV_MOVE = 16  # a tile, b from hex, c to hex, d card, e type
+EV_BLIGHT = 17  # actor farm owner, a hex, b kind
+EV_PORT_LOST = 18  # actor, a hex
+EV_ASSASSINATE = 19  # a card, b card
+EV_PERSONALITY = 20  # actor, a personality, b detail (tile / unit)
+EV_END = 21  # a reason, b purple space
+EV_ILLEGAL = 22  # actor, a decision code, b value
+EV_TEMPLE_TILE = 23  # a tile, b hex, c type
+EV_FARM_SAVED = 24  # actor, a hex, b tile
+EV_SCORE = 25  # actor (-1 Old Ones), a total, b farms/revealed, c phosphate/unrevealed, d tiles+tokens/blight, e personalities
+EV_MYTHOS = 26  # actor target seat (-1 none), a card, b MYTHOS_* how, c hex / tile / unit detail (-1), d TP paid, e effect id
+EV_OOP_ACTION = (
+    27  # a OOP_* action, b detail (tile placed / revealed, Mythos card kept), c hex, d cards drawn
+)
+EV_REVENGE = 28  # actor seat, a RV_* below, b hex (RV_CYCLE: Personality), c VP (RV_CYCLE: slot)
 NUM_EVENTS = 29
 RV_SPAWN_TAKEN, RV_PORT_FLIP, RV_OUTPOST_FIGHT, RV_OUTPOST_LOST, RV_CYCLE, RV_REFRESH = range(6)
 # EV_MYTHOS b: how the card was used
 MYTHOS_PLAYED, MYTHOS_COMBAT, MYTHOS_FLIPPED, MYTHOS_PENDING, MYTHOS_NO_EFFECT = range(5)
-MYTHOS_HOW = ("played", "played in combat", "flipped", "flipped, waits for its combat", "flipped, no effect")
+MYTHOS_HOW = (
+    "played",
+    "played in combat",
+    "flipped",
+    "flipped, waits for its combat",
+    "flipped, no effect",
+)
 
 # decisions (EV_ILLEGAL a)
-DEC_ACTION, DEC_TRACK, DEC_MINE, DEC_RECRUIT, DEC_BUY, DEC_TRADE, DEC_FARM, DEC_ATTACK, \
-    DEC_REVEAL, DEC_FREE_UNIT = range(10)
+(
+    DEC_ACTION,
+    DEC_TRACK,
+    DEC_MINE,
+    DEC_RECRUIT,
+    DEC_BUY,
+    DEC_TRADE,
+    DEC_FARM,
+    DEC_ATTACK,
+    DEC_REVEAL,
+    DEC_FREE_UNIT,
+) = range(10)
 
 # checked-build invariant codes (G_FIRST_VIOLATION)
-CHK_NEGATIVE, CHK_CUBES, CHK_TRACKS, CHK_FARMS, CHK_SUPPLY, CHK_TIME, CHK_TILES, \
-    CHK_END = range(1, 9)
+CHK_NEGATIVE, CHK_CUBES, CHK_TRACKS, CHK_FARMS, CHK_SUPPLY, CHK_TIME, CHK_TILES, CHK_END = range(
+    1, 9
+)
 CHECK_NAMES = ("ok", "negative", "cubes", "tracks", "farms", "supply", "time", "tiles", "end")
 
 # Old One player (Revenge) strategy parameters, X.oop_params[...] (strategies/old_ones)
-OOP_PARAM_LAYOUT = Layout("oop_params", (
-    ("OP_KIND", 1, "0 heuristic, 1 uniformly random legal actions"),
-    ("OP_MOVE_POLICY", 1, "simkit.kernels.movement CHOOSE_* id for Move actions"),
-    ("OP_FACE_UP_MIN", 1, "reveal while fewer face-up movers than this"),
-    ("OP_DOWN_MAX", 1, "place while fewer face-down tiles on the map than this"),
-    ("OP_HAND_MIN", 1, "summon while fewer Mythos cards in hand than this (and nothing better)"),
-    ("OP_PLAY_MYTHOS", 1, "probability of playing a playable Mythos card on a turn"),
-    ("OP_TARGET_WEAK", 1, "1: place / reveal near the weakest Port (else anywhere, random)"),
-    ("OP_FARM_BIAS", 1, "1: place near human farms and prefer blighting Mythos cards"),
-    ("OP_MOVE_MIN", 1, "move only when at least this many face-up movers"),
-    ("OP_COMBAT_MYTHOS", 1, "probability of playing a playable combat Mythos card when a combat qualifies"),
-    ("_OP_SPARE", 2, "free slots"),
-), size_name="OOP_NUM_PARAMS")
+OOP_PARAM_LAYOUT = Layout(
+    "oop_params",
+    (
+        ("OP_KIND", 1, "0 heuristic, 1 uniformly random legal actions"),
+        ("OP_MOVE_POLICY", 1, "simkit.kernels.movement CHOOSE_* id for Move actions"),
+        ("OP_FACE_UP_MIN", 1, "reveal while fewer face-up movers than this"),
+        ("OP_DOWN_MAX", 1, "place while fewer face-down tiles on the map than this"),
+        (
+            "OP_HAND_MIN",
+            1,
+            "summon while fewer Mythos cards in hand than this (and nothing better)",
+        ),
+        ("OP_PLAY_MYTHOS", 1, "probability of playing a playable Mythos card on a turn"),
+        ("OP_TARGET_WEAK", 1, "1: place / reveal near the weakest Port (else anywhere, random)"),
+        ("OP_FARM_BIAS", 1, "1: place near human farms and prefer blighting Mythos cards"),
+        ("OP_MOVE_MIN", 1, "move only when at least this many face-up movers"),
+        (
+            "OP_COMBAT_MYTHOS",
+            1,
+            "probability of playing a playable combat Mythos card when a combat qualifies",
+        ),
+        ("_OP_SPARE", 2, "free slots"),
+    ),
+    size_name="OOP_NUM_PARAMS",
+)
 globals().update(OOP_PARAM_LAYOUT.constants())
 
 # -- containers passed to the kernels (numba types them as named tuples of arrays) -----------
 from collections import namedtuple  # noqa: E402  (kept next to the fields it names)
 
 # Static: one per (board, data pack, rules); never written by a kernel.
-Static = namedtuple("Static", (
-    "neighbors",        # int32 [n, 6]
-    "hex_terrain",      # int64 [n]
-    "hex_level",        # int64 [n]
-    "hex_port",         # bool  [n] port symbol
-    "hex_farms",        # int64 [n] farm-kind bit mask allowed
-    "hex_q", "hex_r",   # int64 [n]
-    "survey_hex",       # int64 [s]
-    "survey_resource",  # int64 [T, 7, 4]
-    "survey_old_one",   # int64 [T, 7]
-    "tile_level", "tile_type", "tile_cap", "tile_vp",   # int64 [n_tile]
-    "stacks0",          # int64 [3, m] unshuffled Old One stacks (simkit.board.setup.fresh_stacks)
-    "stack_size0",      # int64 [3]
-    "card_hits", "card_purple", "card_sanity", "card_airship", "card_moves",
-    "card_compass", "card_rotation",
-    "type_moves", "type_heals",                          # bool [6]
-    "unit_cost",        # int64 [5] gold
-    "unit_cost_f",      # float64 [7] (combat allocation: gold value per stack)
-    "unit_cap",         # int64 [7] damage capacity per combat stack
-    "unit_range",       # int64 [5]
-    "unit_supply",      # int64 [5] units in the box (shared supply)
-    "r",                # int64 [R_SIZE]
-    "illuminated",      # bool [MAX_TIME]
-    "rev_level", "rev_kind",                             # int64 [n_rev]
-    "rev_benefit", "rev_benefit_amount",                 # int64 [n_rev] BENEFIT_* (-1 none), amount
-    "pers_effect", "pers_unit", "pers_amount", "pers_vp",  # int64 [n_pers]
-    "pers_one_use",     # bool [n_pers]
-    # What a player may know about the Old Ones, for strategies (public: card faces are
-    # seen as they are drawn; face-down tiles are known only by level):
-    "hit_rate",         # float64 [6, 5] share of Old One cards on which unit u damages type t
-    "harm_rate",        # float64 [6, 3] mean purple / sanity / airship damage per card by type t
-    "level_cap",        # float64 [4] mean damage capacity of a face-down tile of level l (Empty = 0)
-    "level_vp",         # float64 [4] mean VP of a face-down tile of level l
-    "level_hit",        # float64 [4, 5] hit_rate averaged over the non-empty tiles of level l
-    "level_harm",       # float64 [4, 3]
-    # Revenge of the Old Ones
-    "unit_oop_vp",      # int64 [7] OOP VP per eliminated unit (stacks order; Revenge rulebook)
-    "unit_oop_vp_alt",  # int64 [7] (alt translation)
-    "port_rev",         # int64 [6] PR_*: strength_normal, strength_weak, flip_threshold, sanity4, sanity2, oop_vp
-    "myth_effect", "myth_tp", "myth_combat", "myth_amount", "myth_level",  # int64 [n_mythos]
-    "myth_in_deck",     # bool [n_mythos] the card is played (the game's content mode; Engine sets it per spec)
-))
+Static = namedtuple(
+    "Static",
+    (
+        "neighbors",  # int32 [n, 6]
+        "hex_terrain",  # int64 [n]
+        "hex_level",  # int64 [n]
+        "hex_port",  # bool  [n] port symbol
+        "hex_farms",  # int64 [n] farm-kind bit mask allowed
+        "hex_q",
+        "hex_r",  # int64 [n]
+        "survey_hex",  # int64 [s]
+        "survey_resource",  # int64 [T, 7, 4]
+        "survey_old_one",  # int64 [T, 7]
+        "tile_level",
+        "tile_type",
+        "tile_cap",
+        "tile_vp",  # int64 [n_tile]
+        "stacks0",  # int64 [3, m] unshuffled Old One stacks (simkit.board.setup.fresh_stacks)
+        "stack_size0",  # int64 [3]
+        "card_hits",
+        "card_purple",
+        "card_sanity",
+        "card_airship",
+        "card_moves",
+        "card_compass",
+        "card_rotation",
+        "type_moves",
+        "type_heals",  # bool [6]
+        "unit_cost",  # int64 [5] gold
+        "unit_cost_f",  # float64 [7] (combat allocation: gold value per stack)
+        "unit_cap",  # int64 [7] damage capacity per combat stack
+        "unit_range",  # int64 [5]
+        "unit_supply",  # int64 [5] units in the box (shared supply)
+        "r",  # int64 [R_SIZE]
+        "illuminated",  # bool [MAX_TIME]
+        "rev_level",
+        "rev_kind",  # int64 [n_rev]
+        "rev_benefit",
+        "rev_benefit_amount",  # int64 [n_rev] BENEFIT_* (-1 none), amount
+        "pers_effect",
+        "pers_unit",
+        "pers_amount",
+        "pers_vp",  # int64 [n_pers]
+        "pers_one_use",  # bool [n_pers]
+        # What a player may know about the Old Ones, for strategies (public: card faces are
+        # seen as they are drawn; face-down tiles are known only by level):
+        "hit_rate",  # float64 [6, 5] share of Old One cards on which unit u damages type t
+        "harm_rate",  # float64 [6, 3] mean purple / sanity / airship damage per card by type t
+        "level_cap",  # float64 [4] mean damage capacity of a face-down tile of level l (Empty = 0)
+        "level_vp",  # float64 [4] mean VP of a face-down tile of level l
+        "level_hit",  # float64 [4, 5] hit_rate averaged over the non-empty tiles of level l
+        "level_harm",  # float64 [4, 3]
+        # Revenge of the Old Ones
+        "unit_oop_vp",  # int64 [7] OOP VP per eliminated unit (stacks order; Revenge rulebook)
+        "unit_oop_vp_alt",  # int64 [7] (alt translation)
+        "port_rev",  # int64 [6] PR_*: strength_normal, strength_weak, flip_threshold, sanity4, sanity2, oop_vp
+        "myth_effect",
+        "myth_tp",
+        "myth_combat",
+        "myth_amount",
+        "myth_level",  # int64 [n_mythos]
+        "myth_in_deck",  # bool [n_mythos] the card is played (the game's content mode; Engine sets it per spec)
+    ),
+)
 
 # State: everything a game changes; reset by game_setup.setup_game.
-State = namedtuple("State", (
-    "g", "pl", "hx", "hex_farm", "hex_target", "hex_blocked", "hex_old_ones", "edge_owner",
-    "tile_hex", "tile_up", "tile_state", "tile_dmg", "tile_cubes",
-    "stacks", "stack_top", "stack_size",
-    "display", "pers_deck", "rev_deck", "oo_deck",
-    "port_dist",        # int32 [MAX_PLAYERS, n] hexes from each Port (straight over the map)
-    "sid",              # int64 [MAX_PLAYERS] strategy id per seat (strategies.human.policy)
-    "params",           # float64 [MAX_PLAYERS, NUM_PARAMS]
-    "log",              # int64 [cap, LOG_W]
-    "mythos_deck",      # int64 [n_mythos] circular draw pile (top at G_MYTHOS_POS, G_MYTHOS_LEFT cards)
-    "mythos_hand",      # int64 [n_mythos] 1 = card in the OOP's hand
-    "oop_params",       # float64 [OOP_NUM_PARAMS] the Old One player's strategy
-    "tile_holder",      # int64 [n_tile] seat holding tile i as a trophy (destroyed alone), -1
-    "tile_last_hex",    # int64 [n_tile] hex tile i was destroyed in, -1 (Yog-Sothoth returns it there)
-))
+State = namedtuple(
+    "State",
+    (
+        "g",
+        "pl",
+        "hx",
+        "hex_farm",
+        "hex_target",
+        "hex_blocked",
+        "hex_old_ones",
+        "edge_owner",
+        "tile_hex",
+        "tile_up",
+        "tile_state",
+        "tile_dmg",
+        "tile_cubes",
+        "stacks",
+        "stack_top",
+        "stack_size",
+        "display",
+        "pers_deck",
+        "rev_deck",
+        "oo_deck",
+        "port_dist",  # int32 [MAX_PLAYERS, n] hexes from each Port (straight over the map)
+        "sid",  # int64 [MAX_PLAYERS] strategy id per seat (strategies.human.policy)
+        "params",  # float64 [MAX_PLAYERS, NUM_PARAMS]
+        "log",  # int64 [cap, LOG_W]
+        "mythos_deck",  # int64 [n_mythos] circular draw pile (top at G_MYTHOS_POS, G_MYTHOS_LEFT cards)
+        "mythos_hand",  # int64 [n_mythos] 1 = card in the OOP's hand
+        "oop_params",  # float64 [OOP_NUM_PARAMS] the Old One player's strategy
+        "tile_holder",  # int64 [n_tile] seat holding tile i as a trophy (destroyed alone), -1
+        "tile_last_hex",  # int64 [n_tile] hex tile i was destroyed in, -1 (Yog-Sothoth returns it there)
+    ),
+)
 
 # Work: caller-owned scratch so no kernel allocates.
-Work = namedtuple("Work", (
-    "dist", "dist2", "queue",          # int32 [n]
-    "clear", "mask",                   # bool [n]
-    "cand_h", "cand_k",                # int64 [6n]
-    "vals",                            # float64 [6n]
-    "hexes",                           # int64 [n]
-    "farm_before",                     # int64 [n]
-    "hex_res", "hex_tile", "hex_spawn", "hex_marks",   # setup scratch ([n,4], [n], [n], [n])
-    "order",                           # int64 [T] survey order
-    "set_aside",                       # int64 [n_tile]
-    "port_hex",                        # int64 [MAX_PLAYERS]
-    "tiles",                           # int64 [n_tile] tile list scratch
-    "tiles2",                          # int64 [n_tile]
-    "face", "moves", "stopped",        # bool [n_tile]
-    "before", "hex_before",            # int64 [n_tile]
-    "cand6",                           # int64 [6]
-    "card1",                           # int64 [1]
-    "cst", "cmx", "scratch",           # int64 combat buffers (combat_layout state, matchup)
-    "mx_cost",                         # float64 [7]
-    "dmg",                             # int64 [MAX_OLD_ONES]
-    "dmg_before",                      # int64 [MAX_OLD_ONES]
-    "no_script",                       # int64 [0]
-    "alloc_params", "wd_params",       # float64 [1], [3]
-    "legal",                           # bool [NUM_BOXES]
-    "force",                           # int64 [NUM_UNITS] attack force chosen by a strategy
-    "dmg_carry",                       # int64 [MAX_PLAYERS, NUM_UNITS] damage kept between one turn's fights
-    "choice",                          # int64 [8] multi-valued strategy answers
-    "ctx",                             # int64 [CTX_SIZE] per-turn facts the engine computed
-    "seat_perm",                       # int64 [MAX_PLAYERS]
-    # the optimal withdraw table (simkit.kernels.combat_table), solved per combat
-    "wt_table", "wt_slots", "wt_values",   # int64 [slots, 4], int64 [states], float64 [states, NV]
-    "wt_sbuf", "wt_vbuf", "wt_ibuf",       # per-depth work buffers
-    "wt_rep", "wt_prob", "wt_weight",      # card classes of the matchup: int64, float64, float64 [cards]
-    "wt_ctx_i", "wt_ctx_f", "wt_st",       # solver settings; the start state
-    "wt_sigs", "wt_sig_keys", "wt_sig_rows", "wt_sig", "wt_cache",  # the cache of solved tables
-))
+Work = namedtuple(
+    "Work",
+    (
+        "dist",
+        "dist2",
+        "queue",  # int32 [n]
+        "clear",
+        "mask",  # bool [n]
+        "cand_h",
+        "cand_k",  # int64 [6n]
+        "vals",  # float64 [6n]
+        "hexes",  # int64 [n]
+        "farm_before",  # int64 [n]
+        "hex_res",
+        "hex_tile",
+        "hex_spawn",
+        "hex_marks",  # setup scratch ([n,4], [n], [n], [n])
+        "order",  # int64 [T] survey order
+        "set_aside",  # int64 [n_tile]
+        "port_hex",  # int64 [MAX_PLAYERS]
+        "tiles",  # int64 [n_tile] tile list scratch
+        "tiles2",  # int64 [n_tile]
+        "face",
+        "moves",
+        "stopped",  # bool [n_tile]
+        "before",
+        "hex_before",  # int64 [n_tile]
+        "cand6",  # int64 [6]
+        "card1",  # int64 [1]
+        "cst",
+        "cmx",
+        "scratch",  # int64 combat buffers (combat_layout state, matchup)
+        "mx_cost",  # float64 [7]
+        "dmg",  # int64 [MAX_OLD_ONES]
+        "dmg_before",  # int64 [MAX_OLD_ONES]
+        "no_script",  # int64 [0]
+        "alloc_params",
+        "wd_params",  # float64 [1], [3]
+        "legal",  # bool [NUM_BOXES]
+        "force",  # int64 [NUM_UNITS] attack force chosen by a strategy
+        "dmg_carry",  # int64 [MAX_PLAYERS, NUM_UNITS] damage kept between one turn's fights
+        "choice",  # int64 [8] multi-valued strategy answers
+        "ctx",  # int64 [CTX_SIZE] per-turn facts the engine computed
+        "seat_perm",  # int64 [MAX_PLAYERS]
+        # the optimal withdraw table (simkit.kernels.combat_table), solved per combat
+        "wt_table",
+        "wt_slots",
+        "wt_values",  # int64 [slots, 4], int64 [states], float64 [states, NV]
+        "wt_sbuf",
+        "wt_vbuf",
+        "wt_ibuf",  # per-depth work buffers
+        "wt_rep",
+        "wt_prob",
+        "wt_weight",  # card classes of the matchup: int64, float64, float64 [cards]
+        "wt_ctx_i",
+        "wt_ctx_f",
+        "wt_st",  # solver settings; the start state
+        "wt_sigs",
+        "wt_sig_keys",
+        "wt_sig_rows",
+        "wt_sig",
+        "wt_cache",  # the cache of solved tables
+    ),
+)
 
 # W.ctx[...]: facts of the current turn (read by strategies, written by the engine).
 # The *_SITES / RAIL / ATTACK entries are 1 if at least one exists (the engine stops at
 # the first), 0 otherwise.
-CTX_LAYOUT = Layout("ctx", (
-    ("CTX_PLAYER", 1),
-    ("CTX_DIST_OK", 1, "1 once W.dist holds this turn's attack distances (ensure_dist)"),
-    ("CTX_FALLBACK_UNIT", 1, "a unit type that can attack something (legality witness), -1"),
-    ("CTX_FALLBACK_HEX", 1, "a hex it can attack"),
-    ("CTX_FARM_SITES", NUM_FARM_KINDS, "+ kind: a legal farm hex now"),
-    ("CTX_MINE_SITES", 1),
-    ("CTX_RAIL_CHEAP", 1, "a buildable side with the 2-TP box"),
-    ("CTX_RAIL_ALL", 1),
-    ("CTX_ATTACK_TARGETS", 1, "a hex some unit type in the Barracks can attack"),
-    # strategy memo for the current turn (reset with the rest; the engine zeroes CTX_S_DIST2
-    # whenever it overwrites W.dist2)
-    ("CTX_S_DIST2", 1, "what W.dist2 holds: 0 unknown, 1 field from CTX_S_GOAL, 2 from Old Ones"),
-    ("CTX_S_GOAL", 1),
-), size_name="CTX_SIZE")
+CTX_LAYOUT = Layout(
+    "ctx",
+    (
+        ("CTX_PLAYER", 1),
+        ("CTX_DIST_OK", 1, "1 once W.dist holds this turn's attack distances (ensure_dist)"),
+        ("CTX_FALLBACK_UNIT", 1, "a unit type that can attack something (legality witness), -1"),
+        ("CTX_FALLBACK_HEX", 1, "a hex it can attack"),
+        ("CTX_FARM_SITES", NUM_FARM_KINDS, "+ kind: a legal farm hex now"),
+        ("CTX_MINE_SITES", 1),
+        ("CTX_RAIL_CHEAP", 1, "a buildable side with the 2-TP box"),
+        ("CTX_RAIL_ALL", 1),
+        ("CTX_ATTACK_TARGETS", 1, "a hex some unit type in the Barracks can attack"),
+        # strategy memo for the current turn (reset with the rest; the engine zeroes CTX_S_DIST2
+        # whenever it overwrites W.dist2)
+        (
+            "CTX_S_DIST2",
+            1,
+            "what W.dist2 holds: 0 unknown, 1 field from CTX_S_GOAL, 2 from Old Ones",
+        ),
+        ("CTX_S_GOAL", 1),
+    ),
+    size_name="CTX_SIZE",
+)
 globals().update(CTX_LAYOUT.constants())
 DIST2_GOAL, DIST2_OLD_ONES = 1, 2
 
 # -- summary row (one per game) -------------------------------------------------------------
 # per player p: columns p{p}_{field}, at S_PLAYER0 + p * S_PLAYER_STRIDE + SUM_P_*
-SUM_P_LAYOUT = Layout("summary player", tuple((f"SUM_P_{f.upper()}", 1) for f in (
-    "strategy", "listed", "vp", "vp_farms", "vp_phosphate", "vp_personalities", "vp_tiles",
-    "vp_tokens", "farms", "farms_blighted", "tracks", "gold", "combats", "combats_won",
-    "units_lost", "kills", "shared_kills", "port_lost", "actions", "illegal", "time")),
-    size_name="S_PLAYER_STRIDE")
+SUM_P_LAYOUT = Layout(
+    "summary player",
+    tuple(
+        (f"SUM_P_{f.upper()}", 1)
+        for f in (
+            "strategy",
+            "listed",
+            "vp",
+            "vp_farms",
+            "vp_phosphate",
+            "vp_personalities",
+            "vp_tiles",
+            "vp_tokens",
+            "farms",
+            "farms_blighted",
+            "tracks",
+            "gold",
+            "combats",
+            "combats_won",
+            "units_lost",
+            "kills",
+            "shared_kills",
+            "port_lost",
+            "actions",
+            "illegal",
+            "time",
+        )
+    ),
+    size_name="S_PLAYER_STRIDE",
+)
 globals().update(SUM_P_LAYOUT.constants())
 _OLD_ONE_NAMES = ("zombie", "mi_go", "shoggoth", "cthulhu", "temple", "loyalist")
-SUMMARY_LAYOUT = Layout("summary", tuple((f"S_{f.upper()}", 1) for f in (
-    "num_players", "mode", "difficulty", "winner", "winners_mask", "old_ones_win", "humans_win",
-    "end_reason", "end_time", "port_lost_by", "ports_lost", "farms_built", "farms_blighted",
-    "oo_vp", "oo_vp_revealed", "oo_vp_unrevealed", "oo_vp_blighted", "best_player_vp",
-    "combats", "combats_won", "port_combats", "oo_turns", "actions", "oo_moves", "move_cards",
-    "revealed", "reshuffles", "castro_saves", "face_down_left", "illegal", "violations",
-    "first_violation", "log_overflow")) + (
-    ("S_KILLED", NUM_OLD_ONE_TYPES, "+ type", tuple(f"killed_{t}" for t in _OLD_ONE_NAMES)),
-    ("S_REMAINING", NUM_OLD_ONE_TYPES, "+ type", tuple(f"remaining_{t}" for t in _OLD_ONE_NAMES)),
-    ("S_PLAYER0", MAX_PLAYERS * SUM_P_LAYOUT.size, "+ p * S_PLAYER_STRIDE + SUM_P_*",
-     tuple(f"p{p}_{f}" for p in range(MAX_PLAYERS) for f in SUM_P_LAYOUT.labels("SUM_P_"))),
-), size_name="SUMMARY_SIZE")
+SUMMARY_LAYOUT = Layout(
+    "summary",
+    tuple(
+        (f"S_{f.upper()}", 1)
+        for f in (
+            "num_players",
+            "mode",
+            "difficulty",
+            "winner",
+            "winners_mask",
+            "old_ones_win",
+            "humans_win",
+            "end_reason",
+            "end_time",
+            "port_lost_by",
+            "ports_lost",
+            "farms_built",
+            "farms_blighted",
+            "oo_vp",
+            "oo_vp_revealed",
+            "oo_vp_unrevealed",
+            "oo_vp_blighted",
+            "best_player_vp",
+            "combats",
+            "combats_won",
+            "port_combats",
+            "oo_turns",
+            "actions",
+            "oo_moves",
+            "move_cards",
+            "revealed",
+            "reshuffles",
+            "castro_saves",
+            "face_down_left",
+            "illegal",
+            "violations",
+            "first_violation",
+            "log_overflow",
+        )
+    )
+    + (
+        ("S_KILLED", NUM_OLD_ONE_TYPES, "+ type", tuple(f"killed_{t}" for t in _OLD_ONE_NAMES)),
+        (
+            "S_REMAINING",
+            NUM_OLD_ONE_TYPES,
+            "+ type",
+            tuple(f"remaining_{t}" for t in _OLD_ONE_NAMES),
+        ),
+        (
+            "S_PLAYER0",
+            MAX_PLAYERS * SUM_P_LAYOUT.size,
+            "+ p * S_PLAYER_STRIDE + SUM_P_*",
+            tuple(f"p{p}_{f}" for p in range(MAX_PLAYERS) for f in SUM_P_LAYOUT.labels("SUM_P_")),
+        ),
+    ),
+    size_name="SUMMARY_SIZE",
+)
 globals().update(SUMMARY_LAYOUT.constants())
 SUMMARY_COLUMNS = SUMMARY_LAYOUT.labels("S_")
 
 # -- every index layout above, for describe_state and tests/test_layout.py -------------------
-LAYOUTS = (G_LAYOUT, P_LAYOUT, H_LAYOUT, R_LAYOUT, PR_LAYOUT, PARAM_LAYOUT, OOP_PARAM_LAYOUT,
-           CTX_LAYOUT, SUM_P_LAYOUT, SUMMARY_LAYOUT, MYTHOS_EFFECT_LAYOUT)
+LAYOUTS = (
+    G_LAYOUT,
+    P_LAYOUT,
+    H_LAYOUT,
+    R_LAYOUT,
+    PR_LAYOUT,
+    PARAM_LAYOUT,
+    OOP_PARAM_LAYOUT,
+    CTX_LAYOUT,
+    SUM_P_LAYOUT,
+    SUMMARY_LAYOUT,
+    MYTHOS_EFFECT_LAYOUT,
+)
 
 
 def describe_state(X, players: bool = True, hexes: bool = False, skip_zero: bool = True) -> str:
@@ -522,6 +798,7 @@ def describe_state(X, players: bool = True, hexes: bool = False, skip_zero: bool
         g: G_NUM_PLAYERS=2 G_MODE=0 G_OO_TIME=1 ...
         pl[0]: P_ACTIVE=1 P_TIME=3 P_RES=[2, 2, 4, 0] ...
     """
+
     def line(title, layout, vec, skip):
         parts = [f"{k}={v}" for k, v in layout.describe(vec, skip).items()]
         return f"{title}: " + " ".join(parts)
@@ -531,10 +808,14 @@ def describe_state(X, players: bool = True, hexes: bool = False, skip_zero: bool
     if players:
         seated = int(X.g[G_LAYOUT["G_NUM_PLAYERS"].offset])
         n = seated if seated > 0 else X.pl.shape[0]
-        out += [line(f"pl[{p}]", P_LAYOUT, X.pl[p], skip_zero) for p in range(min(n, X.pl.shape[0]))]
+        out += [
+            line(f"pl[{p}]", P_LAYOUT, X.pl[p], skip_zero) for p in range(min(n, X.pl.shape[0]))
+        ]
     if hexes:
         for h in range(X.hx.shape[0]):
             row = X.hx[h]
-            if any(v > 0 for v in row[res.offset:res.stop]) or any(v >= 0 for v in row[farm_owner:]):
+            if any(v > 0 for v in row[res.offset : res.stop]) or any(
+                v >= 0 for v in row[farm_owner:]
+            ):
                 out.append(line(f"hx[{h}]", H_LAYOUT, row, False))
     return "\n".join(out)

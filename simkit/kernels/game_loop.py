@@ -21,7 +21,7 @@ from simkit.kernels.game_setup import setup_game
 
 OLD_ONES = -1
 NOBODY = -2
-MAX_STEPS = 4000       # safety net: a game never needs this many turns (ends as END_ABORT)
+MAX_STEPS = 4000  # safety net: a game never needs this many turns (ends as END_ABORT)
 
 
 @nb.njit(cache=True)
@@ -80,8 +80,11 @@ def check_invariants(S, X, actor):
             on_tiles += X.tile_cubes[i, p]
             if X.tile_cubes[i, p] > X.tile_dmg[i, p] or X.tile_cubes[i, p] < 0:
                 violation(X, L.CHK_CUBES)
-        if X.pl[p, L.P_HQ] < 0 or on_tiles != X.pl[p, L.P_ON_TILES] or \
-                X.pl[p, L.P_HQ] + boxed + on_tiles != r[L.R_CUBES]:
+        if (
+            X.pl[p, L.P_HQ] < 0
+            or on_tiles != X.pl[p, L.P_ON_TILES]
+            or X.pl[p, L.P_HQ] + boxed + on_tiles != r[L.R_CUBES]
+        ):
             violation(X, L.CHK_CUBES)
         sides = 0
         for h in range(n_hex):
@@ -158,12 +161,43 @@ def run_game(rng, S, X, W):
 
 
 @nb.njit(cache=True)
-def play_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, shuffle_seats,
-              difficulty, ruleset, log_on, checked, out):
+def play_game(
+    rng,
+    S,
+    X,
+    W,
+    num_players,
+    mode,
+    start_space,
+    coal,
+    iron,
+    gold,
+    shuffle_seats,
+    difficulty,
+    ruleset,
+    log_on,
+    checked,
+    out,
+):
     """Set up, play and score one game; the summary row goes to ``out``. Returns the
     number of log rows written."""
-    setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, shuffle_seats,
-               difficulty, ruleset, log_on, checked)
+    setup_game(
+        rng,
+        S,
+        X,
+        W,
+        num_players,
+        mode,
+        start_space,
+        coal,
+        iron,
+        gold,
+        shuffle_seats,
+        difficulty,
+        ruleset,
+        log_on,
+        checked,
+    )
     if X.g[L.G_OVER] == 0:
         run_game(rng, S, X, W)
     summarize(S, X, W, out)

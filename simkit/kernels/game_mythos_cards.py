@@ -23,8 +23,12 @@ from simkit.kernels.game_common import flip_tile, log_event, now, occupy, refres
 from simkit.kernels.game_defence import count_in_hex, resolve_revenge_fights
 from simkit.kernels.game_old_ones import movers_exist
 
-COMBAT_EFFECTS = (L.MYTH_COMBAT_DAMAGE_AND_SANITY, L.MYTH_PORT_COMBAT_EXTRA_DAMAGE,   # played during combats:
-                  L.MYTH_TEMPLE_ATTACK_EXTRA_CAPACITY, L.MYTH_GHOUL_JOINS_COMBAT)   # game_mythos_combat
+COMBAT_EFFECTS = (
+    L.MYTH_COMBAT_DAMAGE_AND_SANITY,
+    L.MYTH_PORT_COMBAT_EXTRA_DAMAGE,  # played during combats:
+    L.MYTH_TEMPLE_ATTACK_EXTRA_CAPACITY,
+    L.MYTH_GHOUL_JOINS_COMBAT,
+)  # game_mythos_combat
 
 
 @nb.njit(cache=True)
@@ -102,14 +106,18 @@ def mythos_applicable(S, X, W, c, target_p):
         if not take_unused_ok(X, 2):
             return False
         for h in range(X.hx.shape[0]):
-            if X.hx[h, L.H_SPAWN] >= 0 and count_in_hex(X, h) < L.MAX_IN_HEX and X.port_dist[target_p, h] >= 0:
+            if (
+                X.hx[h, L.H_SPAWN] >= 0
+                and count_in_hex(X, h) < L.MAX_IN_HEX
+                and X.port_dist[target_p, h] >= 0
+            ):
                 return True
-        return False       # no Spawn tile with room (always so in Mythos Solo): nothing happens
+        return False  # no Spawn tile with room (always so in Mythos Solo): nothing happens
     if e == L.MYTH_REMOVE_RECENT_UNIT:
         return shambler_victim(X, target_p) >= 0
     if e == L.MYTH_TAKE_TROPHY:
         return trophy_tile(S, X) >= 0
-    return False   # combat cards (COMBAT_EFFECTS) are played in combat only
+    return False  # combat cards (COMBAT_EFFECTS) are played in combat only
 
 
 @nb.njit(cache=True)
@@ -178,7 +186,12 @@ def temple_near(S, X, W, target_p):
     best_d = 1 << 40
     for i in range(X.tile_hex.size):
         h = X.tile_hex[i]
-        if h >= 0 and X.tile_up[i] and S.tile_type[i] == L.TEMPLE and count_in_hex(X, h) < L.MAX_IN_HEX:
+        if (
+            h >= 0
+            and X.tile_up[i]
+            and S.tile_type[i] == L.TEMPLE
+            and count_in_hex(X, h) < L.MAX_IN_HEX
+        ):
             d = W.dist2[h]
             if d >= 0 and d < best_d:
                 best_d = d
@@ -221,7 +234,7 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
                     continue
                 if X.hx[h, L.H_FARM_OWNER] >= 0 or X.hx[h, L.H_OUTPOST] >= 0 or h == port:
                     continue
-                if has_resources(X, h):   # "the closest empty Outback hex": no tokens either
+                if has_resources(X, h):  # "the closest empty Outback hex": no tokens either
                     continue
                 d = X.port_dist[target_p, h]
                 if d >= 0 and d < best_d:
@@ -241,7 +254,9 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
             X.hex_farm[h] = 2
             X.hex_target[h] = False
             X.g[L.G_FARMS_BLIGHTED] += 1
-            log_event(X, L.EV_BLIGHT, now(X), X.hx[h, L.H_FARM_OWNER], h, X.hx[h, L.H_FARM_KIND], 0, 0, 0)
+            log_event(
+                X, L.EV_BLIGHT, now(X), X.hx[h, L.H_FARM_OWNER], h, X.hx[h, L.H_FARM_KIND], 0, 0, 0
+            )
     elif e == L.MYTH_MOVE_CLOSEST_OLD_ONE:
         return byakhee(rng, S, X, W, amount)
     elif e == L.MYTH_REMOVE_RAILS:
@@ -317,7 +332,7 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
             X.pl[q, L.P_UNITS + u] -= 1
             X.pl[q, L.P_LOST + u] += 1
             X.g[L.G_SUPPLY + u] += 1
-            vp = oop_unit_vp(S, X, u)      # "Includes those destroyed by Mythos cards"
+            vp = oop_unit_vp(S, X, u)  # "Includes those destroyed by Mythos cards"
             X.g[L.G_OOP_VP] += vp
             X.g[L.G_OOP_VP_UNITS] += vp
     elif e == L.MYTH_TAKE_TROPHY:
@@ -326,7 +341,7 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
             q = X.tile_holder[i]
             vp = S.tile_vp[i]
             X.pl[q, L.P_TILE_VP] -= vp
-            X.pl[q, L.P_VP_TOKENS] += vp     # "gains VP tokens to the same value"
+            X.pl[q, L.P_VP_TOKENS] += vp  # "gains VP tokens to the same value"
             X.tile_holder[i] = -1
             put_tile(S, X, i, X.tile_last_hex[i], True)
     return X.g[L.G_OVER] != 0
@@ -374,7 +389,17 @@ def byakhee(rng, S, X, W, amount):
             X.hex_farm[step] = 2
             X.hex_target[step] = False
             X.g[L.G_FARMS_BLIGHTED] += 1
-            log_event(X, L.EV_BLIGHT, now(X), X.hx[step, L.H_FARM_OWNER], step, X.hx[step, L.H_FARM_KIND], 0, 0, 0)
+            log_event(
+                X,
+                L.EV_BLIGHT,
+                now(X),
+                X.hx[step, L.H_FARM_OWNER],
+                step,
+                X.hx[step, L.H_FARM_KIND],
+                0,
+                0,
+                0,
+            )
             break
     return resolve_revenge_fights(rng, S, X, W)
 
@@ -387,9 +412,13 @@ def mythos_score(S, X, c):
         return -1.0
     v = 1.0 + 0.5 * S.myth_tp[c]
     if S.myth_combat[c] != 0:
-        v += 1.0 * X.oop_params[L.OP_COMBAT_MYTHOS]   # free to play in a fight, off-turn
+        v += 1.0 * X.oop_params[L.OP_COMBAT_MYTHOS]  # free to play in a fight, off-turn
     if X.oop_params[L.OP_FARM_BIAS] > 0 and e == L.MYTH_BLIGHT_FARMS:
         v += 3.0
-    if X.oop_params[L.OP_TARGET_WEAK] > 0 and (e == L.MYTH_MOVE_CLOSEST_OLD_ONE or e == L.MYTH_LEVEL3_NEAR_PORT or e == L.MYTH_PLACE_TILES_NEAR_PORT):
+    if X.oop_params[L.OP_TARGET_WEAK] > 0 and (
+        e == L.MYTH_MOVE_CLOSEST_OLD_ONE
+        or e == L.MYTH_LEVEL3_NEAR_PORT
+        or e == L.MYTH_PLACE_TILES_NEAR_PORT
+    ):
         v += 2.0
     return v

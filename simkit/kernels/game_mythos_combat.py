@@ -109,7 +109,11 @@ def combat_mythos(rng, S, X, W, p, h, port_defence, m):
         elif e == L.MYTH_TEMPLE_ATTACK_EXTRA_CAPACITY:
             ok = attack and temple_slot(mx, m) >= 0
         elif e == L.MYTH_GHOUL_JOINS_COMBAT:
-            ok = m < C.MAX_OLD_ONES and st[C.COUNT + L.INFANTRY] > 0 and unused_zombie(S, X, False) >= 0
+            ok = (
+                m < C.MAX_OLD_ONES
+                and st[C.COUNT + L.INFANTRY] > 0
+                and unused_zombie(S, X, False) >= 0
+            )
         if not ok:
             continue
         cost = 0

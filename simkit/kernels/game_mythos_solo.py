@@ -42,7 +42,7 @@ def flip_mythos(rng, S, X, W):
     g[L.G_MYTHOS_FLIPPED] += 1
     e = S.myth_effect[c]
     if S.myth_combat[c] != 0:
-        X.mythos_hand[c] = 1        # waits for its combat
+        X.mythos_hand[c] = 1  # waits for its combat
         log_event(X, L.EV_MYTHOS, now(X), 0, c, L.MYTHOS_PENDING, -1, 0, e)
     elif mythos_applicable(S, X, W, c, 0):
         play_mythos(rng, S, X, W, c, 0, L.MYTHOS_FLIPPED, 0)

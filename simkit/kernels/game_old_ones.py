@@ -89,10 +89,30 @@ def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm, fresh):
     for h in range(n):
         W.farm_before[h] = X.hex_farm[h]
     W.card1[0] = c
-    blighted = movement_phase(W.card1, S.card_moves, S.card_compass, S.card_rotation, S.neighbors,
-                              X.hex_target, X.hex_farm, X.tile_hex, S.tile_type, W.face, S.type_moves,
-                              stop_at_farm, policy, rng, W.moves, W.stopped, W.dist, W.dist2, W.queue,
-                              W.before, W.cand6, fresh)
+    blighted = movement_phase(
+        W.card1,
+        S.card_moves,
+        S.card_compass,
+        S.card_rotation,
+        S.neighbors,
+        X.hex_target,
+        X.hex_farm,
+        X.tile_hex,
+        S.tile_type,
+        W.face,
+        S.type_moves,
+        stop_at_farm,
+        policy,
+        rng,
+        W.moves,
+        W.stopped,
+        W.dist,
+        W.dist2,
+        W.queue,
+        W.before,
+        W.cand6,
+        fresh,
+    )
     X.g[L.G_MOVE_CARDS] += 1
     for i in range(T):
         a = W.hex_before[i]
@@ -203,7 +223,7 @@ def revelation(rng, S, X, W, card):
         detail = lowest_face_down(X)
     log_event(X, L.EV_REVELATION, now(X), -1, kind, card, detail, 0, 0)
     benefit = S.rev_benefit[card]
-    if benefit >= 0:   # "Benefits on the Revelation cards apply to all players except the Old Ones"
+    if benefit >= 0:  # "Benefits on the Revelation cards apply to all players except the Old Ones"
         for p in range(X.g[L.G_NUM_PLAYERS]):
             if benefit == L.BENEFIT_VP:
                 X.pl[p, L.P_VP_TOKENS] += S.rev_benefit_amount[card]
@@ -238,4 +258,3 @@ def old_ones_turn(rng, S, X, W):
         if revelation(rng, S, X, W, card):
             return
     movement_check(rng, S, X, W, -1, S.r[L.R_MOVE_CARDS])
-

@@ -313,8 +313,11 @@ def oop_turn(rng, S, X, W):
     g[L.G_OO_TURNS] += 1
     prm = X.oop_params
     random_kind = prm[L.OP_KIND] == 1
-    target = weakest_port(S, X) if (prm[L.OP_TARGET_WEAK] > 0 or random_kind) else \
-        int(rng.random() * g[L.G_NUM_PLAYERS])
+    target = (
+        weakest_port(S, X)
+        if (prm[L.OP_TARGET_WEAK] > 0 or random_kind)
+        else int(rng.random() * g[L.G_NUM_PLAYERS])
+    )
     log_event(X, L.EV_OO_TURN, g[L.G_OO_TIME], -1, g[L.G_OO_TIME], 0, 0, 0, 0)
     # a Mythos card (not after the disc has reached the end; its cost must fit)
     want = prm[L.OP_PLAY_MYTHOS]
@@ -362,8 +365,12 @@ def oop_turn(rng, S, X, W):
         if k > 0:
             r = int(rng.random() * k)
             for a in range(4):
-                ok = (a == 0 and can_place) or (a == 1 and can_reveal) or (a == 2 and can_move) or \
-                    (a == 3 and can_summon)
+                ok = (
+                    (a == 0 and can_place)
+                    or (a == 1 and can_reveal)
+                    or (a == 2 and can_move)
+                    or (a == 3 and can_summon)
+                )
                 if ok:
                     if r == 0:
                         action = a
@@ -438,8 +445,17 @@ def oop_turn(rng, S, X, W):
             if v > best_v:
                 best_v = v
                 best = i
-        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_REVEAL, best, X.tile_hex[best] if best >= 0 else -1,
-                  0, 0)
+        log_event(
+            X,
+            L.EV_OOP_ACTION,
+            now(X),
+            -1,
+            L.OOP_REVEAL,
+            best,
+            X.tile_hex[best] if best >= 0 else -1,
+            0,
+            0,
+        )
         if best >= 0:
             flip_tile(S, X, best, -1)
     elif action == L.OOP_MOVE:
@@ -464,8 +480,17 @@ def oop_turn(rng, S, X, W):
                 X.mythos_hand[W.choice[j]] = 1
             else:
                 mythos_bottom(X, W.choice[j])
-        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_SUMMON, W.choice[kept] if kept >= 0 else -1, -1,
-                  drawn, 0)
+        log_event(
+            X,
+            L.EV_OOP_ACTION,
+            now(X),
+            -1,
+            L.OOP_SUMMON,
+            W.choice[kept] if kept >= 0 else -1,
+            -1,
+            drawn,
+            0,
+        )
 
 
 @nb.njit(cache=True)

@@ -15,13 +15,17 @@ from simkit.kernels import game_layout as L
 from simkit.kernels.board import clear_network, distance_field
 from simkit.kernels.game_common import is_revenge_like, log_event
 
-MAX_OUTPOSTS = 2       # per player: 8 Outpost tiles in the box; the rules speak of "both their Outposts"
+MAX_OUTPOSTS = 2  # per player: 8 Outpost tiles in the box; the rules speak of "both their Outposts"
 
 
 @nb.njit(cache=True)
 def can_buy_outpost(S, X, p, gold_left):
     """Revenge-like game, fewer than MAX_OUTPOSTS placed and ``gold_left`` pays for one."""
-    return is_revenge_like(X) and X.pl[p, L.P_OUTPOSTS] < MAX_OUTPOSTS and gold_left >= S.unit_cost_f[L.OUTPOST_STACK]
+    return (
+        is_revenge_like(X)
+        and X.pl[p, L.P_OUTPOSTS] < MAX_OUTPOSTS
+        and gold_left >= S.unit_cost_f[L.OUTPOST_STACK]
+    )
 
 
 @nb.njit(cache=True)
@@ -47,7 +51,12 @@ def outpost_site(S, X, W, p, reach):
     best = -1
     best_d = reach + 1 if reach >= 0 else 1 << 40
     for h in range(n):
-        if not W.clear[h] or X.hex_blocked[h] or X.hx[h, L.H_PORT_OWNER] >= 0 or X.hx[h, L.H_FARM_OWNER] >= 0:
+        if (
+            not W.clear[h]
+            or X.hex_blocked[h]
+            or X.hx[h, L.H_PORT_OWNER] >= 0
+            or X.hx[h, L.H_FARM_OWNER] >= 0
+        ):
             continue
         if X.hx[h, L.H_OUTPOST] >= 0:
             continue
@@ -59,7 +68,7 @@ def outpost_site(S, X, W, p, reach):
             continue
         d = W.dist2[h] if any_ else 1
         if d < 0:
-            d = 1 << 30      # no way to an Old One: still a site when any distance will do
+            d = 1 << 30  # no way to an Old One: still a site when any distance will do
         if 0 < d < best_d:
             best_d = d
             best = h

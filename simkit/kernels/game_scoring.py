@@ -75,8 +75,8 @@ def summarize(S, X, W, out):
         out[k] = 0
     for k in range(L.MAX_PLAYERS * L.S_PLAYER_STRIDE):
         out[L.S_PLAYER0 + k] = -1
-    src = W.dmg_before    # 4+ int64 scratch
-    totals = W.choice     # 8 int64 scratch
+    src = W.dmg_before  # 4+ int64 scratch
+    totals = W.choice  # 8 int64 scratch
     best = -1
     for p in range(nplay):
         base = L.S_PLAYER0 + p * L.S_PLAYER_STRIDE
@@ -116,8 +116,17 @@ def summarize(S, X, W, out):
         out[base + L.SUM_P_ILLEGAL] = X.pl[p, L.P_ILLEGAL]
         out[base + L.SUM_P_TIME] = X.pl[p, L.P_TIME]
         out[L.S_FARMS_BUILT] += farms
-        log_event(X, L.EV_SCORE, g[L.G_OO_TIME], p, tot, W.cand6[0], W.cand6[1],
-                  W.cand6[3] + W.cand6[4], W.cand6[2])
+        log_event(
+            X,
+            L.EV_SCORE,
+            g[L.G_OO_TIME],
+            p,
+            tot,
+            W.cand6[0],
+            W.cand6[1],
+            W.cand6[3] + W.cand6[4],
+            W.cand6[2],
+        )
     if g[L.G_MODE] == L.MODE_REVENGE:
         oo = revenge_oop_vp(S, X, src)
     else:

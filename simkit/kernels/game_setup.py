@@ -72,8 +72,23 @@ def reset_state(S, X, W):
 
 
 @nb.njit(cache=True)
-def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, shuffle_seats,
-               difficulty, ruleset, log_on, checked):
+def setup_game(
+    rng,
+    S,
+    X,
+    W,
+    num_players,
+    mode,
+    start_space,
+    coal,
+    iron,
+    gold,
+    shuffle_seats,
+    difficulty,
+    ruleset,
+    log_on,
+    checked,
+):
     """Set up one game. The strategies per seat (X.sid, X.params) are given for seats in
     the order the caller listed them; with ``shuffle_seats`` the seating is random (the
     first player is seat 0 after the shuffle, base Setup 13). W.seat_perm[seat] = the
@@ -105,10 +120,26 @@ def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, s
             X.params[p, k] = W.vals[W.seat_perm[p]]
 
     # Setup 4-6: survey, resources and Old One tiles.
-    random_survey_setup(rng, S.neighbors, S.hex_terrain, S.hex_level, S.survey_hex, W.order,
-                        S.survey_resource, S.survey_old_one, S.tile_level, X.stacks, X.stack_top,
-                        X.stack_size, mode == L.MODE_REVENGE, W.hex_res, W.hex_tile, W.hex_spawn, W.hex_marks,
-                        W.set_aside)
+    random_survey_setup(
+        rng,
+        S.neighbors,
+        S.hex_terrain,
+        S.hex_level,
+        S.survey_hex,
+        W.order,
+        S.survey_resource,
+        S.survey_old_one,
+        S.tile_level,
+        X.stacks,
+        X.stack_top,
+        X.stack_size,
+        mode == L.MODE_REVENGE,
+        W.hex_res,
+        W.hex_tile,
+        W.hex_spawn,
+        W.hex_marks,
+        W.set_aside,
+    )
     n = X.hx.shape[0]
     for h in range(n):
         for res in range(L.NUM_RES):
@@ -174,7 +205,9 @@ def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, s
     g[L.G_ARRIVALS] = num_players
 
     # Setup 14: Ports in reverse player order, 3+ hexes apart.
-    stuck = place_ports(rng, S.hex_q, S.hex_r, S.hex_port, num_players, PORT_RANDOM, W.port_hex, W.mask)
+    stuck = place_ports(
+        rng, S.hex_q, S.hex_r, S.hex_port, num_players, PORT_RANDOM, W.port_hex, W.mask
+    )
     if stuck >= 0:
         g[L.G_OVER] = 1
         g[L.G_END_REASON] = L.END_ABORT
@@ -190,8 +223,17 @@ def setup_game(rng, S, X, W, num_players, mode, start_space, coal, iron, gold, s
         for m in range(n):
             X.port_dist[p, m] = W.dist2[m]
     for p in range(num_players - 1, -1, -1):
-        log_event(X, L.EV_SETUP, start_space, p, X.pl[p, L.P_PORT], start_space, X.sid[p],
-                  W.seat_perm[p], 0)
+        log_event(
+            X,
+            L.EV_SETUP,
+            start_space,
+            p,
+            X.pl[p, L.P_PORT],
+            start_space,
+            X.sid[p],
+            W.seat_perm[p],
+            0,
+        )
     if mode == L.MODE_REVENGE:
         revenge_setup(rng, S, X, W, difficulty, ruleset)
     elif mode == L.MODE_MYTHOS_SOLO:

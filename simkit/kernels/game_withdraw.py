@@ -31,10 +31,32 @@ def withdraw_table_tag(S, X, W, p, m, st_start):
     for j in range(m):
         value += S.tile_vp[W.tiles2[j]]
     W.wt_ctx_f[0] = value
-    return cached_table(st, W.cmx, W.mx_cost, S.card_hits, S.card_purple, S.card_sanity, S.card_airship,
-                        W.wt_weight, W.wt_rep, W.wt_prob, W.alloc_params, ctx_i, W.wt_ctx_f, W.wt_table, W.wt_slots,
-                        W.wt_values, W.wt_sbuf, W.wt_vbuf, W.wt_ibuf, W.wt_sigs, W.wt_sig_keys, W.wt_sig_rows,
-                        W.wt_sig, W.wt_cache)
+    return cached_table(
+        st,
+        W.cmx,
+        W.mx_cost,
+        S.card_hits,
+        S.card_purple,
+        S.card_sanity,
+        S.card_airship,
+        W.wt_weight,
+        W.wt_rep,
+        W.wt_prob,
+        W.alloc_params,
+        ctx_i,
+        W.wt_ctx_f,
+        W.wt_table,
+        W.wt_slots,
+        W.wt_values,
+        W.wt_sbuf,
+        W.wt_vbuf,
+        W.wt_ibuf,
+        W.wt_sigs,
+        W.wt_sig_keys,
+        W.wt_sig_rows,
+        W.wt_sig,
+        W.wt_cache,
+    )
 
 
 @nb.njit(cache=True)

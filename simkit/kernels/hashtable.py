@@ -19,7 +19,9 @@ def new_table(max_items: int) -> tuple[np.ndarray, np.ndarray]:
 @nb.njit(cache=True, inline="always")
 def _slot(keys, k1, k2):
     mask = keys.shape[0] - 1
-    h = (np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)) ^ (np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F))
+    h = (np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)) ^ (
+        np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
+    )
     h ^= h >> np.uint64(31)
     i = np.int64(h & np.uint64(mask))
     while keys[i, 0] != EMPTY and (keys[i, 0] != k1 or keys[i, 1] != k2):

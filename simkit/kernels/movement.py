@@ -27,10 +27,10 @@ from simkit.kernels.board import NUM_DIRS, distance_field, spread
 from simkit.names import TEMPLE
 
 # Revenge chooser policies (int ids; params unused so far, kept for future policies).
-CHOOSE_COMPASS = 0     # the base rule: the card's compass number and rotation
-CHOOSE_RANDOM = 1      # uniform among eligible hexes (rng.random())
-CHOOSE_PORTS = 2       # the eligible hex closest to a Port/Outpost; ties by the compass rule
-CHOOSE_LOWEST = 3      # the eligible hex with the lowest number
+CHOOSE_COMPASS = 0  # the base rule: the card's compass number and rotation
+CHOOSE_RANDOM = 1  # uniform among eligible hexes (rng.random())
+CHOOSE_PORTS = 2  # the eligible hex closest to a Port/Outpost; ties by the compass rule
+CHOOSE_LOWEST = 3  # the eligible hex with the lowest number
 
 
 @nb.njit(cache=True)
@@ -112,7 +112,7 @@ def _arrive(neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_f
     m = neighbors[h, k]
     mover_hex[i] = m
     if hex_target[m] and hex_farm[m] != 1:
-        mover_stopped[i] = True      # a Port or an Outpost: no further than this
+        mover_stopped[i] = True  # a Port or an Outpost: no further than this
     elif hex_farm[m] == 1 and stop_at_farm:
         mover_stopped[i] = True
 
@@ -131,8 +131,20 @@ def _blight(hex_target, hex_farm, mover_hex, before):
 
 
 @nb.njit(cache=True)
-def movement_card(neighbors, hex_target, hex_farm, mover_hex, mover_moves, mover_stopped,
-                  compass, rotation, stop_at_farm, dist, queue, before):
+def movement_card(
+    neighbors,
+    hex_target,
+    hex_farm,
+    mover_hex,
+    mover_moves,
+    mover_stopped,
+    compass,
+    rotation,
+    stop_at_farm,
+    dist,
+    queue,
+    before,
+):
     """Resolve one movement card (base rule). Returns the number of farms blighted.
 
     stop_at_farm: Revenge's "if a Farm ... is reached, that Old One stops moving" (for
@@ -147,14 +159,31 @@ def movement_card(neighbors, hex_target, hex_farm, mover_hex, mover_moves, mover
             continue
         k = compass_step(neighbors, dist, h, compass, rotation)
         if k >= 0:
-            _arrive(neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k)
+            _arrive(
+                neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k
+            )
     return _blight(hex_target, hex_farm, mover_hex, before)
 
 
 @nb.njit(cache=True)
-def movement_card_choose(policy, rng, neighbors, hex_target, hex_farm, mover_hex, mover_moves,
-                         mover_stopped, compass, rotation, stop_at_farm, dist, port_dist, queue,
-                         before, cand):
+def movement_card_choose(
+    policy,
+    rng,
+    neighbors,
+    hex_target,
+    hex_farm,
+    mover_hex,
+    mover_moves,
+    mover_stopped,
+    compass,
+    rotation,
+    stop_at_farm,
+    dist,
+    port_dist,
+    queue,
+    before,
+    cand,
+):
     """Resolve one movement card where the Old One player chooses among eligible hexes
     (Revenge). Same arrays as movement_card; ``policy`` is a CHOOSE_* id."""
     distance_field(neighbors, hex_target, dist, queue)
@@ -168,7 +197,9 @@ def movement_card_choose(policy, rng, neighbors, hex_target, hex_farm, mover_hex
             continue
         k = choose_step(policy, rng, neighbors, dist, port_dist, h, compass, rotation, cand)
         if k >= 0:
-            _arrive(neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k)
+            _arrive(
+                neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k
+            )
     return _blight(hex_target, hex_farm, mover_hex, before)
 
 
@@ -193,8 +224,7 @@ def movers_for_card(card, card_moves, mover_type, mover_face_up, type_moves, out
     count = 0
     for i in range(mover_type.size):
         t = mover_type[i]
-        ok = (t >= 0 and t != TEMPLE and mover_face_up[i] and card_moves[card, t]
-              and type_moves[t])
+        ok = t >= 0 and t != TEMPLE and mover_face_up[i] and card_moves[card, t] and type_moves[t]
         out[i] = ok
         if ok:
             count += 1
@@ -202,10 +232,30 @@ def movers_for_card(card, card_moves, mover_type, mover_face_up, type_moves, out
 
 
 @nb.njit(cache=True)
-def movement_phase(cards, card_moves, card_compass, card_rotation, neighbors, hex_target,
-                   hex_farm, mover_hex, mover_type, mover_face_up, type_moves, stop_at_farm,
-                   policy, rng, mover_moves, mover_stopped, dist, port_dist, queue, before, cand,
-                   fresh):
+def movement_phase(
+    cards,
+    card_moves,
+    card_compass,
+    card_rotation,
+    neighbors,
+    hex_target,
+    hex_farm,
+    mover_hex,
+    mover_type,
+    mover_face_up,
+    type_moves,
+    stop_at_farm,
+    policy,
+    rng,
+    mover_moves,
+    mover_stopped,
+    dist,
+    port_dist,
+    queue,
+    before,
+    cand,
+    fresh,
+):
     """Resolve the pre-drawn ``cards`` (indices, in draw order; 2 in the base game, 6 for
     a reveal-and-draw-six, 4 for a Revenge Move action), all or part of one movement check.
 
@@ -224,12 +274,37 @@ def movement_phase(cards, card_moves, card_compass, card_rotation, neighbors, he
         if movers_for_card(c, card_moves, mover_type, mover_face_up, type_moves, mover_moves) == 0:
             continue
         if policy == CHOOSE_COMPASS:
-            blighted += movement_card(neighbors, hex_target, hex_farm, mover_hex, mover_moves,
-                                      mover_stopped, card_compass[c], card_rotation[c], stop_at_farm,
-                                      dist, queue, before)
+            blighted += movement_card(
+                neighbors,
+                hex_target,
+                hex_farm,
+                mover_hex,
+                mover_moves,
+                mover_stopped,
+                card_compass[c],
+                card_rotation[c],
+                stop_at_farm,
+                dist,
+                queue,
+                before,
+            )
         else:
-            blighted += movement_card_choose(policy, rng, neighbors, hex_target, hex_farm, mover_hex,
-                                             mover_moves, mover_stopped, card_compass[c],
-                                             card_rotation[c], stop_at_farm, dist, port_dist, queue,
-                                             before, cand)
+            blighted += movement_card_choose(
+                policy,
+                rng,
+                neighbors,
+                hex_target,
+                hex_farm,
+                mover_hex,
+                mover_moves,
+                mover_stopped,
+                card_compass[c],
+                card_rotation[c],
+                stop_at_farm,
+                dist,
+                port_dist,
+                queue,
+                before,
+                cand,
+            )
     return blighted

@@ -26,15 +26,19 @@ def _banner(metas: list[dict], sources: list[Path]) -> str:
     hashes = sorted({m.get("data_hash", "?") for m in metas})
     engines = sorted({str(m.get("engine_version", "?")) for m in metas})
     assumed = [m.get("provenance_shares", {}).get("assumed") for m in metas]
-    assumed_txt = ", ".join(dict.fromkeys(f"{a:.0%}" for a in assumed if a is not None)) or "unknown"
+    assumed_txt = (
+        ", ".join(dict.fromkeys(f"{a:.0%}" for a in assumed if a is not None)) or "unknown"
+    )
     seeds = sorted({str(m.get("seed")) for m in metas if m.get("seed") is not None})
-    return (f"<b>engine</b> {esc(', '.join(engines))} (this build {ENGINE_VERSION}) &middot; "
-            f"<b>data pack</b> {esc(', '.join(hashes))} &middot; <b>assumed values</b> {esc(assumed_txt)} &middot; "
-            f"<b>seeds</b> {esc(', '.join(seeds) or 'n/a')} &middot; <b>sources</b> "
-            f"{esc(', '.join(p.name for p in sources))} &middot; <b>made</b> "
-            f"{dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}<br>Most card faces, tiles and the map are "
-            "not public: numbers computed from assumed data are illustrations of the method until a "
-            "user types in the real values (simkit/data/auztralia/README.md).")
+    return (
+        f"<b>engine</b> {esc(', '.join(engines))} (this build {ENGINE_VERSION}) &middot; "
+        f"<b>data pack</b> {esc(', '.join(hashes))} &middot; <b>assumed values</b> {esc(assumed_txt)} &middot; "
+        f"<b>seeds</b> {esc(', '.join(seeds) or 'n/a')} &middot; <b>sources</b> "
+        f"{esc(', '.join(p.name for p in sources))} &middot; <b>made</b> "
+        f"{dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}<br>Most card faces, tiles and the map are "
+        "not public: numbers computed from assumed data are illustrations of the method until a "
+        "user types in the real values (simkit/data/auztralia/README.md)."
+    )
 
 
 def _lake_meta(lake) -> dict:
@@ -50,8 +54,12 @@ def _lake_meta(lake) -> dict:
             shares = provenance_shares(pack)
     except UserError:
         pass
-    return {"engine_version": record.get("engine_version", "?"), "data_hash": record.get("data_hash", "?"),
-            "provenance_shares": shares, "seed": record.get("root_seed")}
+    return {
+        "engine_version": record.get("engine_version", "?"),
+        "data_hash": record.get("data_hash", "?"),
+        "provenance_shares": shares,
+        "seed": record.get("root_seed"),
+    }
 
 
 def build_report(source: Path, title: str | None = None) -> Report:
@@ -102,5 +110,7 @@ def build_report(source: Path, title: str | None = None) -> Report:
 
     plain = [lk for lk in game_lakes if not sensitivity.is_sensitivity(lk)]
     summary = summary_html(plain or game_lakes, tables, metas)
-    html = page(title or f"simkit report: {source.name}", _banner(metas, files + lakes), sections, summary)
+    html = page(
+        title or f"simkit report: {source.name}", _banner(metas, files + lakes), sections, summary
+    )
     return Report(html=html, sections=names)

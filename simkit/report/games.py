@@ -44,7 +44,9 @@ def grid_orders(lake: analysis.Lake) -> dict[str, list]:
     return out
 
 
-ROW_KEYS = ("content",)  # summary columns that label rows when they vary (e.g. rules vs assumed content)
+ROW_KEYS = (
+    "content",
+)  # summary columns that label rows when they vary (e.g. rules vs assumed content)
 
 
 def lake_keys(lake: analysis.Lake) -> list[str]:
@@ -86,11 +88,25 @@ def headline_tables(lake: analysis.Lake, sid: str) -> str:
     for group in groups:
         rates = rates_by_cell(lake, group)
         name = "-".join(group)
-        parts.append(f"<h3>{esc(lake.key_metric)} by {esc(' x '.join(group))} (other grid keys pooled)</h3>")
-        parts.append(table_html([*group, "games", "rate", "95% interval"],
-                                [[*(r[k] for k in group), f"{r['games']:,}", f"{r['rate']:.4f}",
-                                  f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"] for r in rates.to_dicts()],
-                                f"table-{sid}-by-{name}", text_columns=tuple(range(len(group)))))
+        parts.append(
+            f"<h3>{esc(lake.key_metric)} by {esc(' x '.join(group))} (other grid keys pooled)</h3>"
+        )
+        parts.append(
+            table_html(
+                [*group, "games", "rate", "95% interval"],
+                [
+                    [
+                        *(r[k] for k in group),
+                        f"{r['games']:,}",
+                        f"{r['rate']:.4f}",
+                        f"{r['ci_low']:.4f}-{r['ci_high']:.4f}",
+                    ]
+                    for r in rates.to_dicts()
+                ],
+                f"table-{sid}-by-{name}",
+                text_columns=tuple(range(len(group))),
+            )
+        )
     return "".join(parts)
 
 
@@ -110,15 +126,27 @@ def outcome_section(lake: analysis.Lake, sid: str, heading: bool = True) -> str:
     ax.set_xlim(0, 1)
     ax.invert_yaxis()
     ax.set_title(f"{metric} by cell")
-    parts = [f'<h2 id="{sid}">{esc(title)}: {esc(lake.experiment)}</h2>' if heading else "",
-             f'<p class="note">Key metric <b>{esc(metric)}</b>; {int(rates["games"].sum()):,} games.</p>',
-             headline_tables(lake, sid) if heading else "",
-             "<h3>Every cell</h3>",
-             figure_html(fig, f"{metric} rate by cell with 95% intervals", f"fig-{sid}-rates"),
-             table_html([*keys, "games", "rate", "95% interval"],
-                        [[*(r[k] for k in keys), f"{r['games']:,}", f"{r['rate']:.4f}",
-                          f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"] for r in rows],
-                        f"table-{sid}-rates", text_columns=tuple(range(len(keys))))]
+    parts = [
+        f'<h2 id="{sid}">{esc(title)}: {esc(lake.experiment)}</h2>' if heading else "",
+        f'<p class="note">Key metric <b>{esc(metric)}</b>; {int(rates["games"].sum()):,} games.</p>',
+        headline_tables(lake, sid) if heading else "",
+        "<h3>Every cell</h3>",
+        figure_html(fig, f"{metric} rate by cell with 95% intervals", f"fig-{sid}-rates"),
+        table_html(
+            [*keys, "games", "rate", "95% interval"],
+            [
+                [
+                    *(r[k] for k in keys),
+                    f"{r['games']:,}",
+                    f"{r['rate']:.4f}",
+                    f"{r['ci_low']:.4f}-{r['ci_high']:.4f}",
+                ]
+                for r in rows
+            ],
+            f"table-{sid}-rates",
+            text_columns=tuple(range(len(keys))),
+        ),
+    ]
     return "".join(parts)
 
 
@@ -130,18 +158,49 @@ def ruleset_section(lake: analysis.Lake, sid: str) -> str:
     values = lake.scan().select(pl.col("ruleset").unique()).collect()["ruleset"].to_list()
     base = "revenge" if "revenge" in values else sorted(values)[0]
     others = [k for k in keys if k != "ruleset"]
-    diffs = analysis.paired_difference(lake.scan(), {"ruleset": base}, metric=lake.key_metric,
-                                       within=others, by=[*others, "ruleset"])
+    diffs = analysis.paired_difference(
+        lake.scan(),
+        {"ruleset": base},
+        metric=lake.key_metric,
+        within=others,
+        by=[*others, "ruleset"],
+    )
     diffs = natural_sort(diffs, [*others, "ruleset"])
-    return "".join([
-        f'<h3 id="{sid}-rulesets">Ruleset comparison (paired on shared seeds, against {esc(base)})</h3>',
-        table_html([*others, "ruleset", "paired games", "rate", f"{base} rate", "change", "95% interval"],
-                   [[*(r[k] for k in others), r["ruleset"], f"{r['games']:,}", f"{r['rate']:.4f}",
-                     f"{r['baseline_rate']:.4f}", f"{r['diff']:+.4f}", f"{r['ci_low']:+.4f} .. {r['ci_high']:+.4f}"]
-                    for r in diffs.to_dicts()], f"table-{sid}-rulesets", text_columns=tuple(range(len(others) + 1)))])
+    return "".join(
+        [
+            f'<h3 id="{sid}-rulesets">Ruleset comparison (paired on shared seeds, against {esc(base)})</h3>',
+            table_html(
+                [
+                    *others,
+                    "ruleset",
+                    "paired games",
+                    "rate",
+                    f"{base} rate",
+                    "change",
+                    "95% interval",
+                ],
+                [
+                    [
+                        *(r[k] for k in others),
+                        r["ruleset"],
+                        f"{r['games']:,}",
+                        f"{r['rate']:.4f}",
+                        f"{r['baseline_rate']:.4f}",
+                        f"{r['diff']:+.4f}",
+                        f"{r['ci_low']:+.4f} .. {r['ci_high']:+.4f}",
+                    ]
+                    for r in diffs.to_dicts()
+                ],
+                f"table-{sid}-rulesets",
+                text_columns=tuple(range(len(others) + 1)),
+            ),
+        ]
+    )
 
 
-VP_GROUP_ORDER = ("difficulty",)  # the distributions are split by this grid key when the lake varies it
+VP_GROUP_ORDER = (
+    "difficulty",
+)  # the distributions are split by this grid key when the lake varies it
 QUANTILE_COLUMNS = ("q10", "q25", "q50", "q75", "q90")
 
 
@@ -153,19 +212,44 @@ def level_sorted(q: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """Rows in play order of the group keys, each group's sources in their column order."""
     sources = {s: i for i, s in enumerate(dict.fromkeys(q["source"].to_list()))}
     rows = q.to_dicts()
-    rows.sort(key=lambda r: (*(LEVEL_ORDER.get(r[k], 9) if k == "difficulty" else r[k] for k in by),
-                             sources[r["source"]]))
+    rows.sort(
+        key=lambda r: (
+            *(LEVEL_ORDER.get(r[k], 9) if k == "difficulty" else r[k] for k in by),
+            sources[r["source"]],
+        )
+    )
     return pl.DataFrame(rows, schema=q.schema) if rows else q
 
 
 def quantile_table(q: pl.DataFrame, by: list[str], table_id: str, unit: str = "games") -> str:
     q = level_sorted(q, by)
-    return table_html([*by, "source", unit, "mean ± 95%", "scoring (95% interval)", "10%", "25%", "median", "75%",
-                       "90%"],
-                      [[*(r[k] for k in by), r["source"], f"{r['games']:,}", pm(r["mean"], r["mean_half_width"]),
-                        with_interval(r["scoring"], r["scoring_ci_low"], r["scoring_ci_high"]),
-                        *(f"{r[c]:.0f}" for c in QUANTILE_COLUMNS)] for r in q.to_dicts()],
-                      table_id, text_columns=tuple(range(len(by) + 1)))
+    return table_html(
+        [
+            *by,
+            "source",
+            unit,
+            "mean ± 95%",
+            "scoring (95% interval)",
+            "10%",
+            "25%",
+            "median",
+            "75%",
+            "90%",
+        ],
+        [
+            [
+                *(r[k] for k in by),
+                r["source"],
+                f"{r['games']:,}",
+                pm(r["mean"], r["mean_half_width"]),
+                with_interval(r["scoring"], r["scoring_ci_low"], r["scoring_ci_high"]),
+                *(f"{r[c]:.0f}" for c in QUANTILE_COLUMNS),
+            ]
+            for r in q.to_dicts()
+        ],
+        table_id,
+        text_columns=tuple(range(len(by) + 1)),
+    )
 
 
 def box_panel(ax, q: pl.DataFrame, by: list[str], title: str) -> None:
@@ -184,16 +268,39 @@ def box_panel(ax, q: pl.DataFrame, by: list[str], title: str) -> None:
             if not rows:
                 continue
             r = rows[0]
-            stats.append({"med": r["q50"], "q1": r["q25"], "q3": r["q75"], "whislo": r["q10"], "whishi": r["q90"],
-                          "mean": r["mean"], "fliers": [], "label": src})
+            stats.append(
+                {
+                    "med": r["q50"],
+                    "q1": r["q25"],
+                    "q3": r["q75"],
+                    "whislo": r["q10"],
+                    "whishi": r["q90"],
+                    "mean": r["mean"],
+                    "fliers": [],
+                    "label": src,
+                }
+            )
             pos.append(i - 0.4 + width * (k + 0.5))
-        art = ax.bxp(stats, positions=pos, widths=width * 0.85, showmeans=True, patch_artist=True,
-                     meanprops={"marker": "D", "markersize": 3, "markerfacecolor": "black", "markeredgecolor": "black"},
-                     medianprops={"color": "black"})
+        art = ax.bxp(
+            stats,
+            positions=pos,
+            widths=width * 0.85,
+            showmeans=True,
+            patch_artist=True,
+            meanprops={
+                "marker": "D",
+                "markersize": 3,
+                "markerfacecolor": "black",
+                "markeredgecolor": "black",
+            },
+            medianprops={"color": "black"},
+        )
         for box in art["boxes"]:
             box.set_facecolor(colors(k))
             box.set_alpha(0.75)
-        ax.plot([], [], "s", color=colors(k), label=", ".join(str(v) for v in g.values()) or "all games")
+        ax.plot(
+            [], [], "s", color=colors(k), label=", ".join(str(v) for v in g.values()) or "all games"
+        )
     ax.set_xticks(range(len(sources)), sources, rotation=20, fontsize=8)
     ax.set_ylabel("VP per game")
     ax.grid(axis="y", alpha=0.3)
@@ -218,18 +325,32 @@ def vp_distributions(lake: analysis.Lake, sid: str) -> str:
         box_panel(axes[0][1], humans, by, "Each human: VP by source (per seat)")
     fig.tight_layout()
     split = f" by {esc(by[0])} (other grid keys pooled)" if by else " (all cells pooled)"
-    parts = [f'<h3 id="{sid}-vp-distributions">VP distributions by source{split}</h3>',
-             '<p class="note">Boxes span the middle half of games (25%-75%), whiskers 10%-90%, the line is the '
-             "median and the diamond the mean; <i>scoring</i> is the share of games (seats) where the source gave "
-             "any VP. " + ("The Old One player scores tiles on the map at face value, 3 per blighted farm, "
-                           "eliminated units and Outposts, and 10 per Port; it wins against the best human "
-                           "(ties to the Old Ones). " if revenge else "")
-             + "Quantiles are observed values (whole VP).</p>",
-             figure_html(fig, f"{side} and human VP by source: quartiles, 10-90% whiskers, means",
-                         f"fig-{sid}-vp-distributions"),
-             f"<h4>{esc(side)}</h4>", quantile_table(oop, by, f"table-{sid}-vp-quantiles-oop")]
+    parts = [
+        f'<h3 id="{sid}-vp-distributions">VP distributions by source{split}</h3>',
+        '<p class="note">Boxes span the middle half of games (25%-75%), whiskers 10%-90%, the line is the '
+        "median and the diamond the mean; <i>scoring</i> is the share of games (seats) where the source gave "
+        "any VP. "
+        + (
+            "The Old One player scores tiles on the map at face value, 3 per blighted farm, "
+            "eliminated units and Outposts, and 10 per Port; it wins against the best human "
+            "(ties to the Old Ones). "
+            if revenge
+            else ""
+        )
+        + "Quantiles are observed values (whole VP).</p>",
+        figure_html(
+            fig,
+            f"{side} and human VP by source: quartiles, 10-90% whiskers, means",
+            f"fig-{sid}-vp-distributions",
+        ),
+        f"<h4>{esc(side)}</h4>",
+        quantile_table(oop, by, f"table-{sid}-vp-quantiles-oop"),
+    ]
     if humans is not None:
-        parts += ["<h4>Humans (each seat)</h4>", quantile_table(humans, by, f"table-{sid}-vp-quantiles-humans", "seats")]
+        parts += [
+            "<h4>Humans (each seat)</h4>",
+            quantile_table(humans, by, f"table-{sid}-vp-quantiles-humans", "seats"),
+        ]
     return "".join(parts)
 
 
@@ -240,7 +361,9 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
         return ""
     keys = lake.grid_keys or ["cell"]
     sources = analysis.old_ones_vp_sources(summary)
-    present = [c for c in sources.collect_schema().names() if c.startswith("vp_") and c != "vp_total"]
+    present = [
+        c for c in sources.collect_schema().names() if c.startswith("vp_") and c != "vp_total"
+    ]
     means = natural_sort(analysis.vp_by_source(sources.drop("vp_total"), by=keys), keys)
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(means) + 1.5))
     left = np.zeros(len(means))
@@ -253,26 +376,54 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
     ax.set_xlabel("mean Old One VP per game")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.tick_params(axis="y", labelsize=8)
-    parts = [f'<h3 id="{sid}-vp">VP by source</h3>',
-             figure_html(fig, "Mean Old One VP by source and cell (" + ", ".join(c.removeprefix("vp_") for c in present)
-                         + ")", f"fig-{sid}-oo-vp"),
-             '<p class="note">Mean Old One VP per game by source, each ± its 95% half-width.</p>',
-             table_html([*keys, "games", *(c.removeprefix("vp_") for c in present), "total"],
-                        [[*(r[k] for k in keys), f"{r['games']:,}",
-                          *(pm(r[c], r[f"half_width_{c.removeprefix('vp_')}"]) for c in present),
-                          pm(r["vp_total"], r["half_width_total"])]
-                         for r in means.to_dicts()], f"table-{sid}-oo-vp", text_columns=tuple(range(len(keys))))]
+    parts = [
+        f'<h3 id="{sid}-vp">VP by source</h3>',
+        figure_html(
+            fig,
+            "Mean Old One VP by source and cell ("
+            + ", ".join(c.removeprefix("vp_") for c in present)
+            + ")",
+            f"fig-{sid}-oo-vp",
+        ),
+        '<p class="note">Mean Old One VP per game by source, each ± its 95% half-width.</p>',
+        table_html(
+            [*keys, "games", *(c.removeprefix("vp_") for c in present), "total"],
+            [
+                [
+                    *(r[k] for k in keys),
+                    f"{r['games']:,}",
+                    *(pm(r[c], r[f"half_width_{c.removeprefix('vp_')}"]) for c in present),
+                    pm(r["vp_total"], r["half_width_total"]),
+                ]
+                for r in means.to_dicts()
+            ],
+            f"table-{sid}-oo-vp",
+            text_columns=tuple(range(len(keys))),
+        ),
+    ]
     try:
         seats = analysis.vp_by_source(lake.scan("seats"), by=["strategy"])
     except analysis.LakeError:
         seats = None
     if seats is not None and len(seats):
         cols = [c for c in seats.columns if c.startswith("vp_")]
-        parts.append('<p class="note">Each human\'s mean VP per seat by source, ± 95% half-width.</p>')
-        parts.append(table_html(["strategy", "seats", *(c.removeprefix("vp_") for c in cols)],
-                                [[r["strategy"], f"{r['games']:,}",
-                                  *(pm(r[c], r.get(f"half_width_{c.removeprefix('vp_')}")) for c in cols)]
-                                 for r in seats.sort("strategy").to_dicts()], f"table-{sid}-human-vp"))
+        parts.append(
+            '<p class="note">Each human\'s mean VP per seat by source, ± 95% half-width.</p>'
+        )
+        parts.append(
+            table_html(
+                ["strategy", "seats", *(c.removeprefix("vp_") for c in cols)],
+                [
+                    [
+                        r["strategy"],
+                        f"{r['games']:,}",
+                        *(pm(r[c], r.get(f"half_width_{c.removeprefix('vp_')}")) for c in cols),
+                    ]
+                    for r in seats.sort("strategy").to_dicts()
+                ],
+                f"table-{sid}-human-vp",
+            )
+        )
     parts.append(vp_distributions(lake, sid))
     return "".join(parts)
 
@@ -283,31 +434,60 @@ def ending_section(lake: analysis.Lake, sid: str) -> str:
     if "end_reason" not in names or "end_time" not in names:
         return ""
     keys = headline_keys(lake) or lake.grid_keys or ["cell"]
-    counts = natural_sort(summary.group_by([*keys, "end_reason"]).len().collect(), [*keys, "end_reason"])
+    counts = natural_sort(
+        summary.group_by([*keys, "end_reason"]).len().collect(), [*keys, "end_reason"]
+    )
     totals = summary.group_by(keys).len().rename({"len": "games"}).collect()
     joined = counts.join(totals, on=keys, how="left", maintain_order="left").to_dicts()
     rows = []
     from simkit.core.stats import wilson_interval
+
     for r in joined:
         lo, hi = wilson_interval(r["len"], r["games"])
-        rows.append([*(r[k] for k in keys), END_REASONS.get(int(r["end_reason"]), str(r["end_reason"])),
-                     f"{r['len']:,}", f"{r['len'] / r['games']:.4f}", f"{lo:.4f}-{hi:.4f}"])
-    port_times = summary.filter(pl.col("end_reason") == 2).select("end_time").collect()["end_time"].to_numpy()
+        rows.append(
+            [
+                *(r[k] for k in keys),
+                END_REASONS.get(int(r["end_reason"]), str(r["end_reason"])),
+                f"{r['len']:,}",
+                f"{r['len'] / r['games']:.4f}",
+                f"{lo:.4f}-{hi:.4f}",
+            ]
+        )
+    port_times = (
+        summary.filter(pl.col("end_reason") == 2)
+        .select("end_time")
+        .collect()["end_time"]
+        .to_numpy()
+    )
     fig, ax = plt.subplots(figsize=(8, 3))
     if port_times.size:
         ax.hist(port_times, bins=np.arange(port_times.min(), 55) - 0.5)
     ax.set_xlabel("Time Track space when a Port fell")
     ax.set_ylabel("games")
     ax.set_title("When Ports are lost (all cells)")
-    return "".join([
-        f'<h3 id="{sid}-ending">How and when games end'
-        + (" (other grid keys pooled)" if len(keys) < len(lake.grid_keys) else "") + "</h3>",
-        table_html([*keys, "end", "games", "share", "95% interval"], rows, f"table-{sid}-ending",
-                   text_columns=tuple(range(len(keys) + 1))),
-        figure_html(fig, "Port-loss timing", f"fig-{sid}-port-loss")])
+    return "".join(
+        [
+            f'<h3 id="{sid}-ending">How and when games end'
+            + (" (other grid keys pooled)" if len(keys) < len(lake.grid_keys) else "")
+            + "</h3>",
+            table_html(
+                [*keys, "end", "games", "share", "95% interval"],
+                rows,
+                f"table-{sid}-ending",
+                text_columns=tuple(range(len(keys) + 1)),
+            ),
+            figure_html(fig, "Port-loss timing", f"fig-{sid}-port-loss"),
+        ]
+    )
 
 
-POOL_KEYS = ("strategies", "strategy", "oop", "allocate", "withdraw")  # grid keys that name the bots playing
+POOL_KEYS = (
+    "strategies",
+    "strategy",
+    "oop",
+    "allocate",
+    "withdraw",
+)  # grid keys that name the bots playing
 
 
 def pool_keys(keys: list[str]) -> list[str]:
@@ -325,8 +505,15 @@ def pool_spread(rates: pl.DataFrame, pools: list[str], others: list[str]) -> lis
             continue
         g = g.sort("rate")
         lo, hi = g.row(0, named=True), g.row(g.height - 1, named=True)
-        out.append({"cell": {k: lo[k] for k in others}, "low": lo, "high": hi,
-                    "spread": hi["rate"] - lo["rate"], "disjoint": lo["ci_high"] < hi["ci_low"]})
+        out.append(
+            {
+                "cell": {k: lo[k] for k in others},
+                "low": lo,
+                "high": hi,
+                "spread": hi["rate"] - lo["rate"],
+                "disjoint": lo["ci_high"] < hi["ci_low"],
+            }
+        )
     out.sort(key=lambda r: -r["spread"])
     return out
 
@@ -343,8 +530,13 @@ def pool_flag(lake: analysis.Lake, threshold: float = POOL_SPREAD_FLAG) -> str:
     return pool_verdict(rates, pools, others, lake.key_metric, threshold)
 
 
-def pool_verdict(rates: pl.DataFrame, pools: list[str], others: list[str], metric: str,
-                 threshold: float = POOL_SPREAD_FLAG) -> str:
+def pool_verdict(
+    rates: pl.DataFrame,
+    pools: list[str],
+    others: list[str],
+    metric: str,
+    threshold: float = POOL_SPREAD_FLAG,
+) -> str:
     """The verdict text from rates per (others..., pools...) cell (see :func:`pool_flag`)."""
     metric = esc(metric)
     spreads = pool_spread(rates, pools, others)
@@ -353,15 +545,21 @@ def pool_verdict(rates: pl.DataFrame, pools: list[str], others: list[str], metri
     worst = spreads[0]
     where = cell_label(worst["cell"], others) if others else "all games"
     lo, hi = worst["low"], worst["high"]
-    text = (f"within {esc(where)}, {metric} is {lo['rate']:.3f} with {esc(cell_label(lo, pools))} and "
-            f"{hi['rate']:.3f} with {esc(cell_label(hi, pools))}")
+    text = (
+        f"within {esc(where)}, {metric} is {lo['rate']:.3f} with {esc(cell_label(lo, pools))} and "
+        f"{hi['rate']:.3f} with {esc(cell_label(hi, pools))}"
+    )
     flagged = [r for r in spreads if r["spread"] > threshold and r["disjoint"]]
     if flagged:
-        return (f"<b>Flag:</b> bot pools disagree by more than {threshold:.2f} (intervals apart) in "
-                f"{len(flagged)} of {len(spreads)} cell(s); the largest: {text}. A balance claim here depends "
-                "on which bots play.")
-    return (f"Bot pools compared within each of {len(spreads)} cell(s) differ by at most "
-            f"{worst['spread']:.3f} ({text}): conclusions do not hinge on one bot.")
+        return (
+            f"<b>Flag:</b> bot pools disagree by more than {threshold:.2f} (intervals apart) in "
+            f"{len(flagged)} of {len(spreads)} cell(s); the largest: {text}. A balance claim here depends "
+            "on which bots play."
+        )
+    return (
+        f"Bot pools compared within each of {len(spreads)} cell(s) differ by at most "
+        f"{worst['spread']:.3f} ({text}): conclusions do not hinge on one bot."
+    )
 
 
 def strategy_section(lake: analysis.Lake, sid: str) -> str:
@@ -377,17 +575,41 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
     parts = [f'<h2 id="{sid}-strategies">Strategies: {esc(lake.experiment)}</h2>']
     if seats is not None:
         per = analysis.per_strategy(seats, strategy="strategy", metric="win").sort("strategy")
-        parts.append(table_html(["strategy", "seats played", "wins", "win rate", "95% interval"],
-                                [[r["strategy"], f"{r['games']:,}", f"{r['wins']:,}", f"{r['rate']:.4f}",
-                                  f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"] for r in per.to_dicts()],
-                                f"table-{sid}-strategies"))
+        parts.append(
+            table_html(
+                ["strategy", "seats played", "wins", "win rate", "95% interval"],
+                [
+                    [
+                        r["strategy"],
+                        f"{r['games']:,}",
+                        f"{r['wins']:,}",
+                        f"{r['rate']:.4f}",
+                        f"{r['ci_low']:.4f}-{r['ci_high']:.4f}",
+                    ]
+                    for r in per.to_dicts()
+                ],
+                f"table-{sid}-strategies",
+            )
+        )
         if "seat" in seats.collect_schema().names():
             by_seat = analysis.per_seat(seats, metric="win").sort("seat")
             parts.append("<h3>Win rate by seat (player index in the game)</h3>")
-            parts.append(table_html(["seat", "seats played", "wins", "win rate", "95% interval"],
-                                    [[str(r["seat"]), f"{r['games']:,}", f"{r['wins']:,}", f"{r['rate']:.4f}",
-                                      f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"] for r in by_seat.to_dicts()],
-                                    f"table-{sid}-seats"))
+            parts.append(
+                table_html(
+                    ["seat", "seats played", "wins", "win rate", "95% interval"],
+                    [
+                        [
+                            str(r["seat"]),
+                            f"{r['games']:,}",
+                            f"{r['wins']:,}",
+                            f"{r['rate']:.4f}",
+                            f"{r['ci_low']:.4f}-{r['ci_high']:.4f}",
+                        ]
+                        for r in by_seat.to_dicts()
+                    ],
+                    f"table-{sid}-seats",
+                )
+            )
     if flag:
         parts.append(f'<p class="note" id="{sid}-pool-flag">{flag}</p>')
     return "".join(parts)
@@ -396,6 +618,7 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
 def outcome_names() -> dict[int, str]:
     """Combat outcome codes -> names, from the kernel layout (so new outcomes show up)."""
     from simkit.kernels import combat_layout as C
+
     return dict(enumerate(C.OUTCOME_NAMES))
 
 
@@ -409,29 +632,60 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
     rows_keys = [k for k in keys if k != cols]
     rates = analysis.win_rates(scan, by=keys, metric=lake.key_metric)
     orders = grid_orders(lake)
-    parts = [f'<h2 id="{sid}">Combat grid: {esc(lake.experiment)}</h2>',
-             f'<p class="note">One Monte Carlo fight per row; {int(rates["games"].sum()):,} fights; '
-             f"P({esc(lake.key_metric)}) with Wilson 95% intervals.</p>"]
+    parts = [
+        f'<h2 id="{sid}">Combat grid: {esc(lake.experiment)}</h2>',
+        f'<p class="note">One Monte Carlo fight per row; {int(rates["games"].sum()):,} fights; '
+        f"P({esc(lake.key_metric)}) with Wilson 95% intervals.</p>",
+    ]
     if cols:
         from simkit.names import OLD_ONES
+
         present = set(rates[cols].to_list())
         vs_order = [v for v in OLD_ONES if v in present] + sorted(present - set(OLD_ONES))
         cell = {(tuple(r[k] for k in rows_keys), r[cols]): r for r in rates.to_dicts()}
-        row_ids = list(dict.fromkeys(tuple(r[k] for k in rows_keys) for r in
-                                     natural_sort(rates.select(rows_keys).unique(), rows_keys, orders).to_dicts()))
-        body = [[*map(str, rid), *(with_interval(cell[(rid, v)]["rate"], cell[(rid, v)]["ci_low"],
-                                                 cell[(rid, v)]["ci_high"]) if (rid, v) in cell else "-"
-                                   for v in vs_order)] for rid in row_ids]
-        parts.append(f"<h3>P({esc(lake.key_metric)}) by {esc(' x '.join(rows_keys))} and Old One</h3>")
-        parts.append(table_html([*rows_keys, *vs_order], body, f"table-{sid}-combat-grid",
-                                text_columns=tuple(range(len(rows_keys)))))
+        row_ids = list(
+            dict.fromkeys(
+                tuple(r[k] for k in rows_keys)
+                for r in natural_sort(
+                    rates.select(rows_keys).unique(), rows_keys, orders
+                ).to_dicts()
+            )
+        )
+        body = [
+            [
+                *map(str, rid),
+                *(
+                    with_interval(
+                        cell[(rid, v)]["rate"], cell[(rid, v)]["ci_low"], cell[(rid, v)]["ci_high"]
+                    )
+                    if (rid, v) in cell
+                    else "-"
+                    for v in vs_order
+                ),
+            ]
+            for rid in row_ids
+        ]
+        parts.append(
+            f"<h3>P({esc(lake.key_metric)}) by {esc(' x '.join(rows_keys))} and Old One</h3>"
+        )
+        parts.append(
+            table_html(
+                [*rows_keys, *vs_order],
+                body,
+                f"table-{sid}-combat-grid",
+                text_columns=tuple(range(len(rows_keys))),
+            )
+        )
     if "outcome" in have:
         names = outcome_names()
         counts = scan.group_by([*keys, "outcome"]).len().collect()
-        totals = natural_sort(scan.group_by(keys).len().rename({"len": "games"}).collect(), keys, orders).to_dicts()
+        totals = natural_sort(
+            scan.group_by(keys).len().rename({"len": "games"}).collect(), keys, orders
+        ).to_dicts()
         present = sorted(int(o) for o in counts["outcome"].unique().to_list())
         n = {(tuple(r[k] for k in keys), int(r["outcome"])): r["len"] for r in counts.to_dicts()}
         from simkit.core.stats import wilson_interval
+
         body = []
         for t in totals:
             cell = tuple(t[k] for k in keys)
@@ -442,19 +696,47 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
                 row.append(with_interval(c / t["games"], lo, hi))
             body.append(row)
         parts.append("<h3>How each fight ended (share, 95% interval)</h3>")
-        parts.append(table_html([*keys, "fights", *(names.get(o, str(o)) for o in present)], body,
-                                f"table-{sid}-combat-outcomes", text_columns=tuple(range(len(keys)))))
+        parts.append(
+            table_html(
+                [*keys, "fights", *(names.get(o, str(o)) for o in present)],
+                body,
+                f"table-{sid}-combat-outcomes",
+                text_columns=tuple(range(len(keys))),
+            )
+        )
     means = [c for c in ("gold_lost", "units_lost", "cards") if c in have]
     if means:
-        agg = natural_sort(scan.group_by(keys).agg(
-            pl.len().alias("games"), *[pl.col(c).cast(pl.Float64).mean().alias(c) for c in means],
-            *[pl.col(c).cast(pl.Float64).std().alias(f"sd_{c}") for c in means]).collect(), keys, orders).to_dicts()
+        agg = natural_sort(
+            scan.group_by(keys)
+            .agg(
+                pl.len().alias("games"),
+                *[pl.col(c).cast(pl.Float64).mean().alias(c) for c in means],
+                *[pl.col(c).cast(pl.Float64).std().alias(f"sd_{c}") for c in means],
+            )
+            .collect(),
+            keys,
+            orders,
+        ).to_dicts()
         z = analysis.Z95
         parts.append("<h3>Losses per fight (mean ± 95% half-width)</h3>")
-        parts.append(table_html([*keys, "fights", *(c.replace("_", " ") for c in means)],
-                                [[*(str(r[k]) for k in keys), f"{r['games']:,}",
-                                  *(pm(r[c], z * (r[f"sd_{c}"] or 0.0) / max(r["games"], 1) ** 0.5, 3) for c in means)]
-                                 for r in agg], f"table-{sid}-combat-losses", text_columns=tuple(range(len(keys)))))
+        parts.append(
+            table_html(
+                [*keys, "fights", *(c.replace("_", " ") for c in means)],
+                [
+                    [
+                        *(str(r[k]) for k in keys),
+                        f"{r['games']:,}",
+                        *(
+                            pm(r[c], z * (r[f"sd_{c}"] or 0.0) / max(r["games"], 1) ** 0.5, 3)
+                            for c in means
+                        ),
+                    ]
+                    for r in agg
+                ],
+                f"table-{sid}-combat-losses",
+                text_columns=tuple(range(len(keys))),
+            )
+        )
     return "".join(parts)
 
 
@@ -463,8 +745,15 @@ def sections(lake: analysis.Lake, index: int) -> list[tuple[str, str]]:
     sid = f"lake{index}"
     if str(lake.record.get("mode")) == "combat":
         return [(sid, combat_lake_section(lake, sid) + outcome_section(lake, sid, heading=False))]
-    out = [(sid, outcome_section(lake, sid) + ruleset_section(lake, sid) + vp_section(lake, sid)
-            + ending_section(lake, sid))]
+    out = [
+        (
+            sid,
+            outcome_section(lake, sid)
+            + ruleset_section(lake, sid)
+            + vp_section(lake, sid)
+            + ending_section(lake, sid),
+        )
+    ]
     strat = strategy_section(lake, sid)
     if strat:
         out.append((f"{sid}-strategies", strat))

@@ -60,29 +60,42 @@ def svg_markup(fig) -> str:
             bar.solids.set_edgecolor("face")  # no hairline seams between the gradient's cells
     buf = io.StringIO()
     with matplotlib.rc_context(SVG_RC):
-        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+        fig.savefig(
+            buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None}
+        )
     plt.close(fig)
     text = buf.getvalue()
-    text = text[text.index("<svg"):]
+    text = text[text.index("<svg") :]
     text = re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)
     return text.strip()
 
 
 def figure_html(fig, caption: str, fig_id: str) -> str:
-    return (f'<figure id="{esc(fig_id)}" role="img" aria-label="{esc(caption)}">{svg_markup(fig)}'
-            f"<figcaption>{esc(caption)}</figcaption></figure>")
+    return (
+        f'<figure id="{esc(fig_id)}" role="img" aria-label="{esc(caption)}">{svg_markup(fig)}'
+        f"<figcaption>{esc(caption)}</figcaption></figure>"
+    )
 
 
-def table_html(headers: Sequence[str], rows: Sequence[Sequence[object]], table_id: str,
-               text_columns: Sequence[int] = (0,)) -> str:
+def table_html(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    table_id: str,
+    text_columns: Sequence[int] = (0,),
+) -> str:
     """A table; the columns in ``text_columns`` are left-aligned text, the rest numbers."""
+
     def cls(i):
         return "l" if i in text_columns else ""
+
     head = "".join(f'<th class="{cls(i)}">{esc(h)}</th>' for i, h in enumerate(headers))
     body = "".join(
         "<tr>" + "".join(f'<td class="{cls(i)}">{esc(c)}</td>' for i, c in enumerate(r)) + "</tr>"
-        for r in rows)
-    return f'<table id="{esc(table_id)}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        for r in rows
+    )
+    return (
+        f'<table id="{esc(table_id)}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    )
 
 
 H2 = re.compile(r'<h2 id="([^"]+)"[^>]*>(.*?)</h2>', re.S)
@@ -90,7 +103,9 @@ H2 = re.compile(r'<h2 id="([^"]+)"[^>]*>(.*?)</h2>', re.S)
 
 def toc_html(sections: Sequence[str]) -> str:
     """A numbered table of contents linking every section heading (h2) in order."""
-    items = [(m.group(1), re.sub(r"<[^>]+>", "", m.group(2))) for s in sections for m in H2.finditer(s)]
+    items = [
+        (m.group(1), re.sub(r"<[^>]+>", "", m.group(2))) for s in sections for m in H2.finditer(s)
+    ]
     if not items:
         return ""
     lis = "".join(f'<li><a href="#{i}">{t}</a></li>' for i, t in items)
@@ -100,8 +115,10 @@ def toc_html(sections: Sequence[str]) -> str:
 def page(title: str, banner: str, sections: Sequence[str], summary: str = "") -> str:
     """The whole document: title, provenance banner, the one-screen summary, the table of
     contents, then the sections."""
-    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{esc(title)}</title>"
-            f"<style>{CSS}</style></head><body><h1>{esc(title)}</h1>"
-            f"<div class=\"banner\" id=\"provenance\">{banner}</div>{summary}{toc_html(sections)}"
-            f"{''.join(sections)}</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{esc(title)}</title>'
+        f"<style>{CSS}</style></head><body><h1>{esc(title)}</h1>"
+        f'<div class="banner" id="provenance">{banner}</div>{summary}{toc_html(sections)}'
+        f"{''.join(sections)}</body></html>\n"
+    )

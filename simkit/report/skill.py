@@ -16,7 +16,9 @@ from simkit.report.html import esc, table_html
 
 def applies(lake: analysis.Lake) -> bool:
     keys = lake.grid_keys
-    return str(lake.record.get("mode")) == "revenge" and "difficulty" in keys and "strategies" in keys
+    return (
+        str(lake.record.get("mode")) == "revenge" and "difficulty" in keys and "strategies" in keys
+    )
 
 
 def _short(text: object) -> str:
@@ -29,7 +31,9 @@ def section(lake: analysis.Lake, sid: str) -> str:
     by = [k for k in ("strategies", "oop", "humans") if k in lake.grid_keys]
     steps = analysis.difficulty_steps(lake.scan(), by=by, metric=lake.key_metric)
     order = {k: lake.record.get("spec", {}).get("grid", {}).get(k) for k in by}
-    rows_in = analysis.play_order(steps, by, {k: v for k, v in order.items() if isinstance(v, list)}).to_dicts()
+    rows_in = analysis.play_order(
+        steps, by, {k: v for k, v in order.items() if isinstance(v, list)}
+    ).to_dicts()
 
     def pct(r, level):
         return f"{r[level]:.3f} ({r[f'{level}_lo']:.3f}-{r[f'{level}_hi']:.3f})"
@@ -37,17 +41,40 @@ def section(lake: analysis.Lake, sid: str) -> str:
     def step(r, name):
         return f"{r[name]:+.3f} ({r[f'{name}_lo']:+.3f} to {r[f'{name}_hi']:+.3f})"
 
-    rows = [[*(_short(r[k]) for k in by), pct(r, "normal"), pct(r, "hard"), pct(r, "heroic"),
-             step(r, "normal_to_hard"), step(r, "hard_to_heroic"), "yes" if r["ordered"] else "no"] for r in rows_in]
+    rows = [
+        [
+            *(_short(r[k]) for k in by),
+            pct(r, "normal"),
+            pct(r, "hard"),
+            pct(r, "heroic"),
+            step(r, "normal_to_hard"),
+            step(r, "hard_to_heroic"),
+            "yes" if r["ordered"] else "no",
+        ]
+        for r in rows_in
+    ]
     per_rung: dict[str, list[bool]] = {}
     for r in rows_in:
         per_rung.setdefault(_short(r["strategies"]), []).append(bool(r["ordered"]))
     said = "; ".join(f"{esc(k)} {sum(v)} of {len(v)}" for k, v in per_rung.items())
-    table = table_html([*by, "normal", "hard", "heroic", "normal -> hard (paired 95%)",
-                        "hard -> heroic (paired 95%)", "ordered"], rows, f"table-{sid}-skill",
-                       text_columns=tuple(range(len(by))) + (len(by) + 5,))
-    return (f"<section id=\"{sid}-skill\"><h2>Balance against skill ({esc(lake.experiment)})</h2>"
-            f"<p>The Old One player's win rate (<b>{esc(lake.key_metric)}</b>) at each difficulty, for each rung of "
-            f"human play (<i>tuned:</i> a strategy tuned by <code>simkit tune</code>) and each Old One player, with "
-            f"the paired steps between levels on shared seeds. <b>Ordered</b>: Normal &lt; Hard &lt; Heroic with "
-            f"both steps' 95% intervals above zero. Groups ordered per rung: {said}.</p>{table}</section>")
+    table = table_html(
+        [
+            *by,
+            "normal",
+            "hard",
+            "heroic",
+            "normal -> hard (paired 95%)",
+            "hard -> heroic (paired 95%)",
+            "ordered",
+        ],
+        rows,
+        f"table-{sid}-skill",
+        text_columns=tuple(range(len(by))) + (len(by) + 5,),
+    )
+    return (
+        f'<section id="{sid}-skill"><h2>Balance against skill ({esc(lake.experiment)})</h2>'
+        f"<p>The Old One player's win rate (<b>{esc(lake.key_metric)}</b>) at each difficulty, for each rung of "
+        f"human play (<i>tuned:</i> a strategy tuned by <code>simkit tune</code>) and each Old One player, with "
+        f"the paired steps between levels on shared seeds. <b>Ordered</b>: Normal &lt; Hard &lt; Heroic with "
+        f"both steps' 95% intervals above zero. Groups ordered per rung: {said}.</p>{table}</section>"
+    )

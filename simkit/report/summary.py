@@ -53,14 +53,30 @@ def difficulty_steps(lake: analysis.Lake) -> dict[str, Any]:
     for a, b in zip(levels, levels[1:], strict=False):
         pair = scan.filter(pl.col("difficulty").is_in([a, b]))
         within = ([hk] if hk else []) + others
-        d = analysis.paired_difference(pair, {"difficulty": a}, metric=metric, within=within,
-                                       by=[hk] if hk else ["difficulty"])
+        d = analysis.paired_difference(
+            pair, {"difficulty": a}, metric=metric, within=within, by=[hk] if hk else ["difficulty"]
+        )
         for r in d.to_dicts():
-            steps.append({"from": a, "to": b, "humans": r.get(hk) if hk else None, "games": r["games"],
-                          "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                          "independent_half_width": r["independent_half_width"]})
-    return {"metric": metric, "humans_key": hk, "levels": levels, "rates": rates.to_dicts(), "steps": steps,
-            "pooled": others}
+            steps.append(
+                {
+                    "from": a,
+                    "to": b,
+                    "humans": r.get(hk) if hk else None,
+                    "games": r["games"],
+                    "diff": r["diff"],
+                    "ci_low": r["ci_low"],
+                    "ci_high": r["ci_high"],
+                    "independent_half_width": r["independent_half_width"],
+                }
+            )
+    return {
+        "metric": metric,
+        "humans_key": hk,
+        "levels": levels,
+        "rates": rates.to_dicts(),
+        "steps": steps,
+        "pooled": others,
+    }
 
 
 def _rate_cell(r: dict) -> str:
@@ -94,14 +110,23 @@ def difficulty_table(lake: analysis.Lake) -> str:
             continue
         up = sum(s["ci_low"] > 0 for s in mine)
         down = sum(s["ci_high"] < 0 for s in mine)
-        verdicts.append(f"{esc(b)} vs {esc(a)}: {metric} higher in {up}, lower in {down}, not distinguishable in "
-                        f"{len(mine) - up - down} of {len(mine)} group(s)")
-    note = (f'<p class="note">{metric} rate per cell (Wilson 95% interval); the step columns are paired '
-            "differences on shared seeds (same setup, decks and dice in both levels), 95% interval"
-            + (f"; {esc(', '.join(pooled))} held equal within each pair, then pooled" if pooled else "")
-            + ". " + "; ".join(verdicts) + ".</p>")
-    return (f"<h3>Difficulty: {esc(lake.experiment)}</h3>"
-            + table_html(headers, rows, "table-summary-difficulty", text_columns=(0,)) + note)
+        verdicts.append(
+            f"{esc(b)} vs {esc(a)}: {metric} higher in {up}, lower in {down}, not distinguishable in "
+            f"{len(mine) - up - down} of {len(mine)} group(s)"
+        )
+    note = (
+        f'<p class="note">{metric} rate per cell (Wilson 95% interval); the step columns are paired '
+        "differences on shared seeds (same setup, decks and dice in both levels), 95% interval"
+        + (f"; {esc(', '.join(pooled))} held equal within each pair, then pooled" if pooled else "")
+        + ". "
+        + "; ".join(verdicts)
+        + ".</p>"
+    )
+    return (
+        f"<h3>Difficulty: {esc(lake.experiment)}</h3>"
+        + table_html(headers, rows, "table-summary-difficulty", text_columns=(0,))
+        + note
+    )
 
 
 def combat_headline(odds: list[pd.DataFrame], lakes: list[analysis.Lake]) -> list[str]:
@@ -122,9 +147,13 @@ def combat_headline(odds: list[pd.DataFrame], lakes: list[analysis.Lake]) -> lis
                 bits.append(f"{kind}: none in the table")
                 continue
             r = best.iloc[0]
-            bits.append(f"{kind}: {mix_label(r)} ({r['gold_cost']:.0f} Gold, P = "
-                        f"{rate(r['p_destroy'], r['p_destroy_lo'], r['p_destroy_hi'], str(r['method']))})")
-        out.append("Cheapest force with P(destroy) ≥ 0.8 against one Old One — " + "; ".join(bits) + ".")
+            bits.append(
+                f"{kind}: {mix_label(r)} ({r['gold_cost']:.0f} Gold, P = "
+                f"{rate(r['p_destroy'], r['p_destroy_lo'], r['p_destroy_hi'], str(r['method']))})"
+            )
+        out.append(
+            "Cheapest force with P(destroy) ≥ 0.8 against one Old One — " + "; ".join(bits) + "."
+        )
     for lk in lakes:
         if mode_of(lk) != "combat" or "vs" not in lk.grid_keys:
             continue
@@ -136,8 +165,11 @@ def combat_headline(odds: list[pd.DataFrame], lakes: list[analysis.Lake]) -> lis
             g = rates.filter(pl.col("vs") == vs).sort("rate", descending=True).row(0, named=True)
             label = ", ".join(f"{k}={g[k]}" for k in others)
             bits.append(f"{vs}: {label} {_rate_cell(g)}")
-        out.append(f"Best force of the combat grid {lk.experiment} per Old One (P(destroy), 95% interval) — "
-                   + "; ".join(bits) + ".")
+        out.append(
+            f"Best force of the combat grid {lk.experiment} per Old One (P(destroy), 95% interval) — "
+            + "; ".join(bits)
+            + "."
+        )
     return out
 
 
@@ -152,7 +184,10 @@ def pools(lakes: list[analysis.Lake]) -> list[str]:
                     values.setdefault(k, [])
                     if rec["params"][k] not in values[k]:
                         values[k].append(rec["params"][k])
-        said = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in values.items()) or "no bot parameters"
+        said = (
+            "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in values.items())
+            or "no bot parameters"
+        )
         games = lk.scan().select(pl.len()).collect().item()
         out.append(f"{lk.experiment} ({mode_of(lk)} mode, {games:,} games): {said}")
     return out
@@ -166,7 +201,10 @@ def content_shares(lakes: list[analysis.Lake]) -> list[str]:
             continue
         counts = lk.scan().group_by("content").len().collect().sort("content").to_dicts()
         total = sum(c["len"] for c in counts) or 1
-        out.append(f"{lk.experiment}: " + ", ".join(f"{c['content']} {c['len'] / total:.0%} of games" for c in counts))
+        out.append(
+            f"{lk.experiment}: "
+            + ", ".join(f"{c['content']} {c['len'] / total:.0%} of games" for c in counts)
+        )
     return out
 
 
@@ -179,7 +217,9 @@ def assumed_share(metas: list[dict]) -> str:
 
 
 def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: list[dict]) -> str:
-    parts = ['<section class="summary" id="summary"><h2 id="summary-head" class="first">Summary</h2>']
+    parts = [
+        '<section class="summary" id="summary"><h2 id="summary-head" class="first">Summary</h2>'
+    ]
     dl = difficulty_lake(lakes)
     if dl is not None:
         parts.append(difficulty_table(dl))
@@ -187,24 +227,44 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
         for lk in lakes[:1]:
             if mode_of(lk) == "combat":
                 continue
-            r = analysis.win_rates(lk.scan(), by=lk.grid_keys or ["cell"], metric=lk.key_metric).sort("rate")
+            r = analysis.win_rates(
+                lk.scan(), by=lk.grid_keys or ["cell"], metric=lk.key_metric
+            ).sort("rate")
             if r.height == 1:
                 one = r.row(0, named=True)
-                fixed = ", ".join(f"{k}={v}" for k, v in next(iter(lk.cells.values()))["params"].items()
-                                  if k in ("humans", "players", "difficulty", "ruleset", "strategies", "strategy", "oop"))
-                parts.append(f"<p>{esc(lk.experiment)} ({esc(fixed)}): {esc(lk.key_metric)} {_rate_cell(one)} over "
-                             f"{one['games']:,} games.</p>")
+                fixed = ", ".join(
+                    f"{k}={v}"
+                    for k, v in next(iter(lk.cells.values()))["params"].items()
+                    if k
+                    in (
+                        "humans",
+                        "players",
+                        "difficulty",
+                        "ruleset",
+                        "strategies",
+                        "strategy",
+                        "oop",
+                    )
+                )
+                parts.append(
+                    f"<p>{esc(lk.experiment)} ({esc(fixed)}): {esc(lk.key_metric)} {_rate_cell(one)} over "
+                    f"{one['games']:,} games.</p>"
+                )
             elif r.height:
                 lo, hi = r.row(0, named=True), r.row(r.height - 1, named=True)
                 keys = lk.grid_keys or ["cell"]
-                parts.append(f"<p>{esc(lk.experiment)}: {esc(lk.key_metric)} ranges from {_rate_cell(lo)} "
-                             f"({esc(', '.join(f'{k}={lo[k]}' for k in keys))}) to {_rate_cell(hi)} "
-                             f"({esc(', '.join(f'{k}={hi[k]}' for k in keys))}) over {r.height} cell(s).</p>")
+                parts.append(
+                    f"<p>{esc(lk.experiment)}: {esc(lk.key_metric)} ranges from {_rate_cell(lo)} "
+                    f"({esc(', '.join(f'{k}={lo[k]}' for k in keys))}) to {_rate_cell(hi)} "
+                    f"({esc(', '.join(f'{k}={hi[k]}' for k in keys))}) over {r.height} cell(s).</p>"
+                )
     items = []
     for line in combat_headline(odds, lakes):
         items.append(f"<li><b>Combat.</b> {esc(line)}</li>")
-    items.append(f"<li><b>Assumed data.</b> {esc(assumed_share(metas))} of the data pack's values are assumed "
-                 "(not public): treat the numbers as the method's illustration until real values are typed in.</li>")
+    items.append(
+        f"<li><b>Assumed data.</b> {esc(assumed_share(metas))} of the data pack's values are assumed "
+        "(not public): treat the numbers as the method's illustration until real values are typed in.</li>"
+    )
     for line in content_shares(lakes):
         items.append(f"<li><b>Content.</b> {esc(line)}</li>")
     for line in pools(lakes):

@@ -11,5 +11,16 @@ from simkit.runner.overrides import apply_overrides, check_override
 from simkit.runner.run import CellResult, RunFailed, RunResult, check_compatible, run_experiment
 from simkit.runner.spec import Cell, Spec, load_spec, parse_spec
 
-__all__ = ["Cell", "CellResult", "RunFailed", "RunResult", "Spec", "apply_overrides", "check_compatible",
-           "check_override", "load_spec", "parse_spec", "run_experiment"]
+__all__ = [
+    "Cell",
+    "CellResult",
+    "RunFailed",
+    "RunResult",
+    "Spec",
+    "apply_overrides",
+    "check_compatible",
+    "check_override",
+    "load_spec",
+    "parse_spec",
+    "run_experiment",
+]

@@ -64,8 +64,12 @@ class Fanout:
             config = parallel_config(backend="dask")
             n_jobs = -1
         with config:
-            parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1,
-                                pre_dispatch="2*n_jobs")
+            parallel = Parallel(
+                n_jobs=n_jobs,
+                return_as="generator_unordered",
+                batch_size=1,
+                pre_dispatch="2*n_jobs",
+            )
             yield from parallel(delayed(run_task)(task) for task in tasks)
 
 
@@ -74,7 +78,9 @@ def _dask_client(jobs: int, scheduler: str | None):
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise UserError("--backend dask needs dask.distributed: pip install 'simkit[cluster]'") from None
+        raise UserError(
+            "--backend dask needs dask.distributed: pip install 'simkit[cluster]'"
+        ) from None
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if scheduler:
         try:
@@ -89,9 +95,18 @@ def _dask_client(jobs: int, scheduler: str | None):
     # afterwards, never a fixed shared path such as ./dask-scratch-space.
     import tempfile
 
-    with tempfile.TemporaryDirectory(prefix="simkit-dask-") as scratch, \
-            LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                         dashboard_address=None, env=dict(WORKER_ENV), silence_logs=logging.ERROR,
-                         local_directory=scratch) as cluster, \
-            Client(cluster, set_as_default=True) as client:
+    with (
+        tempfile.TemporaryDirectory(prefix="simkit-dask-") as scratch,
+        LocalCluster(
+            n_workers=jobs,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            env=dict(WORKER_ENV),
+            silence_logs=logging.ERROR,
+            local_directory=scratch,
+        ) as cluster,
+        Client(cluster, set_as_default=True) as client,
+    ):
         yield client

@@ -34,18 +34,37 @@ from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.names import OLD_ONES, PORT, STACKS, UNITS
 
-_UNIT_FIELDS = {"cost": ("unit_cost", float, 0), "damage_capacity": ("unit_capacity", int, 1),
-                "range": ("unit_range", int, 0), "box_count": ("unit_box_count", int, 0),
-                "oop_vp": ("unit_oop_vp", int, 0), "oop_vp_alt": ("unit_oop_vp_alt", int, 0)}
-_OLD_ONE_FIELDS = {"damage_capacity": ("old_one_capacity", int, 1), "vp": ("old_one_vp", int, 0),
-                   "moves": ("old_one_moves", bool, None), "heals_after_combat": ("old_one_heals", bool, None),
-                   "causes_sanity_loss": ("old_one_sanity", bool, None)}
+_UNIT_FIELDS = {
+    "cost": ("unit_cost", float, 0),
+    "damage_capacity": ("unit_capacity", int, 1),
+    "range": ("unit_range", int, 0),
+    "box_count": ("unit_box_count", int, 0),
+    "oop_vp": ("unit_oop_vp", int, 0),
+    "oop_vp_alt": ("unit_oop_vp_alt", int, 0),
+}
+_OLD_ONE_FIELDS = {
+    "damage_capacity": ("old_one_capacity", int, 1),
+    "vp": ("old_one_vp", int, 0),
+    "moves": ("old_one_moves", bool, None),
+    "heals_after_combat": ("old_one_heals", bool, None),
+    "causes_sanity_loss": ("old_one_sanity", bool, None),
+}
 _TILE_FIELDS = {"damage_capacity": "tile_capacity", "vp": "tile_vp"}  # the tiles' own columns
-_PORT_FIELDS = ("strength_normal", "strength_weak", "flip_threshold", "sanity_strength_4",
-                "sanity_strength_2", "oop_vp")
-OVERRIDE_PATTERNS = ("units.<unit>.<" + "|".join(_UNIT_FIELDS) + ">",
-                     "old_ones.<type>.<" + "|".join(_OLD_ONE_FIELDS) + ">",
-                     "port.<" + "|".join(_PORT_FIELDS) + ">", "combat.sanity_per_combat", "deck.assumed_seed")
+_PORT_FIELDS = (
+    "strength_normal",
+    "strength_weak",
+    "flip_threshold",
+    "sanity_strength_4",
+    "sanity_strength_2",
+    "oop_vp",
+)
+OVERRIDE_PATTERNS = (
+    "units.<unit>.<" + "|".join(_UNIT_FIELDS) + ">",
+    "old_ones.<type>.<" + "|".join(_OLD_ONE_FIELDS) + ">",
+    "port.<" + "|".join(_PORT_FIELDS) + ">",
+    "combat.sanity_per_combat",
+    "deck.assumed_seed",
+)
 
 
 MAX_OVERRIDE = 10_000  # the data pack's own bound on a value (simkit.datapack.MAX_VALUE)
@@ -72,21 +91,31 @@ def check_override(key: str, value: Any) -> Any:
     parts = key.split(".")
     if parts[0] == "units" and len(parts) == 3:
         if parts[1] not in UNITS + ("outpost",):
-            raise UserError(f"override '{key}': unknown unit '{parts[1]}' (expected one of: {', '.join(UNITS)}, outpost)")
+            raise UserError(
+                f"override '{key}': unknown unit '{parts[1]}' (expected one of: {', '.join(UNITS)}, outpost)"
+            )
         if parts[2] not in _UNIT_FIELDS:
-            raise UserError(f"override '{key}': unknown unit field '{parts[2]}' (expected one of: {', '.join(_UNIT_FIELDS)})")
+            raise UserError(
+                f"override '{key}': unknown unit field '{parts[2]}' (expected one of: {', '.join(_UNIT_FIELDS)})"
+            )
         _, kind, lo = _UNIT_FIELDS[parts[2]]
         return _value(key, value, kind, lo)
     if parts[0] == "old_ones" and len(parts) == 3:
         if parts[1] not in OLD_ONES:
-            raise UserError(f"override '{key}': unknown Old One '{parts[1]}' (expected one of: {', '.join(OLD_ONES)})")
+            raise UserError(
+                f"override '{key}': unknown Old One '{parts[1]}' (expected one of: {', '.join(OLD_ONES)})"
+            )
         if parts[2] not in _OLD_ONE_FIELDS:
-            raise UserError(f"override '{key}': unknown Old One field '{parts[2]}' (expected one of: {', '.join(_OLD_ONE_FIELDS)})")
+            raise UserError(
+                f"override '{key}': unknown Old One field '{parts[2]}' (expected one of: {', '.join(_OLD_ONE_FIELDS)})"
+            )
         _, kind, lo = _OLD_ONE_FIELDS[parts[2]]
         return _value(key, value, kind, lo)
     if parts[0] == "port" and len(parts) == 2:
         if parts[1] not in _PORT_FIELDS:
-            raise UserError(f"override '{key}': unknown port field '{parts[1]}' (expected one of: {', '.join(_PORT_FIELDS)})")
+            raise UserError(
+                f"override '{key}': unknown port field '{parts[1]}' (expected one of: {', '.join(_PORT_FIELDS)})"
+            )
         return _value(key, value, int, 0)
     if key == "combat.sanity_per_combat":
         return _value(key, value, int, 0)
@@ -98,7 +127,9 @@ def check_override(key: str, value: Any) -> Any:
 def override_hash(base_hash: str, overrides: Mapping[str, Any]) -> str:
     if not overrides:
         return base_hash
-    text = json.dumps({"base": base_hash, "overrides": dict(sorted(overrides.items()))}, sort_keys=True)
+    text = json.dumps(
+        {"base": base_hash, "overrides": dict(sorted(overrides.items()))}, sort_keys=True
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -126,7 +157,9 @@ def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
             array(attr)[t] = value
             if parts[2] in _TILE_FIELDS:  # the full game reads the tiles' own values
                 tiles = array(_TILE_FIELDS[parts[2]])
-                tiles[data.tile_type == t] = np.maximum(getattr(data, _TILE_FIELDS[parts[2]])[data.tile_type == t] + step, lo)
+                tiles[data.tile_type == t] = np.maximum(
+                    getattr(data, _TILE_FIELDS[parts[2]])[data.tile_type == t] + step, lo
+                )
         elif parts[0] == "port":
             port[parts[1]] = value
             # load_pack stores these port values in the port row of the unit arrays too
@@ -141,8 +174,10 @@ def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
 
             shipped = deck_arrays(SEED)
             if not all(np.array_equal(getattr(data, k), v) for k, v in shipped.items()):
-                raise UserError("override 'deck.assumed_seed' redraws the shipped assumed deck; "
-                                "this pack holds another deck (your own cards?)")
+                raise UserError(
+                    "override 'deck.assumed_seed' redraws the shipped assumed deck; "
+                    "this pack holds another deck (your own cards?)"
+                )
             changes.update(deck_arrays(value))
         else:
             changes["sanity_per_combat"] = value
@@ -168,5 +203,8 @@ def pack_value(data: AuzData, key: str) -> Any:
         return int(data.sanity_per_combat)
     if key == "deck.assumed_seed":
         from simkit.datapack.assumed_deck import SEED
+
         return SEED
-    raise UserError(f"unknown override key '{key}' (expected one of: {', '.join(OVERRIDE_PATTERNS)})")
+    raise UserError(
+        f"unknown override key '{key}' (expected one of: {', '.join(OVERRIDE_PATTERNS)})"
+    )

@@ -35,9 +35,18 @@ class Progress:
                 TimeRemainingColumn,
             )
             from rich.progress import Progress as Bar
-            self._bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
-                            TimeRemainingColumn(), console=Console(stderr=True), transient=False)
+
+            self._bar = Bar(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
             self._bar.__enter__()
             self._task = self._bar.add_task(self._description, total=0, rate="")
         return self
@@ -64,4 +73,6 @@ class Progress:
 
     def _update(self, advance: int) -> None:
         if self._bar is not None:
-            self._bar.update(self._task, total=self.total, advance=advance, rate=f"{self.rate:,.0f} games/s")
+            self._bar.update(
+                self._task, total=self.total, advance=advance, rate=f"{self.rate:,.0f} games/s"
+            )

@@ -46,7 +46,17 @@ from simkit.runner.spec import Cell, Spec
 from simkit.runner.worker import ChunkDone, ChunkTask
 
 MANIFEST_EVERY = 2.0  # seconds between manifest saves while chunks finish
-PACKAGES = ("numpy", "numba", "pyarrow", "polars", "pandas", "joblib", "dask", "distributed", "simkit")
+PACKAGES = (
+    "numpy",
+    "numba",
+    "pyarrow",
+    "polars",
+    "pandas",
+    "joblib",
+    "dask",
+    "distributed",
+    "simkit",
+)
 
 
 class RunFailed(UserError):
@@ -88,9 +98,16 @@ class RunResult:
         return self.games_written / self.seconds if self.seconds > 0 else 0.0
 
 
-def run_experiment(spec: Spec, out: str | Path | None = None, jobs: int = 1, backend: str = "loky",
-                   scheduler: str | None = None, force: bool = False, target_ci: float | None = None,
-                   quiet: bool = False) -> RunResult:
+def run_experiment(
+    spec: Spec,
+    out: str | Path | None = None,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    force: bool = False,
+    target_ci: float | None = None,
+    quiet: bool = False,
+) -> RunResult:
     """Run (or complete) ``spec`` into the lake ``out`` (default results/<name>)."""
     spec = spec.with_target(target_ci)
     fan = Fanout(jobs, backend, scheduler)  # validates the flags before anything is touched
@@ -107,8 +124,11 @@ def run_experiment(spec: Spec, out: str | Path | None = None, jobs: int = 1, bac
         index.raise_problems()
         remove_temporaries(index)
         if redone:  # a chunk is one unit: one cut off between its tables is written again
-            print(f"simkit: note: {len(redone)} incomplete or truncated chunk file(s) removed and their chunks "
-                  f"redone (first: {redone[0]})", file=sys.stderr)
+            print(
+                f"simkit: note: {len(redone)} incomplete or truncated chunk file(s) removed and their chunks "
+                f"redone (first: {redone[0]})",
+                file=sys.stderr,
+            )
         _sync_chunks(record, index, spec)
         # "incomplete" until finish() says otherwise: a run that dies without a word (SIGKILL,
         # full disk) leaves a manifest that tells the truth, never one still marked "running"
@@ -128,14 +148,24 @@ def run_experiment(spec: Spec, out: str | Path | None = None, jobs: int = 1, bac
         except Exception as exc:
             run.finish("failed")
             if type(exc).__name__ in ("TerminatedWorkerError", "KilledWorker", "BrokenProcessPool"):
-                raise RunFailed(f"a worker died ({type(exc).__name__}); {run.written} chunk(s) of this run "
-                                f"are kept: rerun the same command to complete the rest") from None
+                raise RunFailed(
+                    f"a worker died ({type(exc).__name__}); {run.written} chunk(s) of this run "
+                    f"are kept: rerun the same command to complete the rest"
+                ) from None
             raise
         run.finish("complete")
-    return RunResult(out=out, experiment_id=spec.experiment_id, chunks_written=run.written,
-                     chunks_skipped=run.skipped, games_written=run.games_written,
-                     games_skipped=run.games_skipped, seconds=time.perf_counter() - start, cells=cells,
-                     worker_seconds=run.worker_seconds, worker_peak_rss_mb=run.worker_peak_rss_mb)
+    return RunResult(
+        out=out,
+        experiment_id=spec.experiment_id,
+        chunks_written=run.written,
+        chunks_skipped=run.skipped,
+        games_written=run.games_written,
+        games_skipped=run.games_skipped,
+        seconds=time.perf_counter() - start,
+        cells=cells,
+        worker_seconds=run.worker_seconds,
+        worker_peak_rss_mb=run.worker_peak_rss_mb,
+    )
 
 
 def own_files(spec: Spec, index: LakeIndex) -> dict[str, str]:
@@ -168,7 +198,9 @@ def _check_out(out: Path) -> None:
     if out.is_dir() and not (out / MANIFEST).is_file():
         visible = [p for p in out.iterdir() if not p.name.startswith(".")]
         if visible and not (out / MANIFEST).is_file():  # (a run may have saved it meanwhile)
-            raise UserError(f"--out {out}: not empty and not a simkit lake (no {MANIFEST}); choose another folder")
+            raise UserError(
+                f"--out {out}: not empty and not a simkit lake (no {MANIFEST}); choose another folder"
+            )
 
 
 def check_compatible(manifest: Manifest, spec: Spec, out: Path, force: bool) -> None:
@@ -186,28 +218,61 @@ def check_compatible(manifest: Manifest, spec: Spec, out: Path, force: bool) -> 
             what.append("a different spec")
         diffs.append(f"'{exp_id}' ({', '.join(what)})")
     if not force:
-        raise LakeError(f"--out {out}: holds experiment {'; '.join(diffs)}, this run is '{spec.experiment_id}': "
-                        f"refusing to mix them (use another --out, or --force to add it)")
+        raise LakeError(
+            f"--out {out}: holds experiment {'; '.join(diffs)}, this run is '{spec.experiment_id}': "
+            f"refusing to mix them (use another --out, or --force to add it)"
+        )
 
 
 def _record(manifest: Manifest, spec: Spec) -> dict[str, Any]:
     now = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    rec = manifest.experiments.setdefault(spec.experiment_id, {"created": now, "chunks": {}, "runs": []})
-    rec.update({
-        "experiment_id": spec.experiment_id, "name": spec.name, "description": spec.description,
-        "mode": spec.mode, "key_metric": get_mode(spec.mode).key_metric, "root_seed": spec.root_seed, "chunk_size": spec.chunk_size,
-        "engine_version": spec.engine_version, "data_hash": spec.data_hash, "data": spec.data_path,
-        "spec": spec.to_json(), "spec_text": spec.text, "outputs": list(spec.outputs),
-        "partition_by": list(spec.partition_by),
-        "cells": {c.cell_id: {"index": c.index, "params": c.params, "overrides": c.overrides,
-                              "data_hash": c.data_hash, "partition": [list(p) for p in c.partition]}
-                  for c in spec.cells},
-        "updated": now,
-    })
-    rec["runs"].append({"started": now, "git_commit": git_commit(), "packages": package_versions(),
-                        "python": platform.python_version(), "host": platform.node(),
-                        "sizing": {"games": spec.games, "target_ci": spec.target_ci,
-                                   "min_games": spec.min_games, "max_games": spec.max_games}})
+    rec = manifest.experiments.setdefault(
+        spec.experiment_id, {"created": now, "chunks": {}, "runs": []}
+    )
+    rec.update(
+        {
+            "experiment_id": spec.experiment_id,
+            "name": spec.name,
+            "description": spec.description,
+            "mode": spec.mode,
+            "key_metric": get_mode(spec.mode).key_metric,
+            "root_seed": spec.root_seed,
+            "chunk_size": spec.chunk_size,
+            "engine_version": spec.engine_version,
+            "data_hash": spec.data_hash,
+            "data": spec.data_path,
+            "spec": spec.to_json(),
+            "spec_text": spec.text,
+            "outputs": list(spec.outputs),
+            "partition_by": list(spec.partition_by),
+            "cells": {
+                c.cell_id: {
+                    "index": c.index,
+                    "params": c.params,
+                    "overrides": c.overrides,
+                    "data_hash": c.data_hash,
+                    "partition": [list(p) for p in c.partition],
+                }
+                for c in spec.cells
+            },
+            "updated": now,
+        }
+    )
+    rec["runs"].append(
+        {
+            "started": now,
+            "git_commit": git_commit(),
+            "packages": package_versions(),
+            "python": platform.python_version(),
+            "host": platform.node(),
+            "sizing": {
+                "games": spec.games,
+                "target_ci": spec.target_ci,
+                "min_games": spec.min_games,
+                "max_games": spec.max_games,
+            },
+        }
+    )
     rec["git_commit"] = rec["runs"][-1]["git_commit"]
     rec["packages"] = rec["runs"][-1]["packages"]
     return rec
@@ -216,17 +281,29 @@ def _record(manifest: Manifest, spec: Spec) -> dict[str, Any]:
 def _sync_chunks(record: dict[str, Any], index: LakeIndex, spec: Spec) -> None:
     """The manifest's chunk list is what the lake really holds for this experiment's cells."""
     cells = {c.cell_id for c in spec.cells}
-    record["chunks"] = {f"{f.cell}:{f.chunk_id}": {"n_games": f.n_games, "key_sum": f.meta.get("key_sum")}
-                        for f in index.files if f.table == "summary" and f.cell in cells}
+    record["chunks"] = {
+        f"{f.cell}:{f.chunk_id}": {"n_games": f.n_games, "key_sum": f.meta.get("key_sum")}
+        for f in index.files
+        if f.table == "summary" and f.cell in cells
+    }
 
 
 def git_commit() -> str:
     root = Path(__file__).resolve().parents[2]
     try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
-                              timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return head + ("-dirty" if dirty else "")
@@ -234,6 +311,7 @@ def git_commit() -> str:
 
 def package_versions() -> dict[str, str]:
     from importlib.metadata import PackageNotFoundError, version
+
     out = {"python": platform.python_version()}
     for name in PACKAGES:
         try:
@@ -250,7 +328,9 @@ def half_width(successes: int, games: int) -> float:
     return (hi - lo) / 2
 
 
-def next_chunk_count(games: int, successes: int, chunks: int, target: float, chunk: int, max_chunks: int) -> int:
+def next_chunk_count(
+    games: int, successes: int, chunks: int, target: float, chunk: int, max_chunks: int
+) -> int:
     """Chunks a cell should have after this round, from its results so far (deterministic).
 
     The games a Wilson interval of half-width ``target`` needs at the current rate
@@ -263,7 +343,9 @@ def next_chunk_count(games: int, successes: int, chunks: int, target: float, chu
 
 
 class _Run:
-    def __init__(self, spec: Spec, out: Path, manifest: Manifest, record: dict, index: LakeIndex, fan: Fanout):
+    def __init__(
+        self, spec: Spec, out: Path, manifest: Manifest, record: dict, index: LakeIndex, fan: Fanout
+    ):
         self.spec, self.out, self.manifest, self.record, self.fan = spec, out, manifest, record, fan
         self.bar: Progress | None = None
         self.written = self.skipped = self.games_written = self.games_skipped = 0
@@ -271,10 +353,14 @@ class _Run:
         self.worker_peak_rss_mb = 0.0
         self._saved = time.perf_counter()
         self.stats: dict[tuple[str, int], tuple[int, int]] = {}
-        self._finished: set[tuple[str, int, int]] = set()   # (cell, chunk, games) complete in the lake
+        self._finished: set[tuple[str, int, int]] = (
+            set()
+        )  # (cell, chunk, games) complete in the lake
         self._planned: set[tuple[str, int]] = set()
-        self._data = {c.cell_id: apply_overrides(spec.data, c.overrides) if spec.data is not None else None
-                      for c in spec.cells}
+        self._data = {
+            c.cell_id: apply_overrides(spec.data, c.overrides) if spec.data is not None else None
+            for c in spec.cells
+        }
         self._types = _column_types(spec)
         summary = {(f.cell, f.chunk_id, f.n_games): f for f in index.files if f.table == "summary"}
         present = {(f.cell, f.chunk_id, f.n_games, f.table) for f in index.files}
@@ -302,17 +388,21 @@ class _Run:
         active = list(spec.cells)
         results: dict[str, CellResult] = {}
         while active:
-            self._run_chunks([(c, k, self._size(k)) for c in active for k in range(counts[c.cell_id])])
+            self._run_chunks(
+                [(c, k, self._size(k)) for c in active for k in range(counts[c.cell_id])]
+            )
             still = []
             for c in active:
                 games, succ = self._totals(c.cell_id, counts[c.cell_id])
                 hw = half_width(succ, games)
                 if hw <= spec.target_ci or counts[c.cell_id] >= max_chunks:
-                    results[c.cell_id] = self._cell_result(c, counts[c.cell_id],
-                                                           "target" if hw <= spec.target_ci else "max_games")
+                    results[c.cell_id] = self._cell_result(
+                        c, counts[c.cell_id], "target" if hw <= spec.target_ci else "max_games"
+                    )
                 else:
-                    counts[c.cell_id] = next_chunk_count(games, succ, counts[c.cell_id], spec.target_ci,
-                                                         chunk, max_chunks)
+                    counts[c.cell_id] = next_chunk_count(
+                        games, succ, counts[c.cell_id], spec.target_ci, chunk, max_chunks
+                    )
                     still.append(c)
             active = still
         return [results[c.cell_id] for c in spec.cells]
@@ -330,8 +420,15 @@ class _Run:
 
     def _cell_result(self, c: Cell, chunks: int, stop: str) -> CellResult:
         games, succ = self._totals(c.cell_id, chunks)
-        return CellResult(cell=c.cell_id, label=c.label(), games=games, key_sum=succ, chunks=chunks,
-                          half_width=half_width(succ, games), stop=stop)
+        return CellResult(
+            cell=c.cell_id,
+            label=c.label(),
+            games=games,
+            key_sum=succ,
+            chunks=chunks,
+            half_width=half_width(succ, games),
+            stop=stop,
+        )
 
     # -- running ----------------------------------------------------------------------------
     def _run_chunks(self, planned: list[tuple[Cell, int, int]]) -> None:
@@ -352,26 +449,49 @@ class _Run:
 
     def _tasks(self, todo: list[tuple[Cell, int, int]]) -> Iterator[ChunkTask]:
         spec = self.spec
-        meta = {"format": "simkit-lake/1", "experiment_id": spec.experiment_id, "mode": spec.mode,
-                "engine_version": spec.engine_version, "base_data_hash": spec.data_hash,
-                "root_seed": spec.root_seed, "chunk_size": spec.chunk_size,
-                "git_commit": self.record["git_commit"]}
+        meta = {
+            "format": "simkit-lake/1",
+            "experiment_id": spec.experiment_id,
+            "mode": spec.mode,
+            "engine_version": spec.engine_version,
+            "base_data_hash": spec.data_hash,
+            "root_seed": spec.root_seed,
+            "chunk_size": spec.chunk_size,
+            "git_commit": self.record["git_commit"],
+        }
         parent = None if self.fan.scheduler else (socket.gethostname(), os.getpid())
         for c, k, n in todo:
-            constants = {"experiment_id": spec.experiment_id, "cell": c.cell_id,
-                         "root_seed": np.int64(spec.root_seed), "chunk_id": np.int32(k)}
+            constants = {
+                "experiment_id": spec.experiment_id,
+                "cell": c.cell_id,
+                "root_seed": np.int64(spec.root_seed),
+                "chunk_id": np.int32(k),
+            }
             for name, value in {**c.params, **c.overrides}.items():
                 constants[name] = self._types[name](value) if name in self._types else value
-            yield ChunkTask(out=str(self.out), mode=spec.mode, params=c.params, data=self._data[c.cell_id],
-                            root_seed=spec.root_seed, chunk_id=k, n_games=n, outputs=spec.outputs,
-                            files={t: chunk_relpath(t, c.partition, c.cell_id, k) for t in spec.outputs},
-                            constants=constants, meta={**meta, "data_hash": c.data_hash}, parent=parent)
+            yield ChunkTask(
+                out=str(self.out),
+                mode=spec.mode,
+                params=c.params,
+                data=self._data[c.cell_id],
+                root_seed=spec.root_seed,
+                chunk_id=k,
+                n_games=n,
+                outputs=spec.outputs,
+                files={t: chunk_relpath(t, c.partition, c.cell_id, k) for t in spec.outputs},
+                constants=constants,
+                meta={**meta, "data_hash": c.data_hash},
+                parent=parent,
+            )
 
     def _done(self, done: ChunkDone) -> None:
         self.stats[(done.cell, done.chunk_id)] = (done.n_games, done.key_sum)
         self._finished.add((done.cell, done.chunk_id, done.n_games))
-        self.record["chunks"][f"{done.cell}:{done.chunk_id}"] = {"n_games": done.n_games, "key_sum": done.key_sum,
-                                                               "seconds": round(done.seconds, 4)}
+        self.record["chunks"][f"{done.cell}:{done.chunk_id}"] = {
+            "n_games": done.n_games,
+            "key_sum": done.key_sum,
+            "seconds": round(done.seconds, 4),
+        }
         self.worker_seconds += done.seconds
         self.worker_peak_rss_mb = max(self.worker_peak_rss_mb, done.peak_rss_mb)
         self.written += 1
@@ -388,8 +508,9 @@ class _Run:
 
     def finish(self, status: str) -> None:
         self.record["status"] = status
-        self.record["runs"][-1].update({"status": status, "chunks_written": self.written,
-                                        "games_written": self.games_written})
+        self.record["runs"][-1].update(
+            {"status": status, "chunks_written": self.written, "games_written": self.games_written}
+        )
         try:
             self._save()
         except OSError as exc:  # never hide the original error behind this one
@@ -405,4 +526,3 @@ def _column_types(spec: Spec) -> dict[str, Any]:
                 wide = abs(value) >= 2**31 or types.get(name) is np.int64
                 types[name] = np.int64 if wide else np.int32
     return types
-

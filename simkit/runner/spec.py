@@ -33,20 +33,20 @@ EXPERIMENT_KEYS = {
     "target_ci": "95% half-width of the key metric at which a cell stops",
     "min_games": "games per cell before the first precision check (target_ci)",
     "max_games": "games per cell at most (target_ci)",
-    "outputs": "tables to write, e.g. [\"summary\", \"moves\"]",
+    "outputs": 'tables to write, e.g. ["summary", "moves"]',
     "data": "data pack folder (relative to the spec; default: the shipped pack)",
     "partition_by": "columns that name the lake's folders (default: the grid keys)",
-    "design": "how [override_grid] makes cells: \"grid\" (every combination, default) or \"one_at_a_time\" "
-              "(the pack's own values, then each listed value alone)",
+    "design": 'how [override_grid] makes cells: "grid" (every combination, default) or "one_at_a_time" '
+    "(the pack's own values, then each listed value alone)",
 }
 DESIGNS = ("grid", "one_at_a_time")
 MAX_PARTITION_KEYS = 3
 MAX_SEED = 2**63 - 1
 DEFAULT_MAX_GAMES = 10_000_000
 CELL_ID_HEX = 20
-MAX_CELLS = 20_000          # grid cells per spec (checked before any cell is built)
+MAX_CELLS = 20_000  # grid cells per spec (checked before any cell is built)
 MAX_CHUNK_SIZE = 5_000_000  # games per chunk: one chunk's tables are held in a worker's memory
-MAX_CHUNKS = 1_000_000      # chunks per experiment (cells x chunks per cell, at most)
+MAX_CHUNKS = 1_000_000  # chunks per experiment (cells x chunks per cell, at most)
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,8 @@ class Cell:
     index: int
     params: dict[str, Any]
     overrides: dict[str, Any]
-    cell_id: str                        # content hash: same cell, same chunks, same rows
-    data_hash: str                      # effective data (pack hash with the overrides)
+    cell_id: str  # content hash: same cell, same chunks, same rows
+    data_hash: str  # effective data (pack hash with the overrides)
     partition: tuple[tuple[str, Any], ...]
 
     def label(self) -> str:
@@ -93,10 +93,16 @@ class Spec:
 
     def identity(self) -> dict[str, Any]:
         """What decides the rows (sizes, outputs and wording do not): hashed into the id."""
-        return {"name": self.name, "mode": self.mode, "root_seed": self.root_seed,
-                "chunk_size": self.chunk_size, "engine_version": self.engine_version,
-                "data_hash": self.data_hash, "partition_by": list(self.partition_by),
-                "cells": [c.cell_id for c in self.cells]}
+        return {
+            "name": self.name,
+            "mode": self.mode,
+            "root_seed": self.root_seed,
+            "chunk_size": self.chunk_size,
+            "engine_version": self.engine_version,
+            "data_hash": self.data_hash,
+            "partition_by": list(self.partition_by),
+            "cells": [c.cell_id for c in self.cells],
+        }
 
     def with_target(self, target_ci: float | None) -> Spec:
         """The same experiment sized by a precision target instead (``--target-ci``)."""
@@ -105,15 +111,30 @@ class Spec:
         if not 0 < target_ci < 0.5:
             raise UserError(f"--target-ci must be between 0 and 0.5, got {target_ci}")
         from dataclasses import replace
+
         return replace(self, target_ci=float(target_ci), games=None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "name": self.name, "description": self.description, "mode": self.mode,
-                "root_seed": self.root_seed, "chunk_size": self.chunk_size, "games": self.games,
-                "target_ci": self.target_ci, "min_games": self.min_games, "max_games": self.max_games,
-                "outputs": list(self.outputs), "data": self.data_path, "partition_by": list(self.partition_by),
-                "params": self.params, "grid": self.grid, "overrides": self.overrides,
-                "override_grid": self.override_grid, "design": self.design}
+        return {
+            "path": self.path,
+            "name": self.name,
+            "description": self.description,
+            "mode": self.mode,
+            "root_seed": self.root_seed,
+            "chunk_size": self.chunk_size,
+            "games": self.games,
+            "target_ci": self.target_ci,
+            "min_games": self.min_games,
+            "max_games": self.max_games,
+            "outputs": list(self.outputs),
+            "data": self.data_path,
+            "partition_by": list(self.partition_by),
+            "params": self.params,
+            "grid": self.grid,
+            "overrides": self.overrides,
+            "override_grid": self.override_grid,
+            "design": self.design,
+        }
 
 
 class _Where:
@@ -136,8 +157,13 @@ def load_spec(path: str | Path) -> Spec:
     return parse_spec(raw, str(path), text=text, base_dir=path.parent, default_name=path.stem)
 
 
-def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_dir: Path | None = None,
-               default_name: str = "experiment") -> Spec:
+def parse_spec(
+    raw: dict[str, Any],
+    file: str = "<spec>",
+    text: str = "",
+    base_dir: Path | None = None,
+    default_name: str = "experiment",
+) -> Spec:
     w = _Where(file)
     for table in raw:
         if table not in TABLES:
@@ -149,7 +175,9 @@ def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_d
         raise w.error("", "missing table [experiment]")
     for key in exp:
         if key not in EXPERIMENT_KEYS:
-            raise w.error("[experiment]", f"unknown key '{key}' (expected: {', '.join(EXPERIMENT_KEYS)})")
+            raise w.error(
+                "[experiment]", f"unknown key '{key}' (expected: {', '.join(EXPERIMENT_KEYS)})"
+            )
     if "mode" not in exp:
         raise w.error("[experiment]", "missing key 'mode'")
     if not isinstance(exp["mode"], str):
@@ -169,8 +197,12 @@ def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_d
     chunk_size = _int(w, exp, "chunk_size", int(default_chunk), 1, MAX_CHUNK_SIZE)
     games = _int(w, exp, "games", None, 1, 10**13)
     target = exp.get("target_ci")
-    if target is not None and (isinstance(target, bool) or not isinstance(target, int | float) or not 0 < target < 0.5):
-        raise w.error("[experiment] target_ci", f"must be a number between 0 and 0.5, got {target!r}")
+    if target is not None and (
+        isinstance(target, bool) or not isinstance(target, int | float) or not 0 < target < 0.5
+    ):
+        raise w.error(
+            "[experiment] target_ci", f"must be a number between 0 and 0.5, got {target!r}"
+        )
     if games is None and target is None:
         raise w.error("[experiment]", "give 'games' (per cell) or 'target_ci'")
     if games is not None and target is not None:
@@ -178,7 +210,9 @@ def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_d
     min_games = _int(w, exp, "min_games", chunk_size, 1, 10**13)
     max_games = _int(w, exp, "max_games", DEFAULT_MAX_GAMES, 1, 10**13)
     if max_games < min_games:
-        raise w.error("[experiment] max_games", f"must be >= min_games ({min_games}), got {max_games}")
+        raise w.error(
+            "[experiment] max_games", f"must be >= min_games ({min_games}), got {max_games}"
+        )
     outputs = _outputs(w, exp, mode)
 
     data_path = exp.get("data")
@@ -189,43 +223,79 @@ def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_d
     params = dict(raw.get("params", {}))
     grid = {k: _grid_values(w, "grid", k, v) for k, v in raw.get("grid", {}).items()}
     overrides = dict(raw.get("overrides", {}))
-    override_grid = {k: _grid_values(w, "override_grid", k, v) for k, v in raw.get("override_grid", {}).items()}
+    override_grid = {
+        k: _grid_values(w, "override_grid", k, v) for k, v in raw.get("override_grid", {}).items()
+    }
     design = exp.get("design", "grid")
     if design not in DESIGNS:
         raise w.error("[experiment] design", f"must be one of {', '.join(DESIGNS)}, got {design!r}")
     n_cells = math.prod(len(v) for v in grid.values()) * (
-        1 + sum(len(v) for v in override_grid.values()) if design == "one_at_a_time"
-        else math.prod(len(v) for v in override_grid.values()))
+        1 + sum(len(v) for v in override_grid.values())
+        if design == "one_at_a_time"
+        else math.prod(len(v) for v in override_grid.values())
+    )
     if n_cells > MAX_CELLS:
-        raise w.error("[grid]/[override_grid]", f"{n_cells:,} cells, more than the {MAX_CELLS:,} cells a spec "
-                      f"may have; split the grid over several specs")
+        raise w.error(
+            "[grid]/[override_grid]",
+            f"{n_cells:,} cells, more than the {MAX_CELLS:,} cells a spec "
+            f"may have; split the grid over several specs",
+        )
     per_cell = math.ceil((games if games is not None else max_games) / chunk_size)
     if n_cells * per_cell > MAX_CHUNKS:
-        raise w.error("[experiment] games", f"{n_cells:,} cells x {per_cell:,} chunks = {n_cells * per_cell:,} "
-                      f"chunks, more than {MAX_CHUNKS:,}; use fewer games or a larger chunk_size")
+        raise w.error(
+            "[experiment] games",
+            f"{n_cells:,} cells x {per_cell:,} chunks = {n_cells * per_cell:,} "
+            f"chunks, more than {MAX_CHUNKS:,}; use fewer games or a larger chunk_size",
+        )
     _check_keys(w, mode, params, grid, overrides, override_grid)
     if design == "one_at_a_time" and (data is None or not override_grid):
-        raise w.error("[experiment] design", "one_at_a_time needs an [override_grid] and a mode that loads "
-                      "the AuZtralia data pack")
+        raise w.error(
+            "[experiment] design",
+            "one_at_a_time needs an [override_grid] and a mode that loads the AuZtralia data pack",
+        )
 
-    varying = [k for k, v in grid.items() if len(v) > 1] + [k for k, v in override_grid.items() if len(v) > 1]
+    varying = [k for k, v in grid.items() if len(v) > 1] + [
+        k for k, v in override_grid.items() if len(v) > 1
+    ]
     hint = [k for k in mode.extra.get("partition_hint", ()) if k in varying]
     default_parts = tuple((hint + [k for k in varying if k not in hint])[:MAX_PARTITION_KEYS])
     partition_by = exp.get("partition_by", list(default_parts))
     if not isinstance(partition_by, list) or not all(isinstance(k, str) for k in partition_by):
-        raise w.error("[experiment] partition_by", f"must be a list of column names, got {partition_by!r}")
+        raise w.error(
+            "[experiment] partition_by", f"must be a list of column names, got {partition_by!r}"
+        )
     known = set(params) | set(grid) | set(overrides) | set(override_grid) | set(mode.params)
     for k in partition_by:
         if k not in known:
-            raise w.error("[experiment] partition_by", f"unknown column '{k}' (expected one of: {', '.join(sorted(known))})")
+            raise w.error(
+                "[experiment] partition_by",
+                f"unknown column '{k}' (expected one of: {', '.join(sorted(known))})",
+            )
 
-    spec = Spec(path=file, name=name, description=_string(w, exp, "description", ""), mode=mode.name,
-                root_seed=root_seed,
-                chunk_size=chunk_size, games=games, target_ci=float(target) if target is not None else None,
-                min_games=min_games, max_games=max_games, outputs=outputs, data_path=data_path,
-                partition_by=tuple(partition_by), params=params, grid=grid, overrides=overrides,
-                override_grid=override_grid, text=text, engine_version=int(simkit.ENGINE_VERSION),
-                data_hash=getattr(data, "hash", "none"), design=design, data=data)
+    spec = Spec(
+        path=file,
+        name=name,
+        description=_string(w, exp, "description", ""),
+        mode=mode.name,
+        root_seed=root_seed,
+        chunk_size=chunk_size,
+        games=games,
+        target_ci=float(target) if target is not None else None,
+        min_games=min_games,
+        max_games=max_games,
+        outputs=outputs,
+        data_path=data_path,
+        partition_by=tuple(partition_by),
+        params=params,
+        grid=grid,
+        overrides=overrides,
+        override_grid=override_grid,
+        text=text,
+        engine_version=int(simkit.ENGINE_VERSION),
+        data_hash=getattr(data, "hash", "none"),
+        design=design,
+        data=data,
+    )
     cells = _cells(w, spec, mode, data)
     spec = _replace(spec, cells=cells)
     digest = hashlib.sha256(json.dumps(spec.identity(), sort_keys=True).encode()).hexdigest()
@@ -234,6 +304,7 @@ def parse_spec(raw: dict[str, Any], file: str = "<spec>", text: str = "", base_d
 
 def _replace(spec: Spec, **kw) -> Spec:
     from dataclasses import replace
+
     return replace(spec, **kw)
 
 
@@ -264,8 +335,11 @@ def _outputs(w: _Where, exp: dict, mode: Mode) -> tuple[str, ...]:
         raise w.error("[experiment] outputs", f"must be a list of table names, got {outputs!r}")
     for out in outputs:
         if out not in mode.outputs:
-            raise w.error("[experiment] outputs", f"mode '{mode.name}' cannot write '{out}' "
-                          f"(available: {', '.join(sorted(mode.outputs))})")
+            raise w.error(
+                "[experiment] outputs",
+                f"mode '{mode.name}' cannot write '{out}' "
+                f"(available: {', '.join(sorted(mode.outputs))})",
+            )
     return tuple(["summary"] + sorted(set(outputs) - {"summary"}))
 
 
@@ -273,6 +347,7 @@ def _load_data(w: _Where, mode: Mode, data_path: str | None, base_dir: Path | No
     if mode.extra.get("data", "auztralia") != "auztralia":
         return None
     from simkit.datapack import load_pack
+
     folder = None
     if data_path is not None:
         folder = Path(data_path)
@@ -302,7 +377,10 @@ def _generated(w: _Where, where: str, spec: dict) -> list:
     allowed = {"round_robin", "seats", "distinct"}
     for k in spec:
         if k not in allowed:
-            raise w.error(where, f"unknown key '{k}' in a generated grid (expected: {', '.join(sorted(allowed))})")
+            raise w.error(
+                where,
+                f"unknown key '{k}' in a generated grid (expected: {', '.join(sorted(allowed))})",
+            )
     pool = spec.get("round_robin")
     seats = spec.get("seats")
     if not isinstance(pool, list) or not pool or not all(isinstance(p, str) for p in pool):
@@ -313,21 +391,33 @@ def _generated(w: _Where, where: str, spec: dict) -> list:
     if not isinstance(distinct, bool):
         raise w.error(where, f"distinct must be true or false, got {distinct!r}")
     if distinct and seats > len(pool):
-        raise w.error(where, f"{seats} seats need at least {seats} distinct strategies, got {len(pool)}")
+        raise w.error(
+            where, f"{seats} seats need at least {seats} distinct strategies, got {len(pool)}"
+        )
     n = math.perm(len(pool), seats) if distinct else len(pool) ** seats
     if n > MAX_CELLS:
-        raise w.error(where, f"{len(pool)} strategies over {seats} seats make {n:,} grid values, more than "
-                      f"{MAX_CELLS:,} cells; use fewer seats or strategies")
-    combos = itertools.permutations(pool, seats) if distinct else itertools.product(pool, repeat=seats)
+        raise w.error(
+            where,
+            f"{len(pool)} strategies over {seats} seats make {n:,} grid values, more than "
+            f"{MAX_CELLS:,} cells; use fewer seats or strategies",
+        )
+    combos = (
+        itertools.permutations(pool, seats) if distinct else itertools.product(pool, repeat=seats)
+    )
     return [",".join(c) for c in combos]
 
 
-def _check_keys(w: _Where, mode: Mode, params: dict, grid: dict, overrides: dict, override_grid: dict) -> None:
+def _check_keys(
+    w: _Where, mode: Mode, params: dict, grid: dict, overrides: dict, override_grid: dict
+) -> None:
     for table, keys in (("params", params), ("grid", grid)):
         for key in keys:
             if key not in mode.params:
-                raise w.error(f"[{table}] {key}", f"mode '{mode.name}': unknown parameter '{key}' "
-                              f"(expected: {', '.join(sorted(mode.params))})")
+                raise w.error(
+                    f"[{table}] {key}",
+                    f"mode '{mode.name}': unknown parameter '{key}' "
+                    f"(expected: {', '.join(sorted(mode.params))})",
+                )
     for key in set(params) & set(grid):
         raise w.error(f"[grid] {key}", "is also set in [params]: give it in one table")
     for key in set(overrides) & set(override_grid):
@@ -344,7 +434,10 @@ def _check_keys(w: _Where, mode: Mode, params: dict, grid: dict, overrides: dict
                 mode.params[key].check(mode.name, key, value)
             except UserError as exc:
                 raise w.error(f"[grid] {key}[{i}]", str(exc)) from None
-    for table, items in (("overrides", {k: [v] for k, v in overrides.items()}), ("override_grid", override_grid)):
+    for table, items in (
+        ("overrides", {k: [v] for k, v in overrides.items()}),
+        ("override_grid", override_grid),
+    ):
         for key, values in items.items():
             for value in values:
                 try:
@@ -358,17 +451,25 @@ def _points(spec: Spec, data) -> list[dict[str, Any]]:
     [override_grid] (design "grid") or, for design "one_at_a_time", the pack's own values of
     the override keys and then each listed value alone (every cell sets every key, so the
     lake has one column per key and the baseline cell is the one at the pack's values)."""
-    grid = [dict(zip(spec.grid, combo, strict=True)) for combo in itertools.product(*spec.grid.values())]
+    grid = [
+        dict(zip(spec.grid, combo, strict=True)) for combo in itertools.product(*spec.grid.values())
+    ]
     if spec.design == "one_at_a_time":
         from simkit.runner.overrides import pack_value
 
         base = {k: check_override(k, pack_value(data, k)) for k in spec.override_grid}
         over = [dict(base)]
         for key, values in spec.override_grid.items():
-            over += [{**base, key: check_override(key, v)} for v in values if check_override(key, v) != base[key]]
+            over += [
+                {**base, key: check_override(key, v)}
+                for v in values
+                if check_override(key, v) != base[key]
+            ]
     else:
-        over = [dict(zip(spec.override_grid, combo, strict=True))
-                for combo in itertools.product(*spec.override_grid.values())]
+        over = [
+            dict(zip(spec.override_grid, combo, strict=True))
+            for combo in itertools.product(*spec.override_grid.values())
+        ]
     return [{**g, **o} for g in grid for o in over]
 
 
@@ -379,7 +480,11 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
         given = {**spec.params, **{k: point[k] for k in spec.grid}}
         overrides = {**spec.overrides, **{k: point[k] for k in spec.override_grid}}
         overrides = {k: check_override(k, v) for k, v in sorted(overrides.items())}
-        where = "cell {" + ", ".join(f"{k}={v!r}" for k, v in point.items()) + "}" if point else "[params]"
+        where = (
+            "cell {" + ", ".join(f"{k}={v!r}" for k, v in point.items()) + "}"
+            if point
+            else "[params]"
+        )
         try:
             params = mode.validate(given)
             cell_data = apply_overrides(data, overrides) if data is not None else None
@@ -389,16 +494,36 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
         except UserError as exc:
             raise w.error(where, str(exc)) from None
         data_hash = override_hash(spec.data_hash, overrides)
-        ident = {"mode": spec.mode, "params": params, "overrides": overrides, "data_hash": data_hash,
-                 "root_seed": spec.root_seed, "chunk_size": spec.chunk_size,
-                 "engine_version": spec.engine_version}
+        ident = {
+            "mode": spec.mode,
+            "params": params,
+            "overrides": overrides,
+            "data_hash": data_hash,
+            "root_seed": spec.root_seed,
+            "chunk_size": spec.chunk_size,
+            "engine_version": spec.engine_version,
+        }
         # 80 bits: no two cells of any grid the limits allow share an id (40 bits collided
         # in a 2,000,000-cell grid)
-        cell_id = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:CELL_ID_HEX]
+        cell_id = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[
+            :CELL_ID_HEX
+        ]
         if cell_id in seen:
-            raise w.error(where, f"is the same cell as cell {seen[cell_id]} (after defaults are filled in)")
+            raise w.error(
+                where, f"is the same cell as cell {seen[cell_id]} (after defaults are filled in)"
+            )
         seen[cell_id] = index
-        partition = tuple((k, params[k] if k in params else overrides[k]) for k in spec.partition_by)
-        cells.append(Cell(index=index, params=params, overrides=overrides, cell_id=cell_id,
-                          data_hash=data_hash, partition=partition))
+        partition = tuple(
+            (k, params[k] if k in params else overrides[k]) for k in spec.partition_by
+        )
+        cells.append(
+            Cell(
+                index=index,
+                params=params,
+                overrides=overrides,
+                cell_id=cell_id,
+                data_hash=data_hash,
+                partition=partition,
+            )
+        )
     return tuple(cells)

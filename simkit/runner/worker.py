@@ -29,10 +29,12 @@ class ChunkTask:
     chunk_id: int
     n_games: int
     outputs: tuple[str, ...]
-    files: dict[str, str]            # table -> path relative to out
-    constants: dict[str, Any]        # experiment_id, cell, root_seed, chunk_id, parameters, overrides
-    meta: dict[str, Any]             # file metadata shared by every table of the chunk
-    parent: tuple[str, int] | None = None  # (host, pid) of the run: a local worker ends when it ends
+    files: dict[str, str]  # table -> path relative to out
+    constants: dict[str, Any]  # experiment_id, cell, root_seed, chunk_id, parameters, overrides
+    meta: dict[str, Any]  # file metadata shared by every table of the chunk
+    parent: tuple[str, int] | None = (
+        None  # (host, pid) of the run: a local worker ends when it ends
+    )
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ _MODES: dict[str, Any] = {}  # this process's modes, looked up once (get_mode re
 def _mode(name: str):
     if name not in _MODES:
         from simkit.modes import get_mode
+
         _MODES[name] = get_mode(name)
     return _MODES[name]
 
@@ -116,8 +119,9 @@ def run_task(task: ChunkTask) -> ChunkDone:
 
     start = time.perf_counter()
     mode = _mode(task.mode)
-    tables = mode.run_chunk(task.params, task.data, task.root_seed, task.chunk_id, task.n_games,
-                            frozenset(task.outputs))
+    tables = mode.run_chunk(
+        task.params, task.data, task.root_seed, task.chunk_id, task.n_games, frozenset(task.outputs)
+    )
     where = f"mode '{task.mode}' chunk {task.chunk_id} of cell {task.constants.get('cell')}"
     if "summary" not in tables:
         raise LakeError(f"{where}: run_chunk returned no 'summary' table")
@@ -131,14 +135,29 @@ def run_task(task: ChunkTask) -> ChunkDone:
         built[table] = build_table(task.constants, columns)
     summary = tables["summary"]
     if len(summary["game_index"]) != task.n_games:
-        raise LakeError(f"{where}: {len(summary['game_index'])} summary rows for {task.n_games} games")
+        raise LakeError(
+            f"{where}: {len(summary['game_index'])} summary rows for {task.n_games} games"
+        )
     key = np.asarray(summary[mode.key_metric])
     key_sum = int(key.sum(dtype=np.int64))
     if key.size and (key.min() < 0 or key.max() > 1):
         raise LakeError(f"{where}: key metric '{mode.key_metric}' must be 0 or 1")
-    meta = {**task.meta, "n_games": task.n_games, "key_metric": mode.key_metric, "key_sum": key_sum,
-            "cell": task.constants["cell"], "chunk_id": task.chunk_id}
+    meta = {
+        **task.meta,
+        "n_games": task.n_games,
+        "key_metric": mode.key_metric,
+        "key_sum": key_sum,
+        "cell": task.constants["cell"],
+        "chunk_id": task.chunk_id,
+    }
     write_chunk(Path(task.out), task.files, built, meta, stats_columns=task.constants)
-    return ChunkDone(cell=task.constants["cell"], chunk_id=task.chunk_id, n_games=task.n_games,
-                     key_sum=key_sum, rows={t: b.num_rows for t, b in built.items()},
-                     seconds=time.perf_counter() - start, pid=os.getpid(), peak_rss_mb=peak_rss_mb())
+    return ChunkDone(
+        cell=task.constants["cell"],
+        chunk_id=task.chunk_id,
+        n_games=task.n_games,
+        key_sum=key_sum,
+        rows={t: b.num_rows for t, b in built.items()},
+        seconds=time.perf_counter() - start,
+        pid=os.getpid(),
+        peak_rss_mb=peak_rss_mb(),
+    )

@@ -8,7 +8,16 @@ from strategies.combat.allocation import Cheapest, OptimalAllocation, Protect, S
 from strategies.combat.withdrawal import Never, OptimalTable, OptimalWithdrawal, Threshold
 
 ALLOCATION_POLICIES = ("cheapest", "spread", "protect:UNIT[+UNIT]", "optimal")
-WITHDRAW_POLICIES = ("never", "optimal", "value", "table", "table-value", "sanity:N", "units:N", "lost:N")
+WITHDRAW_POLICIES = (
+    "never",
+    "optimal",
+    "value",
+    "table",
+    "table-value",
+    "sanity:N",
+    "units:N",
+    "lost:N",
+)
 
 
 def parse_allocation(text: str):
@@ -22,7 +31,9 @@ def parse_allocation(text: str):
         return OptimalAllocation()
     if text.startswith("protect:") and len(text) > 8:
         return Protect(tuple(sorted({unit_id(t) for t in text[8:].split("+")})))
-    raise UserError(f"unknown --allocate policy '{text}' (expected one of: {', '.join(ALLOCATION_POLICIES)})")
+    raise UserError(
+        f"unknown --allocate policy '{text}' (expected one of: {', '.join(ALLOCATION_POLICIES)})"
+    )
 
 
 def parse_withdrawal(text: str, destroy_value: float | None = None):
@@ -48,6 +59,8 @@ def parse_withdrawal(text: str, destroy_value: float | None = None):
         key, _, num = part.partition(":")
         key = key.strip()
         if key not in fields or not num.strip().isdigit():
-            raise UserError(f"unknown --withdraw policy '{part}' (expected one of: {', '.join(WITHDRAW_POLICIES)})")
+            raise UserError(
+                f"unknown --withdraw policy '{part}' (expected one of: {', '.join(WITHDRAW_POLICIES)})"
+            )
         fields[key] = int(num)
     return Threshold(fields["sanity"], fields["units"], fields["lost"])

@@ -65,7 +65,9 @@ class Threshold:
     name = "threshold"
 
     def lower(self) -> tuple[int, np.ndarray]:
-        return THRESHOLD, np.array([self.sanity_at_most, self.units_at_most, self.lost_at_least], dtype=np.float64)
+        return THRESHOLD, np.array(
+            [self.sanity_at_most, self.units_at_most, self.lost_at_least], dtype=np.float64
+        )
 
 
 @dataclass(frozen=True)

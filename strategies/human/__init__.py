@@ -33,4 +33,13 @@ Balanced.sid = policy.BALANCED
 
 PLAYERS: tuple[type[HeuristicParams], ...] = (RandomPlayer, Economist, Hunter, Defender, Balanced)
 
-__all__ = ["PLAYERS", "Balanced", "Defender", "Economist", "HeuristicParams", "Hunter", "RandomPlayer", "np"]
+__all__ = [
+    "PLAYERS",
+    "Balanced",
+    "Defender",
+    "Economist",
+    "HeuristicParams",
+    "Hunter",
+    "RandomPlayer",
+    "np",
+]

@@ -50,7 +50,11 @@ def choose_action(rng, S, X, W, p):
     if late:
         if want_army(S, X, W, p) and ok(S, X, W, p, L.BOX_MILITARY):
             return L.BOX_MILITARY
-        if t >= prm[p, L.HP_ATK_FROM] and ok(S, X, W, p, L.BOX_ATTACK) and plan_attack_heuristic(S, X, W, p) >= 0:
+        if (
+            t >= prm[p, L.HP_ATK_FROM]
+            and ok(S, X, W, p, L.BOX_ATTACK)
+            and plan_attack_heuristic(S, X, W, p) >= 0
+        ):
             return L.BOX_ATTACK
     box = can_build(S, X, W, p)
     if box >= 0 and (not late or X.pl[p, L.P_TRACKS] < 16):

@@ -46,11 +46,17 @@ def choose_action(rng, S, X, W, p):
     if want_army(S, X, W, p):
         if ok(S, X, W, p, L.BOX_MILITARY):
             return L.BOX_MILITARY
-        if X.pl[p, L.P_RES + L.COAL] + X.pl[p, L.P_RES + L.IRON] > 0 and ok(S, X, W, p, L.BOX_TRADE):
-            return L.BOX_TRADE      # export for Gold
+        if X.pl[p, L.P_RES + L.COAL] + X.pl[p, L.P_RES + L.IRON] > 0 and ok(
+            S, X, W, p, L.BOX_TRADE
+        ):
+            return L.BOX_TRADE  # export for Gold
     threat = threat_distance(S, X, W, p)
     # strike what comes near the Port
-    if threat <= prm[p, L.HP_ATK_RADIUS] and ok(S, X, W, p, L.BOX_ATTACK) and plan_attack_heuristic(S, X, W, p) >= 0:
+    if (
+        threat <= prm[p, L.HP_ATK_RADIUS]
+        and ok(S, X, W, p, L.BOX_ATTACK)
+        and plan_attack_heuristic(S, X, W, p) >= 0
+    ):
         return L.BOX_ATTACK
     # home farms and a short railway
     if farm_kinds_available(S, X, W, p) >= 1 and ok(S, X, W, p, L.BOX_FARM):

@@ -46,8 +46,10 @@ def choose_action(rng, S, X, W, p):
     if want_army(S, X, W, p):
         if ok(S, X, W, p, L.BOX_MILITARY):
             return L.BOX_MILITARY
-        if X.pl[p, L.P_RES + L.COAL] + X.pl[p, L.P_RES + L.IRON] > 0 and ok(S, X, W, p, L.BOX_TRADE):
-            return L.BOX_TRADE      # export for Gold
+        if X.pl[p, L.P_RES + L.COAL] + X.pl[p, L.P_RES + L.IRON] > 0 and ok(
+            S, X, W, p, L.BOX_TRADE
+        ):
+            return L.BOX_TRADE  # export for Gold
     # farms are VP and Gold: plant several at once
     kinds = farm_kinds_available(S, X, W, p)
     if kinds >= min(prm[p, L.HP_FARM_MIN], 3) and ok(S, X, W, p, L.BOX_FARM):
@@ -67,7 +69,11 @@ def choose_action(rng, S, X, W, p):
     slot, wish = best_display_slot(S, X, p)
     if slot >= 0 and wish >= 1.0 and ok(S, X, W, p, L.BOX_RECRUIT):
         return L.BOX_RECRUIT
-    if t >= prm[p, L.HP_ATK_FROM] and ok(S, X, W, p, L.BOX_ATTACK) and plan_attack_heuristic(S, X, W, p) >= 0:
+    if (
+        t >= prm[p, L.HP_ATK_FROM]
+        and ok(S, X, W, p, L.BOX_ATTACK)
+        and plan_attack_heuristic(S, X, W, p) >= 0
+    ):
         return L.BOX_ATTACK
     if value > 0.0 and ok(S, X, W, p, L.BOX_MINE):
         return L.BOX_MINE

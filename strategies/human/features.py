@@ -20,6 +20,7 @@ FAR = 1 << 20
 
 # -- small predicates ------------------------------------------------------------------------
 
+
 @nb.njit(cache=True)
 def surcharge(S, X, p, box):
     return X.pl[p, L.P_BOX + box] * S.r[L.R_SURCHARGE]
@@ -58,7 +59,10 @@ def farm_kinds_available(S, X, W, p):
     """Farm kinds the player could place now (a site and a piece left for each)."""
     k = 0
     for kind in range(L.NUM_FARM_KINDS):
-        if W.ctx[L.CTX_FARM_SITES + kind] > 0 and X.pl[p, L.P_FARMS + kind] < S.r[L.R_FARMS_PER_KIND]:
+        if (
+            W.ctx[L.CTX_FARM_SITES + kind] > 0
+            and X.pl[p, L.P_FARMS + kind] < S.r[L.R_FARMS_PER_KIND]
+        ):
             k += 1
     return k
 
@@ -74,8 +78,6 @@ def can_build(S, X, W, p):
     if ok(S, X, W, p, L.BOX_RAIL_HILLS):
         return L.BOX_RAIL_HILLS
     return -1
-
-
 
 
 @nb.njit(cache=True)
@@ -116,6 +118,7 @@ def want_army(S, X, W, p):
 
 
 # -- Old Ones, as far as a player knows them ------------------------------------------------
+
 
 @nb.njit(cache=True)
 def hex_estimate(S, X, p, h, force_bits, out):
@@ -185,7 +188,7 @@ def usable_force(S, X, W, p, h):
 def fight_score(S, X, W, p, h, bits, ratio):
     """Expected value per card of attacking h with every unit of ``bits`` (<= 0: not worth
     it: too many cards, not enough units to soak the damage, or sanity runs out)."""
-    est = W.vals            # 5 float slots of strategy scratch
+    est = W.vals  # 5 float slots of strategy scratch
     hex_estimate(S, X, p, h, bits, est)
     cards = est[0]
     if cards > 10.0:
@@ -196,8 +199,9 @@ def fight_score(S, X, W, p, h, bits, ratio):
             soak += X.pl[p, L.P_UNITS + u] * unit_capacity(S, X, p, u)
     if soak < ratio * est[1] * cards or est[2] * cards > 2.5:
         return 0.0
-    if (bits >> L.AIRSHIP) & 1 and est[3] * cards > X.pl[p, L.P_UNITS + L.AIRSHIP] * \
-            unit_capacity(S, X, p, L.AIRSHIP):
+    if (bits >> L.AIRSHIP) & 1 and est[3] * cards > X.pl[p, L.P_UNITS + L.AIRSHIP] * unit_capacity(
+        S, X, p, L.AIRSHIP
+    ):
         return 0.0
     return est[4] / (cards + 1.0)
 
@@ -245,6 +249,7 @@ def withdraw_if_bad(S, X, W, p, h):
 
 
 # -- economy ---------------------------------------------------------------------------------
+
 
 @nb.njit(cache=True)
 def resource_weight(X, p, r):
@@ -307,7 +312,9 @@ def rail_goal(S, X, W, p):
                     empty = False
             if empty:
                 for kind in range(L.NUM_FARM_KINDS):
-                    if (S.hex_farms[h] >> kind) & 1 and X.pl[p, L.P_FARMS + kind] < S.r[L.R_FARMS_PER_KIND]:
+                    if (S.hex_farms[h] >> kind) & 1 and X.pl[p, L.P_FARMS + kind] < S.r[
+                        L.R_FARMS_PER_KIND
+                    ]:
                         v += wf
         v = v / (1.0 + d)
         if v > best_v:
@@ -395,8 +402,12 @@ def pick_unit_heuristic(S, X, W, p):
     # Revenge / Mythos Solo: only an Outpost when the Barracks already hold two units, the
     # Gold does not stretch to the unit and an Outpost, and an Old One is near a site
     reach = int(X.params[p, L.HP_OUTPOST])
-    if reach > 0 and best >= 0 and can_buy_outpost(S, X, p, gold) and gold < S.unit_cost[best] * W.choice[1] + \
-            S.unit_cost_f[L.OUTPOST_STACK]:
+    if (
+        reach > 0
+        and best >= 0
+        and can_buy_outpost(S, X, p, gold)
+        and gold < S.unit_cost[best] * W.choice[1] + S.unit_cost_f[L.OUTPOST_STACK]
+    ):
         units = 0
         for u in range(L.NUM_UNITS):
             units += X.pl[p, L.P_UNITS + u]
@@ -411,7 +422,7 @@ def pick_trade_heuristic(S, X, W, p):
     export surplus for Gold."""
     want_rail = X.pl[p, L.P_TRACKS] < S.r[L.R_TRACKS] - 1
     if X.pl[p, L.P_RES + L.GOLD] < 3 and want_army(S, X, W, p):
-        want_rail = False           # Gold for the garrison first
+        want_rail = False  # Gold for the garrison first
     coal = X.pl[p, L.P_RES + L.COAL]
     iron = X.pl[p, L.P_RES + L.IRON]
     for j in range(2):

@@ -37,7 +37,7 @@ class Hunter(HeuristicParams):
     farm_min: int = 1
     atk_from: int = 4
     max_surcharge: int = 2
-    withdraw: str = "table-value"   # the optimal withdraw table (value objective), solved per combat
+    withdraw: str = "table-value"  # the optimal withdraw table (value objective), solved per combat
 
 
 @nb.njit(cache=True)
@@ -50,7 +50,11 @@ def choose_action(rng, S, X, W, p):
     if t >= 20 and want_army(S, X, W, p) and ok(S, X, W, p, L.BOX_MILITARY):
         return L.BOX_MILITARY
     # fight whenever a target looks worth it
-    if t >= prm[p, L.HP_ATK_FROM] and ok(S, X, W, p, L.BOX_ATTACK) and plan_attack_heuristic(S, X, W, p) >= 0:
+    if (
+        t >= prm[p, L.HP_ATK_FROM]
+        and ok(S, X, W, p, L.BOX_ATTACK)
+        and plan_attack_heuristic(S, X, W, p) >= 0
+    ):
         return L.BOX_ATTACK
     # the army first
     if want_army(S, X, W, p) and ok(S, X, W, p, L.BOX_MILITARY):

@@ -98,7 +98,12 @@ def pick_unit(rng, S, X, W, p):
             k -= 1
     u = W.choice[0]
     W.choice[1] = 1
-    if u == L.INFANTRY and gold >= 2 * S.unit_cost[u] and X.g[L.G_SUPPLY + u] >= 2 and uniform(rng, 2) == 1:
+    if (
+        u == L.INFANTRY
+        and gold >= 2 * S.unit_cost[u]
+        and X.g[L.G_SUPPLY + u] >= 2
+        and uniform(rng, 2) == 1
+    ):
         W.choice[1] = 2
 
 
@@ -127,8 +132,17 @@ def plan_attack(rng, S, X, W, p):
             normal += 1
     air = normal == 0
     if air:
-        attack_distance(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, True,
-                        W.dist2, W.queue, W.mask)
+        attack_distance(
+            S.neighbors,
+            X.edge_owner,
+            p,
+            X.pl[p, L.P_PORT],
+            X.hex_old_ones,
+            True,
+            W.dist2,
+            W.queue,
+            W.mask,
+        )
         for h in range(X.hex_blocked.size):
             if X.hex_blocked[h] and _types_reaching(S, X, W, p, h, True) != 0:
                 normal += 1

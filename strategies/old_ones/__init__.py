@@ -28,21 +28,25 @@ from strategies.overrides import with_overrides
 @dataclass(frozen=True)
 class OOPParams:
     name: ClassVar[str] = "oop"
-    kind: int = 0                 # 0 heuristic, 1 random legal
+    kind: int = 0  # 0 heuristic, 1 random legal
     move_policy: int = CHOOSE_PORTS
-    face_up_min: int = 2          # reveal while fewer face-up movers
-    down_max: int = 3             # place while fewer face-down tiles on the map
-    hand_min: int = 1             # summon while fewer Mythos cards in hand
-    play_mythos: float = 0.5      # chance to play a playable Mythos card on a turn
-    target_weak: int = 1          # place / reveal near the weakest Port
-    farm_bias: int = 0            # place near Farms, prefer blighting cards
-    move_min: int = 2             # move when at least this many face-up movers
-    combat_mythos: float = 1.0    # chance to play a combat Mythos card in a combat it applies to
+    face_up_min: int = 2  # reveal while fewer face-up movers
+    down_max: int = 3  # place while fewer face-down tiles on the map
+    hand_min: int = 1  # summon while fewer Mythos cards in hand
+    play_mythos: float = 0.5  # chance to play a playable Mythos card on a turn
+    target_weak: int = 1  # place / reveal near the weakest Port
+    farm_bias: int = 0  # place near Farms, prefer blighting cards
+    move_min: int = 2  # move when at least this many face-up movers
+    combat_mythos: float = 1.0  # chance to play a combat Mythos card in a combat it applies to
 
     def lower(self) -> np.ndarray:
         v = np.zeros(L.OOP_NUM_PARAMS, dtype=np.float64)
         v[L.OP_KIND], v[L.OP_MOVE_POLICY] = self.kind, self.move_policy
-        v[L.OP_FACE_UP_MIN], v[L.OP_DOWN_MAX], v[L.OP_HAND_MIN] = self.face_up_min, self.down_max, self.hand_min
+        v[L.OP_FACE_UP_MIN], v[L.OP_DOWN_MAX], v[L.OP_HAND_MIN] = (
+            self.face_up_min,
+            self.down_max,
+            self.hand_min,
+        )
         v[L.OP_PLAY_MYTHOS], v[L.OP_TARGET_WEAK] = self.play_mythos, self.target_weak
         v[L.OP_FARM_BIAS], v[L.OP_MOVE_MIN] = self.farm_bias, self.move_min
         v[L.OP_COMBAT_MYTHOS] = self.combat_mythos
@@ -91,6 +95,7 @@ def parse_oop(spec: str) -> OOPParams:
     for one written by ``simkit tune``."""
     if spec.strip().startswith("file:"):
         from strategies.files import strategy_from_file
+
         return strategy_from_file(spec.strip()[5:], "oop", parse_oop)
     name, *overrides = spec.strip().split(":")
     key = name.strip().lower()
