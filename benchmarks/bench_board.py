@@ -25,8 +25,8 @@ import numpy as np  # noqa: E402
 
 from simkit.board import load_map, load_survey_tiles, place_ports, setup_board  # noqa: E402
 from simkit.datapack import load_pack  # noqa: E402
-from simkit.kernels import movement as M  # noqa: E402
-from simkit.kernels.board import distance_field  # noqa: E402
+from simkit.kernels.low import movement as M  # noqa: E402
+from simkit.kernels.low.board import distance_field  # noqa: E402
 from simkit.names import OLD_ONES, TEMPLE  # noqa: E402
 
 

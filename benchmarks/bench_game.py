@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 
 from simkit.core.seeds import game_generator  # noqa: E402
 from simkit.game.engine import Engine, make_spec  # noqa: E402
-from simkit.kernels import game_layout as L  # noqa: E402
+from simkit.kernels.low import game_layout as L  # noqa: E402
 
 HEURISTIC_PAIRS = ("economist,hunter", "defender,balanced", "balanced,economist", "hunter,defender")
 

@@ -17,7 +17,13 @@ from pathlib import Path
 from numba.core.caching import CacheImpl
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_DIRS = ("simkit/kernels", "strategies/combat", "strategies/human", "strategies/old_ones")
+SOURCE_DIRS = (
+    "simkit/kernels",
+    "simkit/kernels/low",
+    "strategies/combat",
+    "strategies/human",
+    "strategies/old_ones",
+)
 STAMP = "kernels.stamp"
 _DONE = False
 

@@ -180,7 +180,7 @@ def solve_table_policy(combat: Combat, data: AuzData):
 
 def withdraws(solved) -> bool:
     """Whether a solved withdraw table withdraws in any of its states."""
-    from simkit.kernels import combat_layout as C
+    from simkit.kernels.low import combat_layout as C
 
     return bool(np.count_nonzero(solved.decisions > C.STAY))
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from simkit.core.stats import Z95
 from simkit.errors import UserError
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 from strategies.files import RESULT_FILE, file_role, read_strategy_file  # noqa: F401  (re-exported)
 from strategies.spaces import Choice, Integer, Real, Vector, space_of
 

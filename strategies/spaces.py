@@ -19,8 +19,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from simkit.errors import UserError
-from simkit.kernels import game_layout as L
-from simkit.kernels.movement import CHOOSE_COMPASS, CHOOSE_PORTS
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.movement import CHOOSE_COMPASS, CHOOSE_PORTS
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Vector:
 Dimension = Real | Integer | Choice | Vector
 
 # Human players (strategies.human.base.HeuristicParams; each field documented in
-# simkit.kernels.game_layout HP_*). The ranges hold every shipped default with room.
+# simkit.kernels.low.game_layout HP_*). The ranges hold every shipped default with room.
 HUMAN_SPACE: dict[str, Dimension] = {
     "rail_res": Real(0.0, 3.0),
     "rail_farm": Real(0.0, 3.0),
@@ -74,7 +74,7 @@ HUMAN_SPACE: dict[str, Dimension] = {
     "withdraw": Choice(("sanity:0,lost:3", "sanity:1,lost:2", "sanity:0", "table-value", "table")),
 }
 
-# The Old One player (strategies.old_ones.OOPParams; simkit.kernels.game_layout OP_*).
+# The Old One player (strategies.old_ones.OOPParams; simkit.kernels.low.game_layout OP_*).
 # 'kind' (heuristic or random) is the strategy's identity, not a tunable.
 OOP_SPACE: dict[str, Dimension] = {
     "move_policy": Choice((CHOOSE_PORTS, CHOOSE_COMPASS)),

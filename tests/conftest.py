@@ -72,8 +72,8 @@ def revenge_position(
     """The state right after a Revenge setup on ``eng`` (humans on space 10 with 3 Coal,
     3 Iron, 6 Gold; difficulty DIFF_*, ruleset RULES_*), strategies lowered into the seats."""
     from simkit.game.engine import make_spec
-    from simkit.kernels import game_layout as L
     from simkit.kernels.game_setup import setup_game
+    from simkit.kernels.low import game_layout as L
 
     spec = make_spec("revenge", humans, strategies, oop=oop)
     X = eng.state
@@ -113,7 +113,7 @@ def put_old_one(
     """Put the first off-board tile of Old One type ``ttype`` on hex ``h`` (face up unless
     ``up`` is False), blocking the hex; ``only`` / ``never`` restrict the tile states
     (TILE_*) the tile may come from. Returns the tile index."""
-    from simkit.kernels import game_layout as L
+    from simkit.kernels.low import game_layout as L
 
     X = eng.state
     ok = (eng.arrays.tile_type == ttype) & (X.tile_hex < 0)
@@ -131,6 +131,6 @@ def put_old_one(
 
 def mythos_card(eng, effect: str) -> int:
     """The first Mythos card of the pack with that effect (simkit.game.mythos.EFFECTS)."""
-    from simkit.kernels import game_layout as L
+    from simkit.kernels.low import game_layout as L
 
     return int(np.flatnonzero(eng.arrays.myth_effect == L.MYTHOS_EFFECTS.index(effect))[0])

@@ -19,8 +19,8 @@ import simkit.core.stats
 import simkit.kernels.athena as K
 import simkit.kernels.combat as combat_kernel
 import simkit.kernels.combat_exact as combat_exact
-import simkit.kernels.deck
-import simkit.kernels.hashtable
+import simkit.kernels.low.deck
+import simkit.kernels.low.hashtable
 from simkit.athena import TurretFight, exact_odds, load_athena_pack, monte_carlo_odds
 from simkit.athena.reference import TALLY, stepper
 from simkit.cli import main
@@ -371,20 +371,22 @@ def test_both_games_use_the_same_shared_functions():
         "chunk_generators": simkit.core.seeds.chunk_generators,
         "chunk_sizes": simkit.core.seeds.chunk_sizes,
         "wilson_interval": simkit.core.stats.wilson_interval,
-        "new_table": simkit.kernels.hashtable.new_table,
+        "new_table": simkit.kernels.low.hashtable.new_table,
     }
     for name, fn in shared.items():
         assert getattr(athena_odds, name) is fn, f"athena: {name}"
         assert getattr(combat, name) is fn, f"combat: {name}"
     for name in ("draw_card", "refill_full"):
-        assert getattr(K, name) is getattr(simkit.kernels.deck, name)
-        assert getattr(combat_kernel, name) is getattr(simkit.kernels.deck, name)
-    assert K.composition_key is combat_exact.composition_key is simkit.kernels.deck.composition_key
+        assert getattr(K, name) is getattr(simkit.kernels.low.deck, name)
+        assert getattr(combat_kernel, name) is getattr(simkit.kernels.low.deck, name)
+    assert (
+        K.composition_key is combat_exact.composition_key is simkit.kernels.low.deck.composition_key
+    )
     for name in ("table_get", "table_put"):
         assert (
             getattr(K, name)
             is getattr(combat_exact, name)
-            is getattr(simkit.kernels.hashtable, name)
+            is getattr(simkit.kernels.low.hashtable, name)
         )
 
 

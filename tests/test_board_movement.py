@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from simkit.board import distances, make_board, move_card
 from simkit.board.fixtures import column, hexagon, hexagon_coords, single_hex, two_islands
-from simkit.kernels import movement as M
+from simkit.kernels.low import movement as M
 from simkit.names import OLD_ONES, SHOGGOTH, TEMPLE, ZOMBIE
 
 CW, CCW = 1, -1

@@ -325,7 +325,7 @@ def test_shipped_setup_deals_thirteen_distinct_tiles_reproducibly(pack):
 
 def test_engine_kernel_reproduces_python_setup_from_the_same_seed(pack):
     from simkit.board.setup import fresh_stacks
-    from simkit.kernels.board import random_survey_setup
+    from simkit.kernels.low.board import random_survey_setup
 
     board, survey = load_map("eastern"), load_survey_tiles()
     ref = setup_board(board, survey, pack, np.random.default_rng(3))

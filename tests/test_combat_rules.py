@@ -9,8 +9,8 @@ import pytest
 from conftest import custom_deck
 
 from simkit.combat import Combat, combat_arrays, exact_odds, monte_carlo_odds
-from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import play_script
+from simkit.kernels.low import combat_layout as C
 from simkit.names import OLD_ONES, PORT
 from strategies.combat import parse_allocation
 from strategies.combat.withdrawal import Never

@@ -12,8 +12,8 @@ import pytest
 from simkit.combat import Combat, exact_odds, monte_carlo_odds, withdraw_table_for
 from simkit.combat.reference import ReferenceCombat
 from simkit.errors import UserError
-from simkit.kernels import combat_layout as C
 from simkit.kernels.combat_exact import OBJ, OUT
+from simkit.kernels.low import combat_layout as C
 from simkit.names import AIRSHIP, STACKS
 from strategies.combat import parse_allocation, parse_withdrawal
 from strategies.registry import parse_one
@@ -162,7 +162,7 @@ def engine():
 
 def test_games_play_the_table_without_falling_back_and_it_withdraws(engine):
     from simkit.game.engine import make_spec
-    from simkit.kernels import game_layout as L
+    from simkit.kernels.low import game_layout as L
 
     spec = make_spec("base", 2, "hunter:withdraw=table-value,hunter:withdraw=table-value")
     rows, logs = engine.play_many(
@@ -180,7 +180,7 @@ def test_games_play_the_table_without_falling_back_and_it_withdraws(engine):
 def test_game_results_do_not_depend_on_the_table_cache(engine, monkeypatch):
     from simkit.game import arrays
     from simkit.game.engine import Engine, make_spec
-    from simkit.kernels import game_layout as L
+    from simkit.kernels.low import game_layout as L
 
     spec = make_spec("base", 3, "hunter,balanced:withdraw=table-value,hunter:withdraw=table")
     rows, logs = engine.play_many(spec, 5, 0, 60, log=True)

@@ -13,7 +13,7 @@ from simkit.core.seeds import game_generator
 from simkit.datapack import load_pack
 from simkit.errors import UserError
 from simkit.game.engine import Engine, make_spec
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 from simkit.modes import get_mode
 
 

@@ -12,7 +12,7 @@ import pytest
 from simkit.datapack import DEFAULT_PACK
 from simkit.errors import DataPackError
 from simkit.game.config import load_rules
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 
 
 @pytest.fixture()

@@ -12,7 +12,7 @@ import pytest
 
 from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, make_spec
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 from strategies import registry
 from strategies.old_ones import OOP_REGISTRY
 

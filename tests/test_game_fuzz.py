@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from simkit.game.engine import Engine, make_spec
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 
 pytestmark = pytest.mark.slow  # 100,000 games: `make test` runs it, `make test-fast` does not
 

@@ -11,17 +11,17 @@ import pytest
 from conftest import put_old_one
 
 from simkit.game.engine import Engine, make_spec
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import lay_track
-from simkit.kernels.game_common import (
+from simkit.kernels.game_old_ones import assassinate, move_with_card, resolve_ports, temple_tiles
+from simkit.kernels.game_setup import setup_game
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import lay_track
+from simkit.kernels.low.game_common import (
     ensure_dist,
     in_range,
     take_from_display,
     unit_capacity,
     unit_reach,
 )
-from simkit.kernels.game_old_ones import assassinate, move_with_card, resolve_ports, temple_tiles
-from simkit.kernels.game_setup import setup_game
 
 TP = {
     L.BOX_RAIL: 2,

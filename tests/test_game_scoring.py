@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from simkit.game.engine import Engine
-from simkit.kernels import game_layout as L
 from simkit.kernels.game_combat import add_damage, kill_tile
 from simkit.kernels.game_scoring import OLD_ONES_BIT, summarize, winners
 from simkit.kernels.game_setup import setup_game
+from simkit.kernels.low import game_layout as L
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The declared layouts (simkit.kernels.fields): every slot of every layout belongs to
+"""The declared layouts (simkit.kernels.low.fields): every slot of every layout belongs to
 exactly one field, the derived constants are the ones the kernels read, and one prefix
 means one thing."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.kernels import combat_layout as C
-from simkit.kernels import game_layout as L
-from simkit.kernels.fields import Layout
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.fields import Layout
 
 ALL = L.LAYOUTS + (C.STATE_LAYOUT, C.MATCHUP_LAYOUT)
 

@@ -10,10 +10,10 @@ from simkit import analysis
 from simkit.cli import main
 from simkit.datapack import load_pack
 from simkit.game.engine import Engine, make_spec
-from simkit.kernels import game_layout as L
 from simkit.kernels.game_mythos_solo import mythos_solo_turn
 from simkit.kernels.game_oop import revenge_port_defence
 from simkit.kernels.game_setup import setup_game
+from simkit.kernels.low import game_layout as L
 from simkit.modes import get_mode
 from simkit.revenge.mythos import EFFECTS
 

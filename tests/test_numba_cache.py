@@ -21,7 +21,7 @@ def test_fingerprint_covers_every_compiled_source_directory():
 
 
 def test_cache_dirs_are_where_numba_puts_the_kernels():
-    from simkit.kernels.hashtable import _slot
+    from simkit.kernels.low.hashtable import _slot
     from strategies.combat.allocation import choose_stack
 
     dirs = cache.cache_dirs()

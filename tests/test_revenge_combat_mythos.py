@@ -7,11 +7,8 @@ import pytest
 from conftest import mythos_card, put_old_one, revenge_position
 
 from simkit.game.engine import Engine, make_spec
-from simkit.kernels import combat_layout as C
-from simkit.kernels import game_layout as L
 from simkit.kernels.combat import card_effect
 from simkit.kernels.game_combat import fight, kill_tile, prepare_combat
-from simkit.kernels.game_common import tiles_in_hex
 from simkit.kernels.game_mythos_combat import combat_mythos, unused_zombie
 from simkit.kernels.game_oop import (
     effect_implemented,
@@ -19,6 +16,9 @@ from simkit.kernels.game_oop import (
     play_mythos,
     revenge_port_defence,
 )
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.game_common import tiles_in_hex
 from simkit.revenge.mythos import EFFECTS, load_mythos
 from strategies.combat.withdrawal import NEVER, TABLE, THRESHOLD
 

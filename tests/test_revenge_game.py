@@ -7,13 +7,13 @@ from conftest import revenge_position
 
 from simkit.errors import UserError
 from simkit.game.engine import Engine, make_spec
-from simkit.kernels import game_layout as L
 from simkit.kernels.game_oop import (
     place_legal,
     place_levels,
     place_sites,
     take_spawn,
 )
+from simkit.kernels.low import game_layout as L
 
 S_COL = {n: i for i, n in enumerate(L.SUMMARY_COLUMNS)}
 

@@ -6,9 +6,9 @@ import pytest
 from conftest import mythos_card, put_old_one, revenge_position
 
 from simkit.game.engine import Engine, make_spec
-from simkit.kernels import combat_layout as C
-from simkit.kernels import game_layout as L
 from simkit.kernels.game_oop import oop_turn, outpost_defence, revenge_port_defence
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low import game_layout as L
 
 
 @pytest.fixture(scope="module")
@@ -244,8 +244,8 @@ def test_the_old_one_player_orders_the_outpost_fights_strongest_first(eng):
 
 def test_units_carry_their_damage_into_the_next_fight_of_the_same_turn(eng):
     from simkit.kernels.game_combat import prepare_combat
-    from simkit.kernels.game_common import tiles_in_hex
     from simkit.kernels.game_oop import resolve_revenge_fights
+    from simkit.kernels.low.game_common import tiles_in_hex
 
     X = revenge_position(eng)
     W = eng.work
@@ -294,7 +294,7 @@ def test_the_damage_carried_is_what_the_survivors_of_the_fight_kept(eng):
 
 
 def test_cycling_the_display_sends_a_card_to_the_bottom_and_refills(eng):
-    from simkit.kernels.game_common import cycle_display
+    from simkit.kernels.low.game_common import cycle_display
 
     X = revenge_position(eng)
     pos, size = int(X.g[L.G_PERS_POS]), int(X.g[L.G_PERS_SIZE])
@@ -464,7 +464,7 @@ def test_a_farm_may_not_go_on_an_outpost_hex(eng):
 def test_an_empty_spawn_tile_does_not_block_the_path_of_an_attack(eng):
     """Spawn tiles block railways, but they are not Old Ones: a force traces its path past
     an empty one (an Old One in its place blocks it)."""
-    from simkit.kernels.game_common import ensure_dist, in_range
+    from simkit.kernels.low.game_common import ensure_dist, in_range
 
     X = revenge_position(eng)
     S, W, p = eng.arrays, eng.work, 0
@@ -486,7 +486,7 @@ def test_an_empty_spawn_tile_does_not_block_the_path_of_an_attack(eng):
     W.ctx[L.CTX_DIST_OK] = 0
     ensure_dist(eng.S, eng.X, eng.W, p)
     assert W.dist[target] == 2 and in_range(eng.S, eng.X, eng.W, p, target, 2, False)
-    from simkit.kernels.game_common import refresh_blocked
+    from simkit.kernels.low.game_common import refresh_blocked
 
     X.hx[step, L.H_SPAWN] = -1
     put_old_one(eng, step, L.ZOMBIE)  # an Old One there instead: no way past it
@@ -578,8 +578,8 @@ def test_a_port_token_starts_every_combat_undamaged(pack):
     """End of Combat Resolution removes the cubes: a Port that survived with one damage
     starts its next defence (a later turn) with none."""
     from simkit.kernels.game_combat import add_damage, prepare_combat
-    from simkit.kernels.game_common import tiles_in_hex
     from simkit.kernels.game_oop import revenge_port_defence
+    from simkit.kernels.low.game_common import tiles_in_hex
 
     eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 1, 0, 0)}])
     for ruleset in (L.RULES_REVENGE, L.RULES_ALT):

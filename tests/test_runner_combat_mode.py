@@ -16,8 +16,8 @@ from simkit.combat.mode import (
     run_chunk,
 )
 from simkit.errors import UserError
-from simkit.kernels import combat_layout as C
 from simkit.kernels.combat_rows import SCRIPT_PREFIX, card_order
+from simkit.kernels.low import combat_layout as C
 from simkit.modes import get_mode
 from simkit.names import STACKS
 

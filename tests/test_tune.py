@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simkit.errors import UserError
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 from simkit.tune import TuneSpec, read_strategy_file, run_tune, scores, strategy_from_file
 from strategies.human import PLAYERS
 from strategies.old_ones import OOP_PLAYERS, parse_oop

@@ -30,7 +30,7 @@ from simkit.core.seeds import chunk_generators, chunk_sizes
 from simkit.core.stats import mean_interval, wilson_interval
 from simkit.errors import UserError
 from simkit.kernels import athena as K
-from simkit.kernels.hashtable import new_table
+from simkit.kernels.low.hashtable import new_table
 
 MC_CHUNK = 1 << 16  # fights per seeded chunk: results never depend on --jobs
 STATE_BUDGET = 1 << 21  # exact-solver states before it gives up

@@ -1,7 +1,7 @@
 """The AuZtralia board: maps, setup, railways, Old One movement, pictures.
 
-Public API (kernels for the full-game engine live in simkit.kernels.board and
-simkit.kernels.movement; see their module docstrings for array layouts):
+Public API (kernels for the full-game engine live in simkit.kernels.low.board and
+simkit.kernels.low.movement; see their module docstrings for array layouts):
 
     load_map(name_or_path, data=None) -> Board        validated map, static tables
     make_board(coords, ...) -> Board                  small maps in code (tests, tools)

@@ -16,7 +16,7 @@ import numpy as np
 from simkit.board.model import AXIAL_DIRS, FARMS, TERRAINS, Board, neighbors_from_coords, opposite
 from simkit.datapack import DEFAULT_PACK, PROVENANCE_TAGS
 from simkit.errors import DataPackError, UserError
-from simkit.kernels.board import COASTAL, HILLS, MAX_LEVEL, NUM_DIRS, OUTBACK
+from simkit.kernels.low.board import COASTAL, HILLS, MAX_LEVEL, NUM_DIRS, OUTBACK
 
 MAP_COLUMNS = (
     "hex",

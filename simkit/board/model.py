@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simkit.errors import UserError
-from simkit.kernels.board import COASTAL, DESERT, FARMLAND, HILLS, NUM_DIRS, OUTBACK
+from simkit.kernels.low.board import COASTAL, DESERT, FARMLAND, HILLS, NUM_DIRS, OUTBACK
 
 TERRAINS = ("coastal", "outback", "hills", "farmland", "desert")
 assert TERRAINS.index("coastal") == COASTAL and TERRAINS.index("outback") == OUTBACK

@@ -1,4 +1,4 @@
-"""Python-side Old One movement: allocation and argument checks over simkit/kernels/movement.py."""
+"""Python-side Old One movement: allocation and argument checks over simkit/kernels/low/movement.py."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 
 from simkit.board.model import Board
 from simkit.errors import UserError
-from simkit.kernels import movement as M
-from simkit.kernels.board import distance_field
+from simkit.kernels.low import movement as M
+from simkit.kernels.low.board import distance_field
 
 POLICIES = {
     "compass": M.CHOOSE_COMPASS,

@@ -1,4 +1,4 @@
-"""Python-side railways: validated wrappers over simkit/kernels/board.py.
+"""Python-side railways: validated wrappers over simkit/kernels/low/board.py.
 
 A network is the edge table ``edge_owner[n_hex, 6]`` (player id or -1), shared by all
 players (one track per hex side). The engine calls the kernels directly; these helpers
@@ -11,7 +11,7 @@ import numpy as np
 
 from simkit.board.model import TERRAINS, Board
 from simkit.errors import UserError
-from simkit.kernels import board as K
+from simkit.kernels.low import board as K
 
 ALL_TERRAINS = (1 << len(TERRAINS)) - 1
 # Base rules, Build Railway: the 2-TP box builds in Coastal and Outback hexes, the 3-TP

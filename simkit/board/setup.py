@@ -3,9 +3,9 @@
 Chance is separate from resolution: :func:`setup_board` either draws the survey and the
 Old One stacks from an explicit ``np.random.Generator`` (inside numba, ``rng.random()``
 only) or takes them as arguments (``survey_draw``, ``stacks``) so tests and replays can
-construct any draw. Placement itself is :func:`simkit.kernels.board.place_survey`; the
+construct any draw. Placement itself is :func:`simkit.kernels.low.board.place_survey`; the
 engine can run the whole random setup inside numba with
-:func:`simkit.kernels.board.random_survey_setup` (the same draw sequence as here).
+:func:`simkit.kernels.low.board.random_survey_setup` (the same draw sequence as here).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from simkit.board.mapfile import read_rows
 from simkit.board.model import RESOURCES, Board
 from simkit.datapack import DEFAULT_PACK, PROVENANCE_TAGS, AuzData
 from simkit.errors import DataPackError, UserError
-from simkit.kernels import board as K
+from simkit.kernels.low import board as K
 
 SURVEY_COLUMNS = ("tile", "position") + RESOURCES + ("old_one", "provenance", "source")
 RULES_SURVEY_TILES = 20  # base rules, Components and Setup 5

@@ -24,7 +24,6 @@ from simkit.core.seen import parse_card_numbers, remaining_cards
 from simkit.core.stats import mean_interval, wilson_interval
 from simkit.datapack import AuzData
 from simkit.errors import UserError
-from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import LOST_HIST, play_script, simulate_combats, start_combat
 from simkit.kernels.combat_exact import (
     CARDS,
@@ -39,7 +38,8 @@ from simkit.kernels.combat_exact import (
     node_value,
     terminal,
 )
-from simkit.kernels.hashtable import new_table
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.hashtable import new_table
 from simkit.names import (
     AIRSHIP,
     NUM_STACKS,
@@ -322,7 +322,7 @@ def withdraw_table_for(
 
 
 def _table_array(solved) -> np.ndarray:
-    from simkit.kernels.combat_table_lookup import EMPTY_TABLE
+    from simkit.kernels.low.combat_table_lookup import EMPTY_TABLE
 
     return EMPTY_TABLE if solved is None else solved.table
 

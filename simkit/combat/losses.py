@@ -58,7 +58,7 @@ def loss_distribution(
         gold.append(np.asarray(cols["gold_lost"], dtype=np.float64))
         done += n
         chunk += 1
-    from simkit.kernels import combat_layout as C
+    from simkit.kernels.low import combat_layout as C
 
     counts = {
         STACKS[s]: int(prep.st0[C.COUNT + s])

@@ -28,9 +28,9 @@ from simkit.combat import (
 )
 from simkit.datapack import AuzData
 from simkit.errors import UserError
-from simkit.kernels import combat_layout as C
 from simkit.kernels.combat_rows import MID_PASSES, SCRIPT_PREFIX, combat_rows
-from simkit.kernels.combat_table_lookup import EMPTY_TABLE
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_table_lookup import EMPTY_TABLE
 from simkit.modes import Mode, Param, register
 from simkit.names import NUM_STACKS, OLD_ONES, STACKS
 from strategies.combat import (

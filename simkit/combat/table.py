@@ -20,11 +20,11 @@ import numpy as np
 
 from simkit.datapack import AuzData
 from simkit.errors import UserError
-from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import finish, start_combat
 from simkit.kernels.combat_exact import CTX_STATES, NV, OBJ_P_DESTROY, OBJ_VALUE, terminal
 from simkit.kernels.combat_table import DEPTH, group_deck, solve_table
-from simkit.kernels.combat_table_lookup import EMPTY_TABLE, new_withdraw_table
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_table_lookup import EMPTY_TABLE, new_withdraw_table
 from strategies.combat.allocation import OptimalAllocation
 from strategies.combat.withdrawal import OptimalTable
 
@@ -44,7 +44,7 @@ def table_work(max_states: int, n_cards: int, cached_states: int = 0, cached_mat
     """Work buffers for solve_table; with ``cached_*`` also for cached_table (the game
     engine keeps one set per workspace: one table holds many matchups' entries)."""
     from simkit.kernels.combat_table import SIG_SIZE
-    from simkit.kernels.hashtable import new_table
+    from simkit.kernels.low.hashtable import new_table
 
     sig_keys, sig_rows = new_table(max(cached_matchups, 1))
     return dict(

@@ -1,5 +1,5 @@
 """Lower a data pack, a map, the survey tiles and the game rules to the kernels' arrays
-(simkit.kernels.game_layout Static / State / Work)."""
+(simkit.kernels.low.game_layout Static / State / Work)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from simkit.board.setup import fresh_stacks
 from simkit.datapack import AuzData
 from simkit.errors import DataPackError
 from simkit.game.config import GameRules
-from simkit.kernels import combat_layout as C
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low import game_layout as L
 
 LOG_CAPACITY = 8192
 

@@ -20,7 +20,7 @@ import numpy as np
 from simkit.core.packfiles import read_text
 from simkit.datapack import DEFAULT_PACK, PROVENANCE_TAGS
 from simkit.errors import DataPackError
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 from simkit.names import UNITS
 
 GAME_FILE, REV_FILE, SOLO_FILE = "game.toml", "revelations.csv", "solo.toml"
@@ -35,7 +35,7 @@ class GameRules:
     path: str
     hash: str
     provenance: dict[str, int]
-    r: np.ndarray  # int64 [R_SIZE] (simkit.kernels.game_layout R_*)
+    r: np.ndarray  # int64 [R_SIZE] (simkit.kernels.low.game_layout R_*)
     illuminated: np.ndarray  # bool [MAX_TIME]
     rev_card: np.ndarray  # int64 [n] printed card numbers
     rev_level: np.ndarray  # int64 [n] 1..3

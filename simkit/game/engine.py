@@ -25,9 +25,9 @@ from simkit.errors import UserError
 from simkit.game.arrays import LOG_CAPACITY, build_static, mythos_deck, new_state, new_work
 from simkit.game.config import GameRules, load_rules
 from simkit.game.mythos import CONTENT_MODES
-from simkit.kernels import game_layout as L
 from simkit.kernels.game_loop import play_game
 from simkit.kernels.game_state import to_refs
+from simkit.kernels.low import game_layout as L
 from strategies.human import HeuristicParams
 from strategies.registry import parse_one
 

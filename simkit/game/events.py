@@ -4,7 +4,7 @@
 A kernel log row is int64 ``(kind, time, actor, a, b, c, d, e)`` (game_layout LOG_W, EV_*);
 what ``a`` .. ``e`` mean depends on the kind, and is written down once here.
 
-    >>> from simkit.kernels import game_layout as L
+    >>> from simkit.kernels.low import game_layout as L
     >>> ev = event(np.array([L.EV_COMBAT, 30, 1, 17, 0, 6, 2, 0]))
     >>> (ev.kind, ev.time, ev.actor, ev.hex, ev.outcome, ev.cards, ev.units_lost, ev.port_defence)
     (11, 30, 1, 17, 0, 6, 2, 0)
@@ -18,7 +18,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 
 HEAD = ("kind", "time", "actor")  # columns 0, 1, 2 of every row
 # kind -> names of a, b, c, d, e (fewer: the rest unused, always 0)

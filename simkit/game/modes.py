@@ -21,7 +21,7 @@ from simkit.game.config import GameRules, load_rules
 from simkit.game.engine import Engine, GameSpec, make_spec
 from simkit.game.mythos import CONTENT_MODES
 from simkit.game.tables import EVENT_TABLES, TABLES, event_tables, seats_table, summary_table
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 from simkit.modes import Mode, Param, register
 from strategies.human import PLAYERS
 from strategies.registry import parse

@@ -21,7 +21,7 @@ import numpy as np
 from simkit.core.packfiles import read_text
 from simkit.datapack import DEFAULT_PACK, PROVENANCE_TAGS
 from simkit.errors import DataPackError
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 
 FILE = "mythos_cards.csv"
 PUBLIC_TAGS = ("rules", "external")  # a value read off the printed game, not inferred or assumed

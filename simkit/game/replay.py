@@ -7,7 +7,7 @@
 Revenge logs show the Old One player's actions (place / reveal / move / summon) and every
 Mythos card (played on its turn, in a combat, or flipped in Mythos Solo).
 
-The text is a pure function of the event log (simkit.kernels.game_layout EV_* rows), so
+The text is a pure function of the event log (simkit.kernels.low.game_layout EV_* rows), so
 golden logs (tests/golden/) pin the engine's behaviour: regenerate them only together
 with an ENGINE_VERSION bump.
 """
@@ -22,8 +22,8 @@ from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, GameSpec, make_spec
 from simkit.game.events import event
 from simkit.game.mythos import EFFECTS
-from simkit.kernels import combat_layout as C
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low import game_layout as L
 from simkit.names import OLD_ONES, STACKS, UNITS
 
 TRADE = {

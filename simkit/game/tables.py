@@ -1,6 +1,6 @@
 """Turn the kernel's int64 summary rows and event logs into result tables.
 
-summary   one row per game (simkit.kernels.game_layout.SUMMARY_COLUMNS + game_index)
+summary   one row per game (simkit.kernels.low.game_layout.SUMMARY_COLUMNS + game_index)
 seats     one row per (game, seat): strategy, VP by source, win, ...
 combats   one row per combat (attack or Port defence)            needs the event log
 moves     one row per Old One step                                needs the event log
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from simkit.game.events import fields
-from simkit.kernels import combat_layout as C
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low import game_layout as L
 
 TABLES = ("summary", "seats", "combats", "moves", "farms", "ports")
 EVENT_TABLES = ("combats", "moves", "farms", "ports")

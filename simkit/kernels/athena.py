@@ -36,8 +36,8 @@ Matchup ``mx`` (int64[MATCHUP_SIZE]): settings fixed for one fight, see M_* belo
 import numba as nb
 import numpy as np
 
-from simkit.kernels.deck import composition_key, draw_card, refill_full
-from simkit.kernels.hashtable import EMPTY, table_get, table_put
+from simkit.kernels.low.deck import composition_key, draw_card, refill_full
+from simkit.kernels.low.hashtable import EMPTY, table_get, table_put
 
 # Outcome card results
 MISS, HIT, JAM = 0, 1, 2

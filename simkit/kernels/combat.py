@@ -3,14 +3,14 @@
 Resolution is split from chance: :func:`card_effect` reads one drawn card,
 :func:`apply_card` changes the state, :func:`check_end` / :func:`finish` close the
 combat. The Monte Carlo loop here and the exact solver in combat_exact.py call
-exactly these functions. State layout: simkit/kernels/combat_layout.py.
+exactly these functions. State layout: simkit/kernels/low/combat_layout.py.
 """
 
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as C
-from simkit.kernels.deck import draw_card, refill_full
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.deck import draw_card, refill_full
 from strategies.combat.allocation import SPREAD, choose_stack
 from strategies.combat.withdrawal import jones_decision, withdraw_decision
 

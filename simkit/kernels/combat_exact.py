@@ -21,7 +21,6 @@ The same card_effect / apply_card / check_end / finish functions resolve cards.
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import (
     LOST_HIST,
     NO_NRT,
@@ -39,8 +38,9 @@ from simkit.kernels.combat import (
     resolve_by_policy,
     withdraw,
 )
-from simkit.kernels.deck import composition_key
-from simkit.kernels.hashtable import EMPTY, table_get, table_put
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.deck import composition_key
+from simkit.kernels.low.hashtable import EMPTY, table_get, table_put
 from strategies.combat.allocation import OPTIMAL as ALLOC_OPTIMAL
 from strategies.combat.allocation import choose_stack
 from strategies.combat.withdrawal import OPTIMAL as WD_OPTIMAL

@@ -26,8 +26,8 @@ is the caller's; ``nogil`` lets threaded workers (Dask processes=False) run in p
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import copy_into, play_combat, port_flipped
+from simkit.kernels.low import combat_layout as C
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -12,7 +12,7 @@ A card that changes nothing (no hits, cubes, sanity or airship damage that land)
 back to the same state; the recursion solves that self-loop in closed form:
 V = (sum over the other cards of p * W + p_self * one card) / (1 - p_self).
 
-The table is an open-addressing hash table (simkit.kernels.hashtable layout) with
+The table is an open-addressing hash table (simkit.kernels.low.hashtable layout) with
 columns (key1, key2, decision, row); ``withdraw_decision`` looks states up in it, so the
 Monte Carlo kernel, the exact solver (to price the table policy under the real deck)
 and the game engine all play the same table.
@@ -21,7 +21,6 @@ and the game engine all play the same table.
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as C
 from simkit.kernels.combat import (
     NO_NRT,
     apply_card,
@@ -50,8 +49,9 @@ from simkit.kernels.combat_exact import (
     step_delta,
     terminal_into,
 )
-from simkit.kernels.combat_table_lookup import COL_DECISION, COL_ROW, TABLE_COLS, state_keys
-from simkit.kernels.hashtable import EMPTY, _slot, table_get, table_put
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_table_lookup import COL_DECISION, COL_ROW, TABLE_COLS, state_keys
+from simkit.kernels.low.hashtable import EMPTY, _slot, table_get, table_put
 
 DEPTH = 512  # recursion depth bound: every step that is not a self-loop makes progress
 SELF_LOOP_ONLY = 1.0 - 1e-12

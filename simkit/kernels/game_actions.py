@@ -13,10 +13,10 @@ ensure_dist).
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import can_build_track, clear_network, lay_track
 from simkit.kernels.game_attack import attack_action, find_attack_witness
-from simkit.kernels.game_common import (
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import can_build_track, clear_network, lay_track
+from simkit.kernels.low.game_common import (
     cycle_display,
     display_count,
     ensure_dist,
@@ -25,7 +25,12 @@ from simkit.kernels.game_common import (
     log_event,
     take_from_display,
 )
-from simkit.kernels.game_outpost import can_buy_outpost, maybe_outpost, outpost_site, place_outpost
+from simkit.kernels.low.game_outpost import (
+    can_buy_outpost,
+    maybe_outpost,
+    outpost_site,
+    place_outpost,
+)
 from strategies.human.policy import (
     choose_action,
     pick_cycle,

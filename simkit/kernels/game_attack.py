@@ -10,10 +10,11 @@ clear network by the player's own track.
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import attack_distance
 from simkit.kernels.game_combat import fight
-from simkit.kernels.game_common import (
+from simkit.kernels.game_oop import after_attack
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import attack_distance
+from simkit.kernels.low.game_common import (
     flip_tile,
     in_range,
     is_revenge_like,
@@ -21,7 +22,6 @@ from simkit.kernels.game_common import (
     tiles_in_hex,
     unit_reach,
 )
-from simkit.kernels.game_oop import after_attack
 from strategies.human.policy import plan_attack, withdraw_after_flip
 
 

@@ -9,10 +9,12 @@ or after the fight for Zombies, which heal.
 
 import numba as nb
 
-from simkit.kernels import combat_layout as C
-from simkit.kernels import game_layout as L
 from simkit.kernels.combat import play_combat
-from simkit.kernels.game_common import (
+from simkit.kernels.game_mythos_combat import combat_mythos
+from simkit.kernels.game_withdraw import withdraw_table_tag
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.game_common import (
     has_effect,
     is_revenge_like,
     log_event,
@@ -21,8 +23,6 @@ from simkit.kernels.game_common import (
     tiles_in_hex,
     unit_capacity,
 )
-from simkit.kernels.game_mythos_combat import combat_mythos
-from simkit.kernels.game_withdraw import withdraw_table_tag
 from strategies.combat.withdrawal import TABLE as WD_TABLE
 from strategies.combat.withdrawal import THRESHOLD as WD_THRESHOLD
 

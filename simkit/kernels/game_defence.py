@@ -18,11 +18,11 @@ force must retreat).
 
 import numba as nb
 
-from simkit.kernels import combat_layout as C
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import clear_network
 from simkit.kernels.game_combat import fight, oop_unit_vp, remove_outpost
-from simkit.kernels.game_common import log_event, now
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import clear_network
+from simkit.kernels.low.game_common import log_event, now
 
 
 @nb.njit(cache=True)

@@ -10,14 +10,14 @@ at once when a Port falls.
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
 from simkit.kernels.game_actions import player_turn
-from simkit.kernels.game_common import log_event
 from simkit.kernels.game_mythos_solo import mythos_solo_turn
 from simkit.kernels.game_old_ones import old_ones_turn
 from simkit.kernels.game_oop import oop_turn
 from simkit.kernels.game_scoring import summarize
 from simkit.kernels.game_setup import setup_game
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.game_common import log_event
 
 OLD_ONES = -1
 NOBODY = -2

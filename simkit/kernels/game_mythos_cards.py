@@ -16,12 +16,12 @@ take_unused_tile).
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import OUTBACK, distance_field
 from simkit.kernels.game_combat import oop_unit_vp
-from simkit.kernels.game_common import flip_tile, log_event, now, occupy, refresh_blocked
 from simkit.kernels.game_defence import count_in_hex, resolve_revenge_fights
 from simkit.kernels.game_old_ones import movers_exist
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import OUTBACK, distance_field
+from simkit.kernels.low.game_common import flip_tile, log_event, now, occupy, refresh_blocked
 
 COMBAT_EFFECTS = (
     L.MYTH_COMBAT_DAMAGE_AND_SANITY,

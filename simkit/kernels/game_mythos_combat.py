@@ -33,11 +33,11 @@ The Old One player plays a card that applies with probability X.oop_params[OP_CO
 
 import numba as nb
 
-from simkit.kernels import combat_layout as C
-from simkit.kernels import game_layout as L
 from simkit.kernels.combat import copy_into, place_cubes
-from simkit.kernels.game_common import advance_disc, log_event, now, occupy
 from simkit.kernels.game_withdraw import stays_in
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.game_common import advance_disc, log_event, now, occupy
 from strategies.combat.allocation import choose_stack
 
 

@@ -17,11 +17,11 @@ Scoring is the base game's (Solo Scoring: "As per AuZtralia"); the Old Ones win 
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.game_common import log_event, now
 from simkit.kernels.game_mythos_cards import mythos_applicable, play_mythos
 from simkit.kernels.game_old_ones import old_ones_turn
 from simkit.kernels.game_oop import human_extras, mythos_draw, shuffle_mythos
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.game_common import log_event, now
 
 
 @nb.njit(cache=True)

@@ -2,7 +2,7 @@
 
 One turn: the purple disc moves one space; on an illuminated space the top Revelation
 card is resolved; then, if a face-up Old One can move, two Old One cards are drawn and
-resolved one at a time (simkit.kernels.movement.movement_phase, compass rule); then
+resolved one at a time (simkit.kernels.low.movement.movement_phase, compass rule); then
 Ports with Old Ones on them are defended in player order, and a lost Port ends the game.
 
 Revenge hook: an Old One *player* would replace :func:`old_ones_turn` by its own action
@@ -14,9 +14,10 @@ turn and then flips a Mythos card.
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
 from simkit.kernels.game_combat import add_damage, kill_tile, port_defence, tile_damage
-from simkit.kernels.game_common import (
+from simkit.kernels.game_defence import resolve_revenge_fights
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.game_common import (
     draw_oo_card,
     draw_personality,
     flip_tile,
@@ -27,8 +28,7 @@ from simkit.kernels.game_common import (
     occupy,
     refresh_blocked,
 )
-from simkit.kernels.game_defence import resolve_revenge_fights
-from simkit.kernels.movement import CHOOSE_COMPASS, movement_phase
+from simkit.kernels.low.movement import CHOOSE_COMPASS, movement_phase
 
 
 @nb.njit(cache=True)
@@ -78,7 +78,7 @@ def move_with_card(rng, S, X, W, c, only):
 @nb.njit(cache=True)
 def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm, fresh):
     """Resolve Old One card c for movement (all face-up Old Ones, or tile ``only``).
-    policy: simkit.kernels.movement CHOOSE_* (base: CHOOSE_COMPASS); stop_at_farm: Revenge;
+    policy: simkit.kernels.low.movement CHOOSE_* (base: CHOOSE_COMPASS); stop_at_farm: Revenge;
     fresh: c is the first card of its movement check (False: the stops of the earlier
     cards of the same check still hold, W.stopped)."""
     T = X.tile_hex.size

@@ -21,16 +21,6 @@ OOP's turn (game_mythos_cards): 0 place_tiles_near_port, 1 extra_time_next_comba
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import distance_field
-from simkit.kernels.game_common import (
-    advance_disc,
-    draw_oo_card,
-    draw_personality,
-    flip_tile,
-    log_event,
-    now,
-)
 from simkit.kernels.game_defence import (  # noqa: F401  (re-exported: the fights live there)
     count_in_hex,
     outpost_defence,
@@ -48,7 +38,17 @@ from simkit.kernels.game_mythos_cards import (  # noqa: F401  (re-exported)
     take_unused_tile,
 )
 from simkit.kernels.game_old_ones import move_with_card_policy, movers_exist
-from simkit.kernels.game_outpost import MAX_OUTPOSTS, maybe_outpost  # noqa: F401  (re-exported)
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import distance_field
+from simkit.kernels.low.game_common import (
+    advance_disc,
+    draw_oo_card,
+    draw_personality,
+    flip_tile,
+    log_event,
+    now,
+)
+from simkit.kernels.low.game_outpost import MAX_OUTPOSTS, maybe_outpost  # noqa: F401  (re-exported)
 
 
 # -- setup -------------------------------------------------------------------------------------

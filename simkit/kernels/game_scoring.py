@@ -8,9 +8,9 @@ wins; the Old Ones win any tie with them; tied players share the victory.
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.game_common import log_event
 from simkit.kernels.game_oop import revenge_oop_vp
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.game_common import log_event
 
 OLD_ONES_BIT = 1 << L.MAX_PLAYERS
 

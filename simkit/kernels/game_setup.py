@@ -1,24 +1,24 @@
 """Game setup (base rules, Setup 1-14) into the state arrays of game_layout.
 
 Chance comes only from ``rng`` (``rng.random()``), in this order: seat shuffle, survey
-tiles and Old One stacks (simkit.kernels.board.random_survey_setup), Revelation decks
+tiles and Old One stacks (simkit.kernels.low.board.random_survey_setup), Revelation decks
 (level 3, 2, 1), Personality deck, Ports (reverse player order). The Old One deck needs
-no shuffle: simkit.kernels.deck draws uniformly from the cards left.
+no shuffle: simkit.kernels.low.deck draws uniformly from the cards left.
 """
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import (
+from simkit.kernels.game_mythos_solo import mythos_solo_setup
+from simkit.kernels.game_oop import revenge_setup
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import (
     PORT_RANDOM,
     distance_field,
     place_ports,
     random_survey_setup,
     shuffle_prefix,
 )
-from simkit.kernels.game_common import draw_personality, log_event, occupy
-from simkit.kernels.game_mythos_solo import mythos_solo_setup
-from simkit.kernels.game_oop import revenge_setup
+from simkit.kernels.low.game_common import draw_personality, log_event, occupy
 
 
 @nb.njit(cache=True)

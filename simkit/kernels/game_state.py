@@ -1,6 +1,6 @@
 """The game's containers as numba StructRefs (one pointer per argument).
 
-simkit.kernels.game_layout names the fields (Static, State, Work named tuples, which the
+simkit.kernels.low.game_layout names the fields (Static, State, Work named tuples, which the
 Python side keeps for direct numpy access); the kernels take these StructRef views of the
 same arrays. Why not the named tuples themselves: numba passes a tuple of ~45 arrays as
 ~400 scalar arguments, which made every kernel function cost ~1 s to compile (the whole
@@ -11,7 +11,7 @@ import numba as nb
 from numba.core import types
 from numba.experimental import structref
 
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 
 
 @structref.register

@@ -4,11 +4,11 @@ the workspace."""
 
 import numba as nb
 
-from simkit.kernels import combat_layout as C
-from simkit.kernels import game_layout as L
 from simkit.kernels.combat import check_end, copy_into, start_combat
 from simkit.kernels.combat_exact import CTX_ALLOC, CTX_OBJECTIVE
 from simkit.kernels.combat_table import cached_table
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low import game_layout as L
 from strategies.combat.withdrawal import TABLE as WD_TABLE
 from strategies.combat.withdrawal import THRESHOLD as WD_THRESHOLD
 from strategies.combat.withdrawal import withdraw_decision

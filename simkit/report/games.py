@@ -617,7 +617,7 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
 
 def outcome_names() -> dict[int, str]:
     """Combat outcome codes -> names, from the kernel layout (so new outcomes show up)."""
-    from simkit.kernels import combat_layout as C
+    from simkit.kernels.low import combat_layout as C
 
     return dict(enumerate(C.OUTCOME_NAMES))
 

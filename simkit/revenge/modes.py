@@ -34,7 +34,7 @@ from simkit.game.modes import (
     rules_for,
 )
 from simkit.game.tables import TABLES
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 from simkit.modes import Mode, Param, register
 from strategies.old_ones import OOP_REGISTRY, parse_oop
 

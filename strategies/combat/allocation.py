@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as C
+from simkit.kernels.low import combat_layout as C
 
 CHEAPEST, SPREAD, PROTECT, OPTIMAL = 0, 1, 2, 3
 

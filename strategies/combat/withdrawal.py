@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as C
-from simkit.kernels.combat_table_lookup import table_decision
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_table_lookup import table_decision
 
 NEVER, THRESHOLD, OPTIMAL, TABLE = 0, 1, 2, 3
 

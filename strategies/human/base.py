@@ -1,5 +1,5 @@
 """The parameter set every human-player strategy shares, lowered to the float64 vector
-the engine passes to the jitted decision functions (simkit.kernels.game_layout HP_*).
+the engine passes to the jitted decision functions (simkit.kernels.low.game_layout HP_*).
 
 A strategy = a frozen dataclass of these parameters (subclasses change defaults) + its
 jitted ``choose_action`` (economist.py, ...), dispatched on an integer id in policy.py.
@@ -13,7 +13,7 @@ from typing import ClassVar
 import numpy as np
 
 from simkit.errors import UserError
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 from strategies.combat import parse_allocation, parse_withdrawal
 from strategies.combat.withdrawal import OptimalTable, OptimalWithdrawal
 

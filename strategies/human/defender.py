@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
+from simkit.kernels.low import game_layout as L
 from strategies.human.base import HeuristicParams
 from strategies.human.features import (
     best_mine,

@@ -1,6 +1,6 @@
 """What heuristic players see and the sub-decisions they share (jitted, read-only).
 
-A heuristic player is a parameter vector (simkit.kernels.game_layout HP_* slots) plus a
+A heuristic player is a parameter vector (simkit.kernels.low.game_layout HP_* slots) plus a
 short choose-action function (economist.py, hunter.py, ...). The mechanics every one of
 them needs live here: where to aim railways, which hex to mine or farm, what to buy,
 which Old Ones to attack with what. They read the state and the engine's turn context
@@ -10,10 +10,10 @@ W.vals, W.choice, W.force). Face-down tiles are judged by level only (no peeking
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import distance_field
-from simkit.kernels.game_common import ensure_dist, in_range, on_rail, unit_capacity, unit_reach
-from simkit.kernels.game_outpost import can_buy_outpost, outpost_site
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import distance_field
+from simkit.kernels.low.game_common import ensure_dist, in_range, on_rail, unit_capacity, unit_reach
+from simkit.kernels.low.game_outpost import can_buy_outpost, outpost_site
 
 FAR = 1 << 20
 

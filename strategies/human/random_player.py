@@ -3,10 +3,10 @@ options the engine offers. It never needs the engine's fallback (tests check tha
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import attack_distance
-from simkit.kernels.game_common import in_range, unit_reach
-from simkit.kernels.game_outpost import can_buy_outpost, outpost_site
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import attack_distance
+from simkit.kernels.low.game_common import in_range, unit_reach
+from simkit.kernels.low.game_outpost import can_buy_outpost, outpost_site
 
 
 @nb.njit(cache=True)

@@ -1,5 +1,5 @@
 """Old One player (Revenge of the Old Ones) strategies: frozen parameter sets lowered to
-the float64 vector simkit.kernels.game_oop reads (simkit.kernels.game_layout OP_*).
+the float64 vector simkit.kernels.game_oop reads (simkit.kernels.low.game_layout OP_*).
 
     rusher   -- reveals movers and marches on the weakest Port (movement: toward Ports/Outposts)
     blighter -- places near human Farms, base compass movement (Farms are targets), blighting Mythos
@@ -20,8 +20,8 @@ from typing import ClassVar
 import numpy as np
 
 from simkit.errors import UserError
-from simkit.kernels import game_layout as L
-from simkit.kernels.movement import CHOOSE_COMPASS, CHOOSE_PORTS, CHOOSE_RANDOM
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.movement import CHOOSE_COMPASS, CHOOSE_PORTS, CHOOSE_RANDOM
 from strategies.overrides import with_overrides
 
 

@@ -1,5 +1,5 @@
 """Small helpers every game phase uses: the event log, Old One tiles per hex, the
-personality display, the Old One deck. Layout: simkit/kernels/game_layout.py.
+personality display, the Old One deck. Layout: simkit/kernels/low/game_layout.py.
 
 Kernels here and in every game_*.py module never allocate: callers own every buffer
 (the containers S, X, W of simkit.kernels.game_state). They take StructRefs, which need
@@ -9,9 +9,9 @@ compiled with _nrt=False; play_combat itself still is.
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import attack_distance
-from simkit.kernels.deck import draw_card, refill_full
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import attack_distance
+from simkit.kernels.low.deck import draw_card, refill_full
 
 
 @nb.njit(cache=True)

@@ -1,6 +1,6 @@
 """Old One movement ("Movement of Old Ones", base rules; "Move Old Ones", Revenge).
 
-Arrays (layout of simkit/kernels/board.py, plus):
+Arrays (layout of simkit/kernels/low/board.py, plus):
 
     hex_target   bool  [n_hex]  a Port, an un-blighted Farm or (Revenge) an Outpost
     hex_farm     int64 [n_hex]  0 no farm, 1 un-blighted farm, 2 blighted farm
@@ -23,7 +23,7 @@ policy dispatched inside numba (one compiled kernel for every policy), see
 
 import numba as nb
 
-from simkit.kernels.board import NUM_DIRS, distance_field, spread
+from simkit.kernels.low.board import NUM_DIRS, distance_field, spread
 from simkit.names import TEMPLE
 
 # Revenge chooser policies (int ids; params unused so far, kept for future policies).

@@ -1,4 +1,4 @@
-"""Layout of the full-game state and the game enums (no numba; fields declared with simkit.kernels.fields).
+"""Layout of the full-game state and the game enums (no numba; fields declared with simkit.kernels.low.fields).
 
 Kernels (simkit/kernels/game_*.py) and strategies (strategies/human/) both read the
 game as a handful of fixed-shape arrays; ``-1`` is the one sentinel (none / off-map).
@@ -13,7 +13,7 @@ game as a handful of fixed-shape arrays; ``-1`` is the one sentinel (none / off-
                                      Farm or Outpost may go there
     hex_old_ones[h]   bool  [n_hex]  an Old One tile (face up or down) is in the hex: no path
                                      (rail network, attack route) may be traced through it
-    edge_owner[h, k]  int64 [n_hex, 6] player whose track crosses side k (simkit.kernels.board)
+    edge_owner[h, k]  int64 [n_hex, 6] player whose track crosses side k (simkit.kernels.low.board)
     tile_hex[i]       int64 [n_tile] hex of Old One tile i, -1 not on the board
     tile_up[i]        bool  [n_tile] face up
     tile_state[i]     int64 [n_tile] TILE_* below
@@ -30,7 +30,7 @@ Changing any index or enum value is an ENGINE_VERSION bump only if it changes be
 (the golden logs will say).
 """
 
-from simkit.kernels.fields import Layout
+from simkit.kernels.low.fields import Layout
 
 MAX_PLAYERS = 4
 NUM_UNITS = (
@@ -89,7 +89,7 @@ G_LAYOUT = Layout(
         ("G_END_REASON", 1, "END_* below"),
         ("G_END_TIME", 1, "purple disc space when the game ended"),
         ("G_PORT_LOST_BY", 1, "seat whose Port fell, -1"),
-        ("G_DECK_LEFT", 1, "Old One cards left in oo_deck (simkit.kernels.deck)"),
+        ("G_DECK_LEFT", 1, "Old One cards left in oo_deck (simkit.kernels.low.deck)"),
         ("G_REV_POS", 1, "next Revelation card index in rev_deck"),
         ("G_REV_SIZE", 1),
         ("G_PERS_POS", 1, "next Personality in pers_deck (top of the draw pile)"),
@@ -236,7 +236,7 @@ PR_LAYOUT = Layout(
     size_name="PR_SIZE",
 )
 globals().update(PR_LAYOUT.constants())
-MAX_IN_HEX = 4  # Old Ones one combat can hold (simkit.kernels.combat_layout)
+MAX_IN_HEX = 4  # Old Ones one combat can hold (simkit.kernels.low.combat_layout)
 
 # -- rules r[R_*] (int64, from simkit/data/auztralia/game.toml) -----------------------------
 R_LAYOUT = Layout(
@@ -457,7 +457,7 @@ OOP_PARAM_LAYOUT = Layout(
     "oop_params",
     (
         ("OP_KIND", 1, "0 heuristic, 1 uniformly random legal actions"),
-        ("OP_MOVE_POLICY", 1, "simkit.kernels.movement CHOOSE_* id for Move actions"),
+        ("OP_MOVE_POLICY", 1, "simkit.kernels.low.movement CHOOSE_* id for Move actions"),
         ("OP_FACE_UP_MIN", 1, "reveal while fewer face-up movers than this"),
         ("OP_DOWN_MAX", 1, "place while fewer face-down tiles on the map than this"),
         (

@@ -11,9 +11,9 @@ Strategies ask :func:`outpost_site` (where one would go); the engine places it w
 
 import numba as nb
 
-from simkit.kernels import game_layout as L
-from simkit.kernels.board import clear_network, distance_field
-from simkit.kernels.game_common import is_revenge_like, log_event
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import clear_network, distance_field
+from simkit.kernels.low.game_common import is_revenge_like, log_event
 
 MAX_OUTPOSTS = 2  # per player: 8 Outpost tiles in the box; the rules speak of "both their Outposts"
 

@@ -1,6 +1,6 @@
 """Board kernels: hex distance fields, survey setup, port placement, railways.
 
-Layout shared with simkit/kernels/movement.py and the full-game engine (plain arrays,
+Layout shared with simkit/kernels/low/movement.py and the full-game engine (plain arrays,
 ``-1`` is the only sentinel):
 
     neighbors[h, k]     int32 [n_hex, 6]  hex index next to h in compass direction k+1

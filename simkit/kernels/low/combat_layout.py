@@ -1,4 +1,4 @@
-"""Layout of the combat state vector and the combat enums (no numba; fields declared with simkit.kernels.fields).
+"""Layout of the combat state vector and the combat enums (no numba; fields declared with simkit.kernels.low.fields).
 
 Kernels and strategies both read a combat as one int64 array ``st``:
 
@@ -35,7 +35,7 @@ A matchup's static side is ``mx`` (int64) and ``mx_cost`` (float64):
     mx_cost[s]         gold value of one unit of stack s (allocation, objectives)
 """
 
-from simkit.kernels.fields import Layout
+from simkit.kernels.low.fields import Layout
 
 NUM_STACKS = 7
 MAX_OLD_ONES = 4

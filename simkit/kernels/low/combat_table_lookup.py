@@ -7,8 +7,8 @@ read the table without an import cycle.
 import numba as nb
 import numpy as np
 
-from simkit.kernels import combat_layout as C
-from simkit.kernels.hashtable import EMPTY, _slot
+from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.hashtable import EMPTY, _slot
 
 COL_DECISION, COL_ROW = 2, 3
 TABLE_COLS = 4
