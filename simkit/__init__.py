@@ -3,4 +3,4 @@
 __version__ = "0.1.0"
 
 # Bumped whenever simulated behaviour changes (never for refactors or speed-ups).
-ENGINE_VERSION = 5
+ENGINE_VERSION = 6  # 6: chance in named streams (setup, Old One deck, movement, Mythos, OOP, seats)

@@ -11,7 +11,7 @@ from simkit.errors import UserError
 def with_overrides(strategy: Any, overrides: list[str], label: str) -> Any:
     """``strategy`` with each ``field=value`` applied (numbers, text, or ``+``-joined
     numbers for tuple fields); errors name ``label`` (e.g. "strategy 'hunter'")."""
-    known = [f.name for f in fields(strategy)]  # field order, for the error message
+    known = [f.name for f in fields(strategy) if f.init]  # field order, for the message
     changes = {}
     for item in overrides:
         key, eq, text = item.partition("=")

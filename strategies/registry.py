@@ -15,13 +15,13 @@ REGISTRY: dict[str, type[HeuristicParams]] = {cls.name: cls for cls in PLAYERS}
 
 
 def available() -> list[str]:
-    return list(REGISTRY)
+    return [*REGISTRY, "search"]
 
 
 def get(name: str) -> HeuristicParams:
     key = name.strip().lower()
     if key not in REGISTRY:
-        raise UserError(f"unknown strategy '{name}' (available: {', '.join(REGISTRY)})")
+        raise UserError(f"unknown strategy '{name}' (available: {', '.join(available())})")
     return REGISTRY[key]()
 
 
@@ -31,6 +31,10 @@ def parse_one(spec: str) -> HeuristicParams:
 
         return strategy_from_file(spec.strip()[5:], "human", get)
     name, *overrides = spec.strip().split(":")
+    if name.strip().lower() == "search":  # look-ahead over the engine (strategies.search)
+        from strategies.search import SearchPlayer
+
+        return with_overrides(SearchPlayer(), overrides, "strategy 'search'")
     strategy = get(name)
     out = with_overrides(strategy, overrides, f"strategy '{name}'")
     out.lower()  # validates combat policies and vector lengths now, not mid-run

@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from simkit.core.seeds import game_streams
 from simkit.datapack import AuzData, load_pack
 
 
@@ -83,7 +84,7 @@ def revenge_position(
         X.params[p] = s.lower()
     X.oop_params[:] = spec.oop.lower()
     setup_game(
-        np.random.default_rng(seed),
+        game_streams(seed),
         eng.S,
         eng.X,
         eng.W,

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from simkit.core.seeds import game_streams
 from simkit.datapack import DEFAULT_PACK
 from simkit.errors import DataPackError
 from simkit.game.config import load_rules
@@ -179,7 +180,7 @@ def test_a_revelation_benefit_typed_in_goes_to_every_human_player(pack):
     spec = make_spec("base", 3, "balanced")
     mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
     setup_game(
-        np.random.default_rng(0),
+        game_streams(0),
         eng.S,
         eng.X,
         eng.W,
@@ -197,7 +198,7 @@ def test_a_revelation_benefit_typed_in_goes_to_every_human_player(pack):
     )
     before = eng.state.pl[:3, L.P_RES + L.GOLD].copy()
     oop_vp = int(eng.state.g[L.G_OOP_VP])
-    revelation(np.random.default_rng(0), eng.S, eng.X, eng.W, card)
+    revelation(game_streams(0), eng.S, eng.X, eng.W, card)
     assert (eng.state.pl[:3, L.P_RES + L.GOLD] - before).tolist() == [2, 2, 2]
     assert eng.state.g[L.G_OOP_VP] == oop_vp
 

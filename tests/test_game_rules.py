@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from conftest import put_old_one
 
+from simkit.core.seeds import game_streams
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels.game_old_ones import assassinate, move_with_card, resolve_ports, temple_tiles
 from simkit.kernels.game_setup import setup_game
@@ -168,7 +169,7 @@ def test_lost_port_ends_the_game_at_once(logs):
 
 def fresh(eng, players=2):
     setup_game(
-        np.random.default_rng(3),
+        game_streams(3),
         eng.S,
         eng.X,
         eng.W,
@@ -293,7 +294,7 @@ def zombie_move_onto_farm(eng, castro: bool):
     if castro:
         X.pl[0, L.P_PERS] = 1 << eng.rules.pers_names.index("alanza_castro")
     card = int(np.flatnonzero(S.card_moves[:, L.ZOMBIE])[0])
-    move_with_card(np.random.default_rng(0), eng.S, eng.X, eng.W, card, -1)
+    move_with_card(game_streams(0), eng.S, eng.X, eng.W, card, -1)
     assert X.tile_hex[z] in (farm, -1)
     return X, farm, z
 
@@ -313,7 +314,7 @@ def test_a_port_without_units_falls_and_the_game_ends(eng):
     X = fresh(eng)
     port = int(X.pl[1, L.P_PORT])
     put(eng, L.ZOMBIE, port)
-    assert resolve_ports(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    assert resolve_ports(game_streams(0), eng.S, eng.X, eng.W)
     assert X.g[L.G_OVER] == 1 and X.g[L.G_END_REASON] == L.END_PORT and X.g[L.G_PORT_LOST_BY] == 1
 
 
@@ -332,7 +333,7 @@ def test_a_defended_port_can_survive(eng):
         X.tile_dmg[z] = 0
         X.tile_cubes[z] = 0
         X.g[L.G_OVER] = 0
-        survived += not resolve_ports(np.random.default_rng(seed), eng.S, eng.X, eng.W)
+        survived += not resolve_ports(game_streams(seed), eng.S, eng.X, eng.W)
     assert survived > 0
 
 
@@ -348,7 +349,7 @@ def test_solo_starts_on_space_one_with_the_difficulty_resources(eng):
         assert first[1] == 1
     # the resources: set up without playing
     setup_game(
-        np.random.default_rng(0),
+        game_streams(0),
         eng.S,
         eng.X,
         eng.W,

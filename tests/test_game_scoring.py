@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simkit.core.seeds import game_streams
 from simkit.game.engine import Engine
 from simkit.kernels.game_combat import add_damage, kill_tile
 from simkit.kernels.game_scoring import OLD_ONES_BIT, summarize, winners
@@ -20,7 +21,7 @@ def eng():
 def empty_board(eng: Engine, players: int = 2) -> None:
     """A set-up game with every Old One tile, resource and farm taken off the board."""
     setup_game(
-        np.random.default_rng(0),
+        game_streams(0),
         eng.S,
         eng.X,
         eng.W,

@@ -8,6 +8,7 @@ from conftest import put_old_one
 
 from simkit import analysis
 from simkit.cli import main
+from simkit.core.seeds import game_streams
 from simkit.datapack import load_pack
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels.game_mythos_solo import mythos_solo_turn
@@ -34,7 +35,7 @@ def _setup(eng, seed=3, difficulty="normal"):
     mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
     assert mode == L.MODE_MYTHOS_SOLO
     setup_game(
-        np.random.default_rng(seed),
+        game_streams(seed),
         eng.S,
         eng.X,
         eng.W,
@@ -90,7 +91,7 @@ def test_a_mythos_card_is_flipped_on_non_illuminated_spaces_only(eng):
     t = _space(eng, illuminated=False)
     X.g[L.G_OO_TIME] = t
     left = int(X.g[L.G_MYTHOS_LEFT])
-    mythos_solo_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    mythos_solo_turn(game_streams(0), eng.S, eng.X, eng.W)
     assert (
         X.g[L.G_OO_TIME] == t + 1
         and X.g[L.G_MYTHOS_FLIPPED] == 1
@@ -99,7 +100,7 @@ def test_a_mythos_card_is_flipped_on_non_illuminated_spaces_only(eng):
     t = _space(eng, illuminated=True)
     X.g[L.G_OO_TIME] = t
     rev = int(X.g[L.G_REV_POS])
-    mythos_solo_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    mythos_solo_turn(game_streams(0), eng.S, eng.X, eng.W)
     assert X.g[L.G_MYTHOS_FLIPPED] == 1 and X.g[L.G_MYTHOS_LEFT] == left - 1
     assert X.g[L.G_REV_POS] == rev + 1  # a Revelation card instead
 
@@ -112,7 +113,7 @@ def test_the_tp_cost_of_a_flipped_card_is_ignored(eng):
     t = _space(eng, illuminated=False)
     X.g[L.G_OO_TIME] = t
     hq = int(X.pl[0, L.P_HQ])
-    mythos_solo_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    mythos_solo_turn(game_streams(0), eng.S, eng.X, eng.W)
     assert X.g[L.G_OO_TIME] == t + 1 and X.g[L.G_MYTHOS_PLAYED] == 1
     assert X.pl[0, L.P_HQ] == hq - eng.arrays.myth_amount[c]  # the cube went to an action box
 
@@ -122,7 +123,7 @@ def test_a_flipped_combat_card_waits_and_then_applies_without_a_choice(eng):
     X.g[L.G_AWAKE] = 1
     c = _top(eng, "ghoul_joins_combat")
     X.g[L.G_OO_TIME] = _space(eng, illuminated=False)
-    mythos_solo_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    mythos_solo_turn(game_streams(0), eng.S, eng.X, eng.W)
     assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_COMBAT] == 0
     assert X.oop_params[L.OP_COMBAT_MYTHOS] == 0.0  # nobody decides in the solo game
     h = int(X.pl[0, L.P_PORT])
@@ -132,7 +133,7 @@ def test_a_flipped_combat_card_waits_and_then_applies_without_a_choice(eng):
     infantry = int(X.pl[0, L.P_UNITS + L.INFANTRY])
     assert infantry > 0
     tp = int(X.g[L.G_OO_TIME])
-    revenge_port_defence(np.random.default_rng(1), eng.S, eng.X, eng.W, 0)
+    revenge_port_defence(game_streams(1), eng.S, eng.X, eng.W, 0)
     assert X.mythos_hand[c] == 0 and X.g[L.G_MYTHOS_COMBAT] == 1 and X.g[L.G_OO_TIME] == tp
     assert X.pl[0, L.P_LOST + L.INFANTRY] >= 1
 
@@ -269,7 +270,7 @@ def test_dark_young_uses_the_temple_closest_to_the_port_or_an_outpost(eng):
     _put_up(eng, near_port, L.TEMPLE)
     _put_up(eng, near_outpost, L.TEMPLE)
     c = int(np.flatnonzero(eng.arrays.myth_effect == EFFECTS.index("level3_at_temple"))[0])
-    play_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, c, 0, L.MYTHOS_FLIPPED, 0)
+    play_mythos(game_streams(0), eng.S, eng.X, eng.W, c, 0, L.MYTHOS_FLIPPED, 0)
     assert (X.tile_hex == near_outpost).sum() == 2 and (X.tile_hex == near_port).sum() == 1
     assert port >= 0
 
@@ -283,7 +284,7 @@ def test_the_solo_player_may_pay_a_gold_to_refresh_the_personality_display(eng):
     X.pl[0, L.P_RES + L.GOLD] = 5
     shown = {int(c) for c in X.display if c >= 0}
     X.g[L.G_LOG_N] = 0
-    recruit(np.random.default_rng(0), eng.S, eng.X, eng.W, 0)
+    recruit(game_streams(0), eng.S, eng.X, eng.W, 0)
     log = X.log[: X.g[L.G_LOG_N]]
     refresh = [r for r in log if r[0] == L.EV_REVENGE and r[3] == L.RV_REFRESH]
     assert len(refresh) == 1 and X.g[L.G_ILLEGAL] == 0

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from conftest import mythos_card, put_old_one, revenge_position
 
+from simkit.core.seeds import game_streams
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels.combat import card_effect
 from simkit.kernels.game_combat import fight, kill_tile, prepare_combat
@@ -81,7 +82,7 @@ def test_baoht_zuqqa_mogg_deals_damage_and_takes_sanity_in_a_port_defence(eng):
     m = _start_fight(eng, 0, h, True)
     st = eng.work.cst
     sanity0 = int(st[C.SANITY])
-    combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m)
+    combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, True, m)
     assert X.mythos_hand[c] == 0 and X.g[L.G_MYTHOS_COMBAT] == 1 and X.g[L.G_MYTHOS_PLAYED] == 1
     assert st[C.SANITY] == sanity0 - amount
     assert (
@@ -101,12 +102,12 @@ def test_baoht_zuqqa_mogg_waits_while_the_human_would_retreat(eng):
     X.params[0, L.SP_WD_ID] = THRESHOLD
     X.params[0, L.SP_WD_SANITY : L.SP_WD_LOST + 1] = (2, -1, -1)
     m = _start_fight(eng, 0, h, False)
-    combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False, m)
+    combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, False, m)
     assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_COMBAT] == 0
     # a human who never withdraws is "clearly not retreating"
     X.params[0, L.SP_WD_ID] = NEVER
     m = _start_fight(eng, 0, h, False)
-    combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False, m)
+    combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, False, m)
     assert X.mythos_hand[c] == 0 and X.g[L.G_MYTHOS_COMBAT] == 1
 
 
@@ -128,7 +129,7 @@ def test_baoht_zuqqa_mogg_asks_a_table_playing_human_its_withdraw_table(eng):
         _put(eng, h, ttype)
         eng.work.force[:] = force
         m = _start_fight(eng, 0, h, False)
-        combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False, m)
+        combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, False, m)
         played[name] = X.g[L.G_MYTHOS_COMBAT] == 1
     # 3 Infantry stay against a Zombie even after the card; one Infantry leaves Cthulhu alone
     assert played == {"strong": True, "hopeless": False}
@@ -145,12 +146,12 @@ def test_deep_ones_add_purple_to_every_card_of_a_port_defence_only(eng):
     eng.work.force[:] = 0
     eng.work.force[L.INFANTRY] = 2
     m = _start_fight(eng, 0, h, False)
-    combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False, m)
+    combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, False, m)
     assert X.mythos_hand[c] == 1 and eng.work.cmx[C.EXTRA_PURPLE] == 0  # an attack: not a Port
     hp = _port_fight_setup(eng)
     _put(eng, hp, L.ZOMBIE)
     m = _start_fight(eng, 0, hp, True)
-    combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, hp, True, m)
+    combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, hp, True, m)
     assert X.mythos_hand[c] == 0 and eng.work.cmx[C.EXTRA_PURPLE] == amount
     # every Old One card then brings `amount` more purple cubes
     st, mx, A = eng.work.cst, eng.work.cmx, eng.arrays
@@ -178,7 +179,7 @@ def test_formless_spawn_makes_an_attacked_temple_harder_to_destroy(eng):
     eng.work.force[:] = 0
     eng.work.force[L.INFANTRY] = 2
     m = _start_fight(eng, 0, h, False)
-    combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False, m)
+    combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, False, m)
     assert X.mythos_hand[c] == 0
     assert eng.work.cmx[C.OO_CAPACITY + 0] == eng.arrays.tile_cap[i] + amount
     # not in a fight without a Temple
@@ -187,7 +188,7 @@ def test_formless_spawn_makes_an_attacked_temple_harder_to_destroy(eng):
     h2 = _open_hex(X2)
     _put(eng, h2, L.ZOMBIE)
     m = _start_fight(eng, 0, h2, False)
-    combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h2, False, m)
+    combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h2, False, m)
     assert X2.mythos_hand[c] == 1
 
 
@@ -205,7 +206,7 @@ def test_formless_spawn_temple_keeps_no_more_damage_than_its_printed_capacity_al
         eng.work.force[L.INFANTRY] = 2
         eng.work.force[L.ARTILLERY] = 0
         X.pl[0, L.P_UNITS + L.INFANTRY] = 2
-        fight(np.random.default_rng(seed), eng.S, eng.X, eng.W, 0, h, False)
+        fight(game_streams(seed), eng.S, eng.X, eng.W, 0, h, False)
         dealt = int(eng.work.cst[C.OO_DAMAGE + 0])
         if X.tile_state[i] == L.TILE_KILLED:
             killed += 1
@@ -226,7 +227,7 @@ def test_ghoul_brings_an_unused_zombie_and_takes_an_infantry(eng):
     zombie = unused_zombie(eng.S, eng.X, False)
     assert zombie >= 0 and X.tile_hex[zombie] < 0
     m = _start_fight(eng, 0, h, True)
-    m2 = combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m)
+    m2 = combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, True, m)
     st, mx = eng.work.cst, eng.work.cmx
     assert m2 == m + 1 and mx[C.OO_TYPE + m] == L.ZOMBIE and eng.work.tiles2[m] == zombie
     assert X.tile_hex[zombie] == h and X.tile_up[zombie]
@@ -241,7 +242,7 @@ def test_ghoul_infantry_is_scored_for_the_old_one_player(eng):
     h = _port_fight_setup(eng, infantry=2)
     _put(eng, h, L.SHOGGOTH)
     vp0 = int(X.g[L.G_OOP_VP])
-    lost_port = revenge_port_defence(np.random.default_rng(4), eng.S, eng.X, eng.W, 0)
+    lost_port = revenge_port_defence(game_streams(4), eng.S, eng.X, eng.W, 0)
     st = eng.work.cst
     assert X.g[L.G_MYTHOS_COMBAT] == 1 and st[C.LOST + L.INFANTRY] >= 1
     units_vp = sum(int(st[C.LOST + u]) * int(eng.arrays.unit_oop_vp[u]) for u in range(L.NUM_UNITS))
@@ -256,12 +257,12 @@ def test_ghoul_needs_an_infantry_and_an_unused_zombie(eng):
     h = _port_fight_setup(eng, infantry=0)
     _put(eng, h, L.SHOGGOTH)
     m = _start_fight(eng, 0, h, True)
-    assert combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m) == m
+    assert combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, True, m) == m
     assert X.mythos_hand[c] == 1
     _port_fight_setup(eng, infantry=2)
     X.stack_size[:] = X.stack_top + X.g[L.G_OOP_LEFT : L.G_OOP_LEFT + 3]  # no unused tile left
     m = _start_fight(eng, 0, h, True)
-    assert combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m) == m
+    assert combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, True, m) == m
     assert X.mythos_hand[c] == 1
 
 
@@ -278,10 +279,10 @@ def test_combat_cards_costing_tp_move_the_disc_and_stop_at_the_end(eng):
         _put(eng, h, L.ZOMBIE)
         X.g[L.G_OO_TIME] = 53
         m = _start_fight(eng, 0, h, True)
-        combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m)
+        combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, True, m)
         assert X.mythos_hand[c] == 1 and X.g[L.G_OO_TIME] == 53  # only 0-TP cards once at 53
         X.g[L.G_OO_TIME] = 40
-        combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m)
+        combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, True, m)
         assert X.mythos_hand[c] == 0 and X.g[L.G_OO_TIME] == 41
         tp[c] = 0
         X = _setup(eng)
@@ -290,7 +291,7 @@ def test_combat_cards_costing_tp_move_the_disc_and_stop_at_the_end(eng):
         _put(eng, h, L.ZOMBIE)
         X.g[L.G_OO_TIME] = 53
         m = _start_fight(eng, 0, h, True)
-        combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m)
+        combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, True, m)
         assert X.mythos_hand[c] == 0 and X.g[L.G_OO_TIME] == 53  # a 0-TP combat card still can
     finally:
         tp[c] = old
@@ -304,7 +305,7 @@ def test_an_old_one_player_who_never_plays_combat_cards_keeps_them(eng):
     h = _port_fight_setup(eng)
     _put(eng, h, L.SHOGGOTH)
     m = _start_fight(eng, 0, h, True)
-    assert combat_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, True, m) == m
+    assert combat_mythos(game_streams(0), eng.S, eng.X, eng.W, 0, h, True, m) == m
     assert X.mythos_hand.sum() == 3 and X.g[L.G_MYTHOS_COMBAT] == 0
 
 
@@ -320,7 +321,7 @@ def test_dimensional_shambler_removes_the_latest_bought_unit_and_scores_it(eng):
     vp0 = int(X.g[L.G_OOP_VP])
     supply0 = int(X.g[L.G_SUPPLY + L.ARTILLERY])
     X.mythos_hand[c] = 1
-    play_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, c, 0, L.MYTHOS_PLAYED, 1)
+    play_mythos(game_streams(0), eng.S, eng.X, eng.W, c, 0, L.MYTHOS_PLAYED, 1)
     assert X.pl[1, L.P_UNITS + L.ARTILLERY] == 0 and X.pl[1, L.P_LOST + L.ARTILLERY] == 1
     assert X.g[L.G_SUPPLY + L.ARTILLERY] == supply0 + 1 and X.pl[1, L.P_LAST_BUY] == 0
     assert X.g[L.G_OOP_VP] - vp0 == eng.arrays.unit_oop_vp[L.ARTILLERY]
@@ -339,7 +340,7 @@ def test_yog_sothoth_returns_a_trophy_and_pays_its_holder_in_vp_tokens(eng):
     assert X.tile_holder[i] == 1 and X.tile_last_hex[i] == h and X.pl[1, L.P_TILE_VP] == vp
     assert mythos_applicable(eng.S, eng.X, eng.W, c, 0)
     tokens0 = int(X.pl[1, L.P_VP_TOKENS])
-    play_mythos(np.random.default_rng(0), eng.S, eng.X, eng.W, c, 0, L.MYTHOS_PLAYED, 1)
+    play_mythos(game_streams(0), eng.S, eng.X, eng.W, c, 0, L.MYTHOS_PLAYED, 1)
     assert (
         X.tile_hex[i] == h and X.tile_up[i] and X.tile_state[i] == L.TILE_BOARD and X.hex_blocked[h]
     )

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from conftest import mythos_card, put_old_one, revenge_position
 
+from simkit.core.seeds import game_streams
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels.game_oop import oop_turn, outpost_defence, revenge_port_defence
 from simkit.kernels.low import combat_layout as C
@@ -25,7 +26,7 @@ def test_summon_keeps_one_and_two_go_to_the_bottom(eng):
     pos = X.g[L.G_MYTHOS_POS]
     top3 = [X.mythos_deck[(pos + j) % X.mythos_deck.size] for j in range(3)]
     t = X.g[L.G_OO_TIME]
-    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    oop_turn(game_streams(0), eng.S, eng.X, eng.W)
     assert X.g[L.G_OO_TIME] == t + 1
     assert X.g[L.G_OOP_ACTIONS + L.OOP_SUMMON] == 1
     assert X.mythos_hand.sum() == 1 and X.g[L.G_MYTHOS_LEFT] == left - 1
@@ -45,7 +46,7 @@ def test_mythos_costs_its_tp_and_ends_the_turn(eng):
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
     t = X.g[L.G_OO_TIME]
-    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    oop_turn(game_streams(0), eng.S, eng.X, eng.W)
     assert X.mythos_hand[c] == 0 and X.g[L.G_MYTHOS_PLAYED] == 1
     assert X.g[L.G_OO_TIME] == t + eng.arrays.myth_tp[c]
     assert X.g[L.G_EXTRA_TIME] == eng.arrays.myth_amount[c]
@@ -60,7 +61,7 @@ def test_mythos_not_played_past_the_end(eng):
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
     X.g[L.G_OO_TIME] = 52
-    oop_turn(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    oop_turn(game_streams(0), eng.S, eng.X, eng.W)
     assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_PLAYED] == 0
     assert X.g[L.G_OO_TIME] == 53
 
@@ -71,9 +72,7 @@ def test_combat_cards_are_not_played_as_turn_cards(eng):
     c = mythos_card(eng, "ghoul_joins_combat")
     X.mythos_hand[c] = 1
     X.oop_params[L.OP_PLAY_MYTHOS] = 1.0
-    oop_turn(
-        np.random.default_rng(0), eng.S, eng.X, eng.W
-    )  # no face-up Old One: no fight this turn
+    oop_turn(game_streams(0), eng.S, eng.X, eng.W)  # no face-up Old One: no fight this turn
     assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_PLAYED] == 0
 
 
@@ -85,7 +84,7 @@ def test_port_flip_and_oop_vp(eng):
         h = X.pl[p, L.P_PORT]
         put_old_one(eng, h, L.SHOGGOTH)
         vp0 = X.g[L.G_OOP_VP]
-        lost = revenge_port_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, p)
+        lost = revenge_port_defence(game_streams(seed), eng.S, eng.X, eng.W, p)
         st = eng.work.cst
         units_vp = sum(
             int(st[C.LOST + u]) * int(eng.arrays.unit_oop_vp[u]) for u in range(L.NUM_UNITS)
@@ -108,7 +107,7 @@ def test_heroic_ports_have_no_token(eng):
     assert X.pl[0, L.P_PORT_STRENGTH] == 0
     h = X.pl[0, L.P_PORT]
     put_old_one(eng, h, L.ZOMBIE)
-    revenge_port_defence(np.random.default_rng(1), eng.S, eng.X, eng.W, 0)
+    revenge_port_defence(game_streams(1), eng.S, eng.X, eng.W, 0)
     assert eng.work.cst[C.COUNT + L.PORT_STACK] == 0 and eng.work.cst[C.PORT_HITS] == 0
 
 
@@ -127,7 +126,7 @@ def test_outpost_defence_free_and_scored(eng):
         put_old_one(eng, h, L.SHOGGOTH)
         t = X.pl[p, L.P_TIME]
         vp0 = X.g[L.G_OOP_VP]
-        outpost_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, h)
+        outpost_defence(game_streams(seed), eng.S, eng.X, eng.W, h)
         assert X.pl[p, L.P_TIME] == t  # no Time Point cost
         assert eng.work.cst[C.COUNT + L.OUTPOST_STACK] + eng.work.cst[C.LOST + L.OUTPOST_STACK] == 1
         if X.hx[h, L.H_OUTPOST] < 0:
@@ -170,7 +169,7 @@ def test_an_outpost_can_be_bought_without_a_unit(eng):
     X.pl[p, L.P_RES + L.GOLD] = 2  # a unit and an Outpost would cost more
     units = X.pl[p, L.P_UNITS : L.P_UNITS + L.NUM_UNITS].copy()
     assert units.sum() >= 2
-    tp = buy_military(np.random.default_rng(0), eng.S, eng.X, eng.W, p, 0)
+    tp = buy_military(game_streams(0), eng.S, eng.X, eng.W, p, 0)
     assert tp == eng.rules.r[L.R_TP + L.BOX_MILITARY]
     assert X.hx[site, L.H_OUTPOST] == p and X.pl[p, L.P_OUTPOSTS] == 1 and X.hex_target[site]
     assert (
@@ -182,7 +181,7 @@ def test_an_outpost_can_be_bought_without_a_unit(eng):
     X.hx[site, L.H_OUTPOST] = -1
     X.pl[p, L.P_OUTPOSTS] = 0
     X.pl[p, L.P_RES + L.GOLD] = 10
-    buy_military(np.random.default_rng(0), eng.S, eng.X, eng.W, p, 0)
+    buy_military(game_streams(0), eng.S, eng.X, eng.W, p, 0)
     assert (
         X.pl[p, L.P_UNITS : L.P_UNITS + L.NUM_UNITS].sum() > units.sum()
         and X.pl[p, L.P_OUTPOSTS] == 1
@@ -207,7 +206,7 @@ def test_alt_translation_eliminates_an_outpost_that_would_retreat(eng):
                 X.pl[p, L.P_OUTPOSTS] = 1
                 X.hex_target[h] = True
                 put_old_one(eng, h, L.ZOMBIE)
-                outpost_defence(np.random.default_rng(seed), eng.S, eng.X, eng.W, h)
+                outpost_defence(game_streams(seed), eng.S, eng.X, eng.W, h)
                 st = eng.work.cst
                 if st[C.OUTCOME] != C.WIN_AND_DEFEAT:
                     continue
@@ -236,7 +235,7 @@ def test_the_old_one_player_orders_the_outpost_fights_strongest_first(eng):
     put_old_one(eng, strong, L.SHOGGOTH)
     X.g[L.G_LOG_ON] = 1
     X.g[L.G_LOG_N] = 0
-    resolve_revenge_fights(np.random.default_rng(2), eng.S, eng.X, eng.W)
+    resolve_revenge_fights(game_streams(2), eng.S, eng.X, eng.W)
     log = X.log[: X.g[L.G_LOG_N]]
     fights = [int(r[3]) for r in log if r[0] == L.EV_COMBAT]
     assert fights[:2] == [strong, weak] and X.g[L.G_OUTPOST_COMBATS] == 2
@@ -262,7 +261,7 @@ def test_units_carry_their_damage_into_the_next_fight_of_the_same_turn(eng):
     assert W.cst[C.DAMAGE + L.INFANTRY] == 1 and W.cmx[C.KEEP_DAMAGE] == 1
     # a turn's fights: afterwards every unit has healed (nothing is carried any more)
     put_old_one(eng, X.pl[p, L.P_PORT], L.SHOGGOTH)
-    resolve_revenge_fights(np.random.default_rng(1), eng.S, eng.X, eng.W)
+    resolve_revenge_fights(game_streams(1), eng.S, eng.X, eng.W)
     assert W.dmg_carry.sum() == 0
 
 
@@ -280,9 +279,7 @@ def test_the_damage_carried_is_what_the_survivors_of_the_fight_kept(eng):
             W.force[u] = X.pl[p, L.P_UNITS + u]
         from simkit.kernels.game_combat import fight
 
-        outcome = fight(
-            np.random.default_rng(seed), eng.S, eng.X, eng.W, p, X.pl[p, L.P_PORT], True
-        )
+        outcome = fight(game_streams(seed), eng.S, eng.X, eng.W, p, X.pl[p, L.P_PORT], True)
         carry_damage(W, p)
         st = W.cst
         for u in range(L.NUM_UNITS):
@@ -318,14 +315,14 @@ def test_a_player_wanting_nothing_on_display_cycles_before_recruiting(eng):
     )
     X.g[L.G_LOG_ON] = 1
     X.g[L.G_LOG_N] = 0
-    recruit(np.random.default_rng(0), eng.S, eng.X, eng.W, p)
+    recruit(game_streams(0), eng.S, eng.X, eng.W, p)
     log = X.log[: X.g[L.G_LOG_N]]
     cycles = [r for r in log if r[0] == L.EV_REVENGE and r[3] == L.RV_CYCLE]
     assert len(cycles) == 1 and X.g[L.G_ILLEGAL] == 0
     # base games have no such option
     X.g[L.G_MODE] = L.MODE_BASE
     X.g[L.G_LOG_N] = 0
-    recruit(np.random.default_rng(0), eng.S, eng.X, eng.W, p)
+    recruit(game_streams(0), eng.S, eng.X, eng.W, p)
     assert not any(r[0] == L.EV_REVENGE for r in X.log[: X.g[L.G_LOG_N]])
 
 
@@ -348,7 +345,7 @@ def test_after_losing_its_port_fight_a_player_leaves_the_outpost_to_fight_alone(
         X.hex_target[h] = True
         put_old_one(eng, h, L.ZOMBIE)
         X.pl[p, L.P_PORT_LOST] = port_lost
-        outpost_defence(np.random.default_rng(0), eng.S, eng.X, eng.W, h)
+        outpost_defence(game_streams(0), eng.S, eng.X, eng.W, h)
         forces[port_lost] = int(eng.work.force.sum())
     assert forces[0] > 0 and forces[1] == 0
 
@@ -432,7 +429,7 @@ def test_an_old_one_that_reached_a_farm_stops_for_the_rest_of_the_move_action(pa
     i = put_old_one(eng, z, L.ZOMBIE)
     from simkit.kernels.game_oop import oop_move
 
-    oop_move(np.random.default_rng(0), eng.S, eng.X, eng.W)
+    oop_move(game_streams(0), eng.S, eng.X, eng.W)
     assert X.tile_hex[i] == a and X.hex_farm[a] == 2  # it reached the first Farm and blighted it
     assert X.hex_farm[b] == 1  # and went no further in this Move
 
@@ -519,7 +516,7 @@ def test_a_spawn_tile_under_a_shared_kill_gives_each_participant_a_vp_token(pack
     vp = int(eng.arrays.tile_vp[i])
     eng.work.force[:] = 0
     eng.work.force[L.INFANTRY] = 1
-    assert fight(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False) == C.WIN
+    assert fight(game_streams(0), eng.S, eng.X, eng.W, 0, h, False) == C.WIN
     after_attack(eng.X, h, 0)
     assert X.hx[h, L.H_SPAWN] == -1  # the tile is removed
     # each gets its share of the Old One (equal damage: the odd point is not awarded) + 1 token
@@ -539,7 +536,7 @@ def test_a_spawn_tile_under_a_kill_alone_is_kept_by_the_attacker(pack):
     eng.work.force[:] = 0
     eng.work.force[L.INFANTRY] = 1
     while X.tile_hex[i] == h:
-        fight(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False)
+        fight(game_streams(0), eng.S, eng.X, eng.W, 0, h, False)
     after_attack(eng.X, h, 0)
     assert (
         X.hx[h, L.H_SPAWN] == -1 and X.pl[0, L.P_SPAWNS] == spawns + 1 and X.pl[1, L.P_SPAWNS] == 0
@@ -567,7 +564,7 @@ def test_a_knocked_out_port_token_whose_attackers_all_died_keeps_the_port(pack):
     i = put_old_one(eng, h, L.ZOMBIE)
     add_damage(eng.X, i, 1, int(eng.arrays.tile_cap[i]) - 1)
     vp0 = int(X.g[L.G_OOP_VP])
-    lost = revenge_port_defence(np.random.default_rng(0), eng.S, eng.X, eng.W, 0)
+    lost = revenge_port_defence(game_streams(0), eng.S, eng.X, eng.W, 0)
     st = eng.work.cst
     assert st[C.OUTCOME] == C.WIN_AND_DEFEAT and st[C.COUNT + L.PORT_STACK] == 0
     assert not lost and X.g[L.G_OOP_VP] == vp0  # no 10 VP: the Port stands
@@ -589,7 +586,7 @@ def test_a_port_token_starts_every_combat_undamaged(pack):
         h = _lone_port(eng, X)
         i = put_old_one(eng, h, L.ZOMBIE)
         add_damage(eng.X, i, 1, int(eng.arrays.tile_cap[i]) - 1)
-        assert not revenge_port_defence(np.random.default_rng(0), eng.S, eng.X, eng.W, 0)
+        assert not revenge_port_defence(game_streams(0), eng.S, eng.X, eng.W, 0)
         assert eng.work.cst[C.PORT_HITS] == 1 and X.pl[0, L.P_PORT_STRENGTH] == 4
         put_old_one(eng, h, L.ZOMBIE)
         W = eng.work
@@ -608,7 +605,7 @@ def test_a_game_fight_that_no_card_can_change_ends_as_a_stalemate(pack):
     i = put_old_one(eng, h, L.ZOMBIE)
     eng.work.force[:] = 0
     eng.work.force[L.INFANTRY] = 1
-    assert fight(np.random.default_rng(0), eng.S, eng.X, eng.W, 0, h, False) == C.STALEMATE
+    assert fight(game_streams(0), eng.S, eng.X, eng.W, 0, h, False) == C.STALEMATE
     assert (
         X.g[L.G_STALEMATES] == 1
         and X.tile_hex[i] == h
@@ -623,7 +620,7 @@ def test_atlach_nacha_charges_its_time_at_a_defence_too(eng):
     put_old_one(eng, h, L.ZOMBIE)
     X.g[L.G_EXTRA_TIME] = 1
     t = int(X.pl[0, L.P_TIME])
-    revenge_port_defence(np.random.default_rng(0), eng.S, eng.X, eng.W, 0)
+    revenge_port_defence(game_streams(0), eng.S, eng.X, eng.W, 0)
     assert X.pl[0, L.P_TIME] == t + 1 and X.g[L.G_EXTRA_TIME] == 0
 
 
@@ -635,7 +632,7 @@ def test_the_content_switch_keeps_only_mythos_cards_whose_text_is_public(eng):
     names = load_mythos().names
     try:
         eng._mode_args(make_spec("revenge", 2, "balanced", content="rules"))
-        shuffle_mythos(np.random.default_rng(0), eng.S, eng.X)
+        shuffle_mythos(game_streams(0), eng.S, eng.X)
         X = eng.state
         deck = sorted(names[int(c)] for c in X.mythos_deck[: X.g[L.G_MYTHOS_LEFT]])
         assert deck == [
@@ -649,5 +646,5 @@ def test_the_content_switch_keeps_only_mythos_cards_whose_text_is_public(eng):
         ]
     finally:
         eng._mode_args(make_spec("revenge", 2, "balanced"))
-    shuffle_mythos(np.random.default_rng(0), eng.S, eng.X)
+    shuffle_mythos(game_streams(0), eng.S, eng.X)
     assert eng.state.g[L.G_MYTHOS_LEFT] == len(names)

@@ -173,6 +173,13 @@ def new_state(S: L.Static, log_capacity: int = LOG_CAPACITY) -> L.State:
 def new_work(S: L.Static) -> L.Work:
     n = S.neighbors.shape[0]
     nt = S.tile_level.size
+    deal_size = 1 + max(
+        nt,
+        S.card_hits.shape[0],
+        S.pers_effect.size,
+        3 * int(S.r[L.R_REV_PER_LEVEL]),
+        S.myth_effect.size,
+    )
     big = 6 * n + 8
     return L.Work(
         dist=np.zeros(n, dtype=np.int32),
@@ -216,6 +223,8 @@ def new_work(S: L.Static) -> L.Work:
         choice=np.zeros(8, dtype=np.int64),
         ctx=np.zeros(L.CTX_SIZE, dtype=np.int64),
         seat_perm=np.zeros(L.MAX_PLAYERS, dtype=np.int64),
+        deal=np.zeros(deal_size, dtype=np.int64),
+        deal2=np.zeros(deal_size, dtype=np.int64),
         **withdraw_table_work(S.card_hits.shape[0]),
     )
 

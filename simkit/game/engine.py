@@ -6,8 +6,9 @@
 
 One Engine holds the static arrays of a (data pack, map, survey tiles, rules) and the
 buffers of one game, reused game after game (nothing is allocated per game inside the
-kernel). Each game's randomness is one np.random.Generator; chunks use
-simkit.core.seeds.game_generator(root, chunk, game), so any game can be replayed alone.
+kernel). Each game's randomness is one np.random.Generator (chunks use
+simkit.core.seeds.game_generator(root, chunk, game), so any game can be replayed alone),
+split into named streams by simkit.core.seeds.game_streams.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit.board import load_map, load_survey_tiles
-from simkit.core.seeds import game_generator
+from simkit.core.seeds import game_generator, game_streams
 from simkit.datapack import AuzData, load_pack
 from simkit.errors import UserError
 from simkit.game.arrays import LOG_CAPACITY, build_static, mythos_deck, new_state, new_work
@@ -30,6 +31,7 @@ from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
 from strategies.human import HeuristicParams
 from strategies.registry import parse_one
+from strategies.search import SearchPlayer
 
 MODES = ("base", "solo", "revenge", "mythos-solo")
 
@@ -113,7 +115,9 @@ def make_spec(
         raise UserError(f"--players must be 1..{L.MAX_PLAYERS}, got {players}")
     if isinstance(strategies, str):
         strategies = [s for s in strategies.split(",") if s.strip()]
-    parsed = [s if isinstance(s, HeuristicParams) else parse_one(s) for s in strategies]
+    parsed = [
+        s if isinstance(s, (HeuristicParams, SearchPlayer)) else parse_one(s) for s in strategies
+    ]
     if not parsed:
         raise UserError("--strategies names no strategy")
     if len(parsed) == 1:
@@ -158,6 +162,7 @@ class Engine:
         # the kernels' views of the same arrays (Python reads and writes self.state etc.)
         self.S, self.X, self.W = to_refs(self.arrays, self.state, self.work)
         self.row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
+        self.lookahead = None  # simkit.game.search rollout buffers, made on first use
 
     def _mode_args(self, spec: GameSpec) -> tuple[int, int, int, int, int, int, int]:
         """(mode, start space, coal, iron, gold, difficulty, ruleset) for setup_game."""
@@ -185,6 +190,28 @@ class Engine:
         coal, iron, gold = r.start_resources("base")
         return L.MODE_BASE, start, coal, iron, gold, -1, L.RULES_REVENGE
 
+    def _play_one(self, rngs, spec: GameSpec, mode_args, log: bool, checked: bool, out) -> int:
+        """One game on the seats already loaded into X.sid / X.params; returns log rows."""
+        mode, start, coal, iron, gold, diff, ruleset = mode_args
+        setup_args = (
+            spec.players,
+            mode,
+            start,
+            coal,
+            iron,
+            gold,
+            spec.shuffle_seats,
+            diff,
+            ruleset,
+            1 if log else 0,
+            1 if checked else 0,
+        )
+        if any(isinstance(s, SearchPlayer) for s in spec.strategies):
+            from simkit.game.search import play_searched
+
+            return play_searched(self, rngs, spec, setup_args, out)
+        return play_game(rngs, self.S, self.X, self.W, *setup_args, out)
+
     def play(
         self,
         rng: np.random.Generator,
@@ -203,24 +230,8 @@ class Engine:
             X.sid[p] = s.sid
             X.params[p] = s.lower()
         X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
-        mode, start, coal, iron, gold, diff, ruleset = self._mode_args(spec)
-        n_log = play_game(
-            rng,
-            self.S,
-            self.X,
-            self.W,
-            spec.players,
-            mode,
-            start,
-            coal,
-            iron,
-            gold,
-            spec.shuffle_seats,
-            diff,
-            ruleset,
-            1 if log else 0,
-            1 if checked else 0,
-            self.row,
+        n_log = self._play_one(
+            game_streams(rng), spec, self._mode_args(spec), log, checked, self.row
         )
         return self.row.copy(), (X.log[:n_log].copy() if log else X.log[:0].copy())
 
@@ -243,7 +254,7 @@ class Engine:
         gx = np.asarray(g_extra, dtype=np.int64)
         logs = []
         lowered = [(s.sid, s.lower()) for s in spec.strategies]
-        mode, start, coal, iron, gold, diff, ruleset = self._mode_args(spec)
+        mode_args = self._mode_args(spec)
         X = self.state
         X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
         for k in range(n_games):
@@ -252,25 +263,8 @@ class Engine:
             for p, (sid, vec) in enumerate(lowered):
                 X.sid[p] = sid
                 X.params[p] = vec
-            rng = game_generator(root_seed, chunk_id, first_game + k)
-            n_log = play_game(
-                rng,
-                self.S,
-                self.X,
-                self.W,
-                spec.players,
-                mode,
-                start,
-                coal,
-                iron,
-                gold,
-                spec.shuffle_seats,
-                diff,
-                ruleset,
-                1 if log else 0,
-                1 if checked else 0,
-                rows[k],
-            )
+            rngs = game_streams(game_generator(root_seed, chunk_id, first_game + k))
+            n_log = self._play_one(rngs, spec, mode_args, log, checked, rows[k])
             if gx.size:
                 self.extra[k] = X.g[gx]
             if log:

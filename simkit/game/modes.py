@@ -25,9 +25,12 @@ from simkit.kernels.low import game_layout as L
 from simkit.modes import Mode, Param, register
 from strategies.human import PLAYERS
 from strategies.registry import parse
+from strategies.search import SEARCH_SID
 
 DEFAULT_CHUNK = 2000
-STRATEGY_NAMES = tuple(cls.name for cls in sorted(PLAYERS, key=lambda c: c.sid))
+# by strategy id (summary rows); the search player's seats carry its label id
+STRATEGY_NAMES = tuple(cls.name for cls in sorted(PLAYERS, key=lambda c: c.sid)) + ("search",)
+assert STRATEGY_NAMES.index("search") == SEARCH_SID
 _ENGINES: dict[tuple, Engine] = {}
 
 

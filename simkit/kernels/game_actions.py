@@ -51,6 +51,9 @@ ALL_MASK = 0b11111
 
 @nb.njit(cache=True)
 def illegal(X, p, decision, value):
+    if X.g[L.G_FORCED_BOX] > 0:  # a look-ahead chose the action its policy would not take
+        X.g[L.G_FORCED_FALLBACKS] += 1
+        return
     X.g[L.G_ILLEGAL] += 1
     X.pl[p, L.P_ILLEGAL] += 1
     log_event(X, L.EV_ILLEGAL, X.pl[p, L.P_TIME], p, decision, value, 0, 0, 0)
@@ -238,7 +241,7 @@ def turn_context(S, X, W, p):
 
 
 @nb.njit(cache=True)
-def build_railway(rng, S, X, W, p, box):
+def build_railway(rngs, S, X, W, p, box):
     """Spend 1 Coal + 1 Iron and lay up to two tracks, each joined to the network."""
     pl = X.pl
     pl[p, L.P_RES + L.COAL] -= 1
@@ -252,7 +255,7 @@ def build_railway(rng, S, X, W, p, box):
         n = track_candidates(S, X, W, p, mask)
         if n == 0:
             break
-        c = pick_track(rng, S, X, W, p, n)
+        c = pick_track(rngs[L.RNG_SEAT + p], S, X, W, p, n)
         if c < 0 or c >= n:
             illegal(X, p, L.DEC_TRACK, c)
             c = 0
@@ -266,10 +269,10 @@ def build_railway(rng, S, X, W, p, box):
 
 
 @nb.njit(cache=True)
-def mine(rng, S, X, W, p):
+def mine(rngs, S, X, W, p):
     """Take every token of one resource type from a hex on the clear network."""
     n = mine_candidates(X, W)
-    c = pick_mine(rng, S, X, W, p, n)
+    c = pick_mine(rngs[L.RNG_SEAT + p], S, X, W, p, n)
     if c < 0 or c >= n:
         illegal(X, p, L.DEC_MINE, c)
         c = 0
@@ -286,7 +289,7 @@ def mine(rng, S, X, W, p):
 
 
 @nb.njit(cache=True)
-def gain_personality(rng, S, X, W, p, card, slot, other):
+def gain_personality(rngs, S, X, W, p, card, slot, other):
     """Player p takes Personality ``card``; one-use effects happen now."""
     X.pl[p, L.P_PERS] |= 1 << card
     X.pl[p, L.P_PERS_VP] += S.pers_vp[card]
@@ -300,7 +303,7 @@ def gain_personality(rng, S, X, W, p, card, slot, other):
                     any_down = True
             if not any_down:
                 break
-            i = pick_reveal(rng, S, X, W, p)
+            i = pick_reveal(rngs[L.RNG_SEAT + p], S, X, W, p)
             if i < 0 or i >= X.tile_hex.size or X.tile_hex[i] < 0 or X.tile_up[i]:
                 illegal(X, p, L.DEC_REVEAL, i)
                 i = -1
@@ -318,7 +321,7 @@ def gain_personality(rng, S, X, W, p, card, slot, other):
                     avail = True
             if not avail:
                 break
-            u = pick_free_unit(rng, S, X, W, p)
+            u = pick_free_unit(rngs[L.RNG_SEAT + p], S, X, W, p)
             if u < 0 or u >= L.NUM_UNITS or X.g[L.G_SUPPLY + u] <= 0:
                 illegal(X, p, L.DEC_FREE_UNIT, u)
                 for v in range(L.NUM_UNITS):
@@ -331,7 +334,7 @@ def gain_personality(rng, S, X, W, p, card, slot, other):
 
 
 @nb.njit(cache=True)
-def recruit(rng, S, X, W, p):
+def recruit(rngs, S, X, W, p):
     """Take a Personality from the display (the line shifts right, a new card enters on
     the left), or pay 1 Gold, look at the top two of the pile, keep one, put the other
     back on top, and optionally swap the kept card with one in the display. Revenge:
@@ -342,7 +345,7 @@ def recruit(rng, S, X, W, p):
     D = S.r[L.R_DISPLAY]
     if g[L.G_MODE] == L.MODE_REVENGE and g[L.G_PERS_POS] < g[L.G_PERS_SIZE]:
         # Revenge: first, optionally move one displayed card to the bottom of the pile
-        j = pick_cycle(rng, S, X, W, p)
+        j = pick_cycle(rngs[L.RNG_SEAT + p], S, X, W, p)
         if 0 <= j < D and X.display[j] >= 0:
             card = cycle_display(X, j)
             log_event(X, L.EV_REVENGE, X.pl[p, L.P_TIME], p, L.RV_CYCLE, card, j, 0, 0)
@@ -354,7 +357,7 @@ def recruit(rng, S, X, W, p):
         and X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_REFRESH_GOLD]
     ):
         # the same wish (a different display), granted the solo way: a paid refresh
-        j = pick_cycle(rng, S, X, W, p)
+        j = pick_cycle(rngs[L.RNG_SEAT + p], S, X, W, p)
         if 0 <= j < D and X.display[j] >= 0:
             X.pl[p, L.P_RES + L.GOLD] -= S.r[L.R_REFRESH_GOLD]
             for _ in range(D):
@@ -367,7 +370,7 @@ def recruit(rng, S, X, W, p):
             illegal(X, p, L.DEC_RECRUIT, 300 + j)
     gold_ok = X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_RECRUIT_DRAW_GOLD]
     can_draw = (g[L.G_PERS_POS] < g[L.G_PERS_SIZE]) & gold_ok
-    slot = pick_recruit(rng, S, X, W, p)
+    slot = pick_recruit(rngs[L.RNG_SEAT + p], S, X, W, p)
     ok = (slot == -1 and can_draw) or (0 <= slot < D and X.display[slot] >= 0)
     if not ok:
         illegal(X, p, L.DEC_RECRUIT, slot)
@@ -378,7 +381,7 @@ def recruit(rng, S, X, W, p):
                 break
     if slot >= 0:
         card = take_from_display(X, slot)
-        gain_personality(rng, S, X, W, p, card, slot, -1)
+        gain_personality(rngs, S, X, W, p, card, slot, -1)
         return S.r[L.R_TP + L.BOX_RECRUIT]
     X.pl[p, L.P_RES + L.GOLD] -= S.r[L.R_RECRUIT_DRAW_GOLD]
     a = X.pers_deck[g[L.G_PERS_POS]]
@@ -389,7 +392,7 @@ def recruit(rng, S, X, W, p):
         g[L.G_PERS_POS] += 1
     W.choice[0] = 0
     W.choice[1] = -1
-    pick_drawn(rng, S, X, W, p, a, b)
+    pick_drawn(rngs[L.RNG_SEAT + p], S, X, W, p, a, b)
     keep = W.choice[0]
     swap = W.choice[1]
     if keep != 0 and (keep != 1 or b < 0):
@@ -407,18 +410,18 @@ def recruit(rng, S, X, W, p):
         c2 = X.display[swap]
         X.display[swap] = card
         card = c2
-    gain_personality(rng, S, X, W, p, card, -1, back)
+    gain_personality(rngs, S, X, W, p, card, -1, back)
     return S.r[L.R_TP + L.BOX_RECRUIT]
 
 
 @nb.njit(cache=True)
-def buy_military(rng, S, X, W, p, extra_gold):
+def buy_military(rngs, S, X, W, p, extra_gold):
     """One unit for its Gold cost, or one or two Infantry at one Gold each; Revenge /
     Mythos Solo: or only an Outpost (the strategy answers OUTPOST_STACK), or a unit and
     an Outpost for 2 more Gold (game_outpost.maybe_outpost)."""
     W.choice[0] = -1
     W.choice[1] = 1
-    pick_unit(rng, S, X, W, p)
+    pick_unit(rngs[L.RNG_SEAT + p], S, X, W, p)
     u = W.choice[0]
     cnt = W.choice[1]
     gold = X.pl[p, L.P_RES + L.GOLD]
@@ -473,11 +476,11 @@ def trade_one(S, X, p, sub):
 
 
 @nb.njit(cache=True)
-def trade(rng, S, X, W, p):
+def trade(rngs, S, X, W, p):
     """Two Import/Export sub-actions in any combination."""
     W.choice[0] = L.TRADE_NONE
     W.choice[1] = L.TRADE_NONE
-    pick_trade(rng, S, X, W, p)
+    pick_trade(rngs[L.RNG_SEAT + p], S, X, W, p)
     a = W.choice[0]
     b = W.choice[1] if S.r[L.R_TRADE_SUBS] > 1 else L.TRADE_NONE
     if not trade_one(S, X, p, a):
@@ -491,7 +494,7 @@ def trade(rng, S, X, W, p):
 
 
 @nb.njit(cache=True)
-def farm(rng, S, X, W, p):
+def farm(rngs, S, X, W, p):
     """Up to one Farm of each kind on empty connected hexes; TP = farms placed, +1 Gold each."""
     placed = 0
     for kind in range(L.NUM_FARM_KINDS):
@@ -500,7 +503,7 @@ def farm(rng, S, X, W, p):
         n = farm_candidates(S, X, W, kind)
         if n == 0:
             continue
-        c = pick_farm(rng, S, X, W, p, kind, n)
+        c = pick_farm(rngs[L.RNG_SEAT + p], S, X, W, p, kind, n)
         if c == -1:
             continue
         if c < -1 or c >= n:
@@ -552,11 +555,14 @@ def retrieve(S, X, p):
 
 
 @nb.njit(cache=True)
-def player_turn(rng, S, X, W, p):
+def player_turn(rngs, S, X, W, p):
     """Player p (the active player) takes one action. Returns the Time Points spent."""
     pl = X.pl
     turn_context(S, X, W, p)
-    box = choose_action(rng, S, X, W, p)
+    if X.g[L.G_FORCED_BOX] > 0:  # chosen outside the strategy (simkit.game.search)
+        box = X.g[L.G_FORCED_BOX] - 1
+    else:
+        box = choose_action(rngs[L.RNG_SEAT + p], S, X, W, p)
     if box < 0 or box >= L.NUM_BOXES or not W.legal[box]:
         illegal(X, p, L.DEC_ACTION, box)
         box = L.BOX_RETRIEVE
@@ -568,19 +574,19 @@ def player_turn(rng, S, X, W, p):
         pl[p, L.P_HQ] -= 1
         pl[p, L.P_BOX + box] += 1
     if box == L.BOX_RAIL or box == L.BOX_RAIL_HILLS:
-        tp = build_railway(rng, S, X, W, p, box)
+        tp = build_railway(rngs, S, X, W, p, box)
     elif box == L.BOX_MINE:
-        tp = mine(rng, S, X, W, p)
+        tp = mine(rngs, S, X, W, p)
     elif box == L.BOX_RECRUIT:
-        tp = recruit(rng, S, X, W, p)
+        tp = recruit(rngs, S, X, W, p)
     elif box == L.BOX_MILITARY:
-        tp = buy_military(rng, S, X, W, p, extra)
+        tp = buy_military(rngs, S, X, W, p, extra)
     elif box == L.BOX_TRADE:
-        tp = trade(rng, S, X, W, p)
+        tp = trade(rngs, S, X, W, p)
     elif box == L.BOX_FARM:
-        tp = farm(rng, S, X, W, p)
+        tp = farm(rngs, S, X, W, p)
     elif box == L.BOX_ATTACK:
-        tp = attack_action(rng, S, X, W, p)
+        tp = attack_action(rngs, S, X, W, p)
     else:
         tp = retrieve(S, X, p)
     pl[p, L.P_TIME] += tp
@@ -588,6 +594,7 @@ def player_turn(rng, S, X, W, p):
     pl[p, L.P_ARRIVAL] = X.g[L.G_ARRIVALS]
     pl[p, L.P_ACTIONS] += 1
     X.g[L.G_ACTIONS] += 1
+    X.g[L.G_FORCED_BOX] = 0
     if row >= 0:
         X.log[row, 4] = tp
         X.log[row, 5] = extra

@@ -114,11 +114,11 @@ def attack_tp(W):
 
 
 @nb.njit(cache=True)
-def attack_action(rng, S, X, W, p):
+def attack_action(rngs, S, X, W, p):
     """Send an expeditionary force against a hex with Old One tiles. Returns the TP."""
     for u in range(L.NUM_UNITS):
         W.force[u] = 0
-    h = plan_attack(rng, S, X, W, p)
+    h = plan_attack(rngs[L.RNG_SEAT + p], S, X, W, p)
     if not force_valid(S, X, W, p, h):
         from_strategy = h
         for u in range(L.NUM_UNITS):
@@ -126,9 +126,12 @@ def attack_action(rng, S, X, W, p):
         u = W.ctx[L.CTX_FALLBACK_UNIT]
         W.force[u] = X.pl[p, L.P_UNITS + u]
         h = W.ctx[L.CTX_FALLBACK_HEX]
-        log_event(X, L.EV_ILLEGAL, X.pl[p, L.P_TIME], p, L.DEC_ATTACK, from_strategy, 0, 0, 0)
-        X.g[L.G_ILLEGAL] += 1
-        X.pl[p, L.P_ILLEGAL] += 1
+        if X.g[L.G_FORCED_BOX] > 0:  # a look-ahead chose Attack; its policy planned none
+            X.g[L.G_FORCED_FALLBACKS] += 1
+        else:
+            log_event(X, L.EV_ILLEGAL, X.pl[p, L.P_TIME], p, L.DEC_ATTACK, from_strategy, 0, 0, 0)
+            X.g[L.G_ILLEGAL] += 1
+            X.pl[p, L.P_ILLEGAL] += 1
     tp = attack_tp(W)
     if is_revenge_like(X) and X.g[L.G_EXTRA_TIME] > 0:
         tp += X.g[L.G_EXTRA_TIME]  # Atlach-Nacha (Mythos)
@@ -153,10 +156,10 @@ def attack_action(rng, S, X, W, p):
     if X.g[L.G_MODE] == L.MODE_REVENGE and tiles_in_hex(X, h, W.tiles2) == 0:
         after_attack(X, h, p)  # an empty Spawn tile: removed, 1 VP
         return tp
-    if flipped and withdraw_after_flip(rng, S, X, W, p, h):
+    if flipped and withdraw_after_flip(rngs[L.RNG_SEAT + p], S, X, W, p, h):
         log_event(X, L.EV_WITHDRAW_FLIP, X.pl[p, L.P_TIME], p, h, 0, 0, 0, 0)
         return tp
-    fight(rng, S, X, W, p, h, False)
+    fight(rngs, S, X, W, p, h, False)
     if X.g[L.G_MODE] == L.MODE_REVENGE:
         after_attack(X, h, p)
     return tp

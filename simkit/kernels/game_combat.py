@@ -208,7 +208,7 @@ def revenge_losses(S, X, W, p, h):
 
 
 @nb.njit(cache=True)
-def fight(rng, S, X, W, p, h, port_defence):
+def fight(rngs, S, X, W, p, h, port_defence):
     """Resolve combat between player p's force (W.force, already out of nothing: the
     Barracks still hold it) and the Old Ones in hex h. Returns the combat outcome.
 
@@ -232,7 +232,7 @@ def fight(rng, S, X, W, p, h, port_defence):
     W.wd_params[1] = X.params[p, L.SP_WD_UNITS]
     W.wd_params[2] = X.params[p, L.SP_WD_LOST]
     if is_revenge_like(X):
-        m = combat_mythos(rng, S, X, W, p, h, port_defence, m)
+        m = combat_mythos(rngs, S, X, W, p, h, port_defence, m)
     wd_id = int(X.params[p, L.SP_WD_ID])
     if wd_id == WD_TABLE and not port_defence:
         tag = withdraw_table_tag(S, X, W, p, m, W.cst)
@@ -242,7 +242,7 @@ def fight(rng, S, X, W, p, h, port_defence):
             wd_id = WD_THRESHOLD
             X.g[L.G_TABLE_FALLBACKS] += 1
     n_left = play_combat(
-        rng,
+        rngs[L.RNG_DECK],
         W.cst,
         W.cmx,
         W.mx_cost,
@@ -262,6 +262,7 @@ def fight(rng, S, X, W, p, h, port_defence):
         W.no_script,
     )
     X.g[L.G_RESHUFFLES] += W.cst[C.RESHUFFLES]
+    X.g[L.G_DECK_DRAWN] += W.cst[C.CARDS]
     X.g[L.G_DECK_LEFT] = n_left
     st = W.cst
     lost = 0
@@ -302,11 +303,11 @@ def fight(rng, S, X, W, p, h, port_defence):
 
 
 @nb.njit(cache=True)
-def port_defence(rng, S, X, W, p):
+def port_defence(rngs, S, X, W, p):
     """Old Ones on p's Port: everything in the Barracks fights. Returns True if the Port
     is lost (Old Ones still on it afterwards)."""
     h = X.pl[p, L.P_PORT]
     for u in range(L.NUM_UNITS):
         W.force[u] = X.pl[p, L.P_UNITS + u]
-    fight(rng, S, X, W, p, h, True)
+    fight(rngs, S, X, W, p, h, True)
     return X.hex_blocked[h]

@@ -47,7 +47,7 @@ def carry_damage(W, p):
 
 
 @nb.njit(cache=True)
-def revenge_port_defence(rng, S, X, W, p):
+def revenge_port_defence(rngs, S, X, W, p):
     """Old Ones on p's Port: everything in the Barracks and the Port token fight. True if
     the Port is lost (10 VP to the OOP): base rules, "if, after End of Combat Resolution,
     any Old Ones remain on your Port hex, you lose your Port" -- a knocked-out token whose
@@ -56,7 +56,7 @@ def revenge_port_defence(rng, S, X, W, p):
     h = X.pl[p, L.P_PORT]
     for u in range(L.NUM_UNITS):
         W.force[u] = X.pl[p, L.P_UNITS + u]
-    fight(rng, S, X, W, p, h, True)
+    fight(rngs, S, X, W, p, h, True)
     carry_damage(W, p)
     st = W.cst
     if count_in_hex(X, h) > 0:
@@ -74,7 +74,7 @@ def revenge_port_defence(rng, S, X, W, p):
 
 
 @nb.njit(cache=True)
-def outpost_defence(rng, S, X, W, h):
+def outpost_defence(rngs, S, X, W, h):
     """Old Ones reached an Outpost: its owner fights at once, free, with the Barracks (alt
     ruleset: up to 3 units; units joined to the Port by the network only). FAQ: the
     Barracks go on to the Outpost only if they won at the Port first: after a lost Port
@@ -98,7 +98,7 @@ def outpost_defence(rng, S, X, W, h):
             cap -= k
     X.g[L.G_OUTPOST_COMBATS] += 1
     log_event(X, L.EV_REVENGE, now(X), p, L.RV_OUTPOST_FIGHT, h, 0, 0, 0)
-    outcome = fight(rng, S, X, W, p, h, False)
+    outcome = fight(rngs, S, X, W, p, h, False)
     carry_damage(W, p)
     if X.hx[h, L.H_OUTPOST] != p:
         log_event(
@@ -142,7 +142,7 @@ def outpost_threat(S, X, h):
 
 
 @nb.njit(cache=True)
-def resolve_revenge_fights(rng, S, X, W):
+def resolve_revenge_fights(rngs, S, X, W):
     """Every Port, then every Outpost, with Old Ones on it; all are fought (FAQ). The
     Outposts go in the Old One player's order: a random order for the random player,
     else the strongest attack first (it wears the defenders down; Mythos Solo: hex order).
@@ -154,7 +154,7 @@ def resolve_revenge_fights(rng, S, X, W):
     for p in range(X.g[L.G_NUM_PLAYERS]):
         h = X.pl[p, L.P_PORT]
         if h >= 0 and count_in_hex(X, h) > 0:
-            if revenge_port_defence(rng, S, X, W, p):
+            if revenge_port_defence(rngs, S, X, W, p):
                 X.pl[p, L.P_PORT_LOST] = 1
                 if not ended:
                     X.g[L.G_PORT_LOST_BY] = p
@@ -170,7 +170,7 @@ def resolve_revenge_fights(rng, S, X, W):
         # selection sort by the OOP's key (descending threat) or a random shuffle
         for a in range(k - 1):
             if random_order:
-                b = a + int(rng.random() * (k - a))
+                b = a + int(rngs[L.RNG_OOP].random() * (k - a))
             else:
                 b = a
                 for j in range(a + 1, k):
@@ -182,7 +182,7 @@ def resolve_revenge_fights(rng, S, X, W):
     for j in range(k):
         h = W.hexes[j]
         if X.hx[h, L.H_OUTPOST] >= 0 and count_in_hex(X, h) > 0:
-            outpost_defence(rng, S, X, W, h)
+            outpost_defence(rngs, S, X, W, h)
     for p in range(X.g[L.G_NUM_PLAYERS]):  # the turn's fights are over: everyone heals
         for u in range(L.NUM_UNITS):
             W.dmg_carry[p, u] = 0

@@ -128,10 +128,27 @@ def check_invariants(S, X, actor):
 
 
 @nb.njit(cache=True)
-def run_game(rng, S, X, W):
-    """Play the set-up game to its end. X.g[G_END_REASON] says how it ended."""
+def take_turn(rngs, S, X, W, actor):
+    """One turn of ``actor`` (a seat, or OLD_ONES)."""
     g = X.g
-    checked = g[L.G_CHECKED] != 0
+    if actor == OLD_ONES:
+        if g[L.G_MODE] == L.MODE_REVENGE:
+            oop_turn(rngs, S, X, W)
+        elif g[L.G_MODE] == L.MODE_MYTHOS_SOLO:
+            mythos_solo_turn(rngs, S, X, W)
+        else:
+            old_ones_turn(rngs, S, X, W)
+    else:
+        player_turn(rngs, S, X, W, actor)
+    if g[L.G_CHECKED] != 0:
+        check_invariants(S, X, actor)
+
+
+@nb.njit(cache=True)
+def advance(rngs, S, X, W, stop_seats):
+    """Play turns until a seat in the bit mask ``stop_seats`` is to act: returns that seat
+    (its turn not taken yet; step_seat takes it), or NOBODY once the game is over."""
+    g = X.g
     while g[L.G_OVER] == 0:
         g[L.G_STEPS] += 1
         if g[L.G_STEPS] > MAX_STEPS:
@@ -144,25 +161,41 @@ def run_game(rng, S, X, W):
             g[L.G_END_REASON] = L.END_TIME
             g[L.G_END_TIME] = g[L.G_OO_TIME]
             break
-        if actor == OLD_ONES:
-            if g[L.G_MODE] == L.MODE_REVENGE:
-                oop_turn(rng, S, X, W)
-            elif g[L.G_MODE] == L.MODE_MYTHOS_SOLO:
-                mythos_solo_turn(rng, S, X, W)
-            else:
-                old_ones_turn(rng, S, X, W)
-        else:
-            player_turn(rng, S, X, W, actor)
-        if checked:
-            check_invariants(S, X, actor)
-    if checked and g[L.G_END_REASON] != L.END_TIME and g[L.G_END_REASON] != L.END_PORT:
+        if actor >= 0 and (stop_seats >> actor) & 1:
+            g[L.G_STEPS] -= 1  # counted again by step_seat
+            return actor
+        take_turn(rngs, S, X, W, actor)
+    return NOBODY
+
+
+@nb.njit(cache=True)
+def step_seat(rngs, S, X, W, p, box):
+    """Seat p (returned by advance) takes its turn with action ``box`` (-1: its strategy
+    chooses)."""
+    X.g[L.G_STEPS] += 1
+    X.g[L.G_FORCED_BOX] = box + 1 if box >= 0 else 0
+    take_turn(rngs, S, X, W, p)
+
+
+@nb.njit(cache=True)
+def finish_game(S, X):
+    """The end-of-game checks and log row (after advance returned NOBODY)."""
+    g = X.g
+    if g[L.G_CHECKED] != 0 and g[L.G_END_REASON] != L.END_TIME and g[L.G_END_REASON] != L.END_PORT:
         violation(X, L.CHK_END)
     log_event(X, L.EV_END, g[L.G_OO_TIME], -1, g[L.G_END_REASON], g[L.G_OO_TIME], 0, 0, 0)
 
 
 @nb.njit(cache=True)
+def run_game(rngs, S, X, W):
+    """Play the set-up game to its end. X.g[G_END_REASON] says how it ended."""
+    advance(rngs, S, X, W, 0)
+    finish_game(S, X)
+
+
+@nb.njit(cache=True)
 def play_game(
-    rng,
+    rngs,
     S,
     X,
     W,
@@ -182,7 +215,7 @@ def play_game(
     """Set up, play and score one game; the summary row goes to ``out``. Returns the
     number of log rows written."""
     setup_game(
-        rng,
+        rngs,
         S,
         X,
         W,
@@ -199,6 +232,6 @@ def play_game(
         checked,
     )
     if X.g[L.G_OVER] == 0:
-        run_game(rng, S, X, W)
+        run_game(rngs, S, X, W)
     summarize(S, X, W, out)
     return X.g[L.G_LOG_N]

@@ -200,7 +200,7 @@ def temple_near(S, X, W, target_p):
 
 
 @nb.njit(cache=True)
-def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
+def play_mythos(rngs, S, X, W, c, target_p, how, tp_paid):
     """Resolve Mythos card c (it leaves the hand) against seat target_p; ``how`` and
     ``tp_paid`` go to the log (MYTHOS_PLAYED by the OOP, MYTHOS_FLIPPED in Mythos Solo).
     Returns True if the game ended."""
@@ -258,7 +258,7 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
                 X, L.EV_BLIGHT, now(X), X.hx[h, L.H_FARM_OWNER], h, X.hx[h, L.H_FARM_KIND], 0, 0, 0
             )
     elif e == L.MYTH_MOVE_CLOSEST_OLD_ONE:
-        return byakhee(rng, S, X, W, amount)
+        return byakhee(rngs, S, X, W, amount)
     elif e == L.MYTH_REMOVE_RAILS:
         removed = 0
         while removed < amount and X.pl[target_p, L.P_TRACKS] > 0:
@@ -348,7 +348,7 @@ def play_mythos(rng, S, X, W, c, target_p, how, tp_paid):
 
 
 @nb.njit(cache=True)
-def byakhee(rng, S, X, W, amount):
+def byakhee(rngs, S, X, W, amount):
     """The face-up Old One closest to a Port/Outpost moves ``amount`` hexes towards it."""
     n = X.hx.shape[0]
     for h in range(n):
@@ -401,7 +401,7 @@ def byakhee(rng, S, X, W, amount):
                 0,
             )
             break
-    return resolve_revenge_fights(rng, S, X, W)
+    return resolve_revenge_fights(rngs, S, X, W)
 
 
 @nb.njit(cache=True)

@@ -87,7 +87,7 @@ def baoht(st, mx, W, alloc_id, amount):
 
 
 @nb.njit(cache=True)
-def combat_mythos(rng, S, X, W, p, h, port_defence, m):
+def combat_mythos(rngs, S, X, W, p, h, port_defence, m):
     """Play the combat Mythos cards that apply to the fight of seat p in hex h whose
     Old Ones fill W.tiles2[:m]; returns the new number of Old Ones in the fight."""
     g = X.g
@@ -121,7 +121,7 @@ def combat_mythos(rng, S, X, W, p, h, port_defence, m):
             cost = S.myth_tp[c]
             if cost > 0 and g[L.G_OO_TIME] + cost > S.r[L.R_END]:
                 continue
-            if not rng.random() < X.oop_params[L.OP_COMBAT_MYTHOS]:
+            if not rngs[L.RNG_OOP].random() < X.oop_params[L.OP_COMBAT_MYTHOS]:
                 continue
             if e == L.MYTH_COMBAT_DAMAGE_AND_SANITY and mx[C.CAN_WITHDRAW] != 0:
                 # "clearly not retreating": the human's rule stays even after the card

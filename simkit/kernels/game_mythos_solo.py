@@ -25,15 +25,15 @@ from simkit.kernels.low.game_common import log_event, now
 
 
 @nb.njit(cache=True)
-def mythos_solo_setup(rng, S, X, W):
+def mythos_solo_setup(rngs, S, X, W):
     """After the base solo setup: Port token 4, 2 Infantry, a Personality, the Mythos deck."""
     X.g[L.G_RULESET] = L.RULES_REVENGE
     human_extras(S, X, S.port_rev[L.PR_STRENGTH_NORMAL])
-    shuffle_mythos(rng, S, X)
+    shuffle_mythos(rngs, S, X)
 
 
 @nb.njit(cache=True)
-def flip_mythos(rng, S, X, W):
+def flip_mythos(rngs, S, X, W):
     """Flip the top Mythos card and action it against the player (seat 0)."""
     g = X.g
     c = mythos_draw(X)
@@ -45,19 +45,19 @@ def flip_mythos(rng, S, X, W):
         X.mythos_hand[c] = 1  # waits for its combat
         log_event(X, L.EV_MYTHOS, now(X), 0, c, L.MYTHOS_PENDING, -1, 0, e)
     elif mythos_applicable(S, X, W, c, 0):
-        play_mythos(rng, S, X, W, c, 0, L.MYTHOS_FLIPPED, 0)
+        play_mythos(rngs, S, X, W, c, 0, L.MYTHOS_FLIPPED, 0)
     else:
         g[L.G_MYTHOS_NO_EFFECT] += 1
         log_event(X, L.EV_MYTHOS, now(X), 0, c, L.MYTHOS_NO_EFFECT, -1, 0, e)
 
 
 @nb.njit(cache=True)
-def mythos_solo_turn(rng, S, X, W):
+def mythos_solo_turn(rngs, S, X, W):
     """The base Old Ones' turn, then a Mythos card on a non-illuminated space."""
-    old_ones_turn(rng, S, X, W)
+    old_ones_turn(rngs, S, X, W)
     if X.g[L.G_OVER] != 0:
         return
     t = X.g[L.G_OO_TIME]
     illum = S.illuminated[t] if t < S.illuminated.size else False
     if not illum:
-        flip_mythos(rng, S, X, W)
+        flip_mythos(rngs, S, X, W)

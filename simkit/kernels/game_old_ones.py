@@ -70,13 +70,13 @@ def blight_or_save(S, X, W, h):
 
 
 @nb.njit(cache=True)
-def move_with_card(rng, S, X, W, c, only):
+def move_with_card(rngs, S, X, W, c, only):
     """Resolve Old One card c for movement, base rule (compass, no stop at Farms)."""
-    move_with_card_policy(rng, S, X, W, c, only, CHOOSE_COMPASS, False, True)
+    move_with_card_policy(rngs, S, X, W, c, only, CHOOSE_COMPASS, False, True)
 
 
 @nb.njit(cache=True)
-def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm, fresh):
+def move_with_card_policy(rngs, S, X, W, c, only, policy, stop_at_farm, fresh):
     """Resolve Old One card c for movement (all face-up Old Ones, or tile ``only``).
     policy: simkit.kernels.low.movement CHOOSE_* (base: CHOOSE_COMPASS); stop_at_farm: Revenge;
     fresh: c is the first card of its movement check (False: the stops of the earlier
@@ -103,7 +103,7 @@ def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm, fresh):
         S.type_moves,
         stop_at_farm,
         policy,
-        rng,
+        rngs[L.RNG_MOVE],
         W.moves,
         W.stopped,
         W.dist,
@@ -129,16 +129,16 @@ def move_with_card_policy(rng, S, X, W, c, only, policy, stop_at_farm, fresh):
 
 
 @nb.njit(cache=True)
-def resolve_ports(rng, S, X, W):
+def resolve_ports(rngs, S, X, W):
     """Defend every Port with Old Ones on it, in player order. True if one was lost
     (the game is then over). Mythos Solo: Revenge Ports and Outposts
     (simkit.kernels.game_defence)."""
     if is_revenge_like(X):
-        return resolve_revenge_fights(rng, S, X, W)
+        return resolve_revenge_fights(rngs, S, X, W)
     for p in range(X.g[L.G_NUM_PLAYERS]):
         h = X.pl[p, L.P_PORT]
         if h >= 0 and X.hex_blocked[h]:
-            if port_defence(rng, S, X, W, p):
+            if port_defence(rngs, S, X, W, p):
                 X.pl[p, L.P_PORT_LOST] = 1
                 X.g[L.G_OVER] = 1
                 X.g[L.G_END_REASON] = L.END_PORT
@@ -150,15 +150,15 @@ def resolve_ports(rng, S, X, W):
 
 
 @nb.njit(cache=True)
-def movement_check(rng, S, X, W, only, n_cards):
+def movement_check(rngs, S, X, W, only, n_cards):
     """Draw n_cards Old One cards for movement if anything can move, then fight at
     Ports. True if the game ended."""
     if not movers_exist(S, X, only):
         return False
     for _ in range(n_cards):
-        c = draw_oo_card(rng, X)
-        move_with_card(rng, S, X, W, c, only)
-    return resolve_ports(rng, S, X, W)
+        c = draw_oo_card(rngs, X)
+        move_with_card(rngs, S, X, W, c, only)
+    return resolve_ports(rngs, S, X, W)
 
 
 @nb.njit(cache=True)
@@ -215,7 +215,7 @@ def temple_tiles(S, X, W):
 
 
 @nb.njit(cache=True)
-def revelation(rng, S, X, W, card):
+def revelation(rngs, S, X, W, card):
     """Resolve one Revelation card. True if the game ended (a Port fell)."""
     kind = S.rev_kind[card]
     detail = -1
@@ -233,7 +233,7 @@ def revelation(rng, S, X, W, card):
         if detail >= 0:
             t = flip_tile(S, X, detail, -1)
             if kind == L.REV_REVEAL_SIX and t >= 0:
-                return movement_check(rng, S, X, W, detail, S.r[L.R_REVEAL_CARDS])
+                return movement_check(rngs, S, X, W, detail, S.r[L.R_REVEAL_CARDS])
     elif kind == L.REV_ASSASSINATE:
         assassinate(S, X)
     elif kind == L.REV_TEMPLES:
@@ -242,7 +242,7 @@ def revelation(rng, S, X, W, card):
 
 
 @nb.njit(cache=True)
-def old_ones_turn(rng, S, X, W):
+def old_ones_turn(rngs, S, X, W):
     """The purple disc moves one space and the Old Ones act (base game)."""
     g = X.g
     g[L.G_OO_TIME] += 1
@@ -255,6 +255,6 @@ def old_ones_turn(rng, S, X, W):
     if illum and g[L.G_REV_POS] < g[L.G_REV_SIZE]:
         card = X.rev_deck[g[L.G_REV_POS]]
         g[L.G_REV_POS] += 1
-        if revelation(rng, S, X, W, card):
+        if revelation(rngs, S, X, W, card):
             return
-    movement_check(rng, S, X, W, -1, S.r[L.R_MOVE_CARDS])
+    movement_check(rngs, S, X, W, -1, S.r[L.R_MOVE_CARDS])

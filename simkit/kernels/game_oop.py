@@ -53,7 +53,7 @@ from simkit.kernels.low.game_outpost import MAX_OUTPOSTS, maybe_outpost  # noqa:
 
 # -- setup -------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def revenge_setup(rng, S, X, W, diff, ruleset):
+def revenge_setup(rngs, S, X, W, diff, ruleset):
     """After the base setup (survey with Spawn tiles, Ports): ``diff`` (DIFF_*) and
     ``ruleset`` (RULES_*); 2 Infantry and a Personality per human; Port
     tokens; the OOP's 9/6/4 tiles; the Mythos deck and a 3-card hand; purple disc at the
@@ -76,7 +76,7 @@ def revenge_setup(rng, S, X, W, diff, ruleset):
     # are "unused")
     for lv in range(3):
         g[L.G_OOP_LEFT + lv] = min(S.r[L.R_OOP_TILES + lv], X.stack_size[lv] - X.stack_top[lv])
-    shuffle_mythos(rng, S, X)
+    shuffle_mythos(rngs, S, X)
     for _ in range(3):
         c = mythos_draw(X)
         if c >= 0:
@@ -120,7 +120,7 @@ def human_extras(S, X, strength):
 
 
 @nb.njit(cache=True)
-def shuffle_mythos(rng, S, X):
+def shuffle_mythos(rngs, S, X):
     """The Mythos deck (the cards of the content mode, S.myth_in_deck), shuffled, as the
     draw pile; nobody holds a card."""
     g = X.g
@@ -131,7 +131,7 @@ def shuffle_mythos(rng, S, X):
             X.mythos_deck[nm] = c
             nm += 1
     for j in range(nm - 1, 0, -1):
-        k = int(rng.random() * (j + 1))
+        k = int(rngs[L.RNG_MYTHOS].random() * (j + 1))
         t = X.mythos_deck[j]
         X.mythos_deck[j] = X.mythos_deck[k]
         X.mythos_deck[k] = t
@@ -243,12 +243,12 @@ def weakest_port(S, X):
 
 
 @nb.njit(cache=True)
-def pick_hex(rng, S, X, W, k, target_p, farm_bias, random_pick):
+def pick_hex(rngs, S, X, W, k, target_p, farm_bias, random_pick):
     """One of W.hexes[:k]: random, nearest an un-blighted Farm, or nearest target_p's Port."""
     if k <= 0:
         return -1
     if random_pick:
-        return W.hexes[int(rng.random() * k)]
+        return W.hexes[int(rngs[L.RNG_OOP].random() * k)]
     best = W.hexes[0]
     best_d = 1 << 40
     for j in range(k):
@@ -267,14 +267,14 @@ def pick_hex(rng, S, X, W, k, target_p, farm_bias, random_pick):
 
 # -- fights (simkit.kernels.game_defence) -------------------------------------------------
 @nb.njit(cache=True)
-def oop_move(rng, S, X, W):
+def oop_move(rngs, S, X, W):
     policy = int(X.oop_params[L.OP_MOVE_POLICY])
     # "If a Farm/Port/Outpost is reached, that Old One stops moving": for the rest of
     # this Move action, so the four cards share one set of stops (W.stopped)
     for j in range(4):
-        c = draw_oo_card(rng, X)
-        move_with_card_policy(rng, S, X, W, c, -1, policy, True, j == 0)
-    resolve_revenge_fights(rng, S, X, W)
+        c = draw_oo_card(rngs, X)
+        move_with_card_policy(rngs, S, X, W, c, -1, policy, True, j == 0)
+    resolve_revenge_fights(rngs, S, X, W)
 
 
 # -- human hooks -------------------------------------------------------------------------------
@@ -306,7 +306,7 @@ def face_counts(S, X, out2):
 
 
 @nb.njit(cache=True)
-def oop_turn(rng, S, X, W):
+def oop_turn(rngs, S, X, W):
     """The Old One player is the active player: at most one Mythos card, then one action."""
     g = X.g
     end = S.r[L.R_END]
@@ -316,12 +316,12 @@ def oop_turn(rng, S, X, W):
     target = (
         weakest_port(S, X)
         if (prm[L.OP_TARGET_WEAK] > 0 or random_kind)
-        else int(rng.random() * g[L.G_NUM_PLAYERS])
+        else int(rngs[L.RNG_OOP].random() * g[L.G_NUM_PLAYERS])
     )
     log_event(X, L.EV_OO_TURN, g[L.G_OO_TIME], -1, g[L.G_OO_TIME], 0, 0, 0, 0)
     # a Mythos card (not after the disc has reached the end; its cost must fit)
     want = prm[L.OP_PLAY_MYTHOS]
-    if want > 0 and rng.random() < want:
+    if want > 0 and rngs[L.RNG_OOP].random() < want:
         best = -1
         best_v = 0.0
         for c in range(S.myth_effect.size):
@@ -329,7 +329,7 @@ def oop_turn(rng, S, X, W):
                 continue
             if g[L.G_OO_TIME] + S.myth_tp[c] > end or not mythos_applicable(S, X, W, c, target):
                 continue
-            v = rng.random() if random_kind else mythos_score(S, X, c)
+            v = rngs[L.RNG_OOP].random() if random_kind else mythos_score(S, X, c)
             if v > best_v:
                 best_v = v
                 best = c
@@ -337,7 +337,7 @@ def oop_turn(rng, S, X, W):
             cost = S.myth_tp[best]
             if cost > 0:
                 advance_disc(X, cost)
-            if play_mythos(rng, S, X, W, best, target, L.MYTHOS_PLAYED, cost):
+            if play_mythos(rngs, S, X, W, best, target, L.MYTHOS_PLAYED, cost):
                 return
             if cost > 0:
                 return
@@ -363,7 +363,7 @@ def oop_turn(rng, S, X, W):
     if random_kind:
         k = int(can_place) + int(can_reveal) + int(can_move) + int(can_summon)
         if k > 0:
-            r = int(rng.random() * k)
+            r = int(rngs[L.RNG_OOP].random() * k)
             for a in range(4):
                 ok = (
                     (a == 0 and can_place)
@@ -406,7 +406,7 @@ def oop_turn(rng, S, X, W):
                 if lv_ok[lv] == 1 and place_sites(S, X, W, lv + 1) > 0:
                     W.choice[k] = lv
                     k += 1
-            place_lv = W.choice[int(rng.random() * k)]
+            place_lv = W.choice[int(rngs[L.RNG_OOP].random() * k)]
         m = place_sites(S, X, W, place_lv + 1)
         if farm_bias:
             n = X.hex_farm.size
@@ -419,7 +419,7 @@ def oop_turn(rng, S, X, W):
                 W.ctx[L.CTX_S_DIST2] = 0
             else:
                 farm_bias = False
-        h = pick_hex(rng, S, X, W, m, target, farm_bias, random_kind or prm[L.OP_TARGET_WEAK] <= 0)
+        h = pick_hex(rngs, S, X, W, m, target, farm_bias, random_kind or prm[L.OP_TARGET_WEAK] <= 0)
         t = take_oop_tile(X, place_lv)
         log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_PLACE, t, h, place_lv + 1, 0)
         if t >= 0 and h >= 0:
@@ -432,7 +432,7 @@ def oop_turn(rng, S, X, W):
             if h < 0 or X.tile_up[i]:
                 continue
             if random_kind:
-                v = rng.random()
+                v = rngs[L.RNG_OOP].random()
             else:
                 t = S.tile_type[i]
                 v = 0.0
@@ -460,7 +460,7 @@ def oop_turn(rng, S, X, W):
             flip_tile(S, X, best, -1)
     elif action == L.OOP_MOVE:
         log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_MOVE, -1, -1, 4, 0)
-        oop_move(rng, S, X, W)
+        oop_move(rngs, S, X, W)
     else:
         kept = -1
         kept_v = -1e18
@@ -471,7 +471,11 @@ def oop_turn(rng, S, X, W):
                 break
             W.choice[j] = c
             drawn += 1
-            v = rng.random() if random_kind else mythos_score(S, X, c) + 1e-3 * rng.random()
+            v = (
+                rngs[L.RNG_OOP].random()
+                if random_kind
+                else mythos_score(S, X, c) + 1e-3 * rngs[L.RNG_OOP].random()
+            )
             if v > kept_v:
                 kept_v = v
                 kept = j

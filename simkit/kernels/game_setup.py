@@ -1,6 +1,6 @@
 """Game setup (base rules, Setup 1-14) into the state arrays of game_layout.
 
-Chance comes only from ``rng`` (``rng.random()``), in this order: seat shuffle, survey
+Chance comes only from ``rngs[RNG_SETUP]`` (``random()``), in this order: seat shuffle, survey
 tiles and Old One stacks (simkit.kernels.low.board.random_survey_setup), Revelation decks
 (level 3, 2, 1), Personality deck, Ports (reverse player order). The Old One deck needs
 no shuffle: simkit.kernels.low.deck draws uniformly from the cards left.
@@ -73,7 +73,7 @@ def reset_state(S, X, W):
 
 @nb.njit(cache=True)
 def setup_game(
-    rng,
+    rngs,
     S,
     X,
     W,
@@ -107,7 +107,7 @@ def setup_game(
     for p in range(L.MAX_PLAYERS):
         W.seat_perm[p] = p
     if shuffle_seats:
-        shuffle_prefix(rng, W.seat_perm, num_players)
+        shuffle_prefix(rngs[L.RNG_SETUP], W.seat_perm, num_players)
     # permute sid/params in place by the permutation (selection into the free slots)
     for p in range(num_players):
         W.choice[p] = X.sid[p]
@@ -121,7 +121,7 @@ def setup_game(
 
     # Setup 4-6: survey, resources and Old One tiles.
     random_survey_setup(
-        rng,
+        rngs[L.RNG_SETUP],
         S.neighbors,
         S.hex_terrain,
         S.hex_level,
@@ -164,7 +164,7 @@ def setup_game(
             if S.rev_level[c] == lv:
                 W.tiles[m] = c
                 m += 1
-        shuffle_prefix(rng, W.tiles, m)
+        shuffle_prefix(rngs[L.RNG_SETUP], W.tiles, m)
         pos -= per
         for j in range(per):
             X.rev_deck[pos + j] = W.tiles[j]
@@ -175,7 +175,7 @@ def setup_game(
     npers = S.pers_effect.size
     for c in range(npers):
         X.pers_deck[c] = c
-    shuffle_prefix(rng, X.pers_deck, npers)
+    shuffle_prefix(rngs[L.RNG_SETUP], X.pers_deck, npers)
     g[L.G_PERS_POS] = 0
     g[L.G_PERS_SIZE] = npers
     for j in range(r[L.R_DISPLAY]):
@@ -206,7 +206,14 @@ def setup_game(
 
     # Setup 14: Ports in reverse player order, 3+ hexes apart.
     stuck = place_ports(
-        rng, S.hex_q, S.hex_r, S.hex_port, num_players, PORT_RANDOM, W.port_hex, W.mask
+        rngs[L.RNG_SETUP],
+        S.hex_q,
+        S.hex_r,
+        S.hex_port,
+        num_players,
+        PORT_RANDOM,
+        W.port_hex,
+        W.mask,
     )
     if stuck >= 0:
         g[L.G_OVER] = 1
@@ -235,6 +242,6 @@ def setup_game(
             0,
         )
     if mode == L.MODE_REVENGE:
-        revenge_setup(rng, S, X, W, difficulty, ruleset)
+        revenge_setup(rngs, S, X, W, difficulty, ruleset)
     elif mode == L.MODE_MYTHOS_SOLO:
-        mythos_solo_setup(rng, S, X, W)
+        mythos_solo_setup(rngs, S, X, W)

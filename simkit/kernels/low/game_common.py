@@ -105,14 +105,15 @@ def flip_tile(S, X, i, actor):
 
 
 @nb.njit(cache=True)
-def draw_oo_card(rng, X):
+def draw_oo_card(rngs, X):
     """One Old One card from the game's persistent deck (reshuffled when exhausted)."""
     g = X.g
     if g[L.G_DECK_LEFT] == 0:
         g[L.G_DECK_LEFT] = refill_full(X.oo_deck)
         g[L.G_RESHUFFLES] += 1
-    c, n_left = draw_card(rng, X.oo_deck, g[L.G_DECK_LEFT])
+    c, n_left = draw_card(rngs[L.RNG_DECK], X.oo_deck, g[L.G_DECK_LEFT])
     g[L.G_DECK_LEFT] = n_left
+    g[L.G_DECK_DRAWN] += 1
     return c
 
 

@@ -47,6 +47,22 @@ ZOMBIE, MI_GO, SHOGGOTH, CTHULHU, TEMPLE, LOYALIST = 0, 1, 2, 3, 4, 5
 MODE_BASE, MODE_SOLO, MODE_REVENGE, MODE_MYTHOS_SOLO = 0, 1, 2, 3
 MODE_NAMES = ("base", "solo", "revenge", "mythos-solo")
 
+# Chance in named streams: a game's seed spawns one np.random.Generator per purpose
+# (simkit.core.seeds.game_streams), passed to the game kernels as the tuple ``rngs``. Every
+# chance site reads its own stream, so two games with the same seed and different
+# strategies share the setup (tiles, decks, seats), the Old One card order and the Mythos
+# deck: common random numbers for paired comparisons and tuning.
+RNG_SETUP = 0  # seats, survey tiles and Old One stacks, Revelation and Personality decks
+RNG_DECK = 1  # the Old One card deck: every card drawn, in combat or for a Revelation
+RNG_MOVE = 2  # the Old Ones' own turn: movement (base, solo) and the Mythos Solo deck
+RNG_MYTHOS = 3  # Revenge: the Mythos deck's shuffle
+RNG_OOP = 4  # Revenge: the Old One player's decisions
+RNG_SEAT = 5  # + seat: each human seat's decisions
+NUM_STREAMS = RNG_SEAT + MAX_PLAYERS
+STREAM_NAMES = ("setup", "deck", "move", "mythos", "oop") + tuple(
+    f"seat{p}" for p in range(MAX_PLAYERS)
+)
+
 # -- action boxes (player board) ---------------------------------------------------------
 (
     BOX_RAIL,
@@ -108,6 +124,7 @@ G_LAYOUT = Layout(
         ("G_CHECKED", 1),
         ("G_STEPS", 1),
         ("G_RESHUFFLES", 1, "Old One deck reshuffles"),
+        ("G_DECK_DRAWN", 1, "Old One cards drawn (combat and movement; the RNG_DECK reads)"),
         ("G_REVEALED", 1, "tiles revealed (any cause)"),
         ("G_DIFFICULTY", 1, "solo difficulty index"),
         ("G_SUPPLY", NUM_UNITS, "+ unit: military units left in the shared supply"),
@@ -116,6 +133,13 @@ G_LAYOUT = Layout(
         ("G_MOVE_CARDS", 1, "movement cards drawn"),
         ("G_FIRST_VIOLATION", 1, "code of the first invariant failure (CHK_*)"),
         ("G_CASTRO_SAVES", 1),
+        ("G_FORCED_BOX", 1, "action box + 1 the player turn takes (a look-ahead's choice), 0"),
+        (
+            "G_FORCED_FALLBACKS",
+            1,
+            "sub-decisions the rollout policy had no answer for, in a look-ahead's action "
+            "(the engine's legal default played; not counted as illegal)",
+        ),
         # Revenge (unused by the base engine)
         ("G_OOP_VP", 1),
         ("G_MYTHOS_POS", 1),
@@ -630,6 +654,8 @@ Work = namedtuple(
         "choice",  # int64 [8] multi-valued strategy answers
         "ctx",  # int64 [CTX_SIZE] per-turn facts the engine computed
         "seat_perm",  # int64 [MAX_PLAYERS]
+        "deal",
+        "deal2",  # int64 [max deck or tiles + 1] determinization scratch (game_search)
         # the optimal withdraw table (simkit.kernels.combat_table), solved per combat
         "wt_table",
         "wt_slots",

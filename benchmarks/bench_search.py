@@ -1,0 +1,104 @@
+"""The search player's speed: games per second at each budget, rollouts per second.
+
+    .venv/bin/python benchmarks/bench_search.py [--games 12] [--budgets 1,4,8]
+
+JSON lines (name, value, unit). One core, one process. The first search game loads (or,
+with a cold numba cache, compiles) the kernels; its time is reported on its own line as
+``search_warmup`` and is not in any rate. ``search_games_per_second_rK``: 2-player base
+games, search (rollouts K, rollout policy balanced) against balanced, seeds 0..games-1.
+``search_rollouts_per_second``: rollouts from a mid-game position (the search seat's 10th
+decision), each one a state copy, a re-deal of the hidden information, the action and the
+rest of the game with the rollout policy, and the scoring. The goal of issue 14 is at
+least 1 game per second per core at the default budget (SearchPlayer.rollouts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import numpy as np  # noqa: E402
+from common import Timer, emit  # noqa: E402
+
+from simkit.core.seeds import game_generator, game_streams  # noqa: E402
+from simkit.game.engine import Engine, make_spec  # noqa: E402
+from simkit.game.search import Lookahead, search_seats  # noqa: E402
+from simkit.kernels.game_loop import advance, step_seat  # noqa: E402
+from simkit.kernels.game_setup import setup_game  # noqa: E402
+from strategies.search import SearchPlayer  # noqa: E402
+
+
+def mid_game(eng: Engine, spec, seed: int, decisions: int):
+    """Play to the search seat's decision number ``decisions``; returns (seat, player)."""
+    X = eng.state
+    for p, s in enumerate(spec.strategies):
+        X.sid[p], X.params[p] = s.sid, s.lower()
+    mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
+    rngs = game_streams(seed)
+    setup_game(
+        rngs, eng.S, eng.X, eng.W, spec.players, mode, start, coal, iron, gold, True, diff,
+        ruleset, 0, 0,
+    )  # fmt: skip
+    seats = search_seats(spec, eng.work.seat_perm)
+    mask = sum(1 << s for s in seats)
+    for k in range(decisions + 1):
+        p = advance(rngs, eng.S, eng.X, eng.W, mask)
+        if k < decisions:
+            step_seat(rngs, eng.S, eng.X, eng.W, p, -1)
+    return p, seats[p]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--budgets", default="1,4,8")
+    parser.add_argument("--rollouts", type=int, default=400)
+    args = parser.parse_args()
+    eng = Engine()
+    default = SearchPlayer().rollouts
+    with Timer() as t:
+        eng.play(game_generator(99, 0, 0), make_spec("base", 2, ["search:rollouts=1", "balanced"]))
+    emit("search_warmup", t.seconds, "s", note="first search game: kernel load or compile")
+    for k in (int(b) for b in args.budgets.split(",")):
+        spec = make_spec("base", 2, [f"search:rollouts={k}", "balanced"])
+        eng.play(game_generator(98, 0, 0), spec)  # this budget's first game is not timed
+        before = eng.lookahead.rollouts_played
+        with Timer() as t:
+            rows, _ = eng.play_many(spec, 0, 0, args.games)
+        played = eng.lookahead.rollouts_played - before
+        emit(
+            f"search_games_per_second_r{k}",
+            args.games / t.seconds,
+            "games/s",
+            rollouts=k,
+            default_budget=k == default,
+            games=args.games,
+            rollouts_per_game=round(played / args.games, 1),
+            goal="1 game/s per core at the default budget",
+            load=round(os.getloadavg()[0], 2),
+        )
+    spec = make_spec("base", 2, ["search:rollouts=1", "balanced"])
+    p, player = mid_game(eng, spec, 3, 10)
+    look = Lookahead(eng)
+    look.decide(np.random.default_rng(0), p, player)  # warm
+    start = look.rollouts_played
+    k = 0
+    with Timer() as t:
+        while look.rollouts_played - start < args.rollouts:
+            k += 1
+            look.decide(np.random.default_rng(k), p, player)
+    n = look.rollouts_played - start
+    emit(
+        "search_rollouts_per_second",
+        n / t.seconds,
+        "rollouts/s",
+        position="base 2p, the search seat's 10th decision",
+        load=round(os.getloadavg()[0], 2),
+    )
+
+
+if __name__ == "__main__":
+    main()

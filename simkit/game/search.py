@@ -1,0 +1,142 @@
+"""The search player (strategies.search.SearchPlayer): determinized Monte Carlo look-ahead
+with the jitted engine as its own forward model.
+
+The game is driven turn by turn (simkit.kernels.game_loop.advance stops before each
+search seat's turn). At that turn the seat lists its legal actions, and for each of
+``rollouts`` re-deals of what it cannot see (simkit.kernels.game_search.determinize) it
+plays every action and then the rest of the game with the rollout policy, on a copy of
+the state. Every action meets the same re-deals and the same rollout chance (common
+random numbers), so the comparison between actions is paired. The action with the best
+mean result is taken in the real game.
+
+The driver is Python because the jitted loop cannot call itself (numba has no recursion
+through the engine); each rollout is a handful of kernel calls on preallocated copies.
+What the seat draws for its search comes from its own stream (RNG_SEAT + seat), so a
+game with search seats is reproducible from its seed like any other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.game.arrays import new_state, new_work
+from simkit.kernels.game_loop import NOBODY, advance, finish_game, run_game, step_seat
+from simkit.kernels.game_scoring import summarize
+from simkit.kernels.game_search import determinize, legal_boxes
+from simkit.kernels.game_setup import setup_game
+from simkit.kernels.game_state import to_refs
+from simkit.kernels.low import game_layout as L
+from strategies.search import SearchPlayer
+
+# Work fields that are caches of pure functions (the withdraw tables): a rollout keeps
+# its own; every other Work field is copied with the state.
+_CACHE_PREFIX = "wt_"
+
+
+class Lookahead:
+    """Rollout buffers for one Engine: a second state and work, reused every decision."""
+
+    def __init__(self, engine):
+        self.eng = engine
+        self.state = new_state(engine.arrays, 1)
+        self.work = new_work(engine.arrays)
+        self.S, self.X, self.W = to_refs(engine.arrays, self.state, self.work)
+        self.row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
+        self.legal = np.zeros(L.NUM_BOXES, dtype=np.bool_)
+        self._state_pairs = [
+            (dst, src)
+            for name, dst, src in zip(L.State._fields, self.state, engine.state, strict=True)
+            if name != "log"
+        ]
+        self._work_pairs = [
+            (dst, src)
+            for name, dst, src in zip(L.Work._fields, self.work, engine.work, strict=True)
+            if not name.startswith(_CACHE_PREFIX)
+        ]
+        self.rollouts_played = 0
+        self.last_scores = np.zeros(0)
+
+    def _copy_in(self) -> None:
+        for dst, src in self._state_pairs:
+            np.copyto(dst, src)
+        for dst, src in self._work_pairs:
+            np.copyto(dst, src)
+        g = self.state.g
+        g[L.G_LOG_ON] = 0  # rollouts write no log and run unchecked
+        g[L.G_CHECKED] = 0
+
+    def score(self, p: int, objective: str) -> float:
+        row = self.row
+        base = L.S_PLAYER0 + p * L.S_PLAYER_STRIDE
+        vp = row[base + L.SUM_P_VP]
+        rivals = [row[L.S_OO_VP]]
+        for q in range(int(row[L.S_NUM_PLAYERS])):
+            if q != p:
+                rivals.append(row[L.S_PLAYER0 + q * L.S_PLAYER_STRIDE + L.SUM_P_VP])
+        margin = float(vp - max(rivals))
+        if objective == "margin":
+            return margin
+        mask = int(row[L.S_WINNERS_MASK])
+        win = 1.0 / bin(mask).count("1") if (mask >> p) & 1 else 0.0
+        return win + 1e-3 * margin  # the margin only breaks ties between equal win shares
+
+    def decide(self, seat_rng: np.random.Generator, p: int, player: SearchPlayer) -> int:
+        """The action box seat p takes now (the engine state is not changed)."""
+        eng = self.eng
+        legal_boxes(eng.S, eng.X, eng.W, p, self.legal)
+        boxes = np.flatnonzero(self.legal)
+        self.last_scores = np.zeros(0)
+        if boxes.size == 0:
+            return L.BOX_RETRIEVE
+        if boxes.size == 1:
+            return int(boxes[0])
+        seeds = seat_rng.integers(0, 2**63, size=(player.rollouts, 2))
+        total = np.zeros(boxes.size)
+        S, X, W = self.S, self.X, self.W
+        for det_seed, roll_seed in seeds:
+            for a, box in enumerate(boxes):
+                self._copy_in()
+                determinize(np.random.Generator(np.random.PCG64(det_seed)), S, X, W, p)
+                chance = np.random.Generator(np.random.PCG64(roll_seed))
+                rngs = (chance,) * L.NUM_STREAMS
+                step_seat(rngs, S, X, W, p, int(box))
+                run_game(rngs, S, X, W)
+                summarize(S, X, W, self.row)
+                total[a] += self.score(p, player.objective)
+                self.rollouts_played += 1
+        self.last_scores = total / player.rollouts  # mean result per legal action
+        return int(boxes[int(np.argmax(total))])
+
+
+def search_seats(spec, seat_perm: np.ndarray) -> dict[int, SearchPlayer]:
+    """Seat -> SearchPlayer for the seats (after the seating shuffle) that search."""
+    return {
+        seat: spec.strategies[int(seat_perm[seat])]
+        for seat in range(spec.players)
+        if isinstance(spec.strategies[int(seat_perm[seat])], SearchPlayer)
+    }
+
+
+def play_searched(eng, rngs, spec, setup_args, out: np.ndarray) -> int:
+    """Set up, play and score one game in which some seats search (the twin of
+    simkit.kernels.game_loop.play_game). Returns the log rows written."""
+    S, X, W = eng.S, eng.X, eng.W
+    setup_game(rngs, S, X, W, *setup_args)
+    if getattr(eng, "lookahead", None) is None:
+        eng.lookahead = Lookahead(eng)
+    look = eng.lookahead
+    seats = search_seats(spec, eng.work.seat_perm)
+    mask = sum(1 << seat for seat in seats)
+    g = eng.state.g
+    if g[L.G_OVER] == 0:
+        while True:
+            p = advance(rngs, S, X, W, mask)
+            if p == NOBODY:
+                break
+            box = look.decide(rngs[L.RNG_SEAT + p], p, seats[p])
+            step_seat(rngs, S, X, W, p, box)
+        finish_game(S, X)
+    summarize(S, X, W, out)
+    for seat in seats:  # label the seat as the search player, not its rollout policy
+        out[L.S_PLAYER0 + seat * L.S_PLAYER_STRIDE + L.SUM_P_STRATEGY] = SearchPlayer.sid_label
+    return int(g[L.G_LOG_N])

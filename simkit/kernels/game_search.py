@@ -1,0 +1,171 @@
+"""What a look-ahead player needs from the engine: the legal actions of a turn, and a
+copy of the game as one seat sees it (determinization).
+
+A human seat sees the board, every face-up tile, the discard piles and its rivals'
+pieces, but not the identity of a face-down Old One tile (on the map, in a stack or set
+aside), the order of the Old One deck, the Revelation and Personality draw piles, nor
+(Revenge) which Mythos cards the Old One player holds. ``determinize`` deals those
+unseen identities anew from ``rng``: it first lists the unseen identities in a fixed
+order and the places they may occupy in a fixed order, so the result depends only on
+what the seat can see and on ``rng``, never on where the hidden cards and tiles really
+are (tests/test_search.py changes only hidden information and checks exactly that).
+"""
+
+import numba as nb
+
+from simkit.kernels.game_actions import turn_context
+from simkit.kernels.low import game_layout as L
+
+ASIDE_PLACE = -(1 << 40)
+
+
+@nb.njit(cache=True)
+def legal_boxes(S, X, W, p, out):
+    """out[b] = action box b is legal for seat p now (what choose_action would be offered)."""
+    turn_context(S, X, W, p)
+    for b in range(L.NUM_BOXES):
+        out[b] = W.legal[b]
+
+
+@nb.njit(cache=True)
+def _shuffle(rng, a, n):
+    for i in range(n - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+@nb.njit(cache=True)
+def _sort(a, n):
+    for i in range(1, n):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
+@nb.njit(cache=True)
+def _redeal_window(rng, deck, lo, hi, buf):
+    """deck[lo:hi] = the same cards in an order drawn from rng (not from their order now)."""
+    n = hi - lo
+    for k in range(n):
+        buf[k] = deck[lo + k]
+    _sort(buf, n)
+    _shuffle(rng, buf, n)
+    for k in range(n):
+        deck[lo + k] = buf[k]
+
+
+@nb.njit(cache=True)
+def _redeal_tiles(rng, S, X, W, lv):
+    """Deal the unseen Old One identities of stack lv (level lv + 1) anew over the places
+    they may be in: face-down on the map, in the stack, set aside."""
+    nt = X.tile_hex.size
+    ids = W.deal  # unseen identities, ascending
+    place = W.deal2  # hex >= 0 on the map; -1 - j at stack position j; ASIDE_PLACE aside
+    n = 0
+    n_stack = 0
+    for i in range(nt):
+        if S.tile_level[i] != lv + 1 or X.tile_up[i]:
+            continue
+        st = X.tile_state[i]
+        if st == L.TILE_STACK or st == L.TILE_ASIDE or (st == L.TILE_BOARD and X.tile_hex[i] >= 0):
+            ids[n] = i
+            n += 1
+            n_stack += st == L.TILE_STACK
+    if n < 2 or n_stack != X.stack_size[lv] - X.stack_top[lv]:
+        return  # nothing to re-deal (or a stack this kernel does not understand: keep it)
+    m = 0
+    for h in range(X.hx.shape[0]):  # places in a fixed order: hexes, stack, aside
+        for k in range(n):
+            i = ids[k]
+            if X.tile_state[i] == L.TILE_BOARD and X.tile_hex[i] == h:
+                place[m] = h
+                m += 1
+    for j in range(X.stack_top[lv], X.stack_size[lv]):
+        place[m] = -1 - j
+        m += 1
+    while m < n:
+        place[m] = ASIDE_PLACE
+        m += 1
+    _shuffle(rng, ids, n)
+    for k in range(n):
+        i = ids[k]
+        s = place[k]
+        X.tile_holder[i] = -1
+        X.tile_last_hex[i] = -1
+        for q in range(L.MAX_PLAYERS):
+            X.tile_dmg[i, q] = 0
+            X.tile_cubes[i, q] = 0
+        if s >= 0:
+            X.tile_state[i] = L.TILE_BOARD
+            X.tile_hex[i] = s
+        elif s == ASIDE_PLACE:
+            X.tile_state[i] = L.TILE_ASIDE
+            X.tile_hex[i] = -1
+        else:
+            X.tile_state[i] = L.TILE_STACK
+            X.tile_hex[i] = -1
+            X.stacks[lv, -1 - s] = i
+
+
+@nb.njit(cache=True)
+def _redeal_revelations(rng, S, X, W):
+    """The Revelation draw pile keeps its levels in place (they show on the backs)."""
+    lo = X.g[L.G_REV_POS]
+    hi = X.g[L.G_REV_SIZE]
+    buf = W.deal
+    for lv in range(1, 4):
+        n = 0
+        for j in range(lo, hi):
+            if S.rev_level[X.rev_deck[j]] == lv:
+                buf[n] = X.rev_deck[j]
+                n += 1
+        _sort(buf, n)
+        _shuffle(rng, buf, n)
+        k = 0
+        for j in range(lo, hi):
+            if S.rev_level[X.rev_deck[j]] == lv:
+                X.rev_deck[j] = buf[k]
+                k += 1
+
+
+@nb.njit(cache=True)
+def _redeal_mythos(rng, X, W):
+    """Revenge: the cards in the Old One player's hand and in the Mythos draw pile."""
+    g = X.g
+    nm = X.mythos_deck.size
+    buf = W.deal
+    n = 0
+    held = 0
+    for c in range(X.mythos_hand.size):
+        if X.mythos_hand[c] > 0:
+            buf[n] = c
+            n += 1
+            held += 1
+    for k in range(g[L.G_MYTHOS_LEFT]):
+        buf[n] = X.mythos_deck[(g[L.G_MYTHOS_POS] + k) % nm]
+        n += 1
+    _sort(buf, n)
+    _shuffle(rng, buf, n)
+    for c in range(X.mythos_hand.size):
+        X.mythos_hand[c] = 0
+    for k in range(held):
+        X.mythos_hand[buf[k]] = 1
+    for k in range(g[L.G_MYTHOS_LEFT]):
+        X.mythos_deck[(g[L.G_MYTHOS_POS] + k) % nm] = buf[held + k]
+
+
+@nb.njit(cache=True)
+def determinize(rng, S, X, W, p):
+    """Re-deal in place everything seat p cannot see (see the module docstring)."""
+    for lv in range(3):
+        _redeal_tiles(rng, S, X, W, lv)
+    _redeal_window(rng, X.oo_deck, 0, X.g[L.G_DECK_LEFT], W.deal)
+    _redeal_window(rng, X.pers_deck, X.g[L.G_PERS_POS], X.g[L.G_PERS_SIZE], W.deal)
+    _redeal_revelations(rng, S, X, W)
+    if X.g[L.G_MODE] == L.MODE_REVENGE:
+        _redeal_mythos(rng, X, W)

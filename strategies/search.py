@@ -1,0 +1,68 @@
+"""The search player's settings: ``search``, ``search:rollouts=16``,
+``search:rollouts=8:policy=economist`` or ``search:policy=path/to/strategy.toml``.
+
+A search seat chooses each turn's action by determinized Monte Carlo look-ahead
+(simkit.game.search): every legal action is tried on ``rollouts`` re-deals of what the
+seat cannot see, each played to the end with the rollout ``policy`` in every seat it
+controls, and the action with the best mean result is taken. The turn's smaller
+decisions (site, units, target) and all rollout play are the rollout policy's, so the
+seat's strategy id and parameter vector are the policy's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from simkit.errors import UserError
+from strategies.human import HeuristicParams
+
+OBJECTIVES = ("win", "margin")
+SEARCH_SID = 5  # label only (summary rows); never dispatched: the engine plays the policy
+
+
+@dataclass(frozen=True)
+class SearchPlayer:
+    """Determinized Monte Carlo look-ahead over the engine, one action per turn."""
+
+    name: ClassVar[str] = "search"
+    sid_label: ClassVar[int] = SEARCH_SID
+    rollouts: int = 8  # rollouts per legal action (the same re-deals for every action)
+    policy: str = "balanced"  # rollout policy: a strategy name or a strategy.toml path
+    objective: str = "win"  # win: win share (VP margin breaks ties); margin: VP margin
+    base: HeuristicParams = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self.rollouts < 1:
+            raise UserError(f"strategy search: rollouts must be >= 1, got {self.rollouts}")
+        if self.objective not in OBJECTIVES:
+            raise UserError(
+                f"strategy search: objective '{self.objective}' "
+                f"(expected one of: {', '.join(OBJECTIVES)})"
+            )
+        from strategies.registry import parse_one
+
+        spec = self.policy
+        if spec.endswith(".toml") or "/" in spec:
+            spec = "file:" + spec
+        if spec.split(":")[0].strip().lower() == "search":
+            raise UserError("strategy search: the rollout policy cannot be search itself")
+        object.__setattr__(self, "base", parse_one(spec))
+
+    @property
+    def sid(self) -> int:
+        return self.base.sid
+
+    def lower(self) -> np.ndarray:
+        return self.base.lower()
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "rollouts": self.rollouts,
+            "policy": self.policy,
+            "objective": self.objective,
+            "policy_params": self.base.describe(),
+        }

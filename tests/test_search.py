@@ -1,0 +1,193 @@
+"""The search player: its spec, reproducibility, legality, and that it never reads what its
+seat cannot see (face-down tiles, deck orders, the Old One player's hand)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.core.seeds import game_streams
+from simkit.errors import UserError
+from simkit.game.engine import Engine, make_spec
+from simkit.game.search import Lookahead, search_seats
+from simkit.kernels.game_loop import NOBODY, advance, step_seat
+from simkit.kernels.game_search import determinize
+from simkit.kernels.game_setup import setup_game
+from simkit.kernels.low import game_layout as L
+from strategies.registry import parse_one
+from strategies.search import SEARCH_SID, SearchPlayer
+
+S_COL = {c: k for k, c in enumerate(L.SUMMARY_COLUMNS)}
+
+
+@pytest.fixture(scope="module")
+def eng():
+    return Engine()
+
+
+def test_search_specs_parse_with_rollouts_policy_and_objective():
+    s = parse_one("search:rollouts=3:policy=economist:objective=margin")
+    assert isinstance(s, SearchPlayer)
+    assert (s.rollouts, s.base.name, s.objective) == (3, "economist", "margin")
+    assert s.sid == s.base.sid and np.array_equal(s.lower(), s.base.lower())
+    assert parse_one("search").base.name == "balanced"
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("search:rollouts=0", "rollouts must be >= 1"),
+        ("search:policy=search", "cannot be search"),
+        ("search:objective=luck", "objective 'luck'"),
+        ("search:depth=3", "unknown parameter 'depth=3'"),
+        ("search:policy=nobody", "unknown strategy 'nobody'"),
+    ],
+)
+def test_bad_search_specs_name_the_problem(spec, words):
+    with pytest.raises(UserError, match=words):
+        parse_one(spec)
+
+
+def _position(eng, spec, seed, decisions_before):
+    """Set up ``spec`` and play until the search seat's decision number ``decisions_before``
+    (earlier ones taken by its rollout policy). Returns (rngs, seat, player)."""
+    X, pl = eng.state, spec.strategies
+    X.sid[:] = 0
+    X.params[:] = 0.0
+    for p, s in enumerate(pl):
+        X.sid[p], X.params[p] = s.sid, s.lower()
+    X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
+    mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
+    rngs = game_streams(seed)
+    setup_game(
+        rngs, eng.S, eng.X, eng.W, spec.players, mode, start, coal, iron, gold, True, diff,
+        ruleset, 0, 1,
+    )  # fmt: skip
+    seats = search_seats(spec, eng.work.seat_perm)
+    mask = sum(1 << s for s in seats)
+    for _ in range(decisions_before + 1):
+        p = advance(rngs, eng.S, eng.X, eng.W, mask)
+        assert p != NOBODY
+        if _ < decisions_before:
+            step_seat(rngs, eng.S, eng.X, eng.W, p, -1)
+    return rngs, p, seats[p]
+
+
+def _snapshot(eng):
+    return [a.copy() for a in eng.state], [a.copy() for a in eng.work]
+
+
+def _restore(eng, snap):
+    for dst, src in zip(eng.state, snap[0], strict=True):
+        np.copyto(dst, src)
+    for dst, src in zip(eng.work, snap[1], strict=True):
+        np.copyto(dst, src)
+
+
+def _decide(eng, look, p, player, seed=11):
+    box = look.decide(np.random.default_rng(seed), p, player)
+    return box, look.last_scores.copy()
+
+
+def _hide_differently(eng, p):
+    """Change only what seat p cannot see: swap two unseen same-level Old One identities,
+    reverse the unseen deck orders, re-order the Personality pile. Returns what changed."""
+    X, S = eng.state, eng.arrays
+    changed = []
+    for lv in range(1, 4):
+        unseen = [
+            i
+            for i in range(X.tile_hex.size)
+            if S.tile_level[i] == lv
+            and not X.tile_up[i]
+            and (X.tile_state[i] == L.TILE_STACK or (X.tile_state[i] == L.TILE_BOARD))
+        ]
+        board = [i for i in unseen if X.tile_state[i] == L.TILE_BOARD]
+        stack = [i for i in unseen if X.tile_state[i] == L.TILE_STACK]
+        if board and stack and S.tile_type[board[0]] != S.tile_type[stack[-1]]:
+            a, b = board[0], stack[-1]
+            j = int(np.flatnonzero(X.stacks[lv - 1] == b)[0])
+            X.stacks[lv - 1, j] = a
+            X.tile_hex[b], X.tile_hex[a] = X.tile_hex[a], -1
+            X.tile_state[b], X.tile_state[a] = L.TILE_BOARD, L.TILE_STACK
+            changed.append(f"tiles {a}<->{b}")
+    left = int(X.g[L.G_DECK_LEFT])
+    if left > 1:
+        X.oo_deck[:left] = X.oo_deck[:left][::-1].copy()
+        changed.append("oo deck")
+    lo, hi = int(X.g[L.G_PERS_POS]), int(X.g[L.G_PERS_SIZE])
+    if hi - lo > 1:
+        X.pers_deck[lo:hi] = X.pers_deck[lo:hi][::-1].copy()
+        changed.append("personality pile")
+    if X.g[L.G_MODE] == L.MODE_REVENGE:
+        held = np.flatnonzero(X.mythos_hand > 0)
+        nm, pos = X.mythos_deck.size, int(X.g[L.G_MYTHOS_POS])
+        if held.size and X.g[L.G_MYTHOS_LEFT] > 0:
+            top = int(X.mythos_deck[pos % nm])
+            X.mythos_hand[held[0]], X.mythos_hand[top] = 0, 1
+            X.mythos_deck[pos % nm] = held[0]
+            changed.append("mythos hand")
+    return changed
+
+
+@pytest.mark.parametrize(
+    "mode, kw, decisions_before",
+    [("base", {}, 6), ("revenge", {"difficulty": "hard", "oop": "mythos"}, 5)],
+)
+def test_search_decisions_do_not_change_when_only_hidden_information_changes(
+    eng, mode, kw, decisions_before
+):
+    spec = make_spec(mode, 2, ["search:rollouts=3", "balanced"], **kw)
+    _, p, player = _position(eng, spec, 5, decisions_before)
+    look = Lookahead(eng)
+    snap = _snapshot(eng)
+    box, scores = _decide(eng, look, p, player)
+    changed = _hide_differently(eng, p)
+    assert len(changed) >= 2, changed  # the position really hides something different now
+    assert any(not np.array_equal(a, b) for a, b in zip(eng.state, snap[0], strict=True))
+    box2, scores2 = _decide(eng, look, p, player)
+    assert box2 == box
+    np.testing.assert_array_equal(scores2, scores)
+    # and the check can fail: what the seat sees does move the scores
+    _restore(eng, snap)
+    eng.state.pl[p, L.P_RES + L.GOLD] += 6
+    _, scores3 = _decide(eng, look, p, player)
+    assert not np.array_equal(scores3, scores)
+
+
+def test_determinize_keeps_every_seen_piece_and_every_count(eng):
+    spec = make_spec("base", 2, ["search:rollouts=2", "balanced"])
+    _, p, _ = _position(eng, spec, 9, 8)
+    X, S = eng.state, eng.arrays
+    before = [a.copy() for a in X]
+    determinize(np.random.default_rng(1), eng.S, eng.X, eng.W, p)
+    b = dict(zip(L.State._fields, before, strict=True))
+    up = b["tile_up"]
+    np.testing.assert_array_equal(X.tile_hex[up], b["tile_hex"][up])  # face-up stay put
+    for lv in range(1, 4):
+        at = S.tile_level == lv
+        for state in (L.TILE_BOARD, L.TILE_STACK, L.TILE_ASIDE, L.TILE_KILLED):
+            assert ((X.tile_state == state) & at).sum() == ((b["tile_state"] == state) & at).sum()
+    on_map = lambda hexes: np.sort(hexes[hexes >= 0])  # noqa: E731
+    np.testing.assert_array_equal(on_map(X.tile_hex), on_map(b["tile_hex"]))
+    left = int(X.g[L.G_DECK_LEFT])
+    assert sorted(X.oo_deck[:left]) == sorted(b["oo_deck"][:left])
+    np.testing.assert_array_equal(X.oo_deck[left:], b["oo_deck"][left:])  # the discards
+    for name in ("g", "pl", "hx", "hex_blocked", "hex_old_ones", "display", "edge_owner"):
+        np.testing.assert_array_equal(getattr(X, name), b[name], err_msg=name)
+
+
+@pytest.mark.parametrize(
+    "mode, kw",
+    [("base", {}), ("revenge", {"difficulty": "normal", "oop": "rusher"})],
+)
+def test_a_search_game_is_legal_and_reproducible(eng, mode, kw):
+    spec = make_spec(mode, 2, ["search:rollouts=1", "economist"], **kw)
+    row, log = eng.play(np.random.default_rng(4), spec, log=True, checked=True)
+    assert row[S_COL["violations"]] == 0 and row[S_COL["illegal"]] == 0
+    assert row[S_COL["end_reason"]] in (L.END_TIME, L.END_PORT)
+    labels = {int(row[S_COL[f"p{q}_strategy"]]) for q in range(2)}
+    assert SEARCH_SID in labels
+    row2, log2 = eng.play(np.random.default_rng(4), spec, log=True, checked=True)
+    np.testing.assert_array_equal(row, row2)
+    np.testing.assert_array_equal(log, log2)
