@@ -829,3 +829,40 @@ def test_a_ladder_lake_gets_a_balance_against_skill_section_with_paired_steps(
             in html
         )
         assert r["ordered"] == (r["normal_to_hard_lo"] > 0 and r["hard_to_heroic_lo"] > 0)
+
+
+LOOKAHEAD_SPEC = """
+[experiment]
+name = "lookahead_pair"
+mode = "base"
+root_seed = 23
+chunk_size = 6
+games = 6
+outputs = ["summary", "seats"]
+
+[params]
+players = 2
+
+[grid]
+strategies = ["economist,economist", "search:rollouts=1:policy=economist,economist"]
+"""
+
+
+def test_a_lake_with_a_search_seat_gets_a_paired_look_ahead_section(
+    tmp_path_factory, tmp_path, capsys
+):
+    import polars as pl
+
+    from simkit import analysis
+
+    folder = _run_spec(tmp_path_factory, "lookahead", LOOKAHEAD_SPEC)
+    page = build(folder, tmp_path, capsys)
+    (key,) = [k for k in page.tables if k.endswith("-lookahead")]
+    table = page.tables[key]
+    assert [r[1] for r in table[1:]] == ["6", "6"] and table[1][3] == "baseline"
+    seats = analysis.open_lake(folder / "lake").scan("seats").filter(pl.col("listed") == 0)
+    d = analysis.paired_difference(
+        seats, {"strategies": "economist,economist"}, metric="win", by=["strategies"]
+    ).to_dicts()[0]
+    assert table[2][3] == f"{d['diff']:+.3f} ({d['ci_low']:+.3f} to {d['ci_high']:+.3f})"
+    assert "search" in set(seats.collect()["strategy"])

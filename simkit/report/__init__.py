@@ -66,7 +66,7 @@ def build_report(source: Path, title: str | None = None) -> Report:
     """Build the report for a results folder (or a single odds table file)."""
     from simkit import analysis
     from simkit.odds import read_table
-    from simkit.report import combat, content, games, skill
+    from simkit.report import combat, content, games, lookahead, skill
 
     source = Path(source)
     if not source.exists():
@@ -98,6 +98,9 @@ def build_report(source: Path, title: str | None = None) -> Report:
             if skill.applies(lake):
                 sections.append(skill.section(lake, f"lake{len(names)}"))
                 names.append(f"lake{len(names)}-skill")
+            if lookahead.applies(lake):
+                sections.append(lookahead.section(lake, f"lake{len(names)}"))
+                names.append(f"lake{len(names)}-lookahead")
             if content.varies_content(lake):
                 sections.append(content.section(lake, f"lake{len(names)}"))
                 names.append(f"lake{len(names)}-content")
