@@ -353,8 +353,8 @@ GAME_WORDS = (
 
 def shared_sources() -> list[Path]:
     return sorted((ROOT / "simkit" / "core").glob("*.py")) + [
-        ROOT / "simkit" / "kernels" / "deck.py",
-        ROOT / "simkit" / "kernels" / "hashtable.py",
+        ROOT / "simkit" / "kernels" / "low" / "deck.py",
+        ROOT / "simkit" / "kernels" / "low" / "hashtable.py",
     ]
 
 
