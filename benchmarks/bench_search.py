@@ -23,9 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 from common import Timer, emit  # noqa: E402
 
-from simkit.core.seeds import game_generator, game_streams  # noqa: E402
+from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, make_spec  # noqa: E402
 from simkit.game.search import Lookahead, search_seats  # noqa: E402
+from simkit.game.streams import game_streams  # noqa: E402
 from simkit.kernels.game_loop import advance, step_seat  # noqa: E402
 from simkit.kernels.game_setup import setup_game  # noqa: E402
 from strategies.search import SearchPlayer  # noqa: E402

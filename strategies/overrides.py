@@ -11,7 +11,8 @@ from simkit.errors import UserError
 def with_overrides(strategy: Any, overrides: list[str], label: str) -> Any:
     """``strategy`` with each ``field=value`` applied (numbers, text, or ``+``-joined
     numbers for tuple fields); errors name ``label`` (e.g. "strategy 'hunter'")."""
-    known = [f.name for f in fields(strategy) if f.init]  # field order, for the message
+    # field order, for the message; internal fields are filled in by the code, not typed
+    known = [f.name for f in fields(strategy) if f.init and not f.metadata.get("internal")]
     changes = {}
     for item in overrides:
         key, eq, text = item.partition("=")

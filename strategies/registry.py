@@ -34,7 +34,8 @@ def parse_one(spec: str) -> HeuristicParams:
     if name.strip().lower() == "search":  # look-ahead over the engine (strategies.search)
         from strategies.search import SearchPlayer
 
-        return with_overrides(SearchPlayer(), overrides, "strategy 'search'")
+        player = with_overrides(SearchPlayer(), overrides, "strategy 'search'")
+        return player.with_policy(parse_one(player.policy_spec()))
     strategy = get(name)
     out = with_overrides(strategy, overrides, f"strategy '{name}'")
     out.lower()  # validates combat policies and vector lengths now, not mid-run

@@ -11,7 +11,7 @@ seat's strategy id and parameter vector are the policy's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
@@ -32,7 +32,8 @@ class SearchPlayer:
     rollouts: int = 8  # rollouts per legal action (the same re-deals for every action)
     policy: str = "balanced"  # rollout policy: a strategy name or a strategy.toml path
     objective: str = "win"  # win: win share (VP margin breaks ties); margin: VP margin
-    base: HeuristicParams = field(init=False, repr=False, compare=False)
+    # the rollout policy itself, filled in by strategies.registry (with_policy)
+    base: HeuristicParams | None = field(default=None, compare=False, metadata={"internal": True})
 
     def __post_init__(self):
         if self.rollouts < 1:
@@ -42,14 +43,16 @@ class SearchPlayer:
                 f"strategy search: objective '{self.objective}' "
                 f"(expected one of: {', '.join(OBJECTIVES)})"
             )
-        from strategies.registry import parse_one
-
-        spec = self.policy
-        if spec.endswith(".toml") or "/" in spec:
-            spec = "file:" + spec
-        if spec.split(":")[0].strip().lower() == "search":
+        if self.policy_spec().split(":")[0].strip().lower() == "search":
             raise UserError("strategy search: the rollout policy cannot be search itself")
-        object.__setattr__(self, "base", parse_one(spec))
+
+    def policy_spec(self) -> str:
+        """The rollout policy as a strategy spec (a path means its strategy.toml)."""
+        p = self.policy.strip()
+        return "file:" + p if p.endswith(".toml") or "/" in p else p
+
+    def with_policy(self, base: HeuristicParams) -> SearchPlayer:
+        return replace(self, base=base)
 
     @property
     def sid(self) -> int:

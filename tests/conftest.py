@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from simkit.core.seeds import game_streams
 from simkit.datapack import AuzData, load_pack
+from simkit.game.streams import game_streams
 
 
 @pytest.fixture(scope="session")

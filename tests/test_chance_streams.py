@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.seeds import game_generator, game_streams
+from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, make_spec
+from simkit.game.streams import game_streams
 from simkit.kernels.game_setup import setup_game
 from simkit.kernels.low import game_layout as L
 

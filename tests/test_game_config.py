@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from simkit.core.seeds import game_streams
 from simkit.datapack import DEFAULT_PACK
 from simkit.errors import DataPackError
 from simkit.game.config import load_rules
+from simkit.game.streams import game_streams
 from simkit.kernels.low import game_layout as L
 
 

@@ -25,7 +25,10 @@ def eng():
 
 
 def conformance(
-    eng: Engine, strategy: str, oops: tuple[str, ...] = ("rusher", "blighter", "mythos", "random")
+    eng: Engine,
+    strategy: str,
+    oops: tuple[str, ...] = ("rusher", "blighter", "mythos", "random"),
+    games: int = GAMES,
 ) -> None:
     specs = (
         [make_spec("base", n, strategy) for n in (1, 2, 3, 4)]
@@ -43,7 +46,7 @@ def conformance(
         + [make_spec("mythos-solo", 1, strategy)]
     )
     for k, spec in enumerate(specs):
-        rows, logs = eng.play_many(spec, 1234 + k, 0, GAMES, log=True, checked=True)
+        rows, logs = eng.play_many(spec, 1234 + k, 0, games, log=True, checked=True)
         assert rows[:, L.S_ILLEGAL].sum() == 0, (
             f"{strategy}: illegal answers in {spec.mode}/{spec.players}p"
         )
@@ -67,9 +70,14 @@ def _slow_but(names, fast):
     return [n if n == fast else pytest.param(n, marks=pytest.mark.slow) for n in names]
 
 
-@pytest.mark.parametrize("strategy", _slow_but(registry.available(), "random"))
+# the search player at its smallest budget (a rollout per action): the same engine paths
+CONFORMANCE_SPECS = [n if n != "search" else "search:rollouts=1" for n in registry.available()]
+
+
+@pytest.mark.parametrize("strategy", _slow_but(CONFORMANCE_SPECS, "random"))
 def test_strategy_conforms(eng, strategy):
-    conformance(eng, strategy)
+    # a search game costs hundreds of rollouts: fewer games, every table still played
+    conformance(eng, strategy, games=8 if strategy.startswith("search") else GAMES)
 
 
 @pytest.mark.slow

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from conftest import put_old_one
 
-from simkit.core.seeds import game_streams
 from simkit.game.engine import Engine, make_spec
+from simkit.game.streams import game_streams
 from simkit.kernels.game_old_ones import assassinate, move_with_card, resolve_ports, temple_tiles
 from simkit.kernels.game_setup import setup_game
 from simkit.kernels.low import game_layout as L

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.seeds import game_streams
 from simkit.game.engine import Engine
+from simkit.game.streams import game_streams
 from simkit.kernels.game_combat import add_damage, kill_tile
 from simkit.kernels.game_scoring import OLD_ONES_BIT, summarize, winners
 from simkit.kernels.game_setup import setup_game

@@ -8,9 +8,9 @@ from conftest import put_old_one
 
 from simkit import analysis
 from simkit.cli import main
-from simkit.core.seeds import game_streams
 from simkit.datapack import load_pack
 from simkit.game.engine import Engine, make_spec
+from simkit.game.streams import game_streams
 from simkit.kernels.game_mythos_solo import mythos_solo_turn
 from simkit.kernels.game_oop import revenge_port_defence
 from simkit.kernels.game_setup import setup_game

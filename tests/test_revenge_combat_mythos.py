@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from conftest import mythos_card, put_old_one, revenge_position
 
-from simkit.core.seeds import game_streams
 from simkit.game.engine import Engine, make_spec
+from simkit.game.streams import game_streams
 from simkit.kernels.combat import card_effect
 from simkit.kernels.game_combat import fight, kill_tile, prepare_combat
 from simkit.kernels.game_mythos_combat import combat_mythos, unused_zombie

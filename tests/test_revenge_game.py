@@ -54,7 +54,7 @@ def test_whole_games_keep_invariants(eng, oop, difficulty):
 
 
 def test_fuzz_mixed_strategies_alt_ruleset(eng):
-    names = ["balanced", "economist", "hunter", "defender", "random"]
+    names = ["balanced", "economist", "hunter", "defender", "random", "search:rollouts=1"]
     rng = np.random.default_rng(5)
     for seed in range(40):
         humans = int(rng.integers(1, 5))

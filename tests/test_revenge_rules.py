@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from conftest import mythos_card, put_old_one, revenge_position
 
-from simkit.core.seeds import game_streams
 from simkit.game.engine import Engine, make_spec
+from simkit.game.streams import game_streams
 from simkit.kernels.game_oop import oop_turn, outpost_defence, revenge_port_defence
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.seeds import game_streams
 from simkit.errors import UserError
 from simkit.game.engine import Engine, make_spec
 from simkit.game.search import Lookahead, search_seats
+from simkit.game.streams import game_streams
 from simkit.kernels.game_loop import NOBODY, advance, step_seat
 from simkit.kernels.game_search import determinize
 from simkit.kernels.game_setup import setup_game

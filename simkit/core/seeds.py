@@ -27,20 +27,3 @@ def game_seed(root: int, chunk: int, game: int) -> np.random.SeedSequence:
 
 def game_generator(root: int, chunk: int, game: int) -> np.random.Generator:
     return np.random.default_rng(game_seed(root, chunk, game))
-
-
-def game_streams(rng: np.random.Generator | int) -> tuple[np.random.Generator, ...]:
-    """The named chance streams of one game (game_layout.RNG_*), spawned from its Generator.
-
-    One child per purpose (setup, Old One deck, movement, Mythos deck, the Old One player,
-    each human seat), so what one seat's strategy draws never shifts another's cards.
-
-    >>> a, b = game_streams(7), game_streams(np.random.default_rng(7))
-    >>> len(a), a[1].random() == b[1].random()
-    (10, True)
-    """
-    from simkit.kernels.low.game_layout import NUM_STREAMS
-
-    if not isinstance(rng, np.random.Generator):
-        rng = np.random.default_rng(rng)
-    return tuple(rng.spawn(NUM_STREAMS))

@@ -8,7 +8,7 @@ One Engine holds the static arrays of a (data pack, map, survey tiles, rules) an
 buffers of one game, reused game after game (nothing is allocated per game inside the
 kernel). Each game's randomness is one np.random.Generator (chunks use
 simkit.core.seeds.game_generator(root, chunk, game), so any game can be replayed alone),
-split into named streams by simkit.core.seeds.game_streams.
+split into named streams by simkit.game.streams.game_streams.
 """
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ from pathlib import Path
 import numpy as np
 
 from simkit.board import load_map, load_survey_tiles
-from simkit.core.seeds import game_generator, game_streams
+from simkit.core.seeds import game_generator
 from simkit.datapack import AuzData, load_pack
 from simkit.errors import UserError
 from simkit.game.arrays import LOG_CAPACITY, build_static, mythos_deck, new_state, new_work
 from simkit.game.config import GameRules, load_rules
 from simkit.game.mythos import CONTENT_MODES
+from simkit.game.streams import game_streams
 from simkit.kernels.game_loop import play_game
 from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
