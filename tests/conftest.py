@@ -33,7 +33,8 @@ def small_deck(data: AuzData, cards: list[int]) -> AuzData:
 
 
 def custom_deck(data: AuzData, rows: list[dict[int, tuple[int, int, int, int]]]) -> AuzData:
-    """A deck written out card by card: each card maps Old One type -> (hit mask, purple, sanity, airship)."""
+    """A deck written out card by card: each card maps Old One type -> (hit mask, purple,
+    sanity, airship)."""
     n = len(rows)
     hits = np.zeros((n, 6), dtype=np.uint8)
     purple = np.zeros((n, 6), dtype=np.int64)
