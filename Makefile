@@ -30,8 +30,12 @@ test-fast: $(STAMP)
 doctest: $(STAMP)
 	$(PY) -m pytest --doctest-modules simkit strategies -p no:cacheprovider
 
+LINT_DIRS := simkit strategies tests benchmarks tools
+
+## ruff's lint rules and its formatter (a file `ruff format` would change fails the check).
 lint: $(STAMP)
-	$(PY) -m ruff check simkit strategies tests benchmarks
+	$(PY) -m ruff check $(LINT_DIRS)
+	$(PY) -m ruff format --check $(LINT_DIRS)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

@@ -92,7 +92,8 @@ def peak_rss(games: int, chunk: int, jobs: int) -> dict[str, float]:
 
 
 def base_overhead(games: int, data, tmp: Path) -> None:
-    """The same comparison for full games (mode "base", when registered): rows are few per second."""
+    """The same comparison for full games (mode "base", when registered): rows are few per
+    second."""
     base = get_mode("base")
     params = base.validate({"players": 2, "strategies": "balanced"})
     with Timer() as t:

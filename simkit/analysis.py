@@ -153,7 +153,8 @@ def _with_wilson(df: pl.DataFrame, games: str = "games", wins: str = "wins") -> 
 def win_rates(
     frame: Frame, by: Sequence[str] = ("cell",), metric: str = "win", pandas: bool = False
 ):
-    """Rate of a 0/1 column per group, with Wilson 95% interval: games, wins, rate, ci_low, ci_high."""
+    """Rate of a 0/1 column per group, with Wilson 95% interval: games, wins, rate, ci_low,
+    ci_high."""
     lf = _lazy(frame)
     by = list(by)
     _check_columns(lf, by + [metric])

@@ -467,7 +467,8 @@ class Manifest:
             raise LakeError(f"{path}: not valid JSON: {exc}") from None
         if not isinstance(obj, dict) or obj.get("format") != LAKE_FORMAT:
             raise LakeError(
-                f"{path}: not a simkit lake manifest (format {obj.get('format') if isinstance(obj, dict) else None!r}, "
+                f"{path}: not a simkit lake manifest (format "
+                f"{obj.get('format') if isinstance(obj, dict) else None!r}, "
                 f"expected {LAKE_FORMAT!r})"
             )
         return cls(root=root, experiments=obj.get("experiments", {}), format=obj["format"])
@@ -535,7 +536,8 @@ class LakeLock:
                     f"{self.path.parent}: another run ({holder}) is writing this lake; "
                     f"wait for it to finish"
                 ) from None
-            try:  # the file we locked is still the one at the path (not unlinked by a releasing holder)
+            # the file we locked is still the one at the path (not unlinked by a releasing holder)
+            try:
                 same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
             except FileNotFoundError:
                 same = False

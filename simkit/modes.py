@@ -41,7 +41,8 @@ class Param:
             )
         if self.choices is not None and value not in self.choices:
             raise UserError(
-                f"mode '{mode}': parameter '{key}' must be one of {', '.join(map(str, self.choices))}, got {value!r}"
+                f"mode '{mode}': parameter '{key}' must be one of "
+                f"{', '.join(map(str, self.choices))}, got {value!r}"
             )
         if self.minimum is not None and value < self.minimum:
             raise UserError(

@@ -69,7 +69,8 @@ class TuneSpec:
             )
         if self.objective not in OBJECTIVES:
             raise UserError(
-                f"tune: unknown --objective '{self.objective}' (expected one of: {', '.join(OBJECTIVES)})"
+                f"tune: unknown --objective '{self.objective}' "
+                f"(expected one of: {', '.join(OBJECTIVES)})"
             )
         if self.sampler not in SAMPLERS:
             raise UserError(

@@ -49,7 +49,8 @@ def read_strategy_file(path: str | Path) -> tuple[str, str, dict[str, Any]]:
     role, base = table.get("role"), table.get("base")
     if role not in ("human", "oop") or not isinstance(base, str):
         raise UserError(
-            f"{p}: field 'strategy.role' must be 'human' or 'oop' and 'strategy.base' a strategy name"
+            f"{p}: field 'strategy.role' must be 'human' "
+            "or 'oop' and 'strategy.base' a strategy name"
         )
     return role, base, dict(table["fields"])
 

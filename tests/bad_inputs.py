@@ -1007,7 +1007,8 @@ games = 100
 [params]
 players = 4
 [grid]
-strategies = { round_robin = ["balanced", "economist", "hunter", "defender", "random", "balanced", "economist"], seats = 40, distinct = false }
+strategies = { round_robin = ["balanced", "economist", "hunter", "defender", "random", \
+"balanced", "economist"], seats = 40, distinct = false }
 """,
     "spec_huge_override_grid.toml": SPEC_OK
     + '[override_grid]\n"deck.assumed_seed" = ['
@@ -1160,7 +1161,8 @@ def sentinels(tmp: Path) -> dict[str, str]:
 
 
 def classify(c: Case, code: int | None, out: str, err: str) -> str:
-    """clean | traceback | exit0 | hang | echo | unclear (exit 2 but not one line naming the culprit)."""
+    """clean | traceback | exit0 | hang | echo | unclear (exit 2 but not one line naming the
+    culprit)."""
     if code is None:
         return "hang"
     if "Traceback" in err or "Traceback" in out:

@@ -34,7 +34,8 @@ def small_deck(data: AuzData, cards: list[int]) -> AuzData:
 
 
 def custom_deck(data: AuzData, rows: list[dict[int, tuple[int, int, int, int]]]) -> AuzData:
-    """A deck written out card by card: each card maps Old One type -> (hit mask, purple, sanity, airship)."""
+    """A deck written out card by card: each card maps Old One type -> (hit mask, purple,
+    sanity, airship)."""
     n = len(rows)
     hits = np.zeros((n, 6), dtype=np.uint8)
     purple = np.zeros((n, 6), dtype=np.int64)
@@ -55,6 +56,27 @@ def custom_deck(data: AuzData, rows: list[dict[int, tuple[int, int, int, int]]])
         card_compass=np.ones(n, dtype=np.int64),
         card_rotation=np.ones(n, dtype=np.int64),
     )
+
+
+def scripted_engine(data: AuzData, rows, moves_zombies: bool = False):
+    """An Engine whose Old One deck is the cards ``rows`` (custom_deck). A rule test writes
+    the card that makes its fight go the way the rule text describes (with a one-card deck
+    every draw is that card) instead of sweeping seeds until the case turns up.
+    ``moves_zombies``: every card moves Zombies."""
+    from simkit.game.engine import Engine
+    from simkit.kernels.low import game_layout as L
+
+    deck = custom_deck(data, rows)
+    if moves_zombies:
+        moves = np.zeros_like(deck.card_moves)
+        moves[:, L.ZOMBIE] = True
+        deck = dataclasses.replace(deck, card_moves=moves)
+    return Engine(data=deck)
+
+
+def hits(*units: int) -> int:
+    """A card's hit mask: the unit types (L.INFANTRY, ...) whose symbol it shows."""
+    return sum(1 << u for u in units)
 
 
 # -- constructed game positions (one builder each, shared by the rule tests) ------------------

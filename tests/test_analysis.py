@@ -1,4 +1,5 @@
-"""simkit.analysis: rates with Wilson intervals, paired differences, per-strategy/seat, VP by source."""
+"""simkit.analysis: rates with Wilson intervals, paired differences, per-strategy/seat, VP by
+source."""
 
 from __future__ import annotations
 

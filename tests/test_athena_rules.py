@@ -34,7 +34,8 @@ def with_half_gun(data):
 
 
 def scripted(fight, data, cards):
-    """Play with the kernel on a fixed card sequence; check the reference agrees; return the tally."""
+    """Play with the kernel on a fixed card sequence; check the reference agrees; return the
+    tally."""
     st, mx = lower(fight, data)
     it = iter(cards)
     while K.advance(st, mx) == K.DRAW:

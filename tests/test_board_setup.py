@@ -25,7 +25,8 @@ COAL, IRON, GOLD, PHOSPHATE = range(4)
 
 
 def tiles(*specs) -> SurveyTiles:
-    """Survey tiles written out: each spec maps position -> (coal, iron, gold, phosphate, old_one)."""
+    """Survey tiles written out: each spec maps position -> (coal, iron, gold, phosphate,
+    old_one)."""
     res = np.zeros((len(specs), 7, 4), dtype=np.int64)
     old = np.zeros((len(specs), 7), dtype=np.int64)
     for t, spec in enumerate(specs):

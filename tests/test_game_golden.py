@@ -70,8 +70,8 @@ def test_golden_log(eng, name):
             and path.read_text() != text
         ):
             pytest.fail(
-                f"{path.name} was written under ENGINE_VERSION {ENGINE_VERSION}: bump ENGINE_VERSION "
-                "before regenerating golden logs"
+                f"{path.name} was written under ENGINE_VERSION {ENGINE_VERSION}: bump "
+                "ENGINE_VERSION before regenerating golden logs"
             )
         GOLDEN.mkdir(exist_ok=True)
         path.write_text(text)

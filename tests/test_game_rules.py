@@ -2,18 +2,20 @@
 plain Python from the rule text: Time Track order, Time Point costs, the Gold surcharge,
 the awakening, one Revelation per illuminated space, one-hex Old One steps), and
 constructed positions for single rules (display shifting, assassination, Temple tiles,
-attack range, Personalities, Alanza Castro, a Port with no units)."""
+attack range, Personalities, Alanza Castro, a Port with no units, a defended Port won and
+lost on a scripted deck)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import put_old_one
+from conftest import hits, put_old_one, scripted_engine
 
 from simkit.game.engine import Engine, make_spec
 from simkit.game.streams import game_streams
 from simkit.kernels.game_old_ones import assassinate, move_with_card, resolve_ports, temple_tiles
 from simkit.kernels.game_setup import setup_game
+from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import lay_track
 from simkit.kernels.low.game_common import (
@@ -318,23 +320,31 @@ def test_a_port_without_units_falls_and_the_game_ends(eng):
     assert X.g[L.G_OVER] == 1 and X.g[L.G_END_REASON] == L.END_PORT and X.g[L.G_PORT_LOST_BY] == 1
 
 
-def test_a_defended_port_can_survive(eng):
+def _defend_port(pack, card):
+    """Player 0's Port, with 2 Infantry in the Barracks, attacked by a Zombie, on a deck of
+    that one card. Returns the engine, the state, the Zombie tile and resolve_ports' answer."""
+    eng = scripted_engine(pack, [{L.ZOMBIE: card}])
     X = fresh(eng)
-    port = int(X.pl[0, L.P_PORT])
-    X.pl[0, L.P_UNITS + L.INFANTRY] = 6
-    X.pl[0, L.P_UNITS + L.ARTILLERY] = 3
-    X.g[L.G_SUPPLY + L.INFANTRY] -= 6
-    X.g[L.G_SUPPLY + L.ARTILLERY] -= 3
-    z = put(eng, L.ZOMBIE, port)
-    survived = 0
-    for seed in range(20):
-        X.tile_hex[z], X.tile_state[z], X.hex_blocked[port] = port, L.TILE_BOARD, True
-        X.hex_old_ones[port] = True
-        X.tile_dmg[z] = 0
-        X.tile_cubes[z] = 0
-        X.g[L.G_OVER] = 0
-        survived += not resolve_ports(game_streams(seed), eng.S, eng.X, eng.W)
-    assert survived > 0
+    X.g[L.G_SUPPLY + L.INFANTRY] -= 2 - X.pl[0, L.P_UNITS + L.INFANTRY]
+    X.pl[0, L.P_UNITS + L.INFANTRY] = 2
+    z = put(eng, L.ZOMBIE, int(X.pl[0, L.P_PORT]))
+    return eng, X, z, resolve_ports(game_streams(0), eng.S, eng.X, eng.W)
+
+
+def test_a_defended_port_survives_when_its_units_destroy_the_old_ones(pack):
+    """Defending Your Port: everything in the Barracks fights; the Port is lost only 'if,
+    after End of Combat Resolution, any Old Ones remain on your Port hex'."""
+    eng, X, z, lost = _defend_port(pack, (hits(L.INFANTRY), 0, 0, 0))  # every card: a hit
+    assert not lost and X.g[L.G_OVER] == 0 and X.pl[0, L.P_PORT_LOST] == 0
+    assert X.tile_state[z] == L.TILE_KILLED and X.pl[0, L.P_TILE_VP] == eng.arrays.tile_vp[z]
+    assert X.pl[0, L.P_UNITS + L.INFANTRY] == 2 and eng.work.cst[C.OUTCOME] == C.WIN
+
+
+def test_a_port_whose_units_all_fall_is_lost_and_the_game_ends(pack):
+    eng, X, z, lost = _defend_port(pack, (0, 1, 0, 0))  # every card: no hit, one purple cube
+    assert lost and eng.work.cst[C.OUTCOME] == C.DEFEAT  # no withdrawing from a Port fight
+    assert X.pl[0, L.P_UNITS + L.INFANTRY] == 0 and X.tile_hex[z] == X.pl[0, L.P_PORT]
+    assert X.g[L.G_OVER] == 1 and X.g[L.G_END_REASON] == L.END_PORT and X.g[L.G_PORT_LOST_BY] == 0
 
 
 def test_solo_starts_on_space_one_with_the_difficulty_resources(eng):

@@ -56,7 +56,8 @@ def farm(eng, h, owner, blighted=False):
 
 
 def tile(eng, kind, level=None, up=True, h=None):
-    """Put a tile of Old One ``kind`` (index into OLD_ONES, -1 Empty) on the board; returns its id."""
+    """Put a tile of Old One ``kind`` (index into OLD_ONES, -1 Empty) on the board; returns its
+    id."""
     S, X = eng.arrays, eng.state
     cands = np.flatnonzero(
         (S.tile_type == kind) & (X.tile_hex < 0) & ((S.tile_level == level) if level else True)

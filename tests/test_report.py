@@ -433,7 +433,8 @@ TILE_SPEC = Path(__file__).resolve().parents[1] / "experiments" / "sensitivity_t
 
 
 def test_tile_value_sensitivity_stays_within_the_stated_bounds():
-    """Only assumed tile values move, one step, and Major Old Ones keep capacity 6+ (KNOWN-DATA.md)."""
+    """Only assumed tile values move, one step, and Major Old Ones keep capacity 6+
+    (KNOWN-DATA.md)."""
     import tomllib
 
     from simkit.datapack import load_pack
@@ -825,8 +826,8 @@ def test_a_ladder_lake_gets_a_balance_against_skill_section_with_paired_steps(
     for r in steps:
         assert {"normal", "hard", "heroic", "normal_to_hard", "hard_to_heroic", "ordered"} <= set(r)
         assert (
-            f"{r['normal_to_hard']:+.3f} ({r['normal_to_hard_lo']:+.3f} to {r['normal_to_hard_hi']:+.3f})"
-            in html
+            f"{r['normal_to_hard']:+.3f} ({r['normal_to_hard_lo']:+.3f} "
+            f"to {r['normal_to_hard_hi']:+.3f})" in html
         )
         assert r["ordered"] == (r["normal_to_hard_lo"] > 0 and r["hard_to_heroic_lo"] > 0)
 

@@ -4,12 +4,12 @@ Yog-Sothoth, on constructed states; every card of the deck is played in whole ga
 
 import numpy as np
 import pytest
-from conftest import mythos_card, put_old_one, revenge_position
+from conftest import hits, mythos_card, put_old_one, revenge_position, scripted_engine
 
 from simkit.game.engine import Engine, make_spec
 from simkit.game.streams import game_streams
 from simkit.kernels.combat import card_effect
-from simkit.kernels.game_combat import fight, kill_tile, prepare_combat
+from simkit.kernels.game_combat import add_damage, fight, kill_tile, prepare_combat
 from simkit.kernels.game_mythos_combat import combat_mythos, unused_zombie
 from simkit.kernels.game_oop import (
     effect_implemented,
@@ -192,29 +192,40 @@ def test_formless_spawn_makes_an_attacked_temple_harder_to_destroy(eng):
     assert X2.mythos_hand[c] == 1
 
 
-def test_formless_spawn_temple_keeps_no_more_damage_than_its_printed_capacity_allows(eng):
+def _temple_attack(pack, card, formless_spawn):
+    """One Infantry attacks a Temple one damage short of its printed capacity, on a deck of
+    that one card, with or without Formless Spawn in the Old One player's hand. Returns
+    (engine, state, tile, capacity, damage dealt in the fight)."""
+    eng = scripted_engine(pack, [{L.TEMPLE: card}])
+    X = _setup(eng)
     c = mythos_card(eng, "temple_attack_extra_capacity")
-    amount = int(eng.arrays.myth_amount[c])
-    survived_hurt = killed = 0
-    for seed in range(80):
-        X = _setup(eng, seed=seed)
-        X.mythos_hand[c] = 1
-        h = _open_hex(X)
-        i = _put(eng, h, L.TEMPLE)
-        cap = int(eng.arrays.tile_cap[i])
-        eng.work.force[:] = 0
-        eng.work.force[L.INFANTRY] = 2
-        eng.work.force[L.ARTILLERY] = 0
-        X.pl[0, L.P_UNITS + L.INFANTRY] = 2
-        fight(game_streams(seed), eng.S, eng.X, eng.W, 0, h, False)
-        dealt = int(eng.work.cst[C.OO_DAMAGE + 0])
-        if X.tile_state[i] == L.TILE_KILLED:
-            killed += 1
-            assert dealt >= cap + amount
-        else:
-            assert X.tile_dmg[i].sum() == min(dealt, cap - 1)
-            survived_hurt += dealt >= cap
-    assert killed + survived_hurt > 0
+    X.mythos_hand[c] = formless_spawn
+    h = _open_hex(X)
+    i = _put(eng, h, L.TEMPLE)
+    cap = int(eng.arrays.tile_cap[i])
+    add_damage(eng.X, i, 0, cap - 1)  # player 0's earlier attacks (Temples do not heal)
+    eng.work.force[:] = 0
+    eng.work.force[L.INFANTRY] = 1
+    X.pl[0, L.P_UNITS + L.INFANTRY] = 1
+    fight(game_streams(0), eng.S, eng.X, eng.W, 0, h, False)
+    assert X.mythos_hand[c] == 0  # the card was played in this fight (or never held)
+    return eng, X, i, cap, int(eng.work.cst[C.OO_DAMAGE + 0])
+
+
+def test_formless_spawn_temple_keeps_no_more_damage_than_its_printed_capacity_allows(pack):
+    """The card's extra capacity lasts for the fight it was played in: a Temple that took
+    its printed capacity in damage and survived keeps capacity - 1 (its next fight is an
+    ordinary one). The one card hits once and destroys the lone Infantry (defeat)."""
+    last_hit = (hits(L.INFANTRY), 2, 0, 0)
+    eng, X, i, cap, dealt = _temple_attack(pack, last_hit, formless_spawn=False)
+    assert dealt == cap and X.tile_state[i] == L.TILE_KILLED  # without the card it dies
+    eng, X, i, cap, dealt = _temple_attack(pack, last_hit, formless_spawn=True)
+    assert dealt == cap and eng.work.cst[C.OUTCOME] == C.DEFEAT
+    assert X.tile_hex[i] >= 0 and X.tile_dmg[i].sum() == cap - 1
+    # hits on every card and no damage to the force: it takes capacity + amount to destroy it
+    amount = int(eng.arrays.myth_amount[mythos_card(eng, "temple_attack_extra_capacity")])
+    eng, X, i, cap, dealt = _temple_attack(pack, (hits(L.INFANTRY), 0, 0, 0), True)
+    assert X.tile_state[i] == L.TILE_KILLED and dealt == cap + amount
 
 
 # -- Ghoul ----------------------------------------------------------------------------------

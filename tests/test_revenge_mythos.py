@@ -56,8 +56,10 @@ def test_combat_cards_are_the_ones_played_during_combat():
         ("ghoul,ghoul_joins_combat", "ghoul,eat_brains", "effect"),
         ("byakhee,move_closest_old_one,1,", "byakhee,move_closest_old_one,3,", "tp_cost"),
         (
-            ',rules,rules,assumed,"Revenge rules, Additional Explanation; TP cost not stated; ASSUMED',
-            ',rules,guess,assumed,"Revenge rules, Additional Explanation; TP cost not stated; ASSUMED',
+            ',rules,rules,assumed,"Revenge rules, Additional '
+            "Explanation; TP cost not stated; ASSUMED",
+            ',rules,guess,assumed,"Revenge rules, Additional '
+            "Explanation; TP cost not stated; ASSUMED",
             "amount_provenance",
         ),
     ],

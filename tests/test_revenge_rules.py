@@ -1,20 +1,76 @@
 """Revenge rules on constructed states: Summon keeps one, Mythos TP and timing, Port flip
-4 -> 2, OOP VP on eliminations, outpost defence."""
+4 -> 2, OOP VP on eliminations, outpost defence. Fights run on a scripted Old One deck
+(conftest.scripted_engine), one constructed case per branch of a rule."""
 
 import numpy as np
 import pytest
-from conftest import mythos_card, put_old_one, revenge_position
+from conftest import hits, mythos_card, put_old_one, revenge_position, scripted_engine
 
 from simkit.game.engine import Engine, make_spec
 from simkit.game.streams import game_streams
 from simkit.kernels.game_oop import oop_turn, outpost_defence, revenge_port_defence
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
+from simkit.names import UNITS
 
 
 @pytest.fixture(scope="module")
 def eng():
     return Engine()
+
+
+# -- constructed positions -------------------------------------------------------------------
+# A scripted Old One deck (conftest.scripted_engine) makes every fight and move do exactly
+# what the test needs; the assertions are what the rule text says happens.
+
+
+def _clear_board(X):
+    """No Old One tile on the map (Spawn tiles stay), no Mythos card in the OOP's hand."""
+    X.mythos_hand[:] = 0
+    X.tile_hex[:] = -1
+    X.tile_state[X.tile_state == L.TILE_BOARD] = L.TILE_ASIDE
+    X.hex_old_ones[:] = False
+    X.hex_blocked[:] = X.hx[:, L.H_SPAWN] >= 0
+
+
+def _empty(X, h):
+    return (
+        X.hx[h, L.H_SPAWN] < 0
+        and X.hx[h, L.H_PORT_OWNER] < 0
+        and X.hx[h, L.H_FARM_OWNER] < 0
+        and X.hx[h, L.H_OUTPOST] < 0
+        and X.hx[h, L.H_RES : L.H_RES + L.NUM_RES].sum() == 0
+    )
+
+
+def _farm(X, h, owner=0):
+    X.hx[h, L.H_FARM_OWNER] = owner
+    X.hx[h, L.H_FARM_KIND] = 0
+    X.hex_farm[h] = 1
+    X.hex_target[h] = True
+
+
+def _open_hex(X):
+    """The first hex with no piece and no Old One (an Outpost site off the rail network)."""
+    return int(next(h for h in range(X.hx.shape[0]) if _empty(X, h) and not X.hex_blocked[h]))
+
+
+def _barracks(X, p, **units):
+    """p's Barracks hold exactly ``units`` (name -> count; the rest go back to the supply)."""
+    for u, name in enumerate(UNITS):
+        k = units.get(name, 0)
+        X.g[L.G_SUPPLY + u] += X.pl[p, L.P_UNITS + u] - k
+        X.pl[p, L.P_UNITS + u] = k
+
+
+def _worn(eng, i, p=0):
+    """Tile i one damage (player p's cubes) short of its capacity: the next hit destroys it."""
+    from simkit.kernels.game_combat import add_damage
+
+    add_damage(eng.X, i, p, int(eng.arrays.tile_cap[i]) - 1)
+
+
+ZOMBIE_ROW = L.ZOMBIE
 
 
 def test_summon_keeps_one_and_two_go_to_the_bottom(eng):
@@ -76,30 +132,51 @@ def test_combat_cards_are_not_played_as_turn_cards(eng):
     assert X.mythos_hand[c] == 1 and X.g[L.G_MYTHOS_PLAYED] == 0
 
 
-def test_port_flip_and_oop_vp(eng):
-    flips = kept = 0
-    for seed in range(60):
-        X = revenge_position(eng, seed=seed)
-        p = 0
-        h = X.pl[p, L.P_PORT]
-        put_old_one(eng, h, L.SHOGGOTH)
-        vp0 = X.g[L.G_OOP_VP]
-        lost = revenge_port_defence(game_streams(seed), eng.S, eng.X, eng.W, p)
-        st = eng.work.cst
-        units_vp = sum(
-            int(st[C.LOST + u]) * int(eng.arrays.unit_oop_vp[u]) for u in range(L.NUM_UNITS)
-        )
-        if lost:
-            assert X.g[L.G_OOP_VP] - vp0 == units_vp + 10
-            continue
-        assert X.g[L.G_OOP_VP] - vp0 == units_vp
-        if st[C.PORT_HITS] >= 2:
-            assert X.pl[p, L.P_PORT_STRENGTH] == 2
-            flips += 1
-        else:
-            assert X.pl[p, L.P_PORT_STRENGTH] == 4
-            kept += 1
-    assert flips > 0
+def _port_attack(pack, card, worn=False, **units):
+    """A Shoggoth on player 0's Port (strength 4), the Barracks holding ``units``, on a deck
+    of that one card; ``worn``: the Shoggoth dies to the next hit. Returns (engine, state,
+    Port lost?, OOP VP gained)."""
+    eng = scripted_engine(pack, [{L.SHOGGOTH: card}])
+    X = revenge_position(eng)
+    _clear_board(X)
+    _barracks(X, 0, **units)
+    i = put_old_one(eng, int(X.pl[0, L.P_PORT]), L.SHOGGOTH)
+    if worn:
+        _worn(eng, i)
+    vp0 = int(X.g[L.G_OOP_VP])
+    lost = revenge_port_defence(game_streams(0), eng.S, eng.X, eng.W, 0)
+    return eng, X, lost, int(X.g[L.G_OOP_VP]) - vp0
+
+
+def test_a_lost_port_scores_10_vp_and_its_units_for_the_old_one_player(pack):
+    """Scoring for OOP: '1 VP * Infantry / Armoured Car / Outpost' eliminated ... '10 VP Port
+    destroyed'. Every card puts a cube on the force; nothing ever hits the Shoggoth."""
+    eng, X, lost, vp = _port_attack(pack, (0, 1, 0, 0), infantry=1)  # no hit, 1 purple a card
+    assert lost and eng.work.cst[C.LOST + L.INFANTRY] == 1
+    assert vp == eng.arrays.port_rev[L.PR_OOP_VP] + eng.arrays.unit_oop_vp[L.INFANTRY] == 11
+
+
+def test_a_port_that_survives_scores_only_the_units_it_lost(pack):
+    """The Shoggoth dies to the first card, which also destroys the Airship (Airship damage
+    'must still be assigned to an Airship'): 2 VP for it, no 10 VP, no damage on the Port."""
+    airship = int(pack.unit_capacity[L.AIRSHIP])
+    eng, X, lost, vp = _port_attack(
+        pack, (hits(L.INFANTRY), 0, 0, airship), worn=True, infantry=1, airship=1
+    )
+    assert not lost and eng.work.cst[C.OUTCOME] == C.WIN
+    assert eng.work.cst[C.LOST + L.AIRSHIP] == 1 and eng.work.cst[C.LOST + L.INFANTRY] == 0
+    assert vp == eng.arrays.unit_oop_vp[L.AIRSHIP] == 2
+    assert X.pl[0, L.P_PORT_STRENGTH] == 4
+
+
+@pytest.mark.parametrize("purple, strength", [(2, 2), (1, 4)])
+def test_a_port_that_survives_two_damage_flips_to_strength_2(pack, purple, strength):
+    """'If your Port survives an attack, but took 2 or more damage, the Port token is flipped
+    to Strength 2.' No units: the Port fights as Infantry, so its hit destroys the Shoggoth
+    and it takes every purple cube of that card."""
+    eng, X, lost, vp = _port_attack(pack, (hits(L.INFANTRY), purple, 0, 0), worn=True)
+    assert not lost and vp == 0 and eng.work.cst[C.PORT_HITS] == purple
+    assert X.pl[0, L.P_PORT_STRENGTH] == strength
 
 
 def test_heroic_ports_have_no_token(eng):
@@ -111,29 +188,41 @@ def test_heroic_ports_have_no_token(eng):
     assert eng.work.cst[C.COUNT + L.PORT_STACK] == 0 and eng.work.cst[C.PORT_HITS] == 0
 
 
-def test_outpost_defence_free_and_scored(eng):
-    lost_seen = 0
-    for seed in range(40):
-        X = revenge_position(eng, seed=seed)
-        p = 0
-        # an Outpost next to nothing in particular: any hex without pieces
-        h = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0))[0])
-        X.hx[h, L.H_OUTPOST] = p
-        X.pl[p, L.P_OUTPOSTS] = 1
-        X.hex_target[h] = True
-        X.pl[p, L.P_UNITS + L.INFANTRY] = 0  # the Outpost fights alone (disconnected / empty)
-        X.g[L.G_SUPPLY + L.INFANTRY] += 2
-        put_old_one(eng, h, L.SHOGGOTH)
-        t = X.pl[p, L.P_TIME]
-        vp0 = X.g[L.G_OOP_VP]
-        outpost_defence(game_streams(seed), eng.S, eng.X, eng.W, h)
-        assert X.pl[p, L.P_TIME] == t  # no Time Point cost
-        assert eng.work.cst[C.COUNT + L.OUTPOST_STACK] + eng.work.cst[C.LOST + L.OUTPOST_STACK] == 1
-        if X.hx[h, L.H_OUTPOST] < 0:
-            lost_seen += 1
-            assert X.g[L.G_OOP_VP] - vp0 == eng.arrays.unit_oop_vp[L.OUTPOST_STACK]
-            assert X.pl[p, L.P_OUTPOSTS] == 0 and not X.hex_target[h]
-    assert lost_seen > 0
+def _outpost_attack(pack, old_one, card, ruleset=L.RULES_REVENGE, worn=False):
+    """Player 0's Outpost, off the rail network (it fights alone), attacked by ``old_one``
+    on a deck of that one card. Returns (engine, state, hex, tile, TP spent, OOP VP gained)."""
+    eng = scripted_engine(pack, [{old_one: card}])
+    X = revenge_position(eng)
+    X.g[L.G_RULESET] = ruleset
+    _clear_board(X)
+    h = _open_hex(X)
+    X.hx[h, L.H_OUTPOST] = 0
+    X.pl[0, L.P_OUTPOSTS] = 1
+    X.hex_target[h] = True
+    i = put_old_one(eng, h, old_one)
+    if worn:
+        _worn(eng, i)
+    t, vp0 = int(X.pl[0, L.P_TIME]), int(X.g[L.G_OOP_VP])
+    outpost_defence(game_streams(0), eng.S, eng.X, eng.W, h)
+    return eng, X, h, i, int(X.pl[0, L.P_TIME]) - t, int(X.g[L.G_OOP_VP]) - vp0
+
+
+def test_an_outpost_that_holds_costs_no_time_and_scores_nothing(pack):
+    """Outposts: 'There is no Time Point or Gold cost for this defence. The Outpost fights as
+    Infantry': every card's Infantry symbol is its hit, until the Shoggoth dies."""
+    eng, X, h, i, tp, vp = _outpost_attack(pack, L.SHOGGOTH, (hits(L.INFANTRY), 0, 0, 0))
+    assert tp == 0 and vp == 0 and eng.work.cst[C.OUTCOME] == C.WIN
+    assert X.tile_state[i] == L.TILE_KILLED and X.pl[0, L.P_TILE_VP] == eng.arrays.tile_vp[i]
+    assert X.hx[h, L.H_OUTPOST] == 0 and X.pl[0, L.P_OUTPOSTS] == 1 and X.hex_target[h]
+
+
+def test_an_outpost_destroyed_in_its_defence_scores_for_the_old_one_player(pack):
+    """'... and if destroyed the OOP gains' its VP (unit_oop_vp; the Revenge list says 1)."""
+    eng, X, h, i, tp, vp = _outpost_attack(pack, L.SHOGGOTH, (0, 1, 0, 0))  # 1 purple a card
+    assert tp == 0 and eng.work.cst[C.LOST + L.OUTPOST_STACK] == 1
+    assert vp == eng.arrays.unit_oop_vp[L.OUTPOST_STACK] == 1
+    assert X.hx[h, L.H_OUTPOST] < 0 and X.pl[0, L.P_OUTPOSTS] == 0 and not X.hex_target[h]
+    assert X.g[L.G_OUTPOSTS_LOST] == 1 and X.tile_hex[i] == h
 
 
 def _track(X, S, p, h, k):
@@ -188,37 +277,28 @@ def test_an_outpost_can_be_bought_without_a_unit(eng):
     )
 
 
-def test_alt_translation_eliminates_an_outpost_that_would_retreat(eng):
+@pytest.mark.parametrize(
+    "ruleset, damaged, eliminated",
+    [
+        (L.RULES_REVENGE, False, False),  # an undamaged unit survives a defeat
+        (L.RULES_REVENGE, True, True),  # a damaged one is destroyed (End of Combat Resolution)
+        (L.RULES_ALT, False, True),  # alt: 'takes damage that forces a retreat, eliminated'
+        (L.RULES_ALT, True, True),
+    ],
+)
+def test_alt_translation_eliminates_an_outpost_that_would_retreat(
+    eng, pack, ruleset, damaged, eliminated
+):
     """revenge-alt: a fight at an Outpost that ends in defeat (Sanity ran out on the card that
-    destroyed the last Old One) removes the Outpost; the rulebook keeps it unless damaged."""
-    sanity = int(eng.arrays.r[L.R_SANITY])
-    seen = {L.RULES_REVENGE: 0, L.RULES_ALT: 0}
-    undamaged = 0  # alt-translation cases the rulebook would have kept
-    try:
-        eng.arrays.r[L.R_SANITY] = 1  # make Sanity defeats common
-        for seed in range(300):
-            for ruleset in (L.RULES_REVENGE, L.RULES_ALT):
-                X = revenge_position(eng, seed=seed)
-                X.g[L.G_RULESET] = ruleset
-                p = 0
-                h = int(np.flatnonzero((X.hx[:, L.H_SPAWN] < 0) & (X.hx[:, L.H_PORT_OWNER] < 0))[0])
-                X.hx[h, L.H_OUTPOST] = p
-                X.pl[p, L.P_OUTPOSTS] = 1
-                X.hex_target[h] = True
-                put_old_one(eng, h, L.ZOMBIE)
-                outpost_defence(game_streams(seed), eng.S, eng.X, eng.W, h)
-                st = eng.work.cst
-                if st[C.OUTCOME] != C.WIN_AND_DEFEAT:
-                    continue
-                seen[ruleset] += 1
-                undamaged += ruleset == L.RULES_ALT and st[C.LOST + L.OUTPOST_STACK] == 0
-                if ruleset == L.RULES_ALT:
-                    assert X.hx[h, L.H_OUTPOST] < 0 and X.g[L.G_OUTPOSTS_LOST] == 1
-                else:
-                    assert (X.hx[h, L.H_OUTPOST] == p) == (st[C.LOST + L.OUTPOST_STACK] == 0)
-    finally:
-        eng.arrays.r[L.R_SANITY] = sanity
-    assert seen[L.RULES_ALT] > 0 and seen[L.RULES_REVENGE] > 0 and undamaged > 0
+    destroyed the last Old One) removes the Outpost; the rulebook keeps it unless damaged.
+    The one card destroys the worn Zombie and costs one Sanity more than the fight has."""
+    card = (hits(L.INFANTRY), 1 if damaged else 0, int(eng.arrays.r[L.R_SANITY]) + 1, 0)
+    eng, X, h, i, tp, vp = _outpost_attack(pack, L.ZOMBIE, card, ruleset=ruleset, worn=True)
+    assert eng.work.cst[C.OUTCOME] == C.WIN_AND_DEFEAT and X.tile_state[i] == L.TILE_KILLED
+    assert (X.hx[h, L.H_OUTPOST] < 0) == eliminated
+    assert X.g[L.G_OUTPOSTS_LOST] == eliminated and X.pl[0, L.P_OUTPOSTS] == (not eliminated)
+    table = eng.arrays.unit_oop_vp_alt if ruleset == L.RULES_ALT else eng.arrays.unit_oop_vp
+    assert vp == eliminated * table[L.OUTPOST_STACK]
 
 
 def test_the_old_one_player_orders_the_outpost_fights_strongest_first(eng):
@@ -265,29 +345,32 @@ def test_units_carry_their_damage_into_the_next_fight_of_the_same_turn(eng):
     assert W.dmg_carry.sum() == 0
 
 
-def test_the_damage_carried_is_what_the_survivors_of_the_fight_kept(eng):
-    from simkit.kernels.game_defence import carry_damage
-
-    seen = 0
-    for seed in range(40):
-        X = revenge_position(eng, seed=seed)
-        W = eng.work
-        p = 0
-        put_old_one(eng, X.pl[p, L.P_PORT], L.SHOGGOTH)
-        W.dmg_carry[:] = 0
-        for u in range(L.NUM_UNITS):
-            W.force[u] = X.pl[p, L.P_UNITS + u]
-        from simkit.kernels.game_combat import fight
-
-        outcome = fight(game_streams(seed), eng.S, eng.X, eng.W, p, X.pl[p, L.P_PORT], True)
-        carry_damage(W, p)
-        st = W.cst
-        for u in range(L.NUM_UNITS):
-            expected = st[C.DAMAGE + u] if st[C.COUNT + u] > 0 else 0
-            assert W.dmg_carry[p, u] == expected
-        if outcome in (C.WIN,) and W.dmg_carry[p].sum() > 0:
-            seen += 1
-    assert seen > 0  # survivors of a won fight keep damage
+@pytest.mark.parametrize(
+    "airships, carried_in, airship_damage, kept",
+    [
+        (2, 0, 3, 1),  # one Airship destroyed, the other keeps its one cube
+        (1, 1, 1, 0),  # the damaged Airship of an earlier fight is destroyed: nothing carried
+    ],
+)
+def test_the_damage_carried_is_what_the_survivors_of_the_fight_kept(
+    pack, airships, carried_in, airship_damage, kept
+):
+    """'No damage is healed between attacks': after a won Port fight the player's surviving
+    units carry the damage they kept into the next fight of the turn, a lost stack none.
+    The one card destroys the worn Shoggoth and damages only Airships."""
+    eng = scripted_engine(pack, [{L.SHOGGOTH: (hits(L.INFANTRY), 0, 0, airship_damage)}])
+    X = revenge_position(eng)
+    _clear_board(X)
+    _barracks(X, 0, infantry=1, airship=airships)
+    _worn(eng, put_old_one(eng, int(X.pl[0, L.P_PORT]), L.SHOGGOTH))
+    W = eng.work
+    W.dmg_carry[:] = 0
+    W.dmg_carry[0, L.AIRSHIP] = carried_in
+    W.dmg_carry[0, L.INFANTRY] = 1  # the Infantry's cube from an earlier fight stays on it
+    assert not revenge_port_defence(game_streams(0), eng.S, eng.X, eng.W, 0)
+    assert W.cst[C.OUTCOME] == C.WIN
+    assert W.dmg_carry[0, L.AIRSHIP] == kept and W.dmg_carry[0, L.INFANTRY] == 1
+    assert W.cst[C.COUNT + L.AIRSHIP] == airships - 1
 
 
 def test_cycling_the_display_sends_a_card_to_the_bottom_and_refills(eng):
@@ -351,57 +434,10 @@ def test_after_losing_its_port_fight_a_player_leaves_the_outpost_to_fight_alone(
 
 
 # -- the rules-fidelity fixes, each on a constructed position ------------------------------
-# A scripted Old One deck (conftest.custom_deck) makes every fight and move do exactly what
-# the test needs; the assertions are what the rule text says happens.
-
-
-def _scripted(pack, rows, moves_zombies=False):
-    """An Engine whose Old One deck is the cards ``rows`` (conftest.custom_deck)."""
-    import dataclasses
-
-    from conftest import custom_deck
-
-    data = custom_deck(pack, rows)
-    if moves_zombies:
-        moves = np.zeros_like(data.card_moves)
-        moves[:, L.ZOMBIE] = True
-        data = dataclasses.replace(data, card_moves=moves)
-    return Engine(data=data)
-
-
-def _clear_board(X):
-    """No Old One tile on the map (Spawn tiles stay), no Mythos card in the OOP's hand."""
-    X.mythos_hand[:] = 0
-    X.tile_hex[:] = -1
-    X.tile_state[X.tile_state == L.TILE_BOARD] = L.TILE_ASIDE
-    X.hex_old_ones[:] = False
-    X.hex_blocked[:] = X.hx[:, L.H_SPAWN] >= 0
-
-
-def _empty(X, h):
-    return (
-        X.hx[h, L.H_SPAWN] < 0
-        and X.hx[h, L.H_PORT_OWNER] < 0
-        and X.hx[h, L.H_FARM_OWNER] < 0
-        and X.hx[h, L.H_OUTPOST] < 0
-        and X.hx[h, L.H_RES : L.H_RES + L.NUM_RES].sum() == 0
-    )
-
-
-def _farm(X, h, owner=0):
-    X.hx[h, L.H_FARM_OWNER] = owner
-    X.hx[h, L.H_FARM_KIND] = 0
-    X.hex_farm[h] = 1
-    X.hex_target[h] = True
-
-
-ZOMBIE_ROW = L.ZOMBIE
-
-
 def test_an_old_one_that_reached_a_farm_stops_for_the_rest_of_the_move_action(pack):
     """Move Old Ones: 'If a Farm/Port/Outpost is reached, that Old One stops moving' -- for
     all four cards of the action, not just the card that brought it there."""
-    eng = _scripted(pack, [{ZOMBIE_ROW: (0, 0, 0, 0)}], moves_zombies=True)
+    eng = scripted_engine(pack, [{ZOMBIE_ROW: (0, 0, 0, 0)}], moves_zombies=True)
     X = revenge_position(eng, oop="rusher")
     S = eng.arrays
     _clear_board(X)
@@ -505,7 +541,9 @@ def test_a_spawn_tile_under_a_shared_kill_gives_each_participant_a_vp_token(pack
     from simkit.kernels.game_combat import add_damage, fight
     from simkit.kernels.game_oop import after_attack
 
-    eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 0, 0, 0)}])  # every card: Infantry hits
+    eng = scripted_engine(
+        pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 0, 0, 0)}]
+    )  # every card: Infantry hits
     X = revenge_position(eng)
     _clear_board(X)
     h, i = _spawn_hex_with_zombie(eng, X)
@@ -528,7 +566,7 @@ def test_a_spawn_tile_under_a_kill_alone_is_kept_by_the_attacker(pack):
     from simkit.kernels.game_combat import fight
     from simkit.kernels.game_oop import after_attack
 
-    eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 0, 0, 0)}])
+    eng = scripted_engine(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 0, 0, 0)}])
     X = revenge_position(eng)
     _clear_board(X)
     h, i = _spawn_hex_with_zombie(eng, X)
@@ -557,7 +595,7 @@ def test_a_knocked_out_port_token_whose_attackers_all_died_keeps_the_port(pack):
     from simkit.kernels.game_combat import add_damage
     from simkit.kernels.game_oop import revenge_port_defence
 
-    eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 2, 0, 0)}])
+    eng = scripted_engine(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 2, 0, 0)}])
     X = revenge_position(eng, difficulty=L.DIFF_HARD)  # Port token at strength 2
     _clear_board(X)
     h = _lone_port(eng, X)
@@ -578,7 +616,7 @@ def test_a_port_token_starts_every_combat_undamaged(pack):
     from simkit.kernels.game_oop import revenge_port_defence
     from simkit.kernels.low.game_common import tiles_in_hex
 
-    eng = _scripted(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 1, 0, 0)}])
+    eng = scripted_engine(pack, [{ZOMBIE_ROW: (1 << L.INFANTRY, 1, 0, 0)}])
     for ruleset in (L.RULES_REVENGE, L.RULES_ALT):
         X = revenge_position(eng)
         X.g[L.G_RULESET] = ruleset
@@ -598,7 +636,7 @@ def test_a_port_token_starts_every_combat_undamaged(pack):
 def test_a_game_fight_that_no_card_can_change_ends_as_a_stalemate(pack):
     from simkit.kernels.game_combat import fight
 
-    eng = _scripted(pack, [{ZOMBIE_ROW: (0, 0, 0, 0)}] * 3)
+    eng = scripted_engine(pack, [{ZOMBIE_ROW: (0, 0, 0, 0)}] * 3)
     X = revenge_position(eng)
     _clear_board(X)
     h = int(np.flatnonzero([_empty(X, k) for k in range(X.hx.shape[0])])[0])

@@ -362,7 +362,8 @@ import json, sys, tempfile
 from simkit.runner import parse_spec, run_experiment
 from simkit.runner.worker import peak_rss_mb
 raw = {"experiment": {"name": "rss", "mode": "combat", "root_seed": 1, "chunk_size": 50000,
-                      "games": int(sys.argv[1])}, "params": {"force": "infantry=2,artillery=1", "vs": "shoggoth"}}
+                      "games": int(sys.argv[1])},
+       "params": {"force": "infantry=2,artillery=1", "vs": "shoggoth"}}
 run_experiment(parse_spec(raw), out=tempfile.mkdtemp(dir=sys.argv[2]), quiet=True)
 print(json.dumps(peak_rss_mb()))
 """

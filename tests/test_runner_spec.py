@@ -215,8 +215,13 @@ ONE_AT_A_TIME = (
     GOOD.replace("games = 300", 'games = 300\ndesign = "one_at_a_time"')
     .replace(
         '[grid]\nforce = ["infantry=2", "infantry=2,artillery=1"]\nvs = ["zombie", "shoggoth"]',
-        '[params]\nforce = "infantry=2,artillery=1"\n[grid]\nvs = ["zombie", "shoggoth"]\n[override_grid]\n'
-        '"units.artillery.cost" = [2, 3, 4]\n"old_ones.shoggoth.vp" = [4, 6]',
+        "[params]\n"
+        'force = "infantry=2,artillery=1"\n'
+        "[grid]\n"
+        'vs = ["zombie", "shoggoth"]\n'
+        "[override_grid]\n"
+        '"units.artillery.cost" = [2, 3, 4]\n'
+        '"old_ones.shoggoth.vp" = [4, 6]',
     )
     .replace('[params]\nallocate = "cheapest"\n\n', "")
 )

@@ -2,7 +2,9 @@
 
     >>> from simkit.athena import TurretFight, exact_odds, load_athena_pack
     >>> data = load_athena_pack()
-    >>> fight = TurretFight(weapons=(("cannon", 3), ("energy_cannon", 4)), defense=2, ammo=2, charged=1)
+    >>> fight = TurretFight(
+    ...     weapons=(("cannon", 3), ("energy_cannon", 4)), defense=2, ammo=2, charged=1
+    ... )
     >>> 0.0 < exact_odds(fight, data).p_destroy < 1.0
     True
 

@@ -8,8 +8,8 @@ where the Survey tiles' arrows point):
     compass 1 = N (up)   2 = NE   3 = SE   4 = S (down)   5 = SW   6 = NW
 
 Axial coordinates (q, r): q counts columns to the east (right); r grows downwards within
-a column, so compass 4 (down) is (0, +1) and compass 2 (NE) is (+1, -1). A user whose printed compass plan differs only
-has to renumber: see simkit/data/auztralia/maps/README.md.
+a column, so compass 4 (down) is (0, +1) and compass 2 (NE) is (+1, -1). A user whose
+printed compass plan differs only has to renumber: see simkit/data/auztralia/maps/README.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Python-side Old One movement: allocation and argument checks over simkit/kernels/low/movement.py."""
+"""Python-side Old One movement: allocation and argument checks over
+simkit/kernels/low/movement.py."""
 
 from __future__ import annotations
 

@@ -246,7 +246,10 @@ def build_survey_tiles() -> list[dict]:
     Phosphate on about one spot in eight. Seeded, so the file is reproducible."""
     rng = np.random.default_rng(SEED)
     rows = []
-    source = "assumed: simkit/board/reconstruct.py build_survey_tiles (seeded; the printed tiles are not public)"
+    source = (
+        "assumed: simkit/board/reconstruct.py build_survey_tiles "
+        "(seeded; the printed tiles are not public)"
+    )
     for tile in range(1, NUM_SURVEY_TILES + 1):
         positions = rng.permutation(7)
         n_old = 2 if rng.random() < 0.6 else 1

@@ -235,7 +235,8 @@ def setup_board(
                 or (draw.size and (draw.min() < 0 or draw.max() >= tiles.num_tiles))
             ):
                 raise UserError(
-                    f"survey_draw must name {survey_hex.size} distinct tiles in 0..{tiles.num_tiles - 1}"
+                    f"survey_draw must name {survey_hex.size} "
+                    f"distinct tiles in 0..{tiles.num_tiles - 1}"
                 )
         if stacks is None:
             for lv in range(K.MAX_LEVEL):

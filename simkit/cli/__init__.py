@@ -70,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         prescan(list(sys.argv[1:] if argv is None else argv))
-        # with standalone_mode=False typer returns the code of typer.Exit / Ctrl-C instead of exiting
+        # with standalone_mode=False typer returns the code of typer.Exit / Ctrl-C instead of
+        # exiting
         code = app(args=argv, standalone_mode=False)
     except UserError as exc:
         print(f"simkit: error: {one_line(str(exc))}", file=sys.stderr)

@@ -1,4 +1,5 @@
-"""`simkit athena turret` (odds of a convoy against an Automated Turret) and `simkit athena check`."""
+"""`simkit athena turret` (odds of a convoy against an Automated Turret) and
+`simkit athena check`."""
 
 from __future__ import annotations
 
@@ -180,7 +181,8 @@ def _weapon_pairs(text: str) -> list[tuple[str, str]]:
 
 @athena_app.command(
     "turret",
-    epilog="Example: simkit athena turret --weapons cannon:3,energy_cannon:4 --ammo 2 --defense 2 --json",
+    epilog="Example: simkit athena turret --weapons "
+    "cannon:3,energy_cannon:4 --ammo 2 --defense 2 --json",
 )
 def turret_cmd(
     weapons: Annotated[

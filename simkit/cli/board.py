@@ -70,8 +70,8 @@ def show(
             num_players=players,
         )
         title = (
-            f"{board.name}: {'Revenge ' if revenge else ''}setup seed {setup_seed}, {players} players "
-            f"(map {board.hash})"
+            f"{board.name}: {'Revenge ' if revenge else ''}setup "
+            f"seed {setup_seed}, {players} players (map {board.hash})"
         )
     atomic_write_bytes(out, render_png(board, setup, title=title, reveal=reveal))
     if json:
@@ -126,7 +126,8 @@ def check(
         return
     typer.echo(
         f"{board.path}: ok ({board.num_hexes} hexes, {summary['port_symbols']} port symbols, "
-        f"{summary['survey']} survey hexes, {summary['level_marks']} level marks; hash {board.hash})"
+        f"{summary['survey']} survey hexes, "
+        f"{summary['level_marks']} level marks; hash {board.hash})"
     )
     for w in warnings:
         typer.echo(f"warning: {w}")

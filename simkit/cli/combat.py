@@ -90,8 +90,8 @@ def _render(odds: CombatOdds, dist=None) -> None:
     if "table_states" in odds.extra:
         x = odds.extra
         console.print(
-            f"withdraw table ({x['table_objective']}, no card counting): {x['table_states']:,} states, "
-            f"withdraw in {x['table_states_withdrawing']:,}; P(destroy) "
+            f"withdraw table ({x['table_objective']}, no card counting): {x['table_states']:,} "
+            f"states, withdraw in {x['table_states_withdrawing']:,}; P(destroy) "
             f"{x['table_model_p_destroy']:.4f} if draws were independent"
         )
     if "exact_skipped" in odds.extra:
@@ -100,7 +100,8 @@ def _render(odds: CombatOdds, dist=None) -> None:
 
 @app.command(
     "combat",
-    epilog="Example: simkit combat --force infantry=2,artillery=1 --vs mi_go --seen '3,zombie:I+AC/a1' --json",
+    epilog="Example: simkit combat --force infantry=2,artillery=1 "
+    "--vs mi_go --seen '3,zombie:I+AC/a1' --json",
 )
 def combat_cmd(
     force: Annotated[str, typer.Option(help="Units, e.g. 'infantry=2,armoured_car=1,airship=1'.")],
@@ -120,7 +121,8 @@ def combat_cmd(
     withdraw: Annotated[
         str,
         typer.Option(
-            help="never | optimal | value (card counting, exact only) | table | table-value (no card counting, any method) | sanity:N,units:N,lost:N"
+            help="never | optimal | value (card counting, exact only) | table | "
+            "table-value (no card counting, any method) | sanity:N,units:N,lost:N"
         ),
     ] = "never",
     allocate: Annotated[
@@ -129,7 +131,8 @@ def combat_cmd(
     seen: Annotated[
         str | None,
         typer.Option(
-            help="Cards already in the discard pile: numbers or faces OLDONE:FACE (see `simkit data deck`), e.g. '3,17,mi_go:AC/p1'."
+            help="Cards already in the discard pile: numbers or faces "
+            "OLDONE:FACE (see `simkit data deck`), e.g. '3,17,mi_go:AC/p1'."
         ),
     ] = None,
     personality: Annotated[
@@ -303,7 +306,8 @@ app.add_typer(odds_app, name="odds")
 
 @odds_app.callback(
     invoke_without_command=True,
-    epilog="Example: simkit odds --max-per-type 3 --target-ci 0.005 --jobs 2 --out results/odds.parquet",
+    epilog="Example: simkit odds --max-per-type 3 "
+    "--target-ci 0.005 --jobs 2 --out results/odds.parquet",
 )
 def odds_table_cmd(
     ctx: typer.Context,
@@ -322,7 +326,8 @@ def odds_table_cmd(
     target_ci: Annotated[
         float | None,
         typer.Option(
-            help="Instead of --games: fights per row until P(destroy)'s 95% half-width is this, e.g. 0.005."
+            help="Instead of --games: fights per row until "
+            "P(destroy)'s 95% half-width is this, e.g. 0.005."
         ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -390,10 +395,11 @@ def odds_table_cmd(
         )
         return
     typer.echo(
-        f"wrote {out}: {len(table):,} rows in {seconds:.1f} s; never-withdraw {facts['exact_share']:.0%} "
-        f"exact, withdraw table {facts['table_policy_exact_share']:.0%} exact, the rest Monte Carlo "
-        f"({facts['games_total']:,} fights; widest 95% half-width {half:.4f}); card counting (exact only) "
-        f"on {facts['card_counting_rows']:,} rows; data {pack.hash}"
+        f"wrote {out}: {len(table):,} rows in {seconds:.1f} s; never-withdraw "
+        f"{facts['exact_share']:.0%} exact, withdraw table "
+        f"{facts['table_policy_exact_share']:.0%} exact, the rest Monte Carlo "
+        f"({facts['games_total']:,} fights; widest 95% half-width {half:.4f}); card "
+        f"counting (exact only) on {facts['card_counting_rows']:,} rows; data {pack.hash}"
     )
 
 

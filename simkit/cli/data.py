@@ -93,7 +93,8 @@ def provenance(
 
 @data_app.command(
     "deck",
-    epilog="Example: simkit data deck --vs zombie   (then: simkit combat ... --seen 'zombie:I+AC/a1,17')",
+    epilog="Example: simkit data deck --vs zombie   "
+    "(then: simkit combat ... --seen 'zombie:I+AC/a1,17')",
 )
 def deck(
     pack: PackArg = None,
@@ -153,5 +154,6 @@ def deck(
     Console().print(table)
     Console().print(
         "faces: the units that score a hit (I infantry, AC armoured car, Ar artillery, T armoured "
-        "train, Ai airship; - none), then p<N> purple cubes, s<N> sanity lost, a<N> damage to Airships"
+        "train, Ai airship; - none), then p<N> purple "
+        "cubes, s<N> sanity lost, a<N> damage to Airships"
     )

@@ -26,7 +26,8 @@ def _combat_odds(out: Path, data, max_per_type: int) -> None:
     from simkit.odds import cheapest_mixes, odds_table, table_bytes
 
     typer.echo(
-        f"[1] combat odds: every mix of 0..{max_per_type} of each unit type vs every Old One (x1, x2)"
+        f"[1] combat odds: every mix of 0..{max_per_type} "
+        "of each unit type vs every Old One (x1, x2)"
     )
     table = odds_table(data, max_per_type)
     atomic_write_bytes(out / "odds.parquet", table_bytes(table, data))
@@ -58,9 +59,9 @@ def _headline_combat(out: Path, data) -> None:
     never = exact_odds(small, data)
     value = exact_odds(small, data, withdraw="value")
     typer.echo(
-        f"    optimal withdrawal, {small.describe()} [exact]: never withdraw P(destroy) {never.p_destroy:.4f}, "
-        f"Gold lost {never.expected_gold_lost:.3f}; value-optimal P(destroy) {value.p_destroy:.4f}, "
-        f"Gold lost {value.expected_gold_lost:.3f}"
+        f"    optimal withdrawal, {small.describe()} [exact]: never withdraw P(destroy) "
+        f"{never.p_destroy:.4f}, Gold lost {never.expected_gold_lost:.3f}; value-optimal "
+        f"P(destroy) {value.p_destroy:.4f}, Gold lost {value.expected_gold_lost:.3f}"
     )
     atomic_write_bytes(
         out / "combat.json",
@@ -105,7 +106,8 @@ def _balance(out: Path) -> None:
     )
     spec = load_spec(DEMO_SPECS / name)
     typer.echo(
-        f"[4] balance run: {spec.name} ({DEMO_SPECS / name}); the first run compiles the game engine (2-3 min)"
+        f"[4] balance run: {spec.name} ({DEMO_SPECS / name}); "
+        "the first run compiles the game engine (2-3 min)"
     )
     lake = out / "lake"
     if not os.path.lexists(lake):  # claim it before writing, so an interrupted demo still owns it
@@ -167,7 +169,8 @@ def balance_headline(lake_dir: Path) -> list[str]:
                 else "not distinguishable"
             )
             lines.append(
-                f"  {st['to']} vs {st['from']}: {st['diff']:+.3f} (95% {st['ci_low']:+.3f}..{st['ci_high']:+.3f}, "
+                f"  {st['to']} vs {st['from']}: {st['diff']:+.3f} "
+                f"(95% {st['ci_low']:+.3f}..{st['ci_high']:+.3f}, "
                 f"paired on {st['games']:,} shared seeds): {verdict}"
             )
     return lines

@@ -50,7 +50,8 @@ class Backend(StrEnum):
 
 @experiment_app.command(
     "run",
-    epilog="Example: simkit experiment run experiments/revenge_difficulty.toml --out results/rd --jobs 2",
+    epilog="Example: simkit experiment run "
+    "experiments/revenge_difficulty.toml --out results/rd --jobs 2",
 )
 def run_cmd(
     spec_file: SpecArg,
@@ -93,7 +94,8 @@ def run_cmd(
             quiet=quiet,
         )
     except KeyboardInterrupt:
-        # one line and exit code 130 (simkit.cli.main reports UserErrors; typer alone would return 0 here)
+        # one line and exit code 130 (simkit.cli.main reports UserErrors; typer alone would
+        # return 0 here)
         err = RunFailed(
             "interrupted: finished chunks are kept; rerun the same command to complete the rest"
         )
@@ -208,11 +210,12 @@ def check_cmd(spec_file: SpecArg, json: JsonOption = False) -> None:
     sizing = (
         f"{spec.games:,} games per cell in {chunks} chunk(s)"
         if spec.games
-        else f"until the 95% half-width is {spec.target_ci} (at most {spec.max_games:,} games per cell)"
+        else f"until the 95% half-width is {spec.target_ci} "
+        f"(at most {spec.max_games:,} games per cell)"
     )
     typer.echo(
-        f"{spec_file}: ok: experiment {spec.experiment_id}, mode '{spec.mode}', {len(spec.cells)} cell(s), "
-        f"{sizing}, chunks of {spec.chunk_size:,}, root seed {spec.root_seed}"
+        f"{spec_file}: ok: experiment {spec.experiment_id}, mode '{spec.mode}', {len(spec.cells)} "
+        f"cell(s), {sizing}, chunks of {spec.chunk_size:,}, root seed {spec.root_seed}"
     )
 
 

@@ -1,4 +1,5 @@
-"""`simkit simulate` (whole games into a one-cell lake) and `simkit replay` (one game, turn by turn).
+"""`simkit simulate` (whole games into a one-cell lake) and `simkit replay` (one game, turn by
+turn).
 
 `simulate` is `simkit experiment run` of a one-cell spec built from its flags: OUT gets the
 experiment-run layout (hive-partitioned chunk files, manifest.json with the spec, seeds,
@@ -32,6 +33,11 @@ def _toml_value(v) -> str:
     return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _toml_item(v) -> str:
+    """A value of the [experiment] table: a list as a TOML array, anything else by _toml_value."""
+    return "[" + ", ".join(map(_toml_value, v)) + "]" if isinstance(v, list) else _toml_value(v)
+
+
 def one_cell_spec(
     mode: str, params: dict, seed: int, games: int, outputs: tuple[str, ...], data: Path | None
 ):
@@ -51,10 +57,7 @@ def one_cell_spec(
         exp["data"] = str(Path(data).resolve())
     text = (
         "[experiment]\n"
-        + "".join(
-            f"{k} = {_toml_value(v) if not isinstance(v, list) else '[' + ', '.join(map(_toml_value, v)) + ']'}\n"
-            for k, v in exp.items()
-        )
+        + "".join(f"{k} = {_toml_item(v)}\n" for k, v in exp.items())
         + "\n[params]\n"
         + "".join(f"{k} = {_toml_value(v)}\n" for k, v in params.items())
     )
@@ -74,7 +77,8 @@ def rate_rows(frame, by: list[str], metric: str) -> list[dict]:
 
 @app.command(
     "simulate",
-    epilog="Example: simkit simulate --mode revenge --humans 3 --difficulty hard --games 2000 --out results/rv",
+    epilog="Example: simkit simulate --mode revenge --humans 3 "
+    "--difficulty hard --games 2000 --out results/rv",
 )
 def simulate(
     out: Annotated[Path, typer.Option("--out", help="Folder for the Parquet files.")],
@@ -206,8 +210,8 @@ def simulate(
     from simkit.runner import run_experiment
 
     if mode in ("solo", "mythos-solo") and "seats" in wanted:
-        # the one seat's result is the summary's humans_win; the lake cannot hold a seats table whose
-        # 'strategy' column repeats the solo mode's 'strategy' parameter
+        # the one seat's result is the summary's humans_win; the lake cannot hold a seats table
+        # whose 'strategy' column repeats the solo mode's 'strategy' parameter
         wanted = tuple(t for t in wanted if t != "seats")
     spec = one_cell_spec(mode, params, seed, games, wanted, data)
     result = run_experiment(spec, out=out, jobs=jobs, quiet=quiet or json)
@@ -255,8 +259,8 @@ def simulate(
         else "all chunks found done"
     )
     console.print(
-        f"{games:,} games ({mode}) in lake {out}, experiment {spec.experiment_id}, in {result.seconds:.1f} s "
-        f"({speed})",
+        f"{games:,} games ({mode}) in lake {out}, experiment "
+        f"{spec.experiment_id}, in {result.seconds:.1f} s ({speed})",
         markup=False,
     )
     console.print(
@@ -291,13 +295,15 @@ def _lake_game(lake: Path, experiment: str | None, cell: str | None, seed: int |
     mode = str(lk.record.get("mode"))
     if mode not in ("base", "solo", "revenge", "mythos-solo"):
         raise UserError(
-            f"--lake {lake}: mode '{mode}' has no turn-by-turn replay (base, solo, revenge, mythos-solo)"
+            f"--lake {lake}: mode '{mode}' has no turn-by-turn "
+            "replay (base, solo, revenge, mythos-solo)"
         )
     cells = lk.cells
     if cell is None:
         if len(cells) != 1:
             raise UserError(
-                f"--lake {lake}: {len(cells)} cells; name one with --cell (one of: {', '.join(sorted(cells))})"
+                f"--lake {lake}: {len(cells)} cells; name one "
+                f"with --cell (one of: {', '.join(sorted(cells))})"
             )
         cell = next(iter(cells))
     if cell not in cells:

@@ -14,14 +14,22 @@ from simkit.cli.output import emit
 from simkit.errors import UserError
 
 
-@app.command("tune")
+# The help text is given here rather than taken from the docstring: typer keeps a docstring's
+# line breaks, and the example is one command line.
+@app.command(
+    "tune",
+    help="Tune a strategy on common-random-number games; write OUT/strategy.toml.\n\n"
+    "Example: simkit tune --mode base --strategy balanced --opponents balanced --trials 40 "
+    "--games-per-trial 400 --seed 1 --out results/tuned_balanced",
+)
 def tune(
     mode: Annotated[str, typer.Option("--mode", help="base, revenge or mythos-solo.")],
     strategy: Annotated[
         str,
         typer.Option(
             "--strategy",
-            help="The strategy to tune (a human name, or in Revenge an Old One player name; overrides and file: specs too). Its defaults are the first trial.",
+            help="The strategy to tune (a human name, or in Revenge an Old One player name; "
+            "overrides and file: specs too). Its defaults are the first trial.",
         ),
     ],
     out: Annotated[
@@ -32,7 +40,8 @@ def tune(
         str | None,
         typer.Option(
             "--opponents",
-            help="base: the other seats' strategies; revenge: the Old One player (tuning humans) or the humans (tuning the OOP).",
+            help="base: the other seats' strategies; "
+            "revenge: the Old One player (tuning humans) or the humans (tuning the OOP).",
         ),
     ] = None,
     difficulty: Annotated[
@@ -93,10 +102,8 @@ def tune(
     data: DataOption = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Tune a strategy on common-random-number games; write OUT/strategy.toml.
-
-    Example: simkit tune --mode base --strategy balanced --opponents balanced --trials 40 --games-per-trial 400 --seed 1 --out results/tuned_balanced
-    """
+    """Tune a strategy on common-random-number games; write OUT/strategy.toml (``--help``: the
+    decorator's help text, with an example)."""
     from simkit.revenge.mythos import CONTENT_MODES
     from simkit.tune import TuneSpec, describe, parse_opponents, run_tune
 
@@ -145,6 +152,6 @@ def tune(
     for line in describe(record):
         typer.echo(line)
     typer.echo(
-        f"wrote {out / 'strategy.toml'} (play it with --{'oop' if spec.role == 'oop' else 'strategies'} "
-        f"file:{out / 'strategy.toml'})"
+        f"wrote {out / 'strategy.toml'} (play it with "
+        f"--{'oop' if spec.role == 'oop' else 'strategies'} file:{out / 'strategy.toml'})"
     )

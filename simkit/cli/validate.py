@@ -63,11 +63,13 @@ def given(name: str) -> bool:
 
 
 def refuse_given(names: dict[str, str], because: str) -> None:
-    """UserError if any option in ``names`` (python name -> flag) was typed: ``because`` says why."""
+    """UserError if any option in ``names`` (python name -> flag) was typed: ``because`` says
+    why."""
     typed = [flag for name, flag in names.items() if given(name)]
     if typed:
         raise UserError(
-            f"{', '.join(typed)}: not used {because}; leave {'it' if len(typed) == 1 else 'them'} out"
+            f"{', '.join(typed)}: not used {because}; leave "
+            f"{'it' if len(typed) == 1 else 'them'} out"
         )
 
 
@@ -217,8 +219,8 @@ def check_board_show(
     seed("--setup-seed", setup_seed)
     if setup_seed is None and (revenge or reveal):
         raise UserError(
-            f"{'--revenge' if revenge else '--reveal'} needs --setup-seed (without a setup there are "
-            f"no tiles to draw)"
+            f"{'--revenge' if revenge else '--reveal'} needs "
+            "--setup-seed (without a setup there are no tiles to draw)"
         )
 
 

@@ -210,7 +210,8 @@ def combat_arrays(combat: Combat, data: AuzData) -> tuple[np.ndarray, np.ndarray
         if i < n_oo:
             if not 0 <= damage[i] < caps[i]:
                 raise UserError(
-                    f"--old-one-damage must be 0..{caps[i] - 1} for {OLD_ONES[combat.old_ones[i]]}, got {damage[i]}"
+                    f"--old-one-damage must be 0..{caps[i] - 1} for "
+                    f"{OLD_ONES[combat.old_ones[i]]}, got {damage[i]}"
                 )
             st[C.OO_DAMAGE + i] = damage[i]
     mx[C.CAN_WITHDRAW] = 0 if (combat.port_defence or combat.port_strength) else 1
@@ -550,7 +551,8 @@ def play_cards(
 
 
 def damage_left(combat: Combat, data: AuzData, st: np.ndarray) -> list[int]:
-    """After combat, damage stays on surviving Old Ones, except Zombies, which heal (-1: destroyed)."""
+    """After combat, damage stays on surviving Old Ones, except Zombies, which heal (-1:
+    destroyed)."""
     out = []
     for i, t in enumerate(combat.old_ones):
         dmg = int(st[C.OO_DAMAGE + i])

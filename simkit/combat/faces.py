@@ -2,12 +2,12 @@
 
 A card's face for one Old One type is its row: the units that score a hit, then its purple
 cubes, sanity loss and damage to Airships, e.g. ``I+AC+T/a1`` (Infantry, Armoured Cars and
-Armoured Trains hit; one damage to an Airship) or ``-/s1`` (no hit, one sanity lost). ``simkit data deck`` prints
-every card's number and faces. In ``--seen`` a face is written ``OLDONE:FACE``
-(``zombie:I+AC+T/a1``); it names the lowest-numbered card not yet seen whose row for that
-Old One matches. Cards with the same row do exactly the same against that Old One, so for a
-fight against that type alone any of them gives the same odds; against several types, name
-the card by number.
+Armoured Trains hit; one damage to an Airship) or ``-/s1`` (no hit, one sanity lost).
+``simkit data deck`` prints every card's number and faces. In ``--seen`` a face is written
+``OLDONE:FACE`` (``zombie:I+AC+T/a1``); it names the lowest-numbered card not yet seen whose
+row for that Old One matches. Cards with the same row do exactly the same against that Old
+One, so for a fight against that type alone any of them gives the same odds; against several
+types, name the card by number.
 """
 
 from __future__ import annotations
@@ -82,7 +82,8 @@ def parse_seen(text: str | None, data) -> tuple[int, ...]:
             continue
         if ":" not in tok:
             raise UserError(
-                f"--seen takes card numbers or faces OLDONE:FACE (e.g. 'zombie:I+AC/a1'), got '{tok}'"
+                "--seen takes card numbers or faces OLDONE:FACE "
+                f"(e.g. 'zombie:I+AC/a1'), got '{tok}'"
             )
         name, _, text_face = tok.partition(":")
         kind = old_one_id(name)
@@ -93,8 +94,8 @@ def parse_seen(text: str | None, data) -> tuple[int, ...]:
         free = [c for c in matches if c not in out]
         if not free:
             raise UserError(
-                f"--seen: no {'more ' if matches else ''}card with face '{want}' for {OLD_ONES[kind]} "
-                f"in the deck (see `simkit data deck`)"
+                f"--seen: no {'more ' if matches else ''}card with face '{want}' for "
+                f"{OLD_ONES[kind]} in the deck (see `simkit data deck`)"
             )
         out.append(min(free))
     return tuple(out)

@@ -313,7 +313,8 @@ COMBAT_MODE = register(
         run_chunk=run_chunk,
         key_metric="destroyed",
         outputs=frozenset({"summary"}),
-        description="one Monte Carlo combat per row (simkit combat --method mc with fixed policies)",
+        description="one Monte Carlo combat per row "
+        "(simkit combat --method mc with fixed policies)",
         extra={
             "default_chunk_size": DEFAULT_CHUNK,
             "check": check_cell,

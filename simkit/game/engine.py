@@ -84,7 +84,8 @@ def make_spec(
             difficulty = "normal"
         if difficulty not in L.DIFFICULTY_NAMES:
             raise UserError(
-                f"unknown difficulty '{difficulty}' (expected one of: {', '.join(L.DIFFICULTY_NAMES)})"
+                f"unknown difficulty '{difficulty}' "
+                f"(expected one of: {', '.join(L.DIFFICULTY_NAMES)})"
             )
         if ruleset not in L.RULESET_NAMES:
             raise UserError(

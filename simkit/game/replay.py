@@ -174,7 +174,8 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
                 )
             elif ev.what == L.RV_CYCLE:
                 lines.append(
-                    f"       {who(actor)} sends {pers[ev.hex]} (display slot {ev.vp}) to the bottom of the pile"
+                    f"       {who(actor)} sends {pers[ev.hex]} "
+                    f"(display slot {ev.vp}) to the bottom of the pile"
                 )
             else:
                 lines.append(
@@ -184,7 +185,8 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
         elif kind == L.EV_MYTHOS:
             b, c, e = ev.how, ev.detail, ev.effect
             how = L.MYTHOS_HOW[b] if 0 <= b < len(L.MYTHOS_HOW) else str(b)
-            text = f"       Mythos {mythos(ev.card)} ({EFFECTS[e] if 0 <= e < len(EFFECTS) else e}): {how}"
+            effect = EFFECTS[e] if 0 <= e < len(EFFECTS) else e
+            text = f"       Mythos {mythos(ev.card)} ({effect}): {how}"
             if ev.tp:
                 text += f", {ev.tp} TP"
             if b in (L.MYTHOS_PLAYED, L.MYTHOS_FLIPPED, L.MYTHOS_COMBAT) and actor >= 0:
@@ -207,7 +209,8 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
             lines.append(f"       Revelation #{num}: {L.REV_NAMES[ev.rev_kind]}")
         elif kind == L.EV_MOVE:
             lines.append(
-                f"       {_old_one(ev.old_one)} (tile {ev.tile}) {hx(ev.from_hex)} -> {hx(ev.to_hex)}"
+                f"       {_old_one(ev.old_one)} (tile {ev.tile}) "
+                f"{hx(ev.from_hex)} -> {hx(ev.to_hex)}"
             )
         elif kind == L.EV_BLIGHT:
             lines.append(
@@ -235,13 +238,14 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
                 lines.append(f"       {what} (tile {ev.tile}) is placed at {hx(ev.hex)}")
             else:
                 lines.append(
-                    f"       a {_old_one(ev.old_one)} (tile {ev.tile}) joins the Temple at {hx(ev.hex)}"
+                    f"       a {_old_one(ev.old_one)} (tile {ev.tile}) "
+                    f"joins the Temple at {hx(ev.hex)}"
                 )
         elif kind == L.EV_ILLEGAL:
             a = ev.decision
             lines.append(
-                f"       ILLEGAL {DECISIONS[a] if 0 <= a < len(DECISIONS) else a} answer {ev.value} "
-                "(engine default used)"
+                f"       ILLEGAL {DECISIONS[a] if 0 <= a < len(DECISIONS) else a} "
+                f"answer {ev.value} (engine default used)"
             )
         elif kind == L.EV_END:
             lines.append(f"end: {L.END_NAMES[ev.reason]} (purple disc on {ev.space})")
@@ -278,12 +282,14 @@ def replay_text(eng: Engine, spec: GameSpec, seed: int, game: int, chunk: int = 
     )
     head = [
         f"# simkit replay: mode {spec.mode}, seed {seed}, chunk {chunk}, game {game}, "
-        f"engine {ENGINE_VERSION}, data {eng.data.hash}, rules {eng.rules.hash}, map {eng.board.hash}",
+        f"engine {ENGINE_VERSION}, data {eng.data.hash}, "
+        f"rules {eng.rules.hash}, map {eng.board.hash}",
         f"# seats: {', '.join(f'P{p} {n}' for p, n in enumerate(names))}",
     ]
     if spec.mode == "revenge":
         head.append(
-            f"# Old One player: {spec.oop.name}, difficulty {spec.difficulty}, ruleset {spec.ruleset}"
+            f"# Old One player: {spec.oop.name}, difficulty "
+            f"{spec.difficulty}, ruleset {spec.ruleset}"
             + (f", content {spec.content}" if spec.content != "assumed" else "")
         )
     elif spec.mode == "mythos-solo":

@@ -499,8 +499,8 @@ def oop_turn(rngs, S, X, W):
 
 @nb.njit(cache=True)
 def revenge_oop_vp(S, X, out3):
-    """out3 = (Old Ones on the map at face value, 0, R_REV_BLIGHT_VP per blighted Farm); returns the OOP
-    total including the VP tokens from eliminations (units, Outposts, Ports)."""
+    """out3 = (Old Ones on the map at face value, 0, R_REV_BLIGHT_VP per blighted Farm); returns
+    the OOP total including the VP tokens from eliminations (units, Outposts, Ports)."""
     on_map = 0
     for i in range(X.tile_hex.size):
         if X.tile_hex[i] >= 0:

@@ -32,12 +32,12 @@ def _banner(metas: list[dict], sources: list[Path]) -> str:
     seeds = sorted({str(m.get("seed")) for m in metas if m.get("seed") is not None})
     return (
         f"<b>engine</b> {esc(', '.join(engines))} (this build {ENGINE_VERSION}) &middot; "
-        f"<b>data pack</b> {esc(', '.join(hashes))} &middot; <b>assumed values</b> {esc(assumed_txt)} &middot; "
-        f"<b>seeds</b> {esc(', '.join(seeds) or 'n/a')} &middot; <b>sources</b> "
-        f"{esc(', '.join(p.name for p in sources))} &middot; <b>made</b> "
-        f"{dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}<br>Most card faces, tiles and the map are "
-        "not public: numbers computed from assumed data are illustrations of the method until a "
-        "user types in the real values (simkit/data/auztralia/README.md)."
+        f"<b>data pack</b> {esc(', '.join(hashes))} &middot; <b>assumed values</b> "
+        f"{esc(assumed_txt)} &middot; <b>seeds</b> {esc(', '.join(seeds) or 'n/a')} &middot; "
+        f"<b>sources</b> {esc(', '.join(p.name for p in sources))} &middot; <b>made</b> "
+        f"{dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}<br>Most card faces, tiles and "
+        "the map are not public: numbers computed from assumed data are illustrations of the "
+        "method until a user types in the real values (simkit/data/auztralia/README.md)."
     )
 
 

@@ -143,14 +143,15 @@ def port_section(ports: pl.LazyFrame, lake: analysis.Lake, sid: str) -> str:
     return "".join(
         [
             f'<h3 id="{sid}-ports">Port loss by site</h3>',
-            '<p class="note">Each human places one Port at setup; a site\'s rate is the share of Ports placed '
-            "there that fell before the end (any cause), with its Wilson 95% interval"
+            '<p class="note">Each human places one Port at setup; a site\'s rate is the share of '
+            "Ports placed there that fell before the end (any cause), with its Wilson 95% interval"
             + (f", by {esc(by[0])} (other grid keys pooled)" if by else "")
-            + ". Sites differ in how often they are chosen, so small counts give wide intervals.</p>",
+            + ". Sites differ in how often they are chosen, "
+            "so small counts give wide intervals.</p>",
             figure_html(
                 fig,
-                "Share of Ports lost per site (hex numbers as printed on the map, anchors on the maps "
-                "above)",
+                "Share of Ports lost per site (hex numbers as "
+                "printed on the map, anchors on the maps above)",
                 f"fig-{sid}-port-loss-sites",
             ),
             table_html(headers, rows, f"table-{sid}-port-loss"),
@@ -206,9 +207,9 @@ def section(lake: analysis.Lake, sid: str) -> str:
     missing = [n for n in ("moves", "combats", "farms", "ports") if n not in tables]
     parts = [
         f'<h2 id="{sid}-board">Board analytics: {esc(lake.experiment)}</h2>',
-        f'<p class="note">{games:,} games on the {esc(board.name)} map (assumed layout), all cells pooled; '
-        "every hex carries its printed number (Port sites in bold with an anchor), so a hex named in a "
-        "table can be found on the maps."
+        f'<p class="note">{games:,} games on the {esc(board.name)} map (assumed layout), all cells '
+        "pooled; every hex carries its printed number (Port sites in bold with an anchor), so a "
+        "hex named in a table can be found on the maps."
         + (
             f" Not recorded by this run (add to the spec's outputs): {esc(', '.join(missing))}."
             if missing
@@ -266,7 +267,8 @@ def section(lake: analysis.Lake, sid: str) -> str:
         )
     if "farms" in tables:
         parts.append(
-            f'<h3 id="{sid}-blight">Most blighted farm sites (at least {MIN_FARMS} farms placed)</h3>'
+            f'<h3 id="{sid}-blight">Most blighted farm '
+            f"sites (at least {MIN_FARMS} farms placed)</h3>"
         )
         parts.append(blight_table(tables["farms"], sid))
     if "ports" in tables:

@@ -74,7 +74,8 @@ def heatmap(table: pd.DataFrame, copies: int, max_rows: int = 40):
                 )
     fig.colorbar(im, ax=ax, label="P(destroy)")
     ax.set_title(
-        f"P(destroy) vs {copies} Old One{'s' if copies > 1 else ''}: the {len(mixes)} cheapest mixes"
+        f"P(destroy) vs {copies} Old One{'s' if copies > 1 else ''}: "
+        f"the {len(mixes)} cheapest mixes"
     )
     return fig
 
@@ -118,8 +119,9 @@ def withdraw_sentences(table: pd.DataFrame, top: int = 6) -> list[str]:
     out = []
     if hopeless:
         out.append(
-            f"{hopeless} exactly solved matchup(s) are not worth starting at all (the value-optimal player "
-            "withdraws before the first card); the rest are decisions taken during the fight:"
+            f"{hopeless} exactly solved matchup(s) are not worth starting "
+            "at all (the value-optimal player withdraws before the first "
+            "card); the rest are decisions taken during the fight:"
         )
     for _, r in ex.iterrows():
         foes = f"{int(r['old_ones'])} x {r['old_one']}"
@@ -195,8 +197,9 @@ def counting_worth(table: pd.DataFrame, top: int = 8) -> tuple[str, list[list[ob
     gain = both["counting_gain"]
     text = (
         f"On the {len(both):,} matchups solved exactly both ways, counting every card is worth "
-        f"{gain.mean():.3f} VP-as-Gold per fight on average over the withdraw table (median {gain.median():.3f}, "
-        f"largest {gain.max():.3f}); it is worth more than 0.1 in {(gain > 0.1).mean():.0%} of them."
+        f"{gain.mean():.3f} VP-as-Gold per fight on average over the withdraw "
+        f"table (median {gain.median():.3f}, largest {gain.max():.3f}); it is "
+        f"worth more than 0.1 in {(gain > 0.1).mean():.0%} of them."
     )
     rows = []
     for _, r in both.sort_values("counting_gain", ascending=False).head(top).iterrows():
@@ -242,8 +245,9 @@ def cheapest_table_rows(table: pd.DataFrame) -> list[list[object]]:
 def section(table: pd.DataFrame, sid: str = "combat-odds") -> str:
     parts = [
         f'<h2 id="{sid}">Combat odds</h2>',
-        f'<p class="note">{len(table):,} matchups; {(table["method"] == "exact").mean():.0%} solved exactly, '
-        f"the rest by Monte Carlo (shown with 95% Wilson intervals). Gold cost and attack TP beside every force.</p>",
+        f'<p class="note">{len(table):,} matchups; '
+        f"{(table['method'] == 'exact').mean():.0%} solved exactly, the rest by Monte Carlo "
+        "(shown with 95% Wilson intervals). Gold cost and attack TP beside every force.</p>",
     ]
     for copies in sorted(table["old_ones"].unique()):
         parts.append(
@@ -273,10 +277,10 @@ def section(table: pd.DataFrame, sid: str = "combat-odds") -> str:
     parts.append(f'<h3 id="{sid}-withdraw">The optimal withdraw policy</h3>')
     parts.append(
         '<p class="note">Value = VP-as-Gold x P(destroy) minus the Gold value of units lost. The '
-        "<i>withdraw table</i> is the value-optimal policy of a player who does not count cards (every "
-        "row, exact or Monte Carlo); the <i>card-counting optimum</i> exists only where the exact solver "
-        "fits. Withdrawing never raises P(destroy), so a P(destroy)-maximiser withdraws only when "
-        "destruction has become impossible.</p>"
+        "<i>withdraw table</i> is the value-optimal policy of a player who does not count cards "
+        "(every row, exact or Monte Carlo); the <i>card-counting optimum</i> exists only where the "
+        "exact solver fits. Withdrawing never raises P(destroy), so a P(destroy)-maximiser "
+        "withdraws only when destruction has become impossible.</p>"
     )
     close = close_decisions(table)
     if close:
@@ -321,7 +325,8 @@ def section(table: pd.DataFrame, sid: str = "combat-odds") -> str:
     sentences = withdraw_sentences(table)
     if sentences:
         parts.append(
-            "<h4>Where withdrawing mid-fight saves the most Gold (card counting, exact rows)</h4><ul>"
+            "<h4>Where withdrawing mid-fight saves the "
+            "most Gold (card counting, exact rows)</h4><ul>"
             + "".join(f"<li>{esc(s)}</li>" for s in sentences)
             + "</ul>"
         )

@@ -68,11 +68,13 @@ def section(lake: analysis.Lake, sid: str) -> str:
         text_columns=tuple(range(len(keys))),
     )
     return (
-        f'<section id="{sid}-content"><h2>What rests on invented card texts ({esc(lake.experiment)})</h2>'
-        f"<p>Each cell's <b>{esc(metric)}</b> with every Mythos card in the pack (<i>assumed</i>) beside only "
-        f"the cards whose effect and amount are public text (<i>rules</i>), on the same seeds. The difference is "
-        f"made by the {len(out_only)} cards the rules mode leaves out: {esc(', '.join(out_only))} (their "
-        f"effects or amounts are assumed; GAME-DATA.md says how). Played in both modes: "
-        f"{esc(', '.join(both))}. Assumed numbers (TP costs, tile values, the Old One deck) stay in both.</p>"
+        f'<section id="{sid}-content"><h2>What rests on invented card texts '
+        f"({esc(lake.experiment)})</h2>"
+        f"<p>Each cell's <b>{esc(metric)}</b> with every Mythos card in the pack (<i>assumed</i>) "
+        "beside only the cards whose effect and amount are public text (<i>rules</i>), on the same "
+        f"seeds. The difference is made by the {len(out_only)} cards the rules mode leaves out: "
+        f"{esc(', '.join(out_only))} (their effects or amounts are assumed; GAME-DATA.md says "
+        f"how). Played in both modes: {esc(', '.join(both))}. Assumed numbers (TP costs, tile "
+        "values, the Old One deck) stay in both.</p>"
         f"{table}</section>"
     )

@@ -69,7 +69,8 @@ def rates_by_cell(lake: analysis.Lake, keys: list[str] | None = None) -> pl.Data
 
 
 def headline_keys(lake: analysis.Lake) -> list[str]:
-    """Difficulty x human count, the question users bring (empty when the lake does not vary both)."""
+    """Difficulty x human count, the question users bring (empty when the lake does not vary
+    both)."""
     keys = lake.grid_keys
     humans = "humans" if "humans" in keys else "players"
     return ["difficulty", humans] if "difficulty" in keys and humans in keys else []
@@ -128,7 +129,8 @@ def outcome_section(lake: analysis.Lake, sid: str, heading: bool = True) -> str:
     ax.set_title(f"{metric} by cell")
     parts = [
         f'<h2 id="{sid}">{esc(title)}: {esc(lake.experiment)}</h2>' if heading else "",
-        f'<p class="note">Key metric <b>{esc(metric)}</b>; {int(rates["games"].sum()):,} games.</p>',
+        f'<p class="note">Key metric <b>{esc(metric)}</b>; '
+        f"{int(rates['games'].sum()):,} games.</p>",
         headline_tables(lake, sid) if heading else "",
         "<h3>Every cell</h3>",
         figure_html(fig, f"{metric} rate by cell with 95% intervals", f"fig-{sid}-rates"),
@@ -168,7 +170,8 @@ def ruleset_section(lake: analysis.Lake, sid: str) -> str:
     diffs = natural_sort(diffs, [*others, "ruleset"])
     return "".join(
         [
-            f'<h3 id="{sid}-rulesets">Ruleset comparison (paired on shared seeds, against {esc(base)})</h3>',
+            f'<h3 id="{sid}-rulesets">Ruleset comparison '
+            f"(paired on shared seeds, against {esc(base)})</h3>",
             table_html(
                 [
                     *others,
@@ -253,7 +256,8 @@ def quantile_table(q: pl.DataFrame, by: list[str], table_id: str, unit: str = "g
 
 
 def box_panel(ax, q: pl.DataFrame, by: list[str], title: str) -> None:
-    """Boxes drawn from the quantile table itself (box: quartiles, whiskers: 10-90%, diamond: mean)."""
+    """Boxes drawn from the quantile table itself (box: quartiles, whiskers: 10-90%, diamond:
+    mean)."""
     groups = natural_sort(q.select(by).unique(), by).to_dicts() if by else [{}]
     sources = list(dict.fromkeys(q["source"].to_list()))
     width = 0.8 / len(groups)
@@ -327,9 +331,9 @@ def vp_distributions(lake: analysis.Lake, sid: str) -> str:
     split = f" by {esc(by[0])} (other grid keys pooled)" if by else " (all cells pooled)"
     parts = [
         f'<h3 id="{sid}-vp-distributions">VP distributions by source{split}</h3>',
-        '<p class="note">Boxes span the middle half of games (25%-75%), whiskers 10%-90%, the line is the '
-        "median and the diamond the mean; <i>scoring</i> is the share of games (seats) where the source gave "
-        "any VP. "
+        '<p class="note">Boxes span the middle half of games (25%-75%), whiskers '
+        "10%-90%, the line is the median and the diamond the mean; <i>scoring</i> "
+        "is the share of games (seats) where the source gave any VP. "
         + (
             "The Old One player scores tiles on the map at face value, 3 per blighted farm, "
             "eliminated units and Outposts, and 10 per Port; it wins against the best human "
@@ -553,8 +557,8 @@ def pool_verdict(
     if flagged:
         return (
             f"<b>Flag:</b> bot pools disagree by more than {threshold:.2f} (intervals apart) in "
-            f"{len(flagged)} of {len(spreads)} cell(s); the largest: {text}. A balance claim here depends "
-            "on which bots play."
+            f"{len(flagged)} of {len(spreads)} cell(s); the largest: "
+            f"{text}. A balance claim here depends on which bots play."
         )
     return (
         f"Bot pools compared within each of {len(spreads)} cell(s) differ by at most "

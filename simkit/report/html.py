@@ -16,14 +16,19 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "simkit", "font.family": "DejaVu Sans"}
 
+# A backslash at the end of a line joins the next one to it (the stylesheet's text is unchanged).
 CSS = """
-body { font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; margin: 2rem auto;
+body { font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; \
+margin: 2rem auto;
        max-width: 1040px; color: #222; line-height: 1.45; padding: 0 1rem; }
-h1 { font-size: 1.7rem; margin-bottom: .2rem; } h2 { border-bottom: 2px solid #6b4c9a; padding-bottom: .2rem;
+h1 { font-size: 1.7rem; margin-bottom: .2rem; } \
+h2 { border-bottom: 2px solid #6b4c9a; padding-bottom: .2rem;
      margin-top: 2.2rem; } h3 { margin-top: 1.4rem; }
-.banner { background: #f4f0fa; border-left: 4px solid #6b4c9a; padding: .6rem 1rem; font-size: .85rem; }
+.banner { background: #f4f0fa; border-left: 4px solid #6b4c9a; padding: .6rem 1rem; \
+font-size: .85rem; }
 .banner b { color: #4a3470; } .note { color: #555; font-size: .9rem; }
-.summary { border: 1px solid #c9bde0; border-radius: 4px; padding: .2rem 1rem .6rem; margin-top: 1rem; }
+.summary { border: 1px solid #c9bde0; border-radius: 4px; padding: .2rem 1rem .6rem; \
+margin-top: 1rem; }
 .summary h2 { margin-top: .6rem; } .summary li { margin: .15rem 0; }
 nav.toc { font-size: .9rem; margin: 1rem 0; } nav.toc ol { margin: .2rem 0; columns: 2; }
 table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: .86rem; }
@@ -117,7 +122,8 @@ def page(title: str, banner: str, sections: Sequence[str], summary: str = "") ->
     contents, then the sections."""
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{esc(title)}</title>'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title>"
         f"<style>{CSS}</style></head><body><h1>{esc(title)}</h1>"
         f'<div class="banner" id="provenance">{banner}</div>{summary}{toc_html(sections)}'
         f"{''.join(sections)}</body></html>\n"

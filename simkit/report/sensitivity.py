@@ -76,7 +76,8 @@ def perturbed(rows: list[dict]) -> str:
         "Old One tile values (VP, damage capacity) were moved one step, within the stated bounds "
         "(experiments/sensitivity_tile_values.toml)"
         if tiles
-        else "Old One tile values are not perturbed here (see experiments/sensitivity_tile_values.toml)"
+        else "Old One tile values are not perturbed here "
+        "(see experiments/sensitivity_tile_values.toml)"
     )
     text = "; ".join(said)
     return text[0].upper() + text[1:] + "."
@@ -113,14 +114,16 @@ def section(lakes: list[analysis.Lake]) -> str:
         hi = max(r["baseline_rate"] + r["ci_high"] for r in mine)
         big = max(mine, key=lambda r: abs(r["diff"]))
         items.append(
-            f"<li><b>{esc(exp)}</b> ({esc(mine[0]['mode'])} mode; {esc(mine[0]['params'])}): shipped {esc(metric)} rate "
-            f"{mine[0]['baseline_rate']:.3f}; one value one step away puts it anywhere from {lo:.3f} to "
-            f"{hi:.3f}; the largest change is {big['diff']:+.3f} ({esc(big['key'])} = {esc(big['value'])})</li>"
+            f"<li><b>{esc(exp)}</b> ({esc(mine[0]['mode'])} mode; {esc(mine[0]['params'])}): "
+            f"shipped {esc(metric)} rate {mine[0]['baseline_rate']:.3f}; one value one step away "
+            f"puts it anywhere from {lo:.3f} to {hi:.3f}; the largest change is {big['diff']:+.3f} "
+            f"({esc(big['key'])} = {esc(big['value'])})</li>"
         )
     band = (
-        "Each row moves one assumed value one step from the shipped pack, every other value as shipped, on "
-        f"shared seeds (95% paired intervals):<ul>{''.join(items)}</ul>Treat balance conclusions finer than "
-        "these bands as unsupported until the real values are typed in. " + esc(perturbed(rows))
+        "Each row moves one assumed value one step from the shipped pack, every other value as "
+        f"shipped, on shared seeds (95% paired intervals):<ul>{''.join(items)}</ul>Treat balance "
+        "conclusions finer than these bands as unsupported until the real "
+        "values are typed in. " + esc(perturbed(rows))
     )
     return "".join(
         [

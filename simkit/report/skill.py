@@ -73,8 +73,9 @@ def section(lake: analysis.Lake, sid: str) -> str:
     )
     return (
         f'<section id="{sid}-skill"><h2>Balance against skill ({esc(lake.experiment)})</h2>'
-        f"<p>The Old One player's win rate (<b>{esc(lake.key_metric)}</b>) at each difficulty, for each rung of "
-        f"human play (<i>tuned:</i> a strategy tuned by <code>simkit tune</code>) and each Old One player, with "
-        f"the paired steps between levels on shared seeds. <b>Ordered</b>: Normal &lt; Hard &lt; Heroic with "
-        f"both steps' 95% intervals above zero. Groups ordered per rung: {said}.</p>{table}</section>"
+        f"<p>The Old One player's win rate (<b>{esc(lake.key_metric)}</b>) at each difficulty, for "
+        "each rung of human play (<i>tuned:</i> a strategy tuned by <code>simkit tune</code>) and "
+        "each Old One player, with the paired steps between levels on shared seeds. "
+        "<b>Ordered</b>: Normal &lt; Hard &lt; Heroic with both steps' 95% intervals above zero. "
+        f"Groups ordered per rung: {said}.</p>{table}</section>"
     )

@@ -111,12 +111,13 @@ def difficulty_table(lake: analysis.Lake) -> str:
         up = sum(s["ci_low"] > 0 for s in mine)
         down = sum(s["ci_high"] < 0 for s in mine)
         verdicts.append(
-            f"{esc(b)} vs {esc(a)}: {metric} higher in {up}, lower in {down}, not distinguishable in "
-            f"{len(mine) - up - down} of {len(mine)} group(s)"
+            f"{esc(b)} vs {esc(a)}: {metric} higher in {up}, lower in {down}, not distinguishable "
+            f"in {len(mine) - up - down} of {len(mine)} group(s)"
         )
     note = (
-        f'<p class="note">{metric} rate per cell (Wilson 95% interval); the step columns are paired '
-        "differences on shared seeds (same setup, decks and dice in both levels), 95% interval"
+        f'<p class="note">{metric} rate per cell (Wilson 95% interval); the step columns are '
+        "paired differences on shared seeds (same setup, decks and dice in both levels), "
+        "95% interval"
         + (f"; {esc(', '.join(pooled))} held equal within each pair, then pooled" if pooled else "")
         + ". "
         + "; ".join(verdicts)
@@ -166,9 +167,8 @@ def combat_headline(odds: list[pd.DataFrame], lakes: list[analysis.Lake]) -> lis
             label = ", ".join(f"{k}={g[k]}" for k in others)
             bits.append(f"{vs}: {label} {_rate_cell(g)}")
         out.append(
-            f"Best force of the combat grid {lk.experiment} per Old One (P(destroy), 95% interval) — "
-            + "; ".join(bits)
-            + "."
+            f"Best force of the combat grid {lk.experiment} "
+            "per Old One (P(destroy), 95% interval) — " + "; ".join(bits) + "."
         )
     return out
 
@@ -247,8 +247,8 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
                     )
                 )
                 parts.append(
-                    f"<p>{esc(lk.experiment)} ({esc(fixed)}): {esc(lk.key_metric)} {_rate_cell(one)} over "
-                    f"{one['games']:,} games.</p>"
+                    f"<p>{esc(lk.experiment)} ({esc(fixed)}): {esc(lk.key_metric)} "
+                    f"{_rate_cell(one)} over {one['games']:,} games.</p>"
                 )
             elif r.height:
                 lo, hi = r.row(0, named=True), r.row(r.height - 1, named=True)
@@ -262,8 +262,9 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
     for line in combat_headline(odds, lakes):
         items.append(f"<li><b>Combat.</b> {esc(line)}</li>")
     items.append(
-        f"<li><b>Assumed data.</b> {esc(assumed_share(metas))} of the data pack's values are assumed "
-        "(not public): treat the numbers as the method's illustration until real values are typed in.</li>"
+        f"<li><b>Assumed data.</b> {esc(assumed_share(metas))} of the data pack's values are "
+        "assumed (not public): treat the numbers as the method's illustration until real "
+        "values are typed in.</li>"
     )
     for line in content_shares(lakes):
         items.append(f"<li><b>Content.</b> {esc(line)}</li>")

@@ -202,7 +202,8 @@ MYTHOS_SOLO = register(
         run_chunk=run_solo_chunk,
         key_metric="humans_win",
         outputs=frozenset(TABLES),
-        description="Mythos Solo: one player against the Old Ones with the Revenge Port, Outposts and Mythos deck",
+        description="Mythos Solo: one player against the Old Ones "
+        "with the Revenge Port, Outposts and Mythos deck",
         extra={"chunk_size": DEFAULT_CHUNK, "strategies": STRATEGY_NAMES},
     )
 )

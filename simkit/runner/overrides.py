@@ -92,29 +92,34 @@ def check_override(key: str, value: Any) -> Any:
     if parts[0] == "units" and len(parts) == 3:
         if parts[1] not in UNITS + ("outpost",):
             raise UserError(
-                f"override '{key}': unknown unit '{parts[1]}' (expected one of: {', '.join(UNITS)}, outpost)"
+                f"override '{key}': unknown unit '{parts[1]}' "
+                f"(expected one of: {', '.join(UNITS)}, outpost)"
             )
         if parts[2] not in _UNIT_FIELDS:
             raise UserError(
-                f"override '{key}': unknown unit field '{parts[2]}' (expected one of: {', '.join(_UNIT_FIELDS)})"
+                f"override '{key}': unknown unit field '{parts[2]}' "
+                f"(expected one of: {', '.join(_UNIT_FIELDS)})"
             )
         _, kind, lo = _UNIT_FIELDS[parts[2]]
         return _value(key, value, kind, lo)
     if parts[0] == "old_ones" and len(parts) == 3:
         if parts[1] not in OLD_ONES:
             raise UserError(
-                f"override '{key}': unknown Old One '{parts[1]}' (expected one of: {', '.join(OLD_ONES)})"
+                f"override '{key}': unknown Old One '{parts[1]}' "
+                f"(expected one of: {', '.join(OLD_ONES)})"
             )
         if parts[2] not in _OLD_ONE_FIELDS:
             raise UserError(
-                f"override '{key}': unknown Old One field '{parts[2]}' (expected one of: {', '.join(_OLD_ONE_FIELDS)})"
+                f"override '{key}': unknown Old One field '{parts[2]}' "
+                f"(expected one of: {', '.join(_OLD_ONE_FIELDS)})"
             )
         _, kind, lo = _OLD_ONE_FIELDS[parts[2]]
         return _value(key, value, kind, lo)
     if parts[0] == "port" and len(parts) == 2:
         if parts[1] not in _PORT_FIELDS:
             raise UserError(
-                f"override '{key}': unknown port field '{parts[1]}' (expected one of: {', '.join(_PORT_FIELDS)})"
+                f"override '{key}': unknown port field '{parts[1]}' "
+                f"(expected one of: {', '.join(_PORT_FIELDS)})"
             )
         return _value(key, value, int, 0)
     if key == "combat.sanity_per_combat":

@@ -125,8 +125,8 @@ def run_experiment(
         remove_temporaries(index)
         if redone:  # a chunk is one unit: one cut off between its tables is written again
             print(
-                f"simkit: note: {len(redone)} incomplete or truncated chunk file(s) removed and their chunks "
-                f"redone (first: {redone[0]})",
+                f"simkit: note: {len(redone)} incomplete or truncated chunk file(s) removed and "
+                f"their chunks redone (first: {redone[0]})",
                 file=sys.stderr,
             )
         _sync_chunks(record, index, spec)
@@ -199,7 +199,8 @@ def _check_out(out: Path) -> None:
         visible = [p for p in out.iterdir() if not p.name.startswith(".")]
         if visible and not (out / MANIFEST).is_file():  # (a run may have saved it meanwhile)
             raise UserError(
-                f"--out {out}: not empty and not a simkit lake (no {MANIFEST}); choose another folder"
+                f"--out {out}: not empty and not a simkit "
+                f"lake (no {MANIFEST}); choose another folder"
             )
 
 
@@ -219,8 +220,9 @@ def check_compatible(manifest: Manifest, spec: Spec, out: Path, force: bool) -> 
         diffs.append(f"'{exp_id}' ({', '.join(what)})")
     if not force:
         raise LakeError(
-            f"--out {out}: holds experiment {'; '.join(diffs)}, this run is '{spec.experiment_id}': "
-            f"refusing to mix them (use another --out, or --force to add it)"
+            f"--out {out}: holds experiment {'; '.join(diffs)}, "
+            f"this run is '{spec.experiment_id}': refusing to "
+            "mix them (use another --out, or --force to add it)"
         )
 
 

@@ -36,8 +36,8 @@ EXPERIMENT_KEYS = {
     "outputs": 'tables to write, e.g. ["summary", "moves"]',
     "data": "data pack folder (relative to the spec; default: the shipped pack)",
     "partition_by": "columns that name the lake's folders (default: the grid keys)",
-    "design": 'how [override_grid] makes cells: "grid" (every combination, default) or "one_at_a_time" '
-    "(the pack's own values, then each listed value alone)",
+    "design": 'how [override_grid] makes cells: "grid" (every combination, default) or '
+    '"one_at_a_time" (the pack\'s own values, then each listed value alone)',
 }
 DESIGNS = ("grid", "one_at_a_time")
 MAX_PARTITION_KEYS = 3

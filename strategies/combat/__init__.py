@@ -37,7 +37,8 @@ def parse_allocation(text: str):
 
 
 def parse_withdrawal(text: str, destroy_value: float | None = None):
-    """'never' | 'optimal' | 'value' | 'table' | 'table-value' | thresholds such as 'sanity:1,lost:2'.
+    """'never' | 'optimal' | 'value' | 'table' | 'table-value' | thresholds such as
+    'sanity:1,lost:2'.
 
     Thresholds may also be written 'sanity=1+lost=2' (inside a strategy spec).
     optimal/value count cards (exact solver only); table/table-value are the optimal
@@ -60,7 +61,8 @@ def parse_withdrawal(text: str, destroy_value: float | None = None):
         key = key.strip()
         if key not in fields or not num.strip().isdigit():
             raise UserError(
-                f"unknown --withdraw policy '{part}' (expected one of: {', '.join(WITHDRAW_POLICIES)})"
+                f"unknown --withdraw policy '{part}' "
+                f"(expected one of: {', '.join(WITHDRAW_POLICIES)})"
             )
         fields[key] = int(num)
     return Threshold(fields["sanity"], fields["units"], fields["lost"])

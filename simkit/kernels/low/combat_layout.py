@@ -1,4 +1,5 @@
-"""Layout of the combat state vector and the combat enums (no numba; fields declared with simkit.kernels.low.fields).
+"""Layout of the combat state vector and the combat enums (no numba; fields declared with
+simkit.kernels.low.fields).
 
 Kernels and strategies both read a combat as one int64 array ``st``:
 

@@ -1,4 +1,5 @@
-"""Layout of the full-game state and the game enums (no numba; fields declared with simkit.kernels.low.fields).
+"""Layout of the full-game state and the game enums (no numba; fields declared with
+simkit.kernels.low.fields).
 
 Kernels (simkit/kernels/game_*.py) and strategies (strategies/human/) both read the
 game as a handful of fixed-shape arrays; ``-1`` is the one sentinel (none / off-map).
@@ -33,9 +34,8 @@ Changing any index or enum value is an ENGINE_VERSION bump only if it changes be
 from simkit.kernels.low.fields import Layout
 
 MAX_PLAYERS = 4
-NUM_UNITS = (
-    5  # simkit.names.UNITS order: infantry, armoured_car, artillery, armoured_train, airship
-)
+# simkit.names.UNITS order: infantry, armoured_car, artillery, armoured_train, airship
+NUM_UNITS = 5
 NUM_OLD_ONE_TYPES = 6  # simkit.names.OLD_ONES order
 NUM_FARM_KINDS = 3  # simkit.board.FARMS order: sheep, cattle, corn
 NUM_RES = 4  # coal, iron, gold, phosphate (simkit.board.RESOURCES order)
@@ -338,21 +338,27 @@ MAX_PERSONALITIES = 62  # bits of P_PERS
 # MYTH_<NAME> = the index of <name> below: MYTH_PLACE_TILES_NEAR_PORT = 0 ... MYTH_TAKE_TROPHY = 14.
 # "amount"/"level" are the card's (mythos_cards.csv).
 MYTHOS_EFFECTS = (
-    "place_tiles_near_port",  # amount tiles of `level`, face down, nearest empty Outback hex to a Port
+    # amount tiles of `level`, face down, nearest empty Outback hex to a Port
+    "place_tiles_near_port",
     "extra_time_next_combat",  # the next combat costs `amount` more TP
     "blight_farms",  # blight `amount` unblighted farms next to a face-up Old One
-    "combat_damage_and_sanity",  # in combat (human not retreating): `amount` purple damage and `amount` Sanity lost
+    # in combat (human not retreating): `amount` purple damage and `amount` Sanity lost
+    "combat_damage_and_sanity",
     "move_closest_old_one",  # the Old One closest to a Port/Outpost moves `amount` hexes towards it
     "remove_rails",  # `amount` rail links of one player back to their supply
-    "level3_at_temple",  # a random unused Old One of `level`, face up, at the closest face-up Temple
+    # a random unused Old One of `level`, face up, at the closest face-up Temple
+    "level3_at_temple",
     "port_combat_extra_damage",  # the next combat at a Port: +`amount` purple per card
-    "remove_recent_unit",  # the unit of a player's latest Buy Military is removed (the OOP scores it)
+    # the unit of a player's latest Buy Military is removed (the OOP scores it)
+    "remove_recent_unit",
     "destroy_airship",  # one Airship destroyed (the OOP scores it)
     "temple_attack_extra_capacity",  # the next attacked Temple needs `amount` more damage
     "ghoul_joins_combat",  # an unused Zombie joins the combat; the human loses `amount` Infantry
     "block_action_boxes",  # `amount` cubes per human into action boxes (never Retrieve)
-    "level3_near_port",  # a random unused Old One of `level`, face up, on the Spawn hex nearest a Port
-    "take_trophy",  # a player's Old One tile returns face up where it died; they get its VP as tokens
+    # a random unused Old One of `level`, face up, on the Spawn hex nearest a Port
+    "level3_near_port",
+    # a player's Old One tile returns face up where it died; they get its VP as tokens
+    "take_trophy",
 )
 MYTHOS_EFFECT_LAYOUT = Layout(
     "myth_effect ids",
@@ -438,11 +444,14 @@ EV_END = 21  # a reason, b purple space
 EV_ILLEGAL = 22  # actor, a decision code, b value
 EV_TEMPLE_TILE = 23  # a tile, b hex, c type
 EV_FARM_SAVED = 24  # actor, a hex, b tile
-EV_SCORE = 25  # actor (-1 Old Ones), a total, b farms/revealed, c phosphate/unrevealed, d tiles+tokens/blight, e personalities
-EV_MYTHOS = 26  # actor target seat (-1 none), a card, b MYTHOS_* how, c hex / tile / unit detail (-1), d TP paid, e effect id
-EV_OOP_ACTION = (
-    27  # a OOP_* action, b detail (tile placed / revealed, Mythos card kept), c hex, d cards drawn
-)
+# actor (-1 Old Ones), a total, b farms/revealed, c phosphate/unrevealed, d tiles+tokens/blight,
+# e personalities
+EV_SCORE = 25
+# actor target seat (-1 none), a card, b MYTHOS_* how, c hex / tile / unit detail (-1), d TP paid,
+# e effect id
+EV_MYTHOS = 26
+# a OOP_* action, b detail (tile placed / revealed, Mythos card kept), c hex, d cards drawn
+EV_OOP_ACTION = 27
 EV_REVENGE = 28  # actor seat, a RV_* below, b hex (RV_CYCLE: Personality), c VP (RV_CYCLE: slot)
 NUM_EVENTS = 29
 RV_SPAWN_TAKEN, RV_PORT_FLIP, RV_OUTPOST_FIGHT, RV_OUTPOST_LOST, RV_CYCLE, RV_REFRESH = range(6)
@@ -563,13 +572,15 @@ Static = namedtuple(
         # Revenge of the Old Ones
         "unit_oop_vp",  # int64 [7] OOP VP per eliminated unit (stacks order; Revenge rulebook)
         "unit_oop_vp_alt",  # int64 [7] (alt translation)
-        "port_rev",  # int64 [6] PR_*: strength_normal, strength_weak, flip_threshold, sanity4, sanity2, oop_vp
+        # int64 [6] PR_*: strength_normal, strength_weak, flip_threshold, sanity4, sanity2, oop_vp
+        "port_rev",
         "myth_effect",
         "myth_tp",
         "myth_combat",
         "myth_amount",
         "myth_level",  # int64 [n_mythos]
-        "myth_in_deck",  # bool [n_mythos] the card is played (the game's content mode; Engine sets it per spec)
+        # bool [n_mythos] the card is played (the game's content mode; Engine sets it per spec)
+        "myth_in_deck",
     ),
 )
 
@@ -601,11 +612,13 @@ State = namedtuple(
         "sid",  # int64 [MAX_PLAYERS] strategy id per seat (strategies.human.policy)
         "params",  # float64 [MAX_PLAYERS, NUM_PARAMS]
         "log",  # int64 [cap, LOG_W]
-        "mythos_deck",  # int64 [n_mythos] circular draw pile (top at G_MYTHOS_POS, G_MYTHOS_LEFT cards)
+        # int64 [n_mythos] circular draw pile (top at G_MYTHOS_POS, G_MYTHOS_LEFT cards)
+        "mythos_deck",
         "mythos_hand",  # int64 [n_mythos] 1 = card in the OOP's hand
         "oop_params",  # float64 [OOP_NUM_PARAMS] the Old One player's strategy
         "tile_holder",  # int64 [n_tile] seat holding tile i as a trophy (destroyed alone), -1
-        "tile_last_hex",  # int64 [n_tile] hex tile i was destroyed in, -1 (Yog-Sothoth returns it there)
+        # int64 [n_tile] hex tile i was destroyed in, -1 (Yog-Sothoth returns it there)
+        "tile_last_hex",
     ),
 )
 
