@@ -30,7 +30,7 @@ test-fast: $(STAMP)
 doctest: $(STAMP)
 	$(PY) -m pytest --doctest-modules simkit strategies -p no:cacheprovider
 
-LINT_DIRS := simkit strategies tests benchmarks tools
+LINT_DIRS := simkit strategies tests benchmarks tools experiments
 
 ## ruff's lint rules and its formatter (a file `ruff format` would change fails the check).
 lint: $(STAMP)

@@ -100,11 +100,10 @@ def main() -> None:
     (args.out / "trajectory.json").write_text(json.dumps(result, indent=2) + "\n")
     print(f"{'round':>5} {'tuned':>7} {'OOP win (95%)':>24} {'gain of the tuned side':>26}")
     for s in steps:
-        gain = (
-            f"{s['holdout_gain']:+.3f} ({s['holdout_gain_ci'][0]:+.3f}..{s['holdout_gain_ci'][1]:+.3f})"
-            if "holdout_gain" in s
-            else ""
-        )
+        gain = ""
+        if "holdout_gain" in s:
+            lo, hi = s["holdout_gain_ci"]
+            gain = f"{s['holdout_gain']:+.3f} ({lo:+.3f}..{hi:+.3f})"
         rate = f"{s['oop_win']:.3f} ({s['ci_low']:.3f}-{s['ci_high']:.3f})"
         print(f"{s['round']:>5} {s['tuned']:>7} {rate:>24} {gain:>26}")
 
