@@ -867,3 +867,33 @@ def test_a_lake_with_a_search_seat_gets_a_paired_look_ahead_section(
     ).to_dicts()[0]
     assert table[2][3] == f"{d['diff']:+.3f} ({d['ci_low']:+.3f} to {d['ci_high']:+.3f})"
     assert "search" in set(seats.collect()["strategy"])
+
+
+ONE_RUNG_SPEC = """
+[experiment]
+name = "one_rung"
+mode = "revenge"
+root_seed = 24
+chunk_size = 60
+games = 60
+outputs = ["summary"]
+
+[params]
+strategies = "economist"
+
+[grid]
+difficulty = ["normal", "hard", "heroic"]
+"""
+
+
+def test_a_single_rung_lake_still_gets_its_difficulty_steps(tmp_path_factory, tmp_path, capsys):
+    from simkit import analysis
+
+    folder = _run_spec(tmp_path_factory, "one_rung", ONE_RUNG_SPEC)
+    page = build(folder, tmp_path, capsys)
+    (key,) = [k for k in page.tables if k.endswith("-skill")]
+    row = page.tables[key][1]
+    lake = analysis.open_lake(folder / "lake")
+    r = analysis.difficulty_steps(lake.scan(), by=["strategies"]).to_dicts()[0]
+    assert row[0] == "economist"
+    assert row[1] == f"{r['normal']:.3f} ({r['normal_lo']:.3f}-{r['normal_hi']:.3f})"

@@ -16,9 +16,8 @@ from simkit.report.html import esc, table_html
 
 def applies(lake: analysis.Lake) -> bool:
     keys = lake.grid_keys
-    return (
-        str(lake.record.get("mode")) == "revenge" and "difficulty" in keys and "strategies" in keys
-    )
+    # a ladder varies the rung; one rung alone (e.g. the search rung) still gets its steps
+    return str(lake.record.get("mode")) == "revenge" and "difficulty" in keys
 
 
 def _short(text: object) -> str:
@@ -28,7 +27,7 @@ def _short(text: object) -> str:
 
 
 def section(lake: analysis.Lake, sid: str) -> str:
-    by = [k for k in ("strategies", "oop", "humans") if k in lake.grid_keys]
+    by = [k for k in ("strategies", "oop", "humans") if k in lake.grid_keys] or ["strategies"]
     steps = analysis.difficulty_steps(lake.scan(), by=by, metric=lake.key_metric)
     order = {k: lake.record.get("spec", {}).get("grid", {}).get(k) for k in by}
     rows_in = analysis.play_order(
