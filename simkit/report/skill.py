@@ -17,7 +17,13 @@ from simkit.report.html import esc, table_html
 def applies(lake: analysis.Lake) -> bool:
     keys = lake.grid_keys
     # a ladder varies the rung; one rung alone (e.g. the search rung) still gets its steps
-    return str(lake.record.get("mode")) == "revenge" and "difficulty" in keys
+    levels = lake.record.get("spec", {}).get("grid", {}).get("difficulty", [])
+    return (
+        str(lake.record.get("mode")) == "revenge"
+        and "difficulty" in keys
+        and isinstance(levels, list)
+        and {"normal", "hard", "heroic"} <= set(levels)
+    )
 
 
 def _short(text: object) -> str:
@@ -27,7 +33,8 @@ def _short(text: object) -> str:
 
 
 def section(lake: analysis.Lake, sid: str) -> str:
-    by = [k for k in ("strategies", "oop", "humans") if k in lake.grid_keys] or ["strategies"]
+    # every other key the grid varies (the rung, the Old One player, humans, ruleset...)
+    by = [k for k in lake.grid_keys if k != "difficulty"] or ["strategies"]
     steps = analysis.difficulty_steps(lake.scan(), by=by, metric=lake.key_metric)
     order = {k: lake.record.get("spec", {}).get("grid", {}).get(k) for k in by}
     rows_in = analysis.play_order(
@@ -35,9 +42,13 @@ def section(lake: analysis.Lake, sid: str) -> str:
     ).to_dicts()
 
     def pct(r, level):
+        if r[level] is None:
+            return "-"
         return f"{r[level]:.3f} ({r[f'{level}_lo']:.3f}-{r[f'{level}_hi']:.3f})"
 
     def step(r, name):
+        if r[name] is None:
+            return "-"
         return f"{r[name]:+.3f} ({r[f'{name}_lo']:+.3f} to {r[f'{name}_hi']:+.3f})"
 
     rows = [
@@ -54,7 +65,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
     ]
     per_rung: dict[str, list[bool]] = {}
     for r in rows_in:
-        per_rung.setdefault(_short(r["strategies"]), []).append(bool(r["ordered"]))
+        per_rung.setdefault(_short(r.get("strategies", "all")), []).append(bool(r["ordered"]))
     said = "; ".join(f"{esc(k)} {sum(v)} of {len(v)}" for k, v in per_rung.items())
     table = table_html(
         [
