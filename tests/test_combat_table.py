@@ -117,6 +117,7 @@ def test_table_outcomes_sum_to_one_and_leaving_an_airship_to_mi_go_pays(pack):
 @pytest.mark.parametrize(
     "force,vs", [("infantry=1,airship=1", "mi_go"), ("infantry=2,artillery=1", "shoggoth")]
 )
+@pytest.mark.slow  # real processes / a long exact solve: make test runs it
 def test_card_counting_optimum_is_never_worse_than_the_table_under_the_real_deck(pack, force, vs):
     combat = Combat.parse(force, vs)
     counting = exact_odds(combat, pack, withdraw="value")

@@ -146,6 +146,7 @@ def kill_and_rerun(tmp_path: Path, straight: Path, kills: int, seed: int) -> Non
     assert_same_lake(out, straight)
 
 
+@pytest.mark.slow  # real processes / a long exact solve: make test runs it
 def test_process_group_killed_at_random_moments_then_rerun_equals_an_uninterrupted_run(
     tmp_path, straight
 ):
@@ -197,6 +198,7 @@ def _try_lock(root: str, barrier, held, hold: float) -> None:
         pass
 
 
+@pytest.mark.slow  # real processes / a long exact solve: make test runs it
 def test_lock_race_many_processes_starting_at_once_exactly_one_holds_it(tmp_path):
     ctx = mp.get_context("fork")
     # the old pid-file lock let two holders through in ~1 of 8 such trials (measured), mostly
@@ -219,6 +221,7 @@ def test_lock_race_many_processes_starting_at_once_exactly_one_holds_it(tmp_path
         assert held.value == 1, f"trial {trial}: {held.value} processes held the lock together"
 
 
+@pytest.mark.slow  # real processes / a long exact solve: make test runs it
 def test_concurrent_experiment_runs_one_writes_the_others_refuse_and_the_lake_is_whole(
     tmp_path, straight
 ):
@@ -290,6 +293,7 @@ def test_disk_full_on_a_small_tmpfs(tmp_path, straight, capsys):
         subprocess.run(["umount", str(mnt)], capture_output=True)
 
 
+@pytest.mark.slow  # real processes / a long exact solve: make test runs it
 def test_workers_end_when_the_run_is_killed(tmp_path):
     psutil = pytest.importorskip("psutil")
     path = spec_file(tmp_path)

@@ -148,6 +148,7 @@ def _start(spec: Path, out: Path, *extra: str) -> subprocess.Popen:
     )
 
 
+@pytest.mark.slow  # real processes / a long exact solve: make test runs it
 def test_killed_run_then_rerun_ends_with_exactly_the_rows_of_an_uninterrupted_run(tmp_path):
     path = spec_file(tmp_path, BIG)
     out = tmp_path / "killed"
@@ -184,6 +185,7 @@ def test_ctrl_c_stops_the_run_leaving_only_complete_files_and_the_manifest_says_
     assert not (out / ".lock").exists()
 
 
+@pytest.mark.slow  # real processes / a long exact solve: make test runs it
 def test_a_killed_worker_fails_the_run_and_a_rerun_completes_it(tmp_path):
     psutil = pytest.importorskip("psutil")
     path = spec_file(tmp_path, BIG)
@@ -369,6 +371,7 @@ print(json.dumps(peak_rss_mb()))
 """
 
 
+@pytest.mark.slow  # real processes / a long exact solve: make test runs it
 def test_peak_memory_does_not_grow_with_the_number_of_games(tmp_path):
     def peak(games: int) -> float:
         proc = subprocess.run(
