@@ -28,21 +28,13 @@ from simkit.game.engine import Engine, make_spec  # noqa: E402
 from simkit.game.search import Lookahead, search_seats  # noqa: E402
 from simkit.game.streams import game_streams  # noqa: E402
 from simkit.kernels.game_loop import advance, step_seat  # noqa: E402
-from simkit.kernels.game_setup import setup_game  # noqa: E402
 from strategies.search import SearchPlayer  # noqa: E402
 
 
 def mid_game(eng: Engine, spec, seed: int, decisions: int):
     """Play to the search seat's decision number ``decisions``; returns (seat, player)."""
-    X = eng.state
-    for p, s in enumerate(spec.strategies):
-        X.sid[p], X.params[p] = s.sid, s.lower()
-    mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
     rngs = game_streams(seed)
-    setup_game(
-        rngs, eng.S, eng.X, eng.W, spec.players, mode, start, coal, iron, gold, True, diff,
-        ruleset, 0, 0,
-    )  # fmt: skip
+    eng.set_up(rngs, spec)
     seats = search_seats(spec, eng.work.seat_perm)
     mask = sum(1 << s for s in seats)
     for k in range(decisions + 1):

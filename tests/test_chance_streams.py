@@ -9,7 +9,6 @@ import pytest
 from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, make_spec
 from simkit.game.streams import game_streams
-from simkit.kernels.game_setup import setup_game
 from simkit.kernels.low import game_layout as L
 
 SETUP_FIELDS = [f for f in L.State._fields if f not in ("sid", "params", "log")]
@@ -22,17 +21,8 @@ def eng():
 
 def _setup(eng, spec, seed):
     X = eng.state
-    X.sid[:] = 0
-    X.params[:] = 0.0
-    for p, s in enumerate(spec.strategies):
-        X.sid[p], X.params[p] = s.sid, s.lower()
-    X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
-    mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
     rngs = game_streams(seed)
-    setup_game(
-        rngs, eng.S, eng.X, eng.W, spec.players, mode, start, coal, iron, gold, True, diff,
-        ruleset, 0, 0,
-    )  # fmt: skip
+    eng.set_up(rngs, spec)
     out = {f: getattr(X, f).copy() for f in SETUP_FIELDS}
     out["pl"][:, L.P_STRATEGY] = 0  # the one thing that should differ: who sits there
     return out, eng.work.seat_perm.copy()

@@ -12,7 +12,6 @@ from simkit.game.search import Lookahead, search_seats
 from simkit.game.streams import game_streams
 from simkit.kernels.game_loop import NOBODY, advance, step_seat
 from simkit.kernels.game_search import determinize
-from simkit.kernels.game_setup import setup_game
 from simkit.kernels.low import game_layout as L
 from strategies.registry import parse_one
 from strategies.search import SEARCH_SID, SearchPlayer
@@ -51,18 +50,8 @@ def test_bad_search_specs_name_the_problem(spec, words):
 def _position(eng, spec, seed, decisions_before):
     """Set up ``spec`` and play until the search seat's decision number ``decisions_before``
     (earlier ones taken by its rollout policy). Returns (rngs, seat, player)."""
-    X, pl = eng.state, spec.strategies
-    X.sid[:] = 0
-    X.params[:] = 0.0
-    for p, s in enumerate(pl):
-        X.sid[p], X.params[p] = s.sid, s.lower()
-    X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
-    mode, start, coal, iron, gold, diff, ruleset = eng._mode_args(spec)
     rngs = game_streams(seed)
-    setup_game(
-        rngs, eng.S, eng.X, eng.W, spec.players, mode, start, coal, iron, gold, True, diff,
-        ruleset, 0, 1,
-    )  # fmt: skip
+    eng.set_up(rngs, spec, checked=True)
     seats = search_seats(spec, eng.work.seat_perm)
     mask = sum(1 << s for s in seats)
     for _ in range(decisions_before + 1):

@@ -28,6 +28,7 @@ from simkit.game.config import GameRules, load_rules
 from simkit.game.mythos import CONTENT_MODES
 from simkit.game.streams import game_streams
 from simkit.kernels.game_loop import play_game
+from simkit.kernels.game_setup import setup_game
 from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
 from strategies.human import HeuristicParams
@@ -192,10 +193,27 @@ class Engine:
         coal, iron, gold = r.start_resources("base")
         return L.MODE_BASE, start, coal, iron, gold, -1, L.RULES_REVENGE
 
-    def _play_one(self, rngs, spec: GameSpec, mode_args, log: bool, checked: bool, out) -> int:
-        """One game on the seats already loaded into X.sid / X.params; returns log rows."""
+    def set_up(self, rngs, spec: GameSpec, *, checked: bool = False) -> None:
+        """Load the seats of ``spec`` and set its game up, nothing played (a position for
+        tests, benchmarks and look-ahead; ``rngs`` from simkit.game.streams.game_streams)."""
+        X = self.state
+        X.sid[:] = 0
+        X.params[:] = 0.0
+        for p, s in enumerate(spec.strategies):
+            X.sid[p], X.params[p] = s.sid, s.lower()
+        X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
+        setup_game(
+            rngs,
+            self.S,
+            self.X,
+            self.W,
+            *self._setup_args(spec, self._mode_args(spec), checked=checked),
+        )
+
+    @staticmethod
+    def _setup_args(spec: GameSpec, mode_args, log: bool = False, checked: bool = False) -> tuple:
         mode, start, coal, iron, gold, diff, ruleset = mode_args
-        setup_args = (
+        return (
             spec.players,
             mode,
             start,
@@ -208,6 +226,10 @@ class Engine:
             1 if log else 0,
             1 if checked else 0,
         )
+
+    def _play_one(self, rngs, spec: GameSpec, mode_args, log: bool, checked: bool, out) -> int:
+        """One game on the seats already loaded into X.sid / X.params; returns log rows."""
+        setup_args = self._setup_args(spec, mode_args, log, checked)
         if any(isinstance(s, SearchPlayer) for s in spec.strategies):
             from simkit.game.search import play_searched
 
