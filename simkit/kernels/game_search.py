@@ -15,6 +15,7 @@ import numba as nb
 
 from simkit.kernels.game_actions import turn_context
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import shuffle_prefix
 
 ASIDE_PLACE = -(1 << 40)
 
@@ -25,15 +26,6 @@ def legal_boxes(S, X, W, p, out):
     turn_context(S, X, W, p)
     for b in range(L.NUM_BOXES):
         out[b] = W.legal[b]
-
-
-@nb.njit(cache=True)
-def _shuffle(rng, a, n):
-    for i in range(n - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
 
 
 @nb.njit(cache=True)
@@ -54,7 +46,7 @@ def _redeal_window(rng, deck, lo, hi, buf):
     for k in range(n):
         buf[k] = deck[lo + k]
     _sort(buf, n)
-    _shuffle(rng, buf, n)
+    shuffle_prefix(rng, buf, n)
     for k in range(n):
         deck[lo + k] = buf[k]
 
@@ -91,7 +83,7 @@ def _redeal_tiles(rng, S, X, W, lv):
     while m < n:
         place[m] = ASIDE_PLACE
         m += 1
-    _shuffle(rng, ids, n)
+    shuffle_prefix(rng, ids, n)
     for k in range(n):
         i = ids[k]
         s = place[k]
@@ -125,7 +117,7 @@ def _redeal_revelations(rng, S, X, W):
                 buf[n] = X.rev_deck[j]
                 n += 1
         _sort(buf, n)
-        _shuffle(rng, buf, n)
+        shuffle_prefix(rng, buf, n)
         k = 0
         for j in range(lo, hi):
             if S.rev_level[X.rev_deck[j]] == lv:
@@ -150,7 +142,7 @@ def _redeal_mythos(rng, X, W):
         buf[n] = X.mythos_deck[(g[L.G_MYTHOS_POS] + k) % nm]
         n += 1
     _sort(buf, n)
-    _shuffle(rng, buf, n)
+    shuffle_prefix(rng, buf, n)
     for c in range(X.mythos_hand.size):
         X.mythos_hand[c] = 0
     for k in range(held):
