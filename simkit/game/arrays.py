@@ -218,6 +218,7 @@ def new_work(S: L.Static) -> L.Work:
         alloc_params=np.zeros(1),
         wd_params=np.zeros(3),
         legal=np.zeros(L.NUM_BOXES, dtype=bool),
+        oop_legal=np.zeros(4, dtype=bool),
         force=np.zeros(L.NUM_UNITS, dtype=np.int64),
         dmg_carry=np.zeros((L.MAX_PLAYERS, L.NUM_UNITS), dtype=np.int64),
         choice=np.zeros(8, dtype=np.int64),

@@ -22,7 +22,8 @@ from simkit.kernels.game_combat import fight, oop_unit_vp, remove_outpost
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import clear_network
-from simkit.kernels.low.game_common import log_event, now
+from simkit.kernels.low.game_common import log_event, now, oop_refused
+from strategies.old_ones import policy
 
 
 @nb.njit(cache=True)
@@ -132,20 +133,10 @@ def outpost_defence(rngs, S, X, W, h):
 
 
 @nb.njit(cache=True)
-def outpost_threat(S, X, h):
-    """Damage capacity of the Old Ones standing on Outpost h (the OOP's ordering key)."""
-    v = 0
-    for i in range(X.tile_hex.size):
-        if X.tile_hex[i] == h:
-            v += S.tile_cap[i]
-    return v
-
-
-@nb.njit(cache=True)
 def resolve_revenge_fights(rngs, S, X, W):
     """Every Port, then every Outpost, with Old Ones on it; all are fought (FAQ). The
-    Outposts go in the Old One player's order: a random order for the random player,
-    else the strongest attack first (it wears the defenders down; Mythos Solo: hex order).
+    Outposts go in the Old One player's order (strategies.old_ones.policy; Mythos Solo:
+    hex order).
     True if a Port fell (the game is over)."""
     ended = False
     for p in range(X.g[L.G_NUM_PLAYERS]):
@@ -166,16 +157,12 @@ def resolve_revenge_fights(rngs, S, X, W):
             W.hexes[k] = h
             k += 1
     if k > 1 and X.g[L.G_MODE] == L.MODE_REVENGE:
-        random_order = X.oop_params[L.OP_KIND] == 1
-        # selection sort by the OOP's key (descending threat) or a random shuffle
+        # "the Old One player decides the order": it names the next fight, one at a time
         for a in range(k - 1):
-            if random_order:
-                b = a + int(rngs[L.RNG_OOP].random() * (k - a))
-            else:
+            b = policy.next_outpost_fight(rngs[L.RNG_OOP], S, X, W.hexes, a, k)
+            if not a <= b < k:
+                oop_refused(X, L.DEC_OOP_OUTPOST_ORDER, b)
                 b = a
-                for j in range(a + 1, k):
-                    if outpost_threat(S, X, W.hexes[j]) > outpost_threat(S, X, W.hexes[b]):
-                        b = j
             t = W.hexes[a]
             W.hexes[a] = W.hexes[b]
             W.hexes[b] = t

@@ -402,23 +402,3 @@ def byakhee(rngs, S, X, W, amount):
             )
             break
     return resolve_revenge_fights(rngs, S, X, W)
-
-
-@nb.njit(cache=True)
-def mythos_score(S, X, c):
-    """How much a heuristic OOP wants card c (farm-biased players like blighting)."""
-    e = S.myth_effect[c]
-    if not effect_implemented(e):
-        return -1.0
-    v = 1.0 + 0.5 * S.myth_tp[c]
-    if S.myth_combat[c] != 0:
-        v += 1.0 * X.oop_params[L.OP_COMBAT_MYTHOS]  # free to play in a fight, off-turn
-    if X.oop_params[L.OP_FARM_BIAS] > 0 and e == L.MYTH_BLIGHT_FARMS:
-        v += 3.0
-    if X.oop_params[L.OP_TARGET_WEAK] > 0 and (
-        e == L.MYTH_MOVE_CLOSEST_OLD_ONE
-        or e == L.MYTH_LEVEL3_NEAR_PORT
-        or e == L.MYTH_PLACE_TILES_NEAR_PORT
-    ):
-        v += 2.0
-    return v

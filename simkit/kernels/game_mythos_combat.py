@@ -39,6 +39,7 @@ from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.game_common import advance_disc, log_event, now, occupy
 from strategies.combat.allocation import choose_stack
+from strategies.old_ones import policy
 
 
 @nb.njit(cache=True)
@@ -121,7 +122,7 @@ def combat_mythos(rngs, S, X, W, p, h, port_defence, m):
             cost = S.myth_tp[c]
             if cost > 0 and g[L.G_OO_TIME] + cost > S.r[L.R_END]:
                 continue
-            if not rngs[L.RNG_OOP].random() < X.oop_params[L.OP_COMBAT_MYTHOS]:
+            if not policy.play_combat_mythos(rngs[L.RNG_OOP], X):
                 continue
             if e == L.MYTH_COMBAT_DAMAGE_AND_SANITY and mx[C.CAN_WITHDRAW] != 0:
                 # "clearly not retreating": the human's rule stays even after the card

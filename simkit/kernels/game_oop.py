@@ -31,7 +31,6 @@ from simkit.kernels.game_mythos_cards import (  # noqa: F401  (re-exported)
     COMBAT_EFFECTS,
     effect_implemented,
     mythos_applicable,
-    mythos_score,
     play_mythos,
     put_tile,
     take_oop_tile,
@@ -39,7 +38,6 @@ from simkit.kernels.game_mythos_cards import (  # noqa: F401  (re-exported)
 )
 from simkit.kernels.game_old_ones import move_with_card_policy, movers_exist
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.board import distance_field
 from simkit.kernels.low.game_common import (
     advance_disc,
     draw_oo_card,
@@ -47,8 +45,10 @@ from simkit.kernels.low.game_common import (
     flip_tile,
     log_event,
     now,
+    oop_refused,
 )
 from simkit.kernels.low.game_outpost import MAX_OUTPOSTS, maybe_outpost  # noqa: F401  (re-exported)
+from strategies.old_ones import policy
 
 
 # -- setup -------------------------------------------------------------------------------------
@@ -227,44 +227,6 @@ def place_levels(X, out3):
     return top
 
 
-@nb.njit(cache=True)
-def weakest_port(S, X):
-    """The human whose Port looks easiest to take (Port strength + units' capacity)."""
-    best = 0
-    best_v = 1 << 40
-    for p in range(X.g[L.G_NUM_PLAYERS]):
-        v = X.pl[p, L.P_PORT_STRENGTH]
-        for u in range(L.NUM_UNITS):
-            v += X.pl[p, L.P_UNITS + u] * S.unit_cap[u]
-        if v < best_v:
-            best_v = v
-            best = p
-    return best
-
-
-@nb.njit(cache=True)
-def pick_hex(rngs, S, X, W, k, target_p, farm_bias, random_pick):
-    """One of W.hexes[:k]: random, nearest an un-blighted Farm, or nearest target_p's Port."""
-    if k <= 0:
-        return -1
-    if random_pick:
-        return W.hexes[int(rngs[L.RNG_OOP].random() * k)]
-    best = W.hexes[0]
-    best_d = 1 << 40
-    for j in range(k):
-        h = W.hexes[j]
-        if farm_bias:
-            d = W.dist2[h] if W.dist2[h] >= 0 else 1 << 20
-        else:
-            d = X.port_dist[target_p, h]
-            if d < 0:
-                d = 1 << 20
-        if d < best_d:
-            best_d = d
-            best = h
-    return best
-
-
 # -- fights (simkit.kernels.game_defence) -------------------------------------------------
 @nb.njit(cache=True)
 def oop_move(rngs, S, X, W):
@@ -306,179 +268,153 @@ def face_counts(S, X, out2):
 
 
 @nb.njit(cache=True)
-def oop_turn(rngs, S, X, W):
-    """The Old One player is the active player: at most one Mythos card, then one action."""
+def playable_mythos(S, X, W, target, cards):
+    """cards[:k] = the Mythos cards in hand the OOP may play now (effect implemented,
+    applicable, its TP cost fits before the end space). Returns k."""
     g = X.g
-    end = S.r[L.R_END]
-    g[L.G_OO_TURNS] += 1
-    prm = X.oop_params
-    random_kind = prm[L.OP_KIND] == 1
-    target = (
-        weakest_port(S, X)
-        if (prm[L.OP_TARGET_WEAK] > 0 or random_kind)
-        else int(rngs[L.RNG_OOP].random() * g[L.G_NUM_PLAYERS])
-    )
-    log_event(X, L.EV_OO_TURN, g[L.G_OO_TIME], -1, g[L.G_OO_TIME], 0, 0, 0, 0)
-    # a Mythos card (not after the disc has reached the end; its cost must fit)
-    want = prm[L.OP_PLAY_MYTHOS]
-    if want > 0 and rngs[L.RNG_OOP].random() < want:
-        best = -1
-        best_v = 0.0
-        for c in range(S.myth_effect.size):
-            if X.mythos_hand[c] == 0 or not effect_implemented(S.myth_effect[c]):
-                continue
-            if g[L.G_OO_TIME] + S.myth_tp[c] > end or not mythos_applicable(S, X, W, c, target):
-                continue
-            v = rngs[L.RNG_OOP].random() if random_kind else mythos_score(S, X, c)
-            if v > best_v:
-                best_v = v
-                best = c
-        if best >= 0:
-            cost = S.myth_tp[best]
-            if cost > 0:
-                advance_disc(X, cost)
-            if play_mythos(rngs, S, X, W, best, target, L.MYTHOS_PLAYED, cost):
-                return
-            if cost > 0:
-                return
-    # one action
+    k = 0
+    for c in range(S.myth_effect.size):
+        if X.mythos_hand[c] == 0 or not effect_implemented(S.myth_effect[c]):
+            continue
+        if g[L.G_OO_TIME] + S.myth_tp[c] > S.r[L.R_END]:
+            continue
+        if not mythos_applicable(S, X, W, c, target):
+            continue
+        cards[k] = c
+        k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def place_choices(S, X, W, levels):
+    """levels[:k] = the 0-based tile levels the OOP may place now that have a legal site,
+    ascending. Returns k."""
     lv_ok = W.cand6
-    place_levels(X, lv_ok)  # fills lv_ok with the levels that can be placed
-    place_lv = -1
-    for lv in range(2, -1, -1):
-        if lv_ok[lv] == 1 and place_lv < 0:
-            if place_sites(S, X, W, lv + 1) > 0:
-                place_lv = lv
+    place_levels(X, lv_ok)  # fills lv_ok[:3] with the levels that may be taken
+    k = 0
+    for lv in range(3):
+        if lv_ok[lv] == 1 and place_sites(S, X, W, lv + 1) > 0:
+            levels[k] = lv
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def oop_legal_actions(S, X, W, legal):
+    """legal[a] = OOP action a (OOP_PLACE / REVEAL / MOVE / SUMMON) may be taken now.
+    Returns (face-up movers, face-down tiles on the map, Mythos cards in hand)."""
     face_counts(S, X, W.dmg)
     up = W.dmg[0]
     down = W.dmg[1]
-    can_place = place_lv >= 0
-    can_reveal = down > 0
-    can_move = up > 0 and movers_exist(S, X, -1)
-    can_summon = g[L.G_MYTHOS_LEFT] > 0
+    legal[L.OOP_PLACE] = place_choices(S, X, W, W.choice) > 0
+    legal[L.OOP_REVEAL] = down > 0
+    legal[L.OOP_MOVE] = up > 0 and movers_exist(S, X, -1)
+    legal[L.OOP_SUMMON] = X.g[L.G_MYTHOS_LEFT] > 0
     hand = 0
     for c in range(S.myth_effect.size):
         hand += X.mythos_hand[c]
-    action = -1
-    if random_kind:
-        k = int(can_place) + int(can_reveal) + int(can_move) + int(can_summon)
-        if k > 0:
-            r = int(rngs[L.RNG_OOP].random() * k)
-            for a in range(4):
-                ok = (
-                    (a == 0 and can_place)
-                    or (a == 1 and can_reveal)
-                    or (a == 2 and can_move)
-                    or (a == 3 and can_summon)
-                )
-                if ok:
-                    if r == 0:
-                        action = a
-                        break
-                    r -= 1
+    return up, down, hand
+
+
+@nb.njit(cache=True)
+def oop_turn(rngs, S, X, W):
+    """The Old One player is the active player: at most one Mythos card, then one action.
+    Each choice: the engine lists the legal options, strategies.old_ones.policy answers,
+    the engine checks the answer (G_FORCED_OOP_ACTION: a look-ahead chose the action)."""
+    g = X.g
+    rng = rngs[L.RNG_OOP]
+    g[L.G_OO_TURNS] += 1
+    forced = g[L.G_FORCED_OOP_ACTION] - 1
+    g[L.G_FORCED_OOP_ACTION] = 0
+    nplay = g[L.G_NUM_PLAYERS]
+    target = policy.pick_target(rng, S, X)
+    if not 0 <= target < nplay:
+        oop_refused(X, L.DEC_OOP_TARGET, target)
+        target = 0
+    log_event(X, L.EV_OO_TURN, g[L.G_OO_TIME], -1, g[L.G_OO_TIME], 0, 0, 0, 0)
+    # a Mythos card (not after the disc has reached the end; its cost must fit)
+    cards = W.cand_h
+    k = playable_mythos(S, X, W, target, cards)
+    j = policy.choose_mythos(rng, S, X, cards, k)
+    if j >= k or j < -1:
+        oop_refused(X, L.DEC_OOP_MYTHOS, j)
+        j = -1
+    if j >= 0:
+        best = cards[j]
+        cost = S.myth_tp[best]
+        if cost > 0:
+            advance_disc(X, cost)
+        if play_mythos(rngs, S, X, W, best, target, L.MYTHOS_PLAYED, cost):
+            return
+        if cost > 0:
+            return
+    # one action
+    legal = W.oop_legal
+    up, down, hand = oop_legal_actions(S, X, W, legal)
+    if forced >= 0 and legal[forced]:
+        action = forced
     else:
-        if can_move and up >= prm[L.OP_MOVE_MIN]:
-            action = L.OOP_MOVE
-        elif can_place and down < prm[L.OP_DOWN_MAX]:
-            action = L.OOP_PLACE
-        elif can_reveal and up < prm[L.OP_FACE_UP_MIN]:
-            action = L.OOP_REVEAL
-        elif can_summon and hand < prm[L.OP_HAND_MIN]:
-            action = L.OOP_SUMMON
-        elif can_move:
-            action = L.OOP_MOVE
-        elif can_reveal:
-            action = L.OOP_REVEAL
-        elif can_place:
-            action = L.OOP_PLACE
-        elif can_summon:
-            action = L.OOP_SUMMON
+        if forced >= 0:
+            g[L.G_FORCED_FALLBACKS] += 1  # the Mythos card made the chosen action illegal
+        action = policy.choose_action(rng, X, legal, up, down, hand)
+        if action < 0 or action > 3 or not legal[action]:
+            if action >= 0 or legal[0] or legal[1] or legal[2] or legal[3]:
+                oop_refused(X, L.DEC_OOP_ACTION, action)
+            action = -1
+            for a in (L.OOP_MOVE, L.OOP_REVEAL, L.OOP_PLACE, L.OOP_SUMMON):
+                if legal[a] and action < 0:
+                    action = a
     advance_disc(X, 1)
     if action < 0:
         return
     g[L.G_OOP_ACTIONS + action] += 1
-    farm_bias = prm[L.OP_FARM_BIAS] > 0 and not random_kind
     if action == L.OOP_PLACE:
-        if random_kind:
-            # any allowed level with a site
-            k = 0
-            for lv in range(3):
-                if lv_ok[lv] == 1 and place_sites(S, X, W, lv + 1) > 0:
-                    W.choice[k] = lv
-                    k += 1
-            place_lv = W.choice[int(rngs[L.RNG_OOP].random() * k)]
+        levels = W.choice
+        n = place_choices(S, X, W, levels)
+        j = policy.pick_place_level(rng, X, levels, n)
+        if not 0 <= j < n:
+            oop_refused(X, L.DEC_OOP_PLACE_LEVEL, j)
+            j = n - 1
+        place_lv = levels[j]
         m = place_sites(S, X, W, place_lv + 1)
-        if farm_bias:
-            n = X.hex_farm.size
-            any_ = False
-            for h in range(n):
-                W.mask[h] = X.hex_farm[h] == 1
-                any_ = any_ or W.mask[h]
-            if any_:
-                distance_field(S.neighbors, W.mask, W.dist2, W.queue)
-                W.ctx[L.CTX_S_DIST2] = 0
-            else:
-                farm_bias = False
-        h = pick_hex(rngs, S, X, W, m, target, farm_bias, random_kind or prm[L.OP_TARGET_WEAK] <= 0)
+        j = policy.pick_site(rng, S, X, W, m, target)
+        if not 0 <= j < m:
+            oop_refused(X, L.DEC_OOP_SITE, j)
+            j = 0
+        h = W.hexes[j]
         t = take_oop_tile(X, place_lv)
         log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_PLACE, t, h, place_lv + 1, 0)
         if t >= 0 and h >= 0:
             put_tile(S, X, t, h, False)
     elif action == L.OOP_REVEAL:
-        best = -1
-        best_v = -1e18
+        tiles = W.tiles
+        n = 0
         for i in range(X.tile_hex.size):
-            h = X.tile_hex[i]
-            if h < 0 or X.tile_up[i]:
-                continue
-            if random_kind:
-                v = rngs[L.RNG_OOP].random()
-            else:
-                t = S.tile_type[i]
-                v = 0.0
-                if t >= 0 and t != L.TEMPLE and S.type_moves[t]:
-                    v += 100.0 + S.tile_vp[i]
-                elif t >= 0:
-                    v += 10.0
-                d = X.port_dist[target, h]
-                v -= d if d >= 0 else 50
-            if v > best_v:
-                best_v = v
-                best = i
-        log_event(
-            X,
-            L.EV_OOP_ACTION,
-            now(X),
-            -1,
-            L.OOP_REVEAL,
-            best,
-            X.tile_hex[best] if best >= 0 else -1,
-            0,
-            0,
-        )
-        if best >= 0:
-            flip_tile(S, X, best, -1)
+            if X.tile_hex[i] >= 0 and not X.tile_up[i]:
+                tiles[n] = i
+                n += 1
+        j = policy.pick_reveal(rng, S, X, tiles, n, target)
+        if not 0 <= j < n:
+            oop_refused(X, L.DEC_OOP_REVEAL, j)
+            j = 0
+        best = tiles[j]
+        log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_REVEAL, best, X.tile_hex[best], 0, 0)
+        flip_tile(S, X, best, -1)
     elif action == L.OOP_MOVE:
         log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_MOVE, -1, -1, 4, 0)
         oop_move(rngs, S, X, W)
     else:
-        kept = -1
-        kept_v = -1e18
         drawn = 0
-        for j in range(3):
+        for _ in range(3):
             c = mythos_draw(X)
             if c < 0:
                 break
-            W.choice[j] = c
+            W.choice[drawn] = c
             drawn += 1
-            v = (
-                rngs[L.RNG_OOP].random()
-                if random_kind
-                else mythos_score(S, X, c) + 1e-3 * rngs[L.RNG_OOP].random()
-            )
-            if v > kept_v:
-                kept_v = v
-                kept = j
+        kept = policy.keep_summoned(rng, S, X, W.choice, drawn) if drawn > 0 else -1
+        if drawn > 0 and not 0 <= kept < drawn:
+            oop_refused(X, L.DEC_OOP_SUMMON, kept)
+            kept = 0
         for j in range(drawn):
             if j == kept:
                 X.mythos_hand[W.choice[j]] = 1
@@ -490,7 +426,7 @@ def oop_turn(rngs, S, X, W):
             now(X),
             -1,
             L.OOP_SUMMON,
-            W.choice[kept] if kept >= 0 else -1,
+            W.choice[kept] if drawn > 0 else -1,
             -1,
             drawn,
             0,

@@ -247,3 +247,11 @@ def ensure_dist(S, X, W, p):
             W.clear,
         )
         W.ctx[L.CTX_DIST_OK] = 1
+
+
+@nb.njit(cache=True)
+def oop_refused(X, decision, value):
+    """The Old One player's strategy answered outside the legal options (DEC_OOP_*): count
+    it (G_ILLEGAL, as for a human seat) and log it; the caller plays the legal default."""
+    X.g[L.G_ILLEGAL] += 1
+    log_event(X, L.EV_ILLEGAL, now(X), -1, decision, value, 0, 0, 0)

@@ -141,6 +141,11 @@ G_LAYOUT = Layout(
             "(the engine's legal default played; not counted as illegal)",
         ),
         # Revenge (unused by the base engine)
+        (
+            "G_FORCED_OOP_ACTION",
+            1,
+            "OOP_* action + 1 the Old One player's next turn takes (a look-ahead's choice), 0",
+        ),
         ("G_OOP_VP", 1),
         ("G_MYTHOS_POS", 1),
         ("G_MYTHOS_LEFT", 1, "cards in the Mythos draw pile (circular buffer mythos_deck)"),
@@ -477,7 +482,16 @@ MYTHOS_HOW = (
     DEC_ATTACK,
     DEC_REVEAL,
     DEC_FREE_UNIT,
-) = range(10)
+    # the Old One player (Revenge; EV_ILLEGAL actor -1)
+    DEC_OOP_TARGET,
+    DEC_OOP_MYTHOS,
+    DEC_OOP_ACTION,
+    DEC_OOP_PLACE_LEVEL,
+    DEC_OOP_SITE,
+    DEC_OOP_REVEAL,
+    DEC_OOP_SUMMON,
+    DEC_OOP_OUTPOST_ORDER,
+) = range(18)
 
 # checked-build invariant codes (G_FIRST_VIOLATION)
 CHK_NEGATIVE, CHK_CUBES, CHK_TRACKS, CHK_FARMS, CHK_SUPPLY, CHK_TIME, CHK_TILES, CHK_END = range(
@@ -662,6 +676,7 @@ Work = namedtuple(
         "alloc_params",
         "wd_params",  # float64 [1], [3]
         "legal",  # bool [NUM_BOXES]
+        "oop_legal",  # bool [4] the Old One player's legal actions (OOP_*)
         "force",  # int64 [NUM_UNITS] attack force chosen by a strategy
         "dmg_carry",  # int64 [MAX_PLAYERS, NUM_UNITS] damage kept between one turn's fights
         "choice",  # int64 [8] multi-valued strategy answers
