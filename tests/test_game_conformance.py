@@ -85,12 +85,16 @@ def test_strategy_playing_the_withdraw_table_conforms(eng):
     conformance(eng, "balanced:withdraw=table-value")
 
 
-@pytest.mark.parametrize("oop", _slow_but(sorted(OOP_REGISTRY), "random"))
+OOP_CONFORMANCE_SPECS = [*sorted(OOP_REGISTRY), "search:rollouts=1"]
+
+
+@pytest.mark.parametrize("oop", _slow_but(OOP_CONFORMANCE_SPECS, "random"))
 def test_old_one_player_strategy_conforms(eng, oop):
+    games = 8 if oop.startswith("search") else GAMES
     for k, (n, ruleset) in enumerate(((2, "revenge"), (3, "revenge-alt"))):
         humans = "random,economist,hunter" if n == 3 else "balanced,defender"
         spec = make_spec("revenge", n, humans, oop=oop, ruleset=ruleset)
-        rows, logs = eng.play_many(spec, 4321 + k, 0, GAMES, log=True, checked=True)
+        rows, logs = eng.play_many(spec, 4321 + k, 0, games, log=True, checked=True)
         assert rows[:, L.S_ILLEGAL].sum() == 0 and rows[:, L.S_VIOLATIONS].sum() == 0, (oop, n)
         assert set(rows[:, L.S_END_REASON].tolist()) <= {L.END_TIME, L.END_PORT}
         assert rows[:, L.S_LOG_OVERFLOW].sum() == 0

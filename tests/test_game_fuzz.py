@@ -137,3 +137,27 @@ def test_vp_add_up(rows):
     # Revenge: Old Ones on the map (no doubling) + 3 per blighted Farm + VP tokens from eliminations
     assert (rows[rev, L.S_OO_VP_UNREVEALED] == 0).all() and (oo[rev] <= rows[rev, L.S_OO_VP]).all()
     assert (rows[rev, L.S_OO_VP_BLIGHTED] == 3 * rows[rev, L.S_FARMS_BLIGHTED]).all()
+
+
+# the look-ahead players at their smallest budget, human side and Old One side
+SEARCH_TABLES = (
+    ("base", 2, 12, "search:rollouts=1,random", {}),
+    ("revenge", 2, 12, "random", dict(oop="search:rollouts=1", difficulty="hard")),
+    (
+        "revenge",
+        3,
+        8,
+        "search:rollouts=1:policy=economist,random,hunter",
+        dict(oop="search:rollouts=1:policy=random", difficulty="normal", ruleset="revenge-alt"),
+    ),
+)
+
+
+def test_search_players_keep_every_invariant_and_answer_legally():
+    eng = Engine()
+    for k, (mode, n, games, humans, opts) in enumerate(SEARCH_TABLES):
+        spec = make_spec(mode, n, humans, **opts)
+        rows = eng.play_many(spec, 2025, k, games, checked=True)[0]
+        assert rows[:, L.S_VIOLATIONS].sum() == 0, (mode, humans, opts)
+        assert rows[:, L.S_ILLEGAL].sum() == 0, (mode, humans, opts)
+        assert set(rows[:, L.S_END_REASON].tolist()) <= {L.END_TIME, L.END_PORT}

@@ -97,7 +97,8 @@ def simulate(
     oop: Annotated[
         str | None,
         typer.Option(
-            "--oop", help="Revenge: Old One player strategy (rusher, blighter, mythos, random)."
+            "--oop",
+            help="Revenge: Old One player strategy (rusher, blighter, mythos, random, search).",
         ),
     ] = None,
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 1000,

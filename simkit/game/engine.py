@@ -230,7 +230,7 @@ class Engine:
     def _play_one(self, rngs, spec: GameSpec, mode_args, log: bool, checked: bool, out) -> int:
         """One game on the seats already loaded into X.sid / X.params; returns log rows."""
         setup_args = self._setup_args(spec, mode_args, log, checked)
-        if any(isinstance(s, SearchPlayer) for s in spec.strategies):
+        if any(isinstance(s, SearchPlayer) for s in (*spec.strategies, spec.oop)):
             from simkit.game.search import play_searched
 
             return play_searched(self, rngs, spec, setup_args, out)

@@ -9,6 +9,9 @@ the state. Every action meets the same re-deals and the same rollout chance (com
 random numbers), so the comparison between actions is paired. The action with the best
 mean result is taken in the real game.
 
+``--oop search`` (strategies.search.OOPSearchPlayer) searches the Old One player's action
+the same way (advance stops before its turns; its own stream RNG_OOP draws the re-deals).
+
 The driver is Python because the jitted loop cannot call itself (numba has no recursion
 through the engine); each rollout is a handful of kernel calls on preallocated copies.
 What the seat draws for its search comes from its own stream (RNG_SEAT + seat), so a
@@ -20,13 +23,22 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.game.arrays import new_state, new_work
-from simkit.kernels.game_loop import NOBODY, advance, finish_game, run_game, step_seat
+from simkit.kernels.game_loop import (
+    NOBODY,
+    OLD_ONES,
+    STOP_OLD_ONES,
+    advance,
+    finish_game,
+    run_game,
+    step_oop,
+    step_seat,
+)
 from simkit.kernels.game_scoring import summarize
-from simkit.kernels.game_search import determinize, legal_boxes
+from simkit.kernels.game_search import determinize, legal_boxes, legal_oop_actions
 from simkit.kernels.game_setup import setup_game
 from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
-from strategies.search import SearchPlayer
+from strategies.search import OOPSearchPlayer, SearchPlayer
 
 # Work fields that are caches of pure functions (the withdraw tables): a rollout keeps
 # its own; every other Work field is copied with the state.
@@ -43,6 +55,7 @@ class Lookahead:
         self.S, self.X, self.W = to_refs(engine.arrays, self.state, self.work)
         self.row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
         self.legal = np.zeros(L.NUM_BOXES, dtype=np.bool_)
+        self.oop_legal = np.zeros(4, dtype=np.bool_)
         self._state_pairs = [
             (dst, src)
             for name, dst, src in zip(L.State._fields, self.state, engine.state, strict=True)
@@ -80,32 +93,62 @@ class Lookahead:
         win = 1.0 / bin(mask).count("1") if (mask >> p) & 1 else 0.0
         return win + 1e-3 * margin  # the margin only breaks ties between equal win shares
 
+    def score_oop(self, objective: str) -> float:
+        row = self.row
+        margin = float(row[L.S_OO_VP] - row[L.S_BEST_PLAYER_VP])
+        if objective == "margin":
+            return margin
+        return float(row[L.S_OLD_ONES_WIN]) + 1e-3 * margin
+
     def decide(self, seat_rng: np.random.Generator, p: int, player: SearchPlayer) -> int:
         """The action box seat p takes now (the engine state is not changed)."""
         eng = self.eng
         legal_boxes(eng.S, eng.X, eng.W, p, self.legal)
-        boxes = np.flatnonzero(self.legal)
         self.last_scores = np.zeros(0)
+        boxes = np.flatnonzero(self.legal)
         if boxes.size == 0:
             return L.BOX_RETRIEVE
-        if boxes.size == 1:
-            return int(boxes[0])
-        seeds = seat_rng.integers(0, 2**63, size=(player.rollouts, 2))
-        total = np.zeros(boxes.size)
+
+        def step(rngs, S, X, W, box):
+            step_seat(rngs, S, X, W, p, box)
+
+        return self._search(seat_rng, p, player, boxes, step)
+
+    def decide_oop(self, rng: np.random.Generator, player: OOPSearchPlayer) -> int:
+        """The OOP_* action the Old One player takes this turn (-1: none is legal; the
+        engine state is not changed)."""
+        eng = self.eng
+        legal_oop_actions(eng.S, eng.X, eng.W, self.oop_legal)
+        self.last_scores = np.zeros(0)
+        actions = np.flatnonzero(self.oop_legal)
+        if actions.size == 0:
+            return -1
+        return self._search(rng, OLD_ONES, player, actions, step_oop)
+
+    def _search(self, rng, p: int, player, choices: np.ndarray, step) -> int:
+        """The choice with the best mean rollout result for p (a seat, or OLD_ONES); every
+        choice meets the same re-deals and the same rollout chance."""
+        if choices.size == 1:
+            return int(choices[0])
+        seeds = rng.integers(0, 2**63, size=(player.rollouts, 2))
+        total = np.zeros(choices.size)
         S, X, W = self.S, self.X, self.W
         for det_seed, roll_seed in seeds:
-            for a, box in enumerate(boxes):
+            for a, choice in enumerate(choices):
                 self._copy_in()
                 determinize(np.random.Generator(np.random.PCG64(det_seed)), S, X, W, p)
                 chance = np.random.Generator(np.random.PCG64(roll_seed))
                 rngs = (chance,) * L.NUM_STREAMS
-                step_seat(rngs, S, X, W, p, int(box))
+                step(rngs, S, X, W, int(choice))
                 run_game(rngs, S, X, W)
                 summarize(S, X, W, self.row)
-                total[a] += self.score(p, player.objective)
+                if p == OLD_ONES:
+                    total[a] += self.score_oop(player.objective)
+                else:
+                    total[a] += self.score(p, player.objective)
                 self.rollouts_played += 1
-        self.last_scores = total / player.rollouts  # mean result per legal action
-        return int(boxes[int(np.argmax(total))])
+        self.last_scores = total / player.rollouts  # mean result per legal choice
+        return int(choices[int(np.argmax(total))])
 
 
 def search_seats(spec, seat_perm: np.ndarray) -> dict[int, SearchPlayer]:
@@ -126,13 +169,17 @@ def play_searched(eng, rngs, spec, setup_args, out: np.ndarray) -> int:
         eng.lookahead = Lookahead(eng)
     look = eng.lookahead
     seats = search_seats(spec, eng.work.seat_perm)
-    mask = sum(1 << seat for seat in seats)
+    oop_search = isinstance(spec.oop, OOPSearchPlayer)
+    mask = sum(1 << seat for seat in seats) | (STOP_OLD_ONES if oop_search else 0)
     g = eng.state.g
     if g[L.G_OVER] == 0:
         while True:
             p = advance(rngs, S, X, W, mask)
             if p == NOBODY:
                 break
+            if p == OLD_ONES:
+                step_oop(rngs, S, X, W, look.decide_oop(rngs[L.RNG_OOP], spec.oop))
+                continue
             box = look.decide(rngs[L.RNG_SEAT + p], p, seats[p])
             step_seat(rngs, S, X, W, p, box)
         finish_game(S, X)

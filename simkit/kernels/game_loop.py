@@ -21,6 +21,7 @@ from simkit.kernels.low.game_common import log_event
 
 OLD_ONES = -1
 NOBODY = -2
+STOP_OLD_ONES = 1 << L.MAX_PLAYERS  # advance's stop mask bit for the Old One player (Revenge)
 MAX_STEPS = 4000  # safety net: a game never needs this many turns (ends as END_ABORT)
 
 
@@ -147,7 +148,9 @@ def take_turn(rngs, S, X, W, actor):
 @nb.njit(cache=True)
 def advance(rngs, S, X, W, stop_seats):
     """Play turns until a seat in the bit mask ``stop_seats`` is to act: returns that seat
-    (its turn not taken yet; step_seat takes it), or NOBODY once the game is over."""
+    (its turn not taken yet; step_seat takes it), OLD_ONES if the mask has STOP_OLD_ONES
+    and the Old One player (Revenge) is to act (step_oop takes it), or NOBODY once the
+    game is over."""
     g = X.g
     while g[L.G_OVER] == 0:
         g[L.G_STEPS] += 1
@@ -164,6 +167,9 @@ def advance(rngs, S, X, W, stop_seats):
         if actor >= 0 and (stop_seats >> actor) & 1:
             g[L.G_STEPS] -= 1  # counted again by step_seat
             return actor
+        if actor == OLD_ONES and stop_seats & STOP_OLD_ONES and g[L.G_MODE] == L.MODE_REVENGE:
+            g[L.G_STEPS] -= 1  # counted again by step_oop
+            return OLD_ONES
         take_turn(rngs, S, X, W, actor)
     return NOBODY
 
@@ -175,6 +181,15 @@ def step_seat(rngs, S, X, W, p, box):
     X.g[L.G_STEPS] += 1
     X.g[L.G_FORCED_BOX] = box + 1 if box >= 0 else 0
     take_turn(rngs, S, X, W, p)
+
+
+@nb.njit(cache=True)
+def step_oop(rngs, S, X, W, action):
+    """The Old One player (returned by advance) takes its turn with OOP_* ``action`` (-1:
+    its strategy chooses; the Mythos card before it is always the strategy's)."""
+    X.g[L.G_STEPS] += 1
+    X.g[L.G_FORCED_OOP_ACTION] = action + 1 if action >= 0 else 0
+    take_turn(rngs, S, X, W, OLD_ONES)
 
 
 @nb.njit(cache=True)

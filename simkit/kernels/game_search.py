@@ -9,11 +9,13 @@ unseen identities anew from ``rng``: it first lists the unseen identities in a f
 order and the places they may occupy in a fixed order, so the result depends only on
 what the seat can see and on ``rng``, never on where the hidden cards and tiles really
 are (tests/test_search.py changes only hidden information and checks exactly that).
+The Old One player (Revenge) sees more: its hand and the face-down tiles on the map.
 """
 
 import numba as nb
 
 from simkit.kernels.game_actions import turn_context
+from simkit.kernels.game_oop import oop_legal_actions
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import shuffle_prefix
 
@@ -52,9 +54,9 @@ def _redeal_window(rng, deck, lo, hi, buf):
 
 
 @nb.njit(cache=True)
-def _redeal_tiles(rng, S, X, W, lv):
+def _redeal_tiles(rng, S, X, W, lv, board):
     """Deal the unseen Old One identities of stack lv (level lv + 1) anew over the places
-    they may be in: face-down on the map, in the stack, set aside."""
+    they may be in: face-down on the map (if ``board``), in the stack, set aside."""
     nt = X.tile_hex.size
     ids = W.deal  # unseen identities, ascending
     place = W.deal2  # hex >= 0 on the map; -1 - j at stack position j; ASIDE_PLACE aside
@@ -64,14 +66,15 @@ def _redeal_tiles(rng, S, X, W, lv):
         if S.tile_level[i] != lv + 1 or X.tile_up[i]:
             continue
         st = X.tile_state[i]
-        if st == L.TILE_STACK or st == L.TILE_ASIDE or (st == L.TILE_BOARD and X.tile_hex[i] >= 0):
+        on_map = board and st == L.TILE_BOARD and X.tile_hex[i] >= 0
+        if st == L.TILE_STACK or st == L.TILE_ASIDE or on_map:
             ids[n] = i
             n += 1
             n_stack += st == L.TILE_STACK
     if n < 2 or n_stack != X.stack_size[lv] - X.stack_top[lv]:
         return  # nothing to re-deal (or a stack this kernel does not understand: keep it)
     m = 0
-    for h in range(X.hx.shape[0]):  # places in a fixed order: hexes, stack, aside
+    for h in range(X.hx.shape[0] if board else 0):  # places in a fixed order: hexes, stack, aside
         for k in range(n):
             i = ids[k]
             if X.tile_state[i] == L.TILE_BOARD and X.tile_hex[i] == h:
@@ -126,14 +129,14 @@ def _redeal_revelations(rng, S, X, W):
 
 
 @nb.njit(cache=True)
-def _redeal_mythos(rng, X, W):
-    """Revenge: the cards in the Old One player's hand and in the Mythos draw pile."""
+def _redeal_mythos(rng, X, W, hand):
+    """Revenge: the cards in the Mythos draw pile, and (``hand``) in the Old One player's hand."""
     g = X.g
     nm = X.mythos_deck.size
     buf = W.deal
     n = 0
     held = 0
-    for c in range(X.mythos_hand.size):
+    for c in range(X.mythos_hand.size if hand else 0):
         if X.mythos_hand[c] > 0:
             buf[n] = c
             n += 1
@@ -143,7 +146,7 @@ def _redeal_mythos(rng, X, W):
         n += 1
     _sort(buf, n)
     shuffle_prefix(rng, buf, n)
-    for c in range(X.mythos_hand.size):
+    for c in range(X.mythos_hand.size if hand else 0):
         X.mythos_hand[c] = 0
     for k in range(held):
         X.mythos_hand[buf[k]] = 1
@@ -153,11 +156,23 @@ def _redeal_mythos(rng, X, W):
 
 @nb.njit(cache=True)
 def determinize(rng, S, X, W, p):
-    """Re-deal in place everything seat p cannot see (see the module docstring)."""
+    """Re-deal in place everything seat p cannot see (see the module docstring); p = -1:
+    the Old One player, who knows its hand and "may secretly look at the placed facedown
+    tiles at any time" (Revenge rules, Reveal Old One), so only the stacks and the piles."""
+    human = p >= 0
     for lv in range(3):
-        _redeal_tiles(rng, S, X, W, lv)
+        _redeal_tiles(rng, S, X, W, lv, human)
     _redeal_window(rng, X.oo_deck, 0, X.g[L.G_DECK_LEFT], W.deal)
     _redeal_window(rng, X.pers_deck, X.g[L.G_PERS_POS], X.g[L.G_PERS_SIZE], W.deal)
     _redeal_revelations(rng, S, X, W)
     if X.g[L.G_MODE] == L.MODE_REVENGE:
-        _redeal_mythos(rng, X, W)
+        _redeal_mythos(rng, X, W, human)
+
+
+@nb.njit(cache=True)
+def legal_oop_actions(S, X, W, out):
+    """out[a] = OOP_* action a is legal for the Old One player now (what its strategy
+    would be offered, before any Mythos card)."""
+    oop_legal_actions(S, X, W, W.oop_legal)
+    for a in range(4):
+        out[a] = W.oop_legal[a]

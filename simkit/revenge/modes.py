@@ -157,7 +157,9 @@ REVENGE = register(
                 str, "balanced", help="human strategies: one for all, or one per human"
             ),
             "oop": OOPParam(
-                str, "rusher", help=f"Old One player strategy ({', '.join(OOP_REGISTRY)})"
+                str,
+                "rusher",
+                help=f"Old One player strategy ({', '.join([*OOP_REGISTRY, 'search'])})",
             ),
             "difficulty": Param(
                 str,

@@ -5,6 +5,11 @@ the float64 vector simkit.kernels.game_oop reads (simkit.kernels.low.game_layout
     blighter -- places near human Farms, base compass movement (Farms are targets), blighting Mythos
     mythos   -- summons a big hand and plays Mythos cards every turn it can (attrition)
     random   -- uniformly random legal action / site / card (fuzzing baseline)
+    search   -- determinized Monte Carlo look-ahead over the engine (strategies.search),
+                ``search:rollouts=8:policy=rusher``
+
+The engine asks for every choice through strategies.old_ones.policy (the legal options
+listed, the answer checked, refusals counted).
 
 Combat Mythos cards (simkit.kernels.game_mythos_combat) are played with probability
 ``combat_mythos`` in a combat they apply to (1.0 for the heuristics, 0.5 random).
@@ -99,6 +104,12 @@ def parse_oop(spec: str) -> OOPParams:
         return strategy_from_file(spec.strip()[5:], "oop", parse_oop)
     name, *overrides = spec.strip().split(":")
     key = name.strip().lower()
+    if key == "search":  # look-ahead over the engine (strategies.search)
+        from strategies.search import OOPSearchPlayer
+
+        player = with_overrides(OOPSearchPlayer(), overrides, "Old One strategy 'search'")
+        return player.with_policy(parse_oop(player.policy_spec()))
     if key not in OOP_REGISTRY:
-        raise UserError(f"unknown Old One strategy '{name}' (available: {', '.join(OOP_REGISTRY)})")
+        available = ", ".join([*OOP_REGISTRY, "search"])
+        raise UserError(f"unknown Old One strategy '{name}' (available: {available})")
     return with_overrides(OOP_REGISTRY[key](), overrides, f"Old One strategy '{name}'")

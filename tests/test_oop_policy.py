@@ -1,0 +1,183 @@
+"""The Old One player decides through a policy interface (Revenge): the engine lists the
+legal options and checks the answer; a look-ahead can force the action; the OOP search
+player (``--oop search``) is legal, reproducible and never reads what the OOP cannot see."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.errors import UserError
+from simkit.game.engine import Engine, make_spec
+from simkit.game.search import Lookahead
+from simkit.game.streams import game_streams
+from simkit.kernels.game_loop import OLD_ONES, STOP_OLD_ONES, advance, step_oop
+from simkit.kernels.game_search import determinize, legal_oop_actions
+from simkit.kernels.low import game_layout as L
+from strategies.old_ones import parse_oop, policy
+from strategies.search import OOPSearchPlayer
+
+S_COL = {c: k for k, c in enumerate(L.SUMMARY_COLUMNS)}
+ACTIONS = (L.OOP_PLACE, L.OOP_REVEAL, L.OOP_MOVE, L.OOP_SUMMON)
+
+
+@pytest.fixture(scope="module")
+def eng():
+    return Engine()
+
+
+def _oop_turn(eng, spec, seed, turns_before=0):
+    """Set up ``spec`` and play to the Old One player's turn number ``turns_before`` (the
+    earlier ones its strategy's). Returns the game's streams."""
+    rngs = game_streams(seed)
+    eng.set_up(rngs, spec, checked=True)
+    for k in range(turns_before + 1):
+        who = advance(rngs, eng.S, eng.X, eng.W, STOP_OLD_ONES)
+        assert who == OLD_ONES
+        if k < turns_before:
+            step_oop(rngs, eng.S, eng.X, eng.W, -1)
+    return rngs
+
+
+def _legal(eng):
+    out = np.zeros(4, dtype=np.bool_)
+    legal_oop_actions(eng.S, eng.X, eng.W, out)
+    return out
+
+
+def test_first_oop_turn_may_place_and_summon_but_not_reveal_or_move(eng):
+    # Revenge setup: no Old One of the OOP's on the map yet, a full Mythos pile
+    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop="rusher")
+    _oop_turn(eng, spec, 3)
+    legal = _legal(eng)
+    X = eng.state
+    face_down = ((X.tile_hex >= 0) & ~X.tile_up).sum()
+    assert legal[L.OOP_PLACE] and legal[L.OOP_SUMMON]
+    assert legal[L.OOP_REVEAL] == (face_down > 0)
+    assert not legal[L.OOP_MOVE] or ((X.tile_hex >= 0) & X.tile_up).any()
+
+
+@pytest.mark.parametrize("action", [L.OOP_PLACE, L.OOP_SUMMON])
+def test_a_forced_oop_action_is_the_one_taken(eng, action):
+    spec = make_spec("revenge", 2, "balanced", difficulty="hard", oop="rusher:play_mythos=0")
+    rngs = _oop_turn(eng, spec, 7)
+    X = eng.state
+    before = X.g[L.G_OOP_ACTIONS : L.G_OOP_ACTIONS + 4].copy()
+    hand = int(X.mythos_hand.sum())
+    down = int(((X.tile_hex >= 0) & ~X.tile_up).sum())
+    step_oop(rngs, eng.S, eng.X, eng.W, action)
+    taken = X.g[L.G_OOP_ACTIONS : L.G_OOP_ACTIONS + 4] - before
+    assert list(taken) == [int(a == action) for a in range(4)]
+    if action == L.OOP_SUMMON:  # draw three, keep one
+        assert int(X.mythos_hand.sum()) == hand + 1
+    else:  # one more face-down Old One on a Spawn tile
+        assert int(((X.tile_hex >= 0) & ~X.tile_up).sum()) == down + 1
+    assert X.g[L.G_ILLEGAL] == 0 and X.g[L.G_FORCED_OOP_ACTION] == 0
+
+
+def test_a_forced_action_that_is_not_legal_falls_back_to_the_strategy_and_is_counted(eng):
+    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop="rusher:play_mythos=0")
+    rngs = _oop_turn(eng, spec, 3)
+    legal = _legal(eng)
+    bad = next(a for a in ACTIONS if not legal[a])
+    X = eng.state
+    before = X.g[L.G_OOP_ACTIONS : L.G_OOP_ACTIONS + 4].copy()
+    step_oop(rngs, eng.S, eng.X, eng.W, bad)
+    taken = X.g[L.G_OOP_ACTIONS : L.G_OOP_ACTIONS + 4] - before
+    assert taken.sum() == 1 and taken[bad] == 0 and legal[int(np.argmax(taken))]
+    assert X.g[L.G_FORCED_FALLBACKS] == 1 and X.g[L.G_ILLEGAL] == 0
+
+
+@pytest.mark.parametrize("kind", [policy.KIND_HEURISTIC, policy.KIND_RANDOM])
+def test_the_oop_policy_only_answers_with_offered_actions(eng, kind):
+    X = eng.state
+    X.oop_params[:] = parse_oop("random" if kind else "rusher").lower()
+    rng = np.random.default_rng(0)
+    for bits in range(16):
+        legal = np.array([(bits >> a) & 1 for a in range(4)], dtype=np.bool_)
+        for up, down, hand in ((0, 0, 0), (3, 1, 2), (1, 5, 0)):
+            a = policy.choose_action(rng, eng.X, legal, up, down, hand)
+            assert (a == -1) if not legal.any() else legal[a], (bits, a)
+
+
+def test_oop_search_specs_parse_with_an_old_one_rollout_policy():
+    s = parse_oop("search:rollouts=2:policy=blighter:objective=margin")
+    assert isinstance(s, OOPSearchPlayer)
+    assert (s.rollouts, s.base.name, s.objective) == (2, "blighter", "margin")
+    np.testing.assert_array_equal(s.lower(), s.base.lower())
+    assert parse_oop("search").base.name == "rusher"
+    with pytest.raises(UserError, match="unknown Old One strategy 'balanced'"):
+        parse_oop("search:policy=balanced")
+
+
+def _hide_from_oop(eng):
+    """Change only what the Old One player cannot see: the order of the tile stacks, the
+    Old One deck and the Mythos draw pile. Returns what changed."""
+    X = eng.state
+    changed = []
+    for lv in range(3):
+        lo, hi = int(X.stack_top[lv]), int(X.stack_size[lv])
+        if hi - lo > 1:
+            X.stacks[lv, lo:hi] = X.stacks[lv, lo:hi][::-1].copy()
+            changed.append(f"stack {lv + 1}")
+    left = int(X.g[L.G_DECK_LEFT])
+    if left > 1:
+        X.oo_deck[:left] = X.oo_deck[:left][::-1].copy()
+        changed.append("oo deck")
+    nm, pos, n = X.mythos_deck.size, int(X.g[L.G_MYTHOS_POS]), int(X.g[L.G_MYTHOS_LEFT])
+    if n > 1:
+        idx = (pos + np.arange(n)) % nm
+        X.mythos_deck[idx] = X.mythos_deck[idx][::-1].copy()
+        changed.append("mythos pile")
+    return changed
+
+
+def test_oop_search_decisions_do_not_change_when_only_what_it_cannot_see_changes(eng):
+    spec = make_spec(
+        "revenge", 2, "balanced", difficulty="normal", oop="search:rollouts=2:policy=mythos"
+    )
+    _oop_turn(eng, spec, 5, turns_before=6)
+    look = Lookahead(eng)
+    snap = [a.copy() for a in eng.state], [a.copy() for a in eng.work]
+    a1 = look.decide_oop(np.random.default_rng(2), spec.oop)
+    s1 = look.last_scores.copy()
+    assert s1.size >= 2  # a real choice
+    changed = _hide_from_oop(eng)
+    assert len(changed) >= 2, changed
+    a2 = look.decide_oop(np.random.default_rng(2), spec.oop)
+    assert a2 == a1
+    np.testing.assert_array_equal(look.last_scores, s1)
+    # and the check can fail: what the OOP sees (its hand) does move the scores
+    for dst, src in zip(eng.state, snap[0], strict=True):
+        np.copyto(dst, src)
+    for dst, src in zip(eng.work, snap[1], strict=True):
+        np.copyto(dst, src)
+    eng.state.mythos_hand[:] = 0
+    look.decide_oop(np.random.default_rng(2), spec.oop)
+    assert not np.array_equal(look.last_scores, s1)
+
+
+def test_oop_determinize_keeps_its_hand_and_the_face_down_tiles_on_the_map(eng):
+    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop="mythos")
+    _oop_turn(eng, spec, 9, turns_before=8)
+    X = eng.state
+    before = {name: a.copy() for name, a in zip(L.State._fields, X, strict=True)}
+    determinize(np.random.default_rng(1), eng.S, eng.X, eng.W, OLD_ONES)
+    np.testing.assert_array_equal(X.mythos_hand, before["mythos_hand"])
+    on_map = before["tile_hex"] >= 0
+    np.testing.assert_array_equal(X.tile_hex[on_map], before["tile_hex"][on_map])
+    for lv in range(3):
+        lo, hi = int(X.stack_top[lv]), int(X.stack_size[lv])
+        assert sorted(X.stacks[lv, lo:hi]) == sorted(before["stacks"][lv, lo:hi])
+
+
+def test_an_oop_search_game_is_legal_and_reproducible(eng):
+    spec = make_spec(
+        "revenge", 2, "economist,balanced", difficulty="heroic", oop="search:rollouts=1"
+    )
+    row, log = eng.play(np.random.default_rng(4), spec, log=True, checked=True)
+    assert row[S_COL["violations"]] == 0 and row[S_COL["illegal"]] == 0
+    assert row[S_COL["end_reason"]] in (L.END_TIME, L.END_PORT)
+    row2, log2 = eng.play(np.random.default_rng(4), spec, log=True, checked=True)
+    np.testing.assert_array_equal(row, row2)
+    np.testing.assert_array_equal(log, log2)
