@@ -22,9 +22,10 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest
 
-## The edit loop: everything but the tests marked slow (fuzz, big sweeps, notebooks, Dask).
+## The edit loop: everything but the tests marked slow (fuzz, big sweeps, notebooks, Dask),
+## spread over the cores (pytest-xdist; every test stays independent of the others).
 test-fast: $(STAMP)
-	$(PY) -m pytest -m "not slow"
+	$(PY) -m pytest -m "not slow" -n auto
 
 ## The docstring examples of the package (CI runs them after `make test`).
 doctest: $(STAMP)
