@@ -362,6 +362,9 @@ def _sampler(spec: TuneSpec, default):
     if spec.sampler == "cmaes":
         with warnings.catch_warnings():  # with_margin is marked experimental
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            # x0 / sigma0 are deprecated since optuna 4.9 and go in 6.0 (pyproject pins < 6);
+            # the search starts at the defaults through them until a replacement exists
+            warnings.simplefilter("ignore", FutureWarning)
             return optuna.samplers.CmaEsSampler(
                 x0=as_params(default, True), sigma0=SIGMA0, seed=spec.seed, with_margin=True
             )
