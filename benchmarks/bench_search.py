@@ -10,6 +10,8 @@ games, search (rollouts K, rollout policy balanced) against balanced, seeds 0..g
 decision), each one a state copy, a re-deal of the hidden information, the action and the
 rest of the game with the rollout policy, and the scoring. The goal of issue 14 is at
 least 1 game per second per core at the default budget (SearchPlayer.rollouts).
+``oop_search_games_per_second``: 2-human Revenge games (Normal, balanced humans) with the Old
+One player searching at the default budget (rusher rollouts), beside its rollout policy alone.
 """
 
 from __future__ import annotations
@@ -71,6 +73,24 @@ def main() -> None:
             games=args.games,
             rollouts_per_game=round(played / args.games, 1),
             goal="1 game/s per core at the default budget",
+            load=round(os.getloadavg()[0], 2),
+        )
+    for oop in (f"search:rollouts={default}", "rusher"):  # the OOP's search and its policy
+        spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop=oop)
+        eng.play(game_generator(97, 0, 0), spec)
+        before = eng.lookahead.rollouts_played
+        with Timer() as t:
+            eng.play_many(spec, 0, 0, args.games * 4)
+        emit(
+            "oop_search_games_per_second"
+            if oop.startswith("search")
+            else "oop_policy_games_per_second",
+            args.games * 4 / t.seconds,
+            "games/s",
+            mode="revenge normal, 2 balanced humans",
+            oop=oop,
+            games=args.games * 4,
+            rollouts_per_game=round((eng.lookahead.rollouts_played - before) / (args.games * 4), 1),
             load=round(os.getloadavg()[0], 2),
         )
     spec = make_spec("base", 2, ["search:rollouts=1", "balanced"])
