@@ -95,11 +95,11 @@ def exact_fits(
     fight). The solver's state count grows with it (measured on the K=3 table's matchups:
     it is a rough, not a strict, bound), so a matchup whose estimate passes ``factor`` x
     ``budget`` is not tried. Returns (try exact?, estimate)."""
-    from simkit.combat import estimated_compositions
+    from simkit.combat import cards_fingerprint, estimated_compositions
 
     draws = int(2 * expected_cards) + 1
     present = tuple(n > 0 for n in combat.force)  # the card classes depend on these alone
-    key = (data.hash, present, combat.old_ones, draws)
+    key = (cards_fingerprint(data), present, combat.old_ones, draws)
     if combat.port_strength:  # the port token fights as Infantry: not in combat.force
         key = None
     estimate = _ESTIMATES.get(key) if key is not None else None
@@ -110,7 +110,7 @@ def exact_fits(
     return estimate <= factor * budget, estimate
 
 
-_ESTIMATES: dict = {}  # exact_fits: estimates by (pack, unit types present, Old Ones, draws)
+_ESTIMATES: dict = {}  # exact_fits: estimates by (cards, unit types present, Old Ones, draws)
 
 
 def _merge(parts: list[CombatOdds]) -> CombatOdds:
@@ -239,18 +239,18 @@ def monte_carlo_row(
 _MEMOS: dict = {}  # SharedTables by matchup, the most recently used last
 
 
-def shared_tables(combat: Combat, data: AuzData):
+def shared_tables(combat: Combat, data: AuzData, arrays=None):
     """This process's withdraw-table memo of the combat's matchup (simkit.combat.table.
     SharedTables: the value-optimal table, cheapest-first allocation); at most SHARED_MEMOS
     are kept. A memo's tables are a function of the matchup alone, so which process solved
-    what never changes a row."""
-    from simkit.combat import combat_arrays
+    what never changes a row. ``arrays``: the combat's combat_arrays, if at hand."""
+    from simkit.combat import cards_fingerprint, combat_arrays
     from simkit.combat.table import SharedTables
     from strategies.combat.allocation import Cheapest
 
-    _, mx, cost = combat_arrays(combat, data)
+    _, mx, cost = combat_arrays(combat, data) if arrays is None else arrays
     destroy_value = float(sum(data.old_one_vp[t] for t in combat.old_ones))
-    key = (data.hash, mx.tobytes(), cost.tobytes(), destroy_value)
+    key = (cards_fingerprint(data), mx.tobytes(), cost.tobytes(), destroy_value)
     memo = _MEMOS.pop(key, None)
     if memo is None:
         memo = SharedTables(mx, cost, data, Cheapest(), OptimalTable("value"), destroy_value)
@@ -274,8 +274,8 @@ def shared_table_policy(combat: Combat, data: AuzData):
     withdraws in any state it explores, as :func:`withdraws` says of a table solved alone)."""
     from simkit.combat import combat_arrays
 
-    st0, mx, _ = combat_arrays(combat, data)
-    return shared_tables(combat, data).solve(st0, mx)
+    arrays = combat_arrays(combat, data)
+    return shared_tables(combat, data, arrays).solve(arrays[0], arrays[1])
 
 
 def withdraws(solved) -> bool:
@@ -299,6 +299,17 @@ def _policy_columns(prefix: str, odds: CombatOdds) -> dict:
         f"gold_lost_{prefix}": odds.expected_gold_lost,
         f"units_lost_{prefix}": float(sum(odds.expected_units_lost.values())),
     }
+
+
+def _exact(combat: Combat, data: AuzData, withdraw, budget: int, solved=None) -> CombatOdds:
+    """exact_odds, after a count of the states it would need (exact_needs_more: the same
+    nodes, no values, a fraction of the price of an attempt that fails): ExactTooLarge
+    without the attempt when they are more than ``budget``."""
+    from simkit.combat import exact_needs_more
+
+    if exact_needs_more(combat, data, withdraw, budget, solved_table=solved):
+        raise ExactTooLarge(f"the exact method needs more than {budget:,} states")
+    return exact_odds(combat, data, withdraw=withdraw, state_budget=budget, solved_table=solved)
 
 
 def _row(
@@ -338,22 +349,14 @@ def _row(
     same = False
     if fits:
         try:
-            never = exact_odds(combat, data, withdraw=Never(), state_budget=budget)
+            never = _exact(combat, data, Never(), budget)
             solved, withdrawing = shared_table_policy(combat, data)
             same = not withdrawing
             if same:  # the table never withdraws: it is the never-withdraw policy
                 table = never
             else:
-                table = exact_odds(
-                    combat,
-                    data,
-                    withdraw=OptimalTable("value"),
-                    state_budget=budget,
-                    solved_table=solved,
-                )
-            value = exact_odds(
-                combat, data, withdraw=OptimalWithdrawal("value"), state_budget=budget
-            )
+                table = _exact(combat, data, OptimalTable("value"), budget, solved)
+            value = _exact(combat, data, OptimalWithdrawal("value"), budget)
         except ExactTooLarge:
             pass
     if table is None:

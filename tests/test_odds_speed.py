@@ -29,7 +29,7 @@ from simkit.odds import (
     withdraws,
 )
 from strategies.combat.allocation import Cheapest
-from strategies.combat.withdrawal import Never, OptimalTable
+from strategies.combat.withdrawal import Never, OptimalTable, OptimalWithdrawal
 
 TABLE = OptimalTable("value")
 
@@ -155,3 +155,33 @@ def test_the_runner_plays_monte_carlo_odds_fights(data):
     odds = runner.odds(runner.run(4_000, 5), Never(), 5)
     ref = monte_carlo_odds(combat, data, games=4_000, seed=5)
     assert odds.outcomes == ref.outcomes and odds.ci95 == ref.ci95
+
+
+@pytest.mark.parametrize("wd", [Never(), TABLE, OptimalWithdrawal("value")], ids=str)
+def test_the_state_count_says_exactly_when_the_exact_solver_gives_up(data, wd):
+    from simkit.combat import ExactTooLarge, exact_needs_more
+
+    seen = {True: 0, False: 0}
+    for mix in [
+        (1, 0, 0, 0, 0),
+        (2, 1, 0, 0, 1),
+        (3, 0, 3, 0, 2),
+        (0, 2, 1, 1, 1),
+        (3, 3, 3, 3, 3),
+    ]:
+        for old_one, copies in ((0, 1), (5, 2), (1, 1)):
+            combat = fight(mix, old_one, copies)
+            solved = shared_table_policy(combat, data)[0]
+            for budget in (60, 600, 3000):
+                more = exact_needs_more(combat, data, wd, budget, solved_table=solved)
+                try:
+                    odds = exact_odds(
+                        combat, data, withdraw=wd, state_budget=budget, solved_table=solved
+                    )
+                    fails = False
+                    assert odds.states <= budget
+                except ExactTooLarge:
+                    fails = True
+                assert more == fails, (mix, old_one, copies, budget)
+                seen[fails] += 1
+    assert seen[True] and seen[False]

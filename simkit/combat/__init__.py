@@ -21,7 +21,7 @@ from simkit import ENGINE_VERSION
 from simkit.core.classes import group_cards
 from simkit.core.seeds import chunk_generators, chunk_sizes
 from simkit.core.seen import parse_card_numbers, remaining_cards
-from simkit.core.stats import mean_interval, wilson_interval
+from simkit.core.stats import Z95, mean_interval
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels.combat import LOST_HIST, play_script, simulate_combats, start_combat
@@ -328,6 +328,51 @@ def _table_array(solved) -> np.ndarray:
     return EMPTY_TABLE if solved is None else solved.table
 
 
+_DECK_CLASSES: dict = {}  # _deck_classes by what the cards do and which are left
+
+
+def _deck_classes(data: AuzData, force_mask: int, old_ones, available: np.ndarray):
+    """The exact solver's card classes (group_cards of what each card does to this force and
+    these Old One types): (rep, full, avail, place). Cached by the cards' effects (the odds
+    table asks for the same few thousand times); callers get copies."""
+    effects = np.concatenate(
+        [
+            np.stack(
+                [
+                    data.card_hits[:, t] & force_mask,
+                    data.card_purple[:, t],
+                    data.card_sanity[:, t],
+                    data.card_airship[:, t],
+                ],
+                axis=1,
+            )
+            for t in sorted(set(old_ones))
+        ],
+        axis=1,
+    ).astype(np.int64)
+    key = (effects.shape, effects.tobytes(), available.tobytes())
+    found = _DECK_CLASSES.get(key)
+    if found is None:
+        found = group_cards(effects, available)
+        if len(_DECK_CLASSES) >= 4096:
+            _DECK_CLASSES.clear()
+        _DECK_CLASSES[key] = found
+    return tuple(a.copy() for a in found)
+
+
+def cards_fingerprint(data: AuzData) -> bytes:
+    """A digest of everything the Old One cards do in a fight (a derived pack, e.g. a smaller
+    deck, keeps its parent's ``hash``): a cache key for results that depend on the cards."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=16)
+    for a in (data.card_hits, data.card_purple, data.card_sanity, data.card_airship):
+        h.update(str(a.shape).encode())
+        h.update(np.ascontiguousarray(a).tobytes())
+    h.update(str(data.port["flip_threshold"]).encode())
+    return h.digest()
+
+
 def exact_odds(
     combat: Combat,
     data: AuzData,
@@ -357,23 +402,7 @@ def exact_odds(
     force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
     if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
         force_mask |= 1  # they fight as Infantry
-    present_types = sorted(set(combat.old_ones))
-    effects = np.concatenate(
-        [
-            np.stack(
-                [
-                    data.card_hits[:, t] & force_mask,
-                    data.card_purple[:, t],
-                    data.card_sanity[:, t],
-                    data.card_airship[:, t],
-                ],
-                axis=1,
-            )
-            for t in present_types
-        ],
-        axis=1,
-    ).astype(np.int64)
-    rep, full, avail, place = group_cards(effects, available)
+    rep, full, avail, place = _deck_classes(data, force_mask, combat.old_ones, available)
     if int(np.prod((full + 1).astype(object))) >= 2**62:
         raise UserError(
             "this deck has too many distinct cards for the exact method; use --method mc"
@@ -486,6 +515,70 @@ def exact_odds(
         states=int(ctx_i[CTX_STATES]),
         extra=extra,
     )
+
+
+def exact_needs_more(
+    combat: Combat,
+    data: AuzData,
+    withdraw=None,
+    state_budget: int = STATE_BUDGET,
+    solved_table=None,
+) -> bool | None:
+    """Would :func:`exact_odds` (cheapest-first allocation, no cards seen) need more than
+    ``state_budget`` states, i.e. raise ExactTooLarge? Counted by walking the solver's
+    nodes without solving them (simkit.kernels.combat_exact_count), for a part of the
+    price of a failed attempt. True: it would; False: it fits; None: not counted (a policy
+    the count does not cover). ``solved_table``: as for exact_odds."""
+    from simkit.kernels.combat_exact_count import COUNT_DEEP, COUNT_MORE, count_nodes
+
+    allocate, withdraw = policies(None, withdraw)
+    if max(combat.force) > MAX_FORCE:
+        return None
+    st0, mx, cost = combat_arrays(combat, data)
+    available = available_cards(data, ())
+    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
+    if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
+        force_mask |= 1  # they fight as Infantry
+    rep, full, avail, place = _deck_classes(data, force_mask, combat.old_ones, available)
+    if int(np.prod((full + 1).astype(object))) >= 2**62:
+        return None
+    alloc_id, alloc_params = allocate.lower()
+    wd_id, wd_params = withdraw.lower()
+    if solved_table is None or not isinstance(withdraw, OptimalTable):
+        solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost)
+    st = st0.copy()
+    if start_combat(st, mx) != C.ONGOING:
+        return False
+    depth = avail.sum() + data.deck_size * min(pass_bound(st0, mx), EXACT_PASSES) + 2
+    keys, rows = new_table(state_budget + 1)
+    count = np.zeros(1, dtype=np.int64)
+    found = count_nodes(
+        st,
+        avail.copy(),
+        full,
+        place,
+        st0,
+        mx,
+        cost,
+        (data.card_hits[rep] & force_mask).astype(np.uint8),
+        data.card_purple[rep].copy(),
+        data.card_sanity[rep].copy(),
+        data.card_airship[rep].copy(),
+        alloc_id,
+        alloc_params,
+        wd_id,
+        wd_params,
+        _table_array(solved_table),
+        isinstance(withdraw, OptimalWithdrawal),
+        keys,
+        rows,
+        count,
+        state_budget,
+        np.zeros((depth, 3, C.STATE_SIZE), dtype=np.int64),
+        np.zeros((depth, 2, max(C.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64),
+        np.zeros((depth, full.size), dtype=np.int64),
+    )
+    return found in (COUNT_MORE, COUNT_DEEP)
 
 
 @dataclass(frozen=True)
@@ -841,6 +934,17 @@ def monte_carlo_odds(
     )
 
 
+def _wilson_many(k: np.ndarray, n: int, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """simkit.core.stats.wilson_interval for n > 0 trials, the same arithmetic without its
+    guards (a Monte Carlo result builds one per stage of every odds-table row)."""
+    n = float(n)
+    p = k / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
 def _mc_result(
     combat,
     data,
@@ -859,7 +963,7 @@ def _mc_result(
     """A Monte Carlo result from the kernels' tallies (simulate_combats' layout)."""
     names = _policy_names(allocate, withdraw)
     kills = int(outcomes[C.WIN] + outcomes[C.WIN_AND_DEFEAT])
-    lo, hi = wilson_interval(np.append(np.asarray(outcomes, dtype=np.int64), kills), games)
+    lo, hi = _wilson_many(np.append(np.asarray(outcomes, dtype=np.float64), kills), games)
     ci = {name: [float(lo[o]), float(hi[o])] for o, name in enumerate(C.OUTCOME_NAMES)}
     ci["p_destroy"] = [float(lo[-1]), float(hi[-1])]
     ci["expected_cards"] = list(mean_interval(float(cards[0]), float(cards[1]), games))
@@ -1189,6 +1293,7 @@ __all__ = [
     "STATE_BUDGET",
     "Combat",
     "card_classes",
+    "cards_fingerprint",
     "compositions_within",
     "estimated_compositions",
     "CombatEnd",
@@ -1197,6 +1302,7 @@ __all__ = [
     "auto_odds",
     "available_cards",
     "combat_arrays",
+    "exact_needs_more",
     "exact_odds",
     "monte_carlo_odds",
     "MonteCarloRunner",
