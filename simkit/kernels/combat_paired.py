@@ -324,15 +324,20 @@ S_SIZE = 6
 
 
 @nb.njit(cache=True)
-def wilson_half(k, n, z):
-    """Half the width of the Wilson interval of k successes in n trials, clipped to [0, 1]
-    as simkit.core.stats.wilson_interval clips it (the same arithmetic)."""
+def wilson_bounds(k, n, z):
+    """The Wilson interval of k successes in n trials, clipped to [0, 1] as
+    simkit.core.stats.wilson_interval clips it (the same arithmetic)."""
     p = k / n
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = min(max(centre - half, 0.0), 1.0)
-    hi = min(max(centre + half, 0.0), 1.0)
+    return min(max(centre - half, 0.0), 1.0), min(max(centre + half, 0.0), 1.0)
+
+
+@nb.njit(cache=True)
+def wilson_half(k, n, z):
+    """Half the width of wilson_bounds."""
+    lo, hi = wilson_bounds(k, n, z)
     return (hi - lo) / 2
 
 
@@ -356,16 +361,32 @@ def trials_for(p, target, z):
 
 @nb.njit(cache=True)
 def stage_more(k, n, stage):
-    """Games the next stage adds to a column with k kills in n games (0: done)."""
+    """Games the next stage adds to a column with k kills in n games (0: done).
+
+    A column is done when its interval is narrow enough *and* would be at the least
+    favourable proportion its interval still allows (the end nearer 1/2): a run of luck in
+    the first few hundred games (no losses where 1 in 100 lose) narrows the interval of a
+    near-certain row early, and stopping on it alone would leave such rows' intervals
+    short of 95% coverage (measured: 94% at P = 0.01 with 512-game first stages, 95% with
+    this rule). Otherwise: the games the interval needs at the observed proportion
+    (stage[S_MARGIN] past them, at least 1/16 more), at most stage[S_GROWTH] x the games
+    so far, at most stage[S_MAX] in all."""
     if n == 0:
         return np.int64(stage[S_FIRST])
-    if wilson_half(k, n, stage[S_Z]) <= stage[S_TARGET] or n >= stage[S_MAX]:
+    cap = min((np.int64(stage[S_GROWTH]) - 1) * n, np.int64(stage[S_MAX]) - n)
+    if n >= stage[S_MAX]:
         return np.int64(0)
+    lo, hi = wilson_bounds(k, n, stage[S_Z])
+    if (hi - lo) / 2 <= stage[S_TARGET]:
+        worst = hi if hi < 0.5 else (lo if lo > 0.5 else 0.5)
+        need = trials_for(worst, stage[S_TARGET], stage[S_Z])
+        if n >= need:
+            return np.int64(0)
+        return np.int64(min(max(need - n, 64), cap))
     needed = (
         np.int64(np.ceil(trials_for(k / n, stage[S_TARGET], stage[S_Z]) * stage[S_MARGIN])) + 16
     )
-    more = max(needed - n, n // 16, 64)
-    return np.int64(min(more, (np.int64(stage[S_GROWTH]) - 1) * n, np.int64(stage[S_MAX]) - n))
+    return np.int64(min(max(needed - n, n // 16, 64), cap))
 
 
 @nb.njit(**NO_NRT)
