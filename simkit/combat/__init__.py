@@ -21,7 +21,7 @@ from simkit import ENGINE_VERSION
 from simkit.core.classes import group_cards
 from simkit.core.seeds import chunk_generators, chunk_sizes
 from simkit.core.seen import parse_card_numbers, remaining_cards
-from simkit.core.stats import Z95, mean_interval
+from simkit.core.stats import mean_interval, wilson_interval
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels.combat import LOST_HIST, play_script, simulate_combats, start_combat
@@ -934,17 +934,6 @@ def monte_carlo_odds(
     )
 
 
-def _wilson_many(k: np.ndarray, n: int, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """simkit.core.stats.wilson_interval for n > 0 trials, the same arithmetic without its
-    guards (a Monte Carlo result builds one per stage of every odds-table row)."""
-    n = float(n)
-    p = k / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
-
-
 def _mc_result(
     combat,
     data,
@@ -963,7 +952,7 @@ def _mc_result(
     """A Monte Carlo result from the kernels' tallies (simulate_combats' layout)."""
     names = _policy_names(allocate, withdraw)
     kills = int(outcomes[C.WIN] + outcomes[C.WIN_AND_DEFEAT])
-    lo, hi = _wilson_many(np.append(np.asarray(outcomes, dtype=np.float64), kills), games)
+    lo, hi = wilson_interval(np.append(np.asarray(outcomes, dtype=np.int64), kills), games)
     ci = {name: [float(lo[o]), float(hi[o])] for o, name in enumerate(C.OUTCOME_NAMES)}
     ci["p_destroy"] = [float(lo[-1]), float(hi[-1])]
     ci["expected_cards"] = list(mean_interval(float(cards[0]), float(cards[1]), games))
