@@ -14,7 +14,8 @@ its state budget, else Monte Carlo with a Wilson 95% interval (``*_lo``/``*_hi``
 games it took (``games`` / ``table_games``, each column its own count): a fixed ``games``
 per row, or, with ``target_ci``, as many as each column needs for that 95% half-width, in
 stages (:func:`stage_games`: FIRST_STAGE games, then the Wilson estimate of what is needed,
-at most MAX_GROWTH x per stage, so near-certain rows stop after the first). While both
+at most MAX_GROWTH x per stage, so near-certain rows stop after a stage or two; a column stops
+only when its interval would be narrow enough at its least favourable end). While both
 columns of a row need games they are played on the same cards in one pass
 (simkit.combat.MonteCarloRunner.run_to_target: a fight is played once until the policies
 part); each column is still an honest estimate of its own policy (the two are
@@ -183,11 +184,12 @@ def stage_games(
     games: int, destroyed: int, target_ci: float, max_games: int = MAX_ROW_GAMES
 ) -> int:
     """Games the next stage adds to a column that has ``destroyed`` kills in ``games``
-    fights (0: its P(destroy) Wilson 95% half-width is at most ``target_ci``, or it has
-    ``max_games``): FIRST_STAGE to start, then the games the Wilson interval at the observed
-    proportion needs (STAGE_MARGIN past them, at least 1/16 more), at most MAX_GROWTH x the
-    games so far (an estimate from few games is rough: easy rows stop early, hard ones
-    re-estimate)."""
+    fights (0: its P(destroy) Wilson 95% half-width is at most ``target_ci``, also at the
+    end of its interval nearer 1/2, or it has ``max_games``): FIRST_STAGE to start, then the
+    games the Wilson interval at the observed proportion needs (STAGE_MARGIN past them, at
+    least 1/16 more), at most MAX_GROWTH x the games so far (an estimate from few games is
+    rough: easy rows stop early, hard ones re-estimate). The rule itself:
+    simkit.kernels.combat_paired.stage_more, which the row kernel applies too."""
     from simkit.kernels.combat_paired import stage_more
 
     return int(stage_more(destroyed, games, stage_settings(target_ci, max_games)))
