@@ -7,14 +7,25 @@ policy column is empty:
 - **the optimal withdraw table** (``*_table_policy``: the value-optimal table for a player
   who does not count cards, simkit.combat.table), which any method can play. Where the table
   never withdraws it *is* the never-withdraw policy, and the row says so
-  (``table_same_as_never``) and reuses the same fights.
+  (``table_same_as_never``) and reuses the same result (exact or the same fights).
 
 Each is exact (``method`` / ``table_method`` = "exact") when the card-counting solver fits
 its state budget, else Monte Carlo with a Wilson 95% interval (``*_lo``/``*_hi``) and the
-games it took (``games`` / ``table_games``): a fixed ``games`` per row, or, with
-``target_ci``, as many as each row needs for that 95% half-width. Before trying exact, a
-cheap estimate of the reachable deck compositions (:func:`exact_fits`) skips matchups that
-cannot fit, so the table does not pay for doomed exact attempts.
+games it took (``games`` / ``table_games``, each column its own count): a fixed ``games``
+per row, or, with ``target_ci``, as many as each column needs for that 95% half-width, in
+stages (:func:`stage_games`: FIRST_STAGE games, then the Wilson estimate of what is needed,
+at most MAX_GROWTH x per stage, so near-certain rows stop after a stage or two; a column stops
+only when its interval would be narrow enough at its least favourable end). While both
+columns of a row need games they are played on the same cards in one pass
+(simkit.combat.MonteCarloRunner.run_to_target: a fight is played once until the policies
+part); each column is still an honest estimate of its own policy (the two are
+correlated). Before trying exact, a cheap estimate of the reachable deck compositions
+(:func:`exact_fits`) skips matchups that cannot fit, so the table does not pay for doomed
+exact attempts.
+
+The withdraw table of every row comes from one memo per matchup and process
+(:func:`shared_tables`, simkit.combat.table.SharedTables): the states many forces share are
+solved once, and each force gets the table it would solve alone.
 
 The **card-counting optimum** (``*_value_policy``: maximise VP-as-Gold x P(destroy) minus
 Gold lost, counting every card) exists only in the exact solver: those columns are NaN on
@@ -38,7 +49,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simkit import ENGINE_VERSION
-from simkit.combat import Combat, CombatOdds, ExactTooLarge, exact_odds, monte_carlo_odds
+from simkit.combat import (
+    Combat,
+    CombatOdds,
+    ExactTooLarge,
+    MonteCarloRunner,
+    exact_odds,
+    monte_carlo_odds,
+)
 from simkit.core.stats import Z95, wilson_interval
 from simkit.datapack import AuzData, provenance_shares
 from simkit.errors import UserError
@@ -47,8 +65,11 @@ from strategies.combat.withdrawal import Never, OptimalTable, OptimalWithdrawal
 
 TABLE_STATE_BUDGET = 3_000  # exact where small (a few ms), Monte Carlo beyond
 FALLBACK_GAMES = 20_000  # Monte Carlo games per row without a precision target
-FIRST_STAGE = 2_048  # with a target: games before the first precision estimate
+FIRST_STAGE = 512  # with a target: games before the first precision estimate
+MAX_GROWTH = 4  # with a target: a stage at most brings a column to this many times its games
+STAGE_MARGIN = 1.02  # with a target: a stage aims this much past the games estimated to reach it
 MAX_ROW_GAMES = 400_000  # with a target: at most this many games per row and policy
+SHARED_MEMOS = 2  # withdraw-table memos (one per matchup) a process keeps
 COMPOSITION_FACTOR = 20  # try exact only if the estimated compositions <= factor x budget
 TP_UNITS = (INFANTRY, ARTILLERY, ARMOURED_CAR)  # attack TP = distinct types among these, min 1
 LOST_BINS = 8  # p_lost_0 .. p_lost_7 (the last: 7 or more units lost)
@@ -75,10 +96,22 @@ def exact_fits(
     fight). The solver's state count grows with it (measured on the K=3 table's matchups:
     it is a rough, not a strict, bound), so a matchup whose estimate passes ``factor`` x
     ``budget`` is not tried. Returns (try exact?, estimate)."""
-    from simkit.combat import estimated_compositions
+    from simkit.combat import cards_fingerprint, estimated_compositions
 
-    estimate = estimated_compositions(combat, data, expected_cards)
+    draws = int(2 * expected_cards) + 1
+    present = tuple(n > 0 for n in combat.force)  # the card classes depend on these alone
+    key = (cards_fingerprint(data), present, combat.old_ones, draws)
+    if combat.port_strength:  # the port token fights as Infantry: not in combat.force
+        key = None
+    estimate = _ESTIMATES.get(key) if key is not None else None
+    if estimate is None:
+        estimate = estimated_compositions(combat, data, expected_cards)
+        if key is not None:
+            _ESTIMATES[key] = estimate
     return estimate <= factor * budget, estimate
+
+
+_ESTIMATES: dict = {}  # exact_fits: estimates by (cards, unit types present, Old Ones, draws)
 
 
 def _merge(parts: list[CombatOdds]) -> CombatOdds:
@@ -125,6 +158,47 @@ def _half_width(odds: CombatOdds) -> float:
     return (hi - lo) / 2
 
 
+def stage_settings(target_ci: float, max_games: int = MAX_ROW_GAMES) -> np.ndarray:
+    """The stage rule as the kernels read it (simkit.kernels.combat_paired.stage_more)."""
+    from simkit.kernels.combat_paired import (
+        S_FIRST,
+        S_GROWTH,
+        S_MARGIN,
+        S_MAX,
+        S_SIZE,
+        S_TARGET,
+        S_Z,
+    )
+
+    stage = np.zeros(S_SIZE)
+    stage[S_TARGET] = target_ci
+    stage[S_Z] = Z95
+    stage[S_FIRST] = FIRST_STAGE
+    stage[S_GROWTH] = MAX_GROWTH
+    stage[S_MARGIN] = STAGE_MARGIN
+    stage[S_MAX] = max_games
+    return stage
+
+
+def stage_games(
+    games: int, destroyed: int, target_ci: float, max_games: int = MAX_ROW_GAMES
+) -> int:
+    """Games the next stage adds to a column that has ``destroyed`` kills in ``games``
+    fights (0: its P(destroy) Wilson 95% half-width is at most ``target_ci``, also at the
+    end of its interval nearer 1/2, or it has ``max_games``): FIRST_STAGE to start, then the
+    games the Wilson interval at the observed proportion needs (STAGE_MARGIN past them, at
+    least 1/16 more), at most MAX_GROWTH x the games so far (an estimate from few games is
+    rough: easy rows stop early, hard ones re-estimate). The rule itself:
+    simkit.kernels.combat_paired.stage_more, which the row kernel applies too."""
+    from simkit.kernels.combat_paired import stage_more
+
+    return int(stage_more(destroyed, games, stage_settings(target_ci, max_games)))
+
+
+def _stage_seed(*key: int) -> int:
+    return int(np.random.SeedSequence(list(key)).generate_state(1)[0])
+
+
 def monte_carlo_row(
     combat: Combat,
     data: AuzData,
@@ -136,12 +210,11 @@ def monte_carlo_row(
     first: CombatOdds | None = None,
     solved=None,
 ) -> CombatOdds:
-    """Monte Carlo odds of one row: ``games`` fights, or with ``target_ci`` as many as needed
-    (in stages from independent seeds) until P(destroy)'s Wilson 95% half-width is at most
-    ``target_ci`` (or ``max_games`` is reached)."""
-    if solved is None and isinstance(
-        withdraw, OptimalTable
-    ):  # solve the table once for every stage
+    """Monte Carlo odds of one row and policy: ``games`` fights, or with ``target_ci`` as
+    many as needed (in stages from independent seeds, :func:`stage_games`) until
+    P(destroy)'s Wilson 95% half-width is at most ``target_ci`` (or ``max_games`` is
+    reached)."""
+    if solved is None and isinstance(withdraw, OptimalTable):  # solve it once for every stage
         from simkit.combat import combat_arrays, withdraw_table_for
         from strategies.combat.allocation import Cheapest
 
@@ -156,17 +229,37 @@ def monte_carlo_row(
     if target_ci is None:
         return first if first is not None and first.games == games else run(games, seed)
     parts = [first if first is not None else run(FIRST_STAGE, seed)]
-    stage = 1
     while True:
         odds = _merge(parts)
-        if _half_width(odds) <= target_ci or odds.games >= max_games:
+        n = odds.games
+        more = stage_games(n, round(odds.p_destroy * n), target_ci, max_games)
+        if not more:
             return odds
-        p = min(max(odds.p_destroy, 1.0 / odds.games), 1 - 1.0 / odds.games)
-        needed = int(np.ceil(Z95**2 * p * (1 - p) / target_ci**2 * 1.05)) + 64
-        more = int(min(max(needed - odds.games, FIRST_STAGE), max_games - odds.games))
-        stage_seed = int(np.random.SeedSequence([seed, stage]).generate_state(1)[0])
-        parts.append(run(more, stage_seed))
-        stage += 1
+        parts.append(run(more, _stage_seed(seed, len(parts))))
+
+
+_MEMOS: dict = {}  # SharedTables by matchup, the most recently used last
+
+
+def shared_tables(combat: Combat, data: AuzData, arrays=None):
+    """This process's withdraw-table memo of the combat's matchup (simkit.combat.table.
+    SharedTables: the value-optimal table, cheapest-first allocation); at most SHARED_MEMOS
+    are kept. A memo's tables are a function of the matchup alone, so which process solved
+    what never changes a row. ``arrays``: the combat's combat_arrays, if at hand."""
+    from simkit.combat import cards_fingerprint, combat_arrays
+    from simkit.combat.table import SharedTables
+    from strategies.combat.allocation import Cheapest
+
+    _, mx, cost = combat_arrays(combat, data) if arrays is None else arrays
+    destroy_value = float(sum(data.old_one_vp[t] for t in combat.old_ones))
+    key = (cards_fingerprint(data), mx.tobytes(), cost.tobytes(), destroy_value)
+    memo = _MEMOS.pop(key, None)
+    if memo is None:
+        memo = SharedTables(mx, cost, data, Cheapest(), OptimalTable("value"), destroy_value)
+        while len(_MEMOS) >= SHARED_MEMOS:
+            _MEMOS.pop(next(iter(_MEMOS)))
+    _MEMOS[key] = memo
+    return memo
 
 
 def solve_table_policy(combat: Combat, data: AuzData):
@@ -178,10 +271,22 @@ def solve_table_policy(combat: Combat, data: AuzData):
     return withdraw_table_for(combat, data, Cheapest(), OptimalTable("value"), st0, mx, cost)
 
 
+def shared_table_policy(combat: Combat, data: AuzData):
+    """:func:`solve_table_policy` from the matchup's shared memo: (the table, whether it
+    withdraws in any state it explores, as :func:`withdraws` says of a table solved alone)."""
+    from simkit.combat import combat_arrays
+
+    arrays = combat_arrays(combat, data)
+    return shared_tables(combat, data, arrays).solve(arrays[0], arrays[1])
+
+
 def withdraws(solved) -> bool:
-    """Whether a solved withdraw table withdraws in any of its states."""
+    """Whether a withdraw table solved alone withdraws in any of its states (a shared
+    table: see :func:`shared_table_policy`)."""
     from simkit.kernels.low import combat_layout as C
 
+    if solved.shared:
+        raise ValueError("a shared table's states are many forces': use shared_table_policy")
     return bool(np.count_nonzero(solved.decisions > C.STAY))
 
 
@@ -196,6 +301,17 @@ def _policy_columns(prefix: str, odds: CombatOdds) -> dict:
         f"gold_lost_{prefix}": odds.expected_gold_lost,
         f"units_lost_{prefix}": float(sum(odds.expected_units_lost.values())),
     }
+
+
+def _exact(combat: Combat, data: AuzData, withdraw, budget: int, solved=None) -> CombatOdds:
+    """exact_odds, after a count of the states it would need (exact_needs_more: the same
+    nodes, no values, a fraction of the price of an attempt that fails): ExactTooLarge
+    without the attempt when they are more than ``budget``."""
+    from simkit.combat import exact_needs_more
+
+    if exact_needs_more(combat, data, withdraw, budget, solved_table=solved):
+        raise ExactTooLarge(f"the exact method needs more than {budget:,} states")
+    return exact_odds(combat, data, withdraw=withdraw, state_budget=budget, solved_table=solved)
 
 
 def _row(
@@ -222,28 +338,50 @@ def _row(
     # per-row seed derived from the row's identity, so the row never depends on order or jobs
     row_seed = int(np.random.SeedSequence([seed, *mix, old_one, copies]).generate_state(1)[0])
     table_seed = int(np.random.SeedSequence([seed, *mix, old_one, copies, 1]).generate_state(1)[0])
-    probe = monte_carlo_odds(
-        combat, data, games=FIRST_STAGE if target_ci is not None else games, seed=row_seed
-    )
-    fits, estimate = exact_fits(combat, data, probe.expected_cards, budget)
+    runner = MonteCarloRunner(combat, data)
+    if target_ci is None:
+        probe = monte_carlo_odds(combat, data, games=games, seed=row_seed)
+        expected_cards = probe.expected_cards
+    else:  # the first stage of the never-withdraw column
+        probe = runner.run(FIRST_STAGE, row_seed)
+        expected_cards = probe.cards[0] / probe.games
+    fits, estimate = exact_fits(combat, data, expected_cards, budget)
     row["exact_estimate"] = float(estimate)
-    never = table = value = None
+    never = table = value = solved = None
+    same = False
     if fits:
         try:
-            never = exact_odds(combat, data, withdraw=Never(), state_budget=budget)
-            table = exact_odds(combat, data, withdraw=OptimalTable("value"), state_budget=budget)
-            value = exact_odds(
-                combat, data, withdraw=OptimalWithdrawal("value"), state_budget=budget
-            )
+            never = _exact(combat, data, Never(), budget)
+            solved, withdrawing = shared_table_policy(combat, data)
+            same = not withdrawing
+            if same:  # the table never withdraws: it is the never-withdraw policy
+                table = never
+            else:
+                table = _exact(combat, data, OptimalTable("value"), budget, solved)
+            value = _exact(combat, data, OptimalWithdrawal("value"), budget)
         except ExactTooLarge:
             pass
+    if table is None:
+        if solved is None:
+            solved, withdrawing = shared_table_policy(combat, data)
+            same = not withdrawing  # then it is the never-withdraw policy: the same fights
+        runner.use_table(solved)
+    if target_ci is not None and (never is None or (table is None and not same)):
+        # every stage of both columns in one call: shared cards while both need more games
+        never_t, table_t = runner.run_to_target(
+            row_seed,
+            stage_settings(target_ci),
+            Never() if never is None else None,
+            OptimalTable("value") if table is None and not same else None,
+            first_a=probe if never is None else None,
+        )
+        if never_t is not None:
+            never = runner.odds(never_t, Never(), row_seed)
+        if table_t is not None:
+            table = runner.odds(table_t, OptimalTable("value"), row_seed)
     if never is None:
         never = monte_carlo_row(combat, data, Never(), row_seed, games, target_ci, first=probe)
-    solved = solve_table_policy(combat, data) if table is None else None
-    same = solved is not None and not withdraws(solved)
-    if (
-        same
-    ):  # a table that never withdraws is the never-withdraw policy: the same fights, the same odds
+    if same:
         table = never
     elif table is None:
         table = monte_carlo_row(
@@ -322,8 +460,11 @@ def odds_table(
     tasks = [(mix, t, k) for t in kinds for k in (1, 2) for mix in unit_mixes(max_per_type)]
     from simkit.runner.progress import Progress
 
+    # contiguous batches: a batch's rows share one or two matchups, so a process's
+    # withdraw-table memos (shared_tables) serve many rows each
     n_batches = max(1, min(len(tasks), jobs * 32))
-    batches = [tasks[i::n_batches] for i in range(n_batches)]
+    bounds = np.linspace(0, len(tasks), n_batches + 1).round().astype(int)
+    batches = [tasks[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
     with Progress(progress, "odds rows") as bar:
         bar.add_total(len(tasks))
         if jobs == 1:
@@ -340,6 +481,8 @@ def odds_table(
             ):
                 parts.append(part)
                 bar.advance(len(part[0]))
+    if jobs == 1:
+        _MEMOS.clear()  # (worker processes drop theirs when they end)
     cpu_seconds = sum(cpu for _, cpu in parts)
     order = {task[:3]: i for i, task in enumerate(tasks)}
     rows = sorted(

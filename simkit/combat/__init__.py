@@ -328,32 +328,13 @@ def _table_array(solved) -> np.ndarray:
     return EMPTY_TABLE if solved is None else solved.table
 
 
-def exact_odds(
-    combat: Combat,
-    data: AuzData,
-    allocate=None,
-    withdraw=None,
-    seen: tuple[int, ...] = (),
-    objective: str | None = None,
-    state_budget: int = STATE_BUDGET,
-) -> CombatOdds:
-    """Exact outcome probabilities by backward induction over deck compositions.
+_DECK_CLASSES: dict = {}  # _deck_classes by what the cards do and which are left
 
-    ``withdraw`` may be a fixed policy or OptimalWithdrawal (maximise P(destroy),
-    ties to the cheaper line, or ``objective='value'``: destroy_value * P(destroy)
-    minus expected Gold lost). ``allocate`` may be OptimalAllocation.
-    """
-    allocate, withdraw = policies(allocate, withdraw)
-    st0, mx, cost = combat_arrays(combat, data)
-    if max(combat.force) > MAX_FORCE:
-        raise UserError(
-            f"the exact method takes at most {MAX_FORCE} units per type; use --method mc"
-        )
-    available = available_cards(data, seen)
-    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
-    if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
-        force_mask |= 1  # they fight as Infantry
-    present_types = sorted(set(combat.old_ones))
+
+def _deck_classes(data: AuzData, force_mask: int, old_ones, available: np.ndarray):
+    """The exact solver's card classes (group_cards of what each card does to this force and
+    these Old One types): (rep, full, avail, place). Cached by the cards' effects (the odds
+    table asks for the same few thousand times); callers get copies."""
     effects = np.concatenate(
         [
             np.stack(
@@ -365,11 +346,63 @@ def exact_odds(
                 ],
                 axis=1,
             )
-            for t in present_types
+            for t in sorted(set(old_ones))
         ],
         axis=1,
     ).astype(np.int64)
-    rep, full, avail, place = group_cards(effects, available)
+    key = (effects.shape, effects.tobytes(), available.tobytes())
+    found = _DECK_CLASSES.get(key)
+    if found is None:
+        found = group_cards(effects, available)
+        if len(_DECK_CLASSES) >= 4096:
+            _DECK_CLASSES.clear()
+        _DECK_CLASSES[key] = found
+    return tuple(a.copy() for a in found)
+
+
+def cards_fingerprint(data: AuzData) -> bytes:
+    """A digest of everything the Old One cards do in a fight (a derived pack, e.g. a smaller
+    deck, keeps its parent's ``hash``): a cache key for results that depend on the cards."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=16)
+    for a in (data.card_hits, data.card_purple, data.card_sanity, data.card_airship):
+        h.update(str(a.shape).encode())
+        h.update(np.ascontiguousarray(a).tobytes())
+    h.update(str(data.port["flip_threshold"]).encode())
+    return h.digest()
+
+
+def exact_odds(
+    combat: Combat,
+    data: AuzData,
+    allocate=None,
+    withdraw=None,
+    seen: tuple[int, ...] = (),
+    objective: str | None = None,
+    state_budget: int = STATE_BUDGET,
+    solved_table=None,
+) -> CombatOdds:
+    """Exact outcome probabilities by backward induction over deck compositions.
+
+    ``withdraw`` may be a fixed policy or OptimalWithdrawal (maximise P(destroy),
+    ties to the cheaper line, or ``objective='value'``: destroy_value * P(destroy)
+    minus expected Gold lost). ``allocate`` may be OptimalAllocation.
+    ``solved_table``: for an OptimalTable policy, its table already solved for this very
+    matchup, policy and ``seen`` (withdraw_table_for, or SharedTables), to price it
+    without solving it again.
+    """
+    allocate, withdraw = policies(allocate, withdraw)
+    st0, mx, cost = combat_arrays(combat, data)
+    if max(combat.force) > MAX_FORCE:
+        raise UserError(
+            f"the exact method takes at most {MAX_FORCE} units per type; use --method mc"
+        )
+    available = available_cards(data, seen)
+    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
+    if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
+        force_mask |= 1  # they fight as Infantry
+    rep, full, avail, place = _deck_classes(data, force_mask, combat.old_ones, available)
     if int(np.prod((full + 1).astype(object))) >= 2**62:
         raise UserError(
             "this deck has too many distinct cards for the exact method; use --method mc"
@@ -377,7 +410,8 @@ def exact_odds(
     cls_hits = (data.card_hits[rep] & force_mask).astype(np.uint8)
     alloc_id, alloc_params = allocate.lower()
     wd_id, wd_params = withdraw.lower()
-    solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, seen)
+    if solved_table is None or not isinstance(withdraw, OptimalTable):
+        solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, seen)
     wd_table = _table_array(solved_table)
     objective = objective or (
         withdraw.objective if isinstance(withdraw, OptimalWithdrawal) else "p_destroy"
@@ -483,6 +517,70 @@ def exact_odds(
     )
 
 
+def exact_needs_more(
+    combat: Combat,
+    data: AuzData,
+    withdraw=None,
+    state_budget: int = STATE_BUDGET,
+    solved_table=None,
+) -> bool | None:
+    """Would :func:`exact_odds` (cheapest-first allocation, no cards seen) need more than
+    ``state_budget`` states, i.e. raise ExactTooLarge? Counted by walking the solver's
+    nodes without solving them (simkit.kernels.combat_exact_count), for a part of the
+    price of a failed attempt. True: it would; False: it fits; None: not counted (a policy
+    the count does not cover). ``solved_table``: as for exact_odds."""
+    from simkit.kernels.combat_exact_count import COUNT_DEEP, COUNT_MORE, count_nodes
+
+    allocate, withdraw = policies(None, withdraw)
+    if max(combat.force) > MAX_FORCE:
+        return None
+    st0, mx, cost = combat_arrays(combat, data)
+    available = available_cards(data, ())
+    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
+    if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
+        force_mask |= 1  # they fight as Infantry
+    rep, full, avail, place = _deck_classes(data, force_mask, combat.old_ones, available)
+    if int(np.prod((full + 1).astype(object))) >= 2**62:
+        return None
+    alloc_id, alloc_params = allocate.lower()
+    wd_id, wd_params = withdraw.lower()
+    if solved_table is None or not isinstance(withdraw, OptimalTable):
+        solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost)
+    st = st0.copy()
+    if start_combat(st, mx) != C.ONGOING:
+        return False
+    depth = avail.sum() + data.deck_size * min(pass_bound(st0, mx), EXACT_PASSES) + 2
+    keys, rows = new_table(state_budget + 1)
+    count = np.zeros(1, dtype=np.int64)
+    found = count_nodes(
+        st,
+        avail.copy(),
+        full,
+        place,
+        st0,
+        mx,
+        cost,
+        (data.card_hits[rep] & force_mask).astype(np.uint8),
+        data.card_purple[rep].copy(),
+        data.card_sanity[rep].copy(),
+        data.card_airship[rep].copy(),
+        alloc_id,
+        alloc_params,
+        wd_id,
+        wd_params,
+        _table_array(solved_table),
+        isinstance(withdraw, OptimalWithdrawal),
+        keys,
+        rows,
+        count,
+        state_budget,
+        np.zeros((depth, 3, C.STATE_SIZE), dtype=np.int64),
+        np.zeros((depth, 2, max(C.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64),
+        np.zeros((depth, full.size), dtype=np.int64),
+    )
+    return found in (COUNT_MORE, COUNT_DEEP)
+
+
 @dataclass(frozen=True)
 class CombatEnd:
     """Where a scripted combat ended (see :func:`play_cards`)."""
@@ -498,15 +596,23 @@ class CombatEnd:
 
 
 def table_extra(solved, withdraw) -> dict[str, Any]:
-    """What a result reports about the withdraw table it played."""
-    return {
+    """What a result reports about the withdraw table it played (``table_shared``: the
+    state counts are those of a memo shared by many forces, simkit.combat.table.SharedTables)."""
+    extra = {
         "table_states": solved.states,
         "table_objective": withdraw.objective,
-        "table_states_withdrawing": int(np.count_nonzero(solved.decisions > C.STAY)),
+        "table_states_withdrawing": (
+            solved.withdrawing
+            if getattr(solved, "withdrawing", None) is not None
+            else int(np.count_nonzero(solved.decisions > C.STAY))
+        ),
         "table_model_p_destroy": float(
             solved.value[OUT + C.WIN] + solved.value[OUT + C.WIN_AND_DEFEAT]
         ),
     }
+    if getattr(solved, "shared", False):
+        extra["table_shared"] = True
+    return extra
 
 
 def play_cards(
@@ -811,14 +917,44 @@ def monte_carlo_odds(
     lost = sum(p[1] for p in parts)
     hist = sum(p[2] for p in parts)
     cards = sum(p[3] for p in parts)
-    names = _policy_names(allocate, withdraw)
-    ci = {
-        name: list(wilson_interval(int(outcomes[o]), games))
-        for o, name in enumerate(C.OUTCOME_NAMES)
-    }
-    ci["p_destroy"] = list(
-        wilson_interval(int(outcomes[C.WIN] + outcomes[C.WIN_AND_DEFEAT]), games)
+    return _mc_result(
+        combat,
+        data,
+        st0,
+        cost,
+        games,
+        seed,
+        allocate,
+        withdraw,
+        solved_table,
+        outcomes,
+        lost,
+        hist,
+        cards,
     )
+
+
+def _mc_result(
+    combat,
+    data,
+    st0,
+    cost,
+    games,
+    seed,
+    allocate,
+    withdraw,
+    solved_table,
+    outcomes,
+    lost,
+    hist,
+    cards,
+) -> CombatOdds:
+    """A Monte Carlo result from the kernels' tallies (simulate_combats' layout)."""
+    names = _policy_names(allocate, withdraw)
+    kills = int(outcomes[C.WIN] + outcomes[C.WIN_AND_DEFEAT])
+    lo, hi = wilson_interval(np.append(np.asarray(outcomes, dtype=np.int64), kills), games)
+    ci = {name: [float(lo[o]), float(hi[o])] for o, name in enumerate(C.OUTCOME_NAMES)}
+    ci["p_destroy"] = [float(lo[-1]), float(hi[-1])]
     ci["expected_cards"] = list(mean_interval(float(cards[0]), float(cards[1]), games))
     return CombatOdds(
         method="mc",
@@ -839,10 +975,314 @@ def monte_carlo_odds(
     )
 
 
+PAIRED_STREAM = 0x5EED2  # mixed into a seed for the second stream of a paired run
+
+
+@dataclass
+class Tallies:
+    """What the Monte Carlo kernels count over some fights of one matchup and policy
+    (simulate_combats' layout); tallies of independent runs add up."""
+
+    games: int
+    outcomes: np.ndarray
+    lost: np.ndarray
+    hist: np.ndarray
+    cards: np.ndarray
+
+    @classmethod
+    def empty(cls) -> Tallies:
+        return cls(
+            0,
+            np.zeros(C.NUM_OUTCOMES, dtype=np.int64),
+            np.zeros(NUM_STACKS, dtype=np.int64),
+            np.zeros(LOST_HIST, dtype=np.int64),
+            np.zeros(3, dtype=np.int64),
+        )
+
+    def __add__(self, other: Tallies) -> Tallies:
+        return Tallies(
+            self.games + other.games,
+            self.outcomes + other.outcomes,
+            self.lost + other.lost,
+            self.hist + other.hist,
+            self.cards + other.cards,
+        )
+
+    @property
+    def destroyed(self) -> int:
+        return int(self.outcomes[C.WIN] + self.outcomes[C.WIN_AND_DEFEAT])
+
+
+class MonteCarloRunner:
+    """Monte Carlo runs of one matchup again and again (the stages of an odds-table row):
+    the matchup is lowered and the buffers made once. :meth:`run` is
+    :func:`monte_carlo_odds` (same seed, same fights); :meth:`run_paired` plays two withdraw
+    policies on the same cards (simkit.kernels.combat_paired): policy A exactly as
+    :meth:`run` would, B on the same card order (and where it outlasts A, the same deck on
+    from a second stream). Each column is a Monte Carlo estimate of its own policy; the two
+    are correlated (common cards), and a fight where the policies never differ is played
+    once. ``solved_table``: the withdraw table of this matchup's OptimalTable policy (from
+    withdraw_table_for or SharedTables), if any is played."""
+
+    def __init__(self, combat: Combat, data: AuzData, solved_table=None, allocate=None):
+        allocate, _ = policies(allocate, None)
+        if isinstance(allocate, OptimalAllocation):
+            raise UserError(
+                "optimal policies are computed by --method exact; Monte Carlo plays fixed policies"
+            )
+        self.combat, self.data, self.allocate = combat, data, allocate
+        self.solved = solved_table
+        self.st0, self.mx, self.cost = combat_arrays(combat, data)
+        self.start_deck = np.flatnonzero(available_cards(data, ())).astype(np.int64)
+        self.alloc = allocate.lower()
+        self.wd_table = _table_array(solved_table)
+        n_cards = data.card_hits.shape[0]
+        self.tape = np.zeros(
+            self.start_deck.size + n_cards * (pass_bound(self.st0, self.mx) + 1), dtype=np.int64
+        )
+        self.decks = (np.empty(n_cards, dtype=np.int64), np.empty(n_cards, dtype=np.int64))
+        self.dmg = np.zeros(C.MAX_OLD_ONES, dtype=np.int64)
+        self.no_script = np.zeros(0, dtype=np.int64)
+
+    def use_table(self, solved_table) -> None:
+        """Play this withdraw table from now on (the matchup's OptimalTable policy)."""
+        self.solved = solved_table
+        self.wd_table = _table_array(solved_table)
+
+    def _check(self, withdraw) -> None:
+        if isinstance(withdraw, OptimalWithdrawal):
+            raise UserError(
+                "optimal policies are computed by --method exact; Monte Carlo plays fixed policies"
+            )
+        if isinstance(withdraw, OptimalTable) and self.solved is None:
+            raise ValueError("MonteCarloRunner: an OptimalTable policy needs its solved_table")
+
+    def run(self, games: int, seed: int, withdraw=None) -> Tallies:
+        """``games`` fights under one withdraw policy (monte_carlo_odds' fights for ``seed``)."""
+        _, withdraw = policies(None, withdraw)
+        self._check(withdraw)
+        wd, d = withdraw.lower(), self.data
+        total = Tallies.empty()
+        sizes = chunk_sizes(games, MC_CHUNK)
+        for rng, n in zip(chunk_generators(seed, len(sizes)), sizes, strict=True):
+            t = Tallies.empty()
+            t.games = n
+            simulate_combats(
+                rng,
+                n,
+                self.st0,
+                self.mx,
+                self.cost,
+                d.card_hits,
+                d.card_purple,
+                d.card_sanity,
+                d.card_airship,
+                self.start_deck,
+                self.alloc[0],
+                self.alloc[1],
+                wd[0],
+                wd[1],
+                self.wd_table,
+                d.port["flip_threshold"],
+                t.outcomes,
+                t.lost,
+                t.hist,
+                t.cards,
+                self.decks[0],
+                self.st0.copy(),
+                self.st0.copy(),
+                self.dmg,
+                self.no_script,
+            )
+            total = total + t
+        return total
+
+    def run_paired(
+        self, games: int, seed: int, withdraw_a, withdraw_b
+    ) -> tuple[Tallies, Tallies, int]:
+        """``games`` fights under A and B on the same cards: (A's tallies, B's, the fights in
+        which the two policies parted)."""
+        from simkit.kernels.combat_paired import simulate_paired
+
+        _, withdraw_a = policies(None, withdraw_a)
+        _, withdraw_b = policies(None, withdraw_b)
+        self._check(withdraw_a)
+        self._check(withdraw_b)
+        wd_a, wd_b, d = withdraw_a.lower(), withdraw_b.lower(), self.data
+        sizes = chunk_sizes(games, MC_CHUNK)
+        second = int(np.random.SeedSequence([seed, PAIRED_STREAM]).generate_state(1)[0])
+        a, b, forks = Tallies.empty(), Tallies.empty(), 0
+        for rng, rng2, n in zip(
+            chunk_generators(seed, len(sizes)),
+            chunk_generators(second, len(sizes)),
+            sizes,
+            strict=True,
+        ):
+            out = (
+                np.zeros((2, C.NUM_OUTCOMES), dtype=np.int64),
+                np.zeros((2, NUM_STACKS), dtype=np.int64),
+                np.zeros((2, LOST_HIST), dtype=np.int64),
+                np.zeros((2, 3), dtype=np.int64),
+            )
+            forks += simulate_paired(
+                rng,
+                rng2,
+                n,
+                self.st0,
+                self.mx,
+                self.cost,
+                d.card_hits,
+                d.card_purple,
+                d.card_sanity,
+                d.card_airship,
+                self.start_deck,
+                self.alloc[0],
+                self.alloc[1],
+                wd_a[0],
+                wd_a[1],
+                wd_b[0],
+                wd_b[1],
+                self.wd_table,
+                d.port["flip_threshold"],
+                *out,
+                self.decks[0],
+                self.decks[1],
+                self.st0.copy(),
+                self.st0.copy(),
+                self.st0.copy(),
+                self.dmg,
+                self.tape,
+            )
+            a = a + Tallies(n, *(x[0] for x in out))
+            b = b + Tallies(n, *(x[1] for x in out))
+        return a, b, int(forks)
+
+    def run_to_target(
+        self,
+        seed: int,
+        stage: np.ndarray,
+        withdraw_a=None,
+        withdraw_b=None,
+        first_a: Tallies | None = None,
+    ) -> tuple[Tallies | None, Tallies | None]:
+        """Columns A and B (None: not played) to a P(destroy) precision, all stages in one
+        kernel call (simkit.kernels.combat_paired.simulate_to_target; ``stage``: its
+        settings): shared-card games while both columns need more, then the one still short
+        alone. ``first_a``: games of A already played, which count. The games of one
+        ``seed`` are always the same; returns each played column's tallies."""
+        from simkit.kernels.combat_paired import simulate_to_target
+
+        play_a, play_b = withdraw_a is not None, withdraw_b is not None
+        _, withdraw_a = policies(None, withdraw_a)
+        _, withdraw_b = policies(None, withdraw_b)
+        self._check(withdraw_a)
+        self._check(withdraw_b)
+        wd_a, wd_b, d = withdraw_a.lower(), withdraw_b.lower(), self.data
+        second = int(np.random.SeedSequence([seed, PAIRED_STREAM]).generate_state(1)[0])
+        out = (
+            np.zeros((2, C.NUM_OUTCOMES), dtype=np.int64),
+            np.zeros((2, NUM_STACKS), dtype=np.int64),
+            np.zeros((2, LOST_HIST), dtype=np.int64),
+            np.zeros((2, 3), dtype=np.int64),
+        )
+        if first_a is not None:
+            for arr, part in zip(
+                out, (first_a.outcomes, first_a.lost, first_a.hist, first_a.cards), strict=True
+            ):
+                arr[0] = part
+        simulate_to_target(
+            chunk_generators(seed, 1)[0],
+            chunk_generators(second, 1)[0],
+            self.st0,
+            self.mx,
+            self.cost,
+            d.card_hits,
+            d.card_purple,
+            d.card_sanity,
+            d.card_airship,
+            self.start_deck,
+            self.alloc[0],
+            self.alloc[1],
+            wd_a[0],
+            wd_a[1],
+            wd_b[0],
+            wd_b[1],
+            self.wd_table,
+            d.port["flip_threshold"],
+            play_a,
+            play_b,
+            stage,
+            *out,
+            self.decks[0],
+            self.decks[1],
+            self.st0.copy(),
+            self.st0.copy(),
+            self.st0.copy(),
+            self.dmg,
+            self.tape,
+        )
+        cols = [
+            Tallies(int(out[0][i].sum()), *(x[i].copy() for x in out)) if play else None
+            for i, play in enumerate((play_a, play_b))
+        ]
+        return cols[0], cols[1]
+
+    def odds(self, tallies: Tallies, withdraw=None, seed: int | None = None) -> CombatOdds:
+        """The result of some runs under ``withdraw`` (their tallies added up)."""
+        _, withdraw = policies(None, withdraw)
+        t = tallies
+        return _mc_result(
+            self.combat,
+            self.data,
+            self.st0,
+            self.cost,
+            t.games,
+            seed,
+            self.allocate,
+            withdraw,
+            self.solved if isinstance(withdraw, OptimalTable) else None,
+            t.outcomes,
+            t.lost,
+            t.hist,
+            t.cards,
+        )
+
+
+def paired_monte_carlo_odds(
+    combat: Combat,
+    data: AuzData,
+    games: int,
+    seed: int,
+    withdraw_b,
+    solved_table=None,
+    allocate=None,
+    withdraw_a=None,
+) -> tuple[CombatOdds, CombatOdds, int]:
+    """Monte Carlo of two withdraw policies on the same cards (MonteCarloRunner.run_paired):
+    (odds under ``withdraw_a``, default never, odds under ``withdraw_b``, fights where they
+    parted). The A column is exactly :func:`monte_carlo_odds` with the same seed.
+    ``solved_table``: the table of whichever policy is an OptimalTable (solved if not given).
+    """
+    allocate, withdraw_a = policies(allocate, withdraw_a)
+    _, withdraw_b = policies(None, withdraw_b)
+    if isinstance(withdraw_a, OptimalTable) and isinstance(withdraw_b, OptimalTable):
+        raise UserError("paired Monte Carlo plays at most one withdraw table")
+    if games <= 0:
+        raise UserError(f"--games must be positive, got {games}")
+    table_policy = withdraw_a if isinstance(withdraw_a, OptimalTable) else withdraw_b
+    if solved_table is None and isinstance(table_policy, OptimalTable):
+        st0, mx, cost = combat_arrays(combat, data)
+        solved_table = withdraw_table_for(combat, data, allocate, table_policy, st0, mx, cost)
+    runner = MonteCarloRunner(combat, data, solved_table, allocate)
+    a, b, forks = runner.run_paired(games, seed, withdraw_a, withdraw_b)
+    return runner.odds(a, withdraw_a, seed), runner.odds(b, withdraw_b, seed), forks
+
+
 __all__ = [
     "STATE_BUDGET",
     "Combat",
     "card_classes",
+    "cards_fingerprint",
     "compositions_within",
     "estimated_compositions",
     "CombatEnd",
@@ -851,8 +1291,12 @@ __all__ = [
     "auto_odds",
     "available_cards",
     "combat_arrays",
+    "exact_needs_more",
     "exact_odds",
     "monte_carlo_odds",
+    "MonteCarloRunner",
+    "paired_monte_carlo_odds",
+    "Tallies",
     "parse_force",
     "parse_old_ones",
     "parse_seen",

@@ -21,7 +21,14 @@ import numpy as np
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels.combat import finish, start_combat
-from simkit.kernels.combat_exact import CTX_STATES, NV, OBJ_P_DESTROY, OBJ_VALUE, terminal
+from simkit.kernels.combat_exact import (
+    CTX_OVERFLOW,
+    CTX_STATES,
+    NV,
+    OBJ_P_DESTROY,
+    OBJ_VALUE,
+    terminal,
+)
 from simkit.kernels.combat_table import DEPTH, group_deck, solve_table
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low.combat_table_lookup import EMPTY_TABLE, new_withdraw_table
@@ -30,6 +37,8 @@ from strategies.combat.withdrawal import OptimalTable
 
 TABLE_STATES = 400_000  # far above any force the game can field; the API says so if not
 FIRST_BUDGET = 4_096
+SHARED_STATES = 4_000_000  # states one SharedTables memo may hold (~300 B each)
+SHARED_FIRST = 16_384  # a memo's first buffers; they grow 4x when full
 
 
 @dataclass(frozen=True)
@@ -38,6 +47,11 @@ class WithdrawTable:
     value: np.ndarray  # future-value vector of the start state (combat_exact layout)
     states: int
     decisions: np.ndarray  # option per stored state (row order)
+    # True: ``table`` is a SharedTables memo's lookup (only its withdrawing states; any other
+    # state is STAY), ``states`` counts the memo's states (all its forces so far),
+    # ``decisions`` is empty and ``withdrawing`` counts the memo's withdrawing states
+    shared: bool = False
+    withdrawing: int | None = None
 
 
 def table_work(max_states: int, n_cards: int, cached_states: int = 0, cached_matchups: int = 0):
@@ -147,3 +161,162 @@ def solve_withdraw_table(
     states = int(ctx_i[CTX_STATES])
     decisions = w["table"][w["slots_used"][:states], 2].astype(np.int8)
     return WithdrawTable(w["table"], w["values"][row].copy(), states, decisions)
+
+
+class SharedTables:
+    """The withdraw tables of many starting forces against one matchup, from one memo.
+
+    A table's state (stack counts and damage, sanity, Old One damage) does not remember how
+    the fight started, so every force against the same Old Ones (same ``mx``, costs,
+    allocation, objective, destroy value and deck) can share one memo
+    (simkit.kernels.combat_table_shared): :meth:`solve` solves only the states that no
+    earlier force reached. Cards are grouped by what they do to the units still fighting in
+    each state (the same values as a force's own classes, up to rounding). Monte Carlo plays
+    :attr:`lookup`, which holds only the withdrawing states (any other state is STAY).
+    """
+
+    def __init__(
+        self,
+        mx: np.ndarray,
+        cost: np.ndarray,
+        data: AuzData,
+        allocate,
+        policy: OptimalTable,
+        destroy_value: float,
+        available: np.ndarray | None = None,
+        max_states: int = SHARED_STATES,
+    ):
+        if isinstance(allocate, OptimalAllocation):
+            raise UserError(
+                "the withdraw table plays a fixed --allocate policy (cheapest, spread, protect:...)"
+            )
+        self.mx = mx.copy()
+        self.cost = cost.copy()
+        self.data = data
+        self.max_states = max_states
+        alloc_id, self.alloc_params = allocate.lower()
+        self.ctx_i = np.array(
+            [
+                alloc_id,
+                0,
+                OBJ_VALUE if policy.objective == "value" else OBJ_P_DESTROY,
+                data.port["flip_threshold"],
+                0,
+                0,
+            ],
+            dtype=np.int64,
+        )
+        self.ctx_f = np.array([destroy_value], dtype=np.float64)
+        from simkit.kernels.combat_table_shared import MASKS, group_by_mask
+
+        n = data.card_hits.shape[0]
+        weight = np.ones(n) if available is None else available.astype(np.float64)
+        self.reps = np.zeros((MASKS, n), dtype=np.int64)
+        self.probs = np.zeros((MASKS, n))
+        self.n_classes = np.zeros(MASKS, dtype=np.int64)
+        group_by_mask(
+            self.mx,
+            data.card_hits,
+            data.card_purple,
+            data.card_sanity,
+            data.card_airship,
+            weight,
+            self.reps,
+            self.probs,
+            self.n_classes,
+        )
+        self._alloc(min(SHARED_FIRST, max_states))
+        self.sbuf = np.zeros((DEPTH, 3, C.STATE_SIZE), dtype=np.int64)
+        self.vbuf = np.zeros((DEPTH, 3, NV))
+        self.ibuf = np.zeros((DEPTH, 2, max(C.MAX_OLD_ONES, C.NUM_STACKS)), dtype=np.int64)
+        self.lookup = new_withdraw_table(64)
+        self.withdrawing = 0  # entries in lookup
+        self.looked = 0  # memo rows already scanned into lookup
+
+    def _alloc(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.table = new_withdraw_table(capacity)
+        self.slots_used = np.zeros(capacity, dtype=np.int64)
+        self.values = np.zeros((capacity, NV))
+        self.flags = np.zeros(capacity, dtype=np.int8)
+
+    def _grow(self) -> None:
+        from simkit.kernels.combat_table_shared import rehash
+
+        old = (self.table, self.slots_used, self.values, self.flags)
+        n = self.states
+        self._alloc(min(self.capacity * 4, self.max_states))
+        rehash(old[0], old[1], n, self.table, self.slots_used)
+        self.values[:n] = old[2][:n]
+        self.flags[:n] = old[3][:n]
+
+    @property
+    def states(self) -> int:
+        return int(self.ctx_i[CTX_STATES])
+
+    def _update_lookup(self) -> None:
+        from simkit.kernels.combat_table_shared import add_withdrawing
+
+        start, end = self.looked, self.states
+        new = int(np.count_nonzero(self.table[self.slots_used[start:end], 2] > C.STAY))
+        if 2 * (self.withdrawing + new) > self.lookup.shape[0]:  # keep it at most half full
+            self.lookup = new_withdraw_table(2 * (self.withdrawing + new))
+            self.withdrawing = 0
+            start = 0
+        self.withdrawing += add_withdrawing(self.table, self.slots_used, start, end, self.lookup)
+        self.looked = end
+
+    def solve(self, st0: np.ndarray, mx: np.ndarray) -> tuple[WithdrawTable, bool]:
+        """The table of the combat starting at (st0, mx): (its WithdrawTable, whether the
+        table withdraws in any state it explores, as a table solved alone would)."""
+        from simkit.kernels.combat_table_shared import OVERFLOW_VALUES, solve_shared
+
+        if not np.array_equal(mx, self.mx):
+            raise ValueError("SharedTables.solve: this combat is another matchup")
+        st = st0.copy()
+        outcome = start_combat(st, mx)
+        if outcome != C.ONGOING:  # decided before the first card (Bombardier Milligan)
+            finish(st, mx, outcome)
+            value = terminal(st, st0, self.cost, self.ctx_i, self.ctx_f)
+            return WithdrawTable(EMPTY_TABLE, value, 0, np.zeros(0, dtype=np.int8)), False
+        d = self.data
+        while True:
+            row = solve_shared(
+                st,
+                self.mx,
+                self.cost,
+                d.card_hits,
+                d.card_purple,
+                d.card_sanity,
+                d.card_airship,
+                self.reps,
+                self.probs,
+                self.n_classes,
+                self.alloc_params,
+                self.ctx_i,
+                self.ctx_f,
+                self.table,
+                self.slots_used,
+                self.values,
+                self.flags,
+                self.sbuf,
+                self.vbuf,
+                self.ibuf,
+            )
+            if row >= 0:
+                break
+            if self.ctx_i[CTX_OVERFLOW] != OVERFLOW_VALUES or self.capacity >= self.max_states:
+                raise UserError(
+                    f"the shared withdraw table needs more than {self.capacity:,} states"
+                )
+            self._grow()
+        self._update_lookup()
+        solved = WithdrawTable(
+            self.lookup,
+            self.values[row].copy(),
+            self.states,
+            np.zeros(0, dtype=np.int8),
+            shared=True,
+            withdrawing=self.withdrawing,
+        )
+        return solved, bool(self.flags[row])
