@@ -40,7 +40,7 @@ def step(r: dict, name: str) -> str:
 
 
 def ladder(lake: analysis.Lake) -> None:
-    by = [k for k in lake.grid_keys if k != "difficulty"]
+    by = [k for k in lake.grid_keys if k != "difficulty"] or ["strategies"]
     steps = analysis.difficulty_steps(lake.scan(), by=by, metric="old_ones_win").sort(by)
     games = lake.scan().group_by(by + ["difficulty"]).agg(pl.len()).collect()["len"]
     name = lake.record.get("name", "lake")
