@@ -1013,6 +1013,17 @@ class Tallies:
         return int(self.outcomes[C.WIN] + self.outcomes[C.WIN_AND_DEFEAT])
 
 
+def _paired_tallies() -> tuple[np.ndarray, ...]:
+    """Zeroed out-arrays of the paired kernels: row 0 policy A, row 1 policy B (outcomes,
+    units lost, loss histogram, cards)."""
+    return (
+        np.zeros((2, C.NUM_OUTCOMES), dtype=np.int64),
+        np.zeros((2, NUM_STACKS), dtype=np.int64),
+        np.zeros((2, LOST_HIST), dtype=np.int64),
+        np.zeros((2, 3), dtype=np.int64),
+    )
+
+
 class MonteCarloRunner:
     """Monte Carlo runs of one matchup again and again (the stages of an odds-table row):
     the matchup is lowered and the buffers made once. :meth:`run` is
@@ -1097,6 +1108,16 @@ class MonteCarloRunner:
             total = total + t
         return total
 
+    def _paired_setup(self, seed: int, withdraw_a, withdraw_b):
+        """Both policies checked and lowered, and the seed of the second stream (the cards
+        drawn once the two policies part)."""
+        _, withdraw_a = policies(None, withdraw_a)
+        _, withdraw_b = policies(None, withdraw_b)
+        self._check(withdraw_a)
+        self._check(withdraw_b)
+        second = int(np.random.SeedSequence([seed, PAIRED_STREAM]).generate_state(1)[0])
+        return withdraw_a.lower(), withdraw_b.lower(), second
+
     def run_paired(
         self, games: int, seed: int, withdraw_a, withdraw_b
     ) -> tuple[Tallies, Tallies, int]:
@@ -1104,13 +1125,9 @@ class MonteCarloRunner:
         which the two policies parted)."""
         from simkit.kernels.combat_paired import simulate_paired
 
-        _, withdraw_a = policies(None, withdraw_a)
-        _, withdraw_b = policies(None, withdraw_b)
-        self._check(withdraw_a)
-        self._check(withdraw_b)
-        wd_a, wd_b, d = withdraw_a.lower(), withdraw_b.lower(), self.data
+        wd_a, wd_b, second = self._paired_setup(seed, withdraw_a, withdraw_b)
+        d = self.data
         sizes = chunk_sizes(games, MC_CHUNK)
-        second = int(np.random.SeedSequence([seed, PAIRED_STREAM]).generate_state(1)[0])
         a, b, forks = Tallies.empty(), Tallies.empty(), 0
         for rng, rng2, n in zip(
             chunk_generators(seed, len(sizes)),
@@ -1118,12 +1135,7 @@ class MonteCarloRunner:
             sizes,
             strict=True,
         ):
-            out = (
-                np.zeros((2, C.NUM_OUTCOMES), dtype=np.int64),
-                np.zeros((2, NUM_STACKS), dtype=np.int64),
-                np.zeros((2, LOST_HIST), dtype=np.int64),
-                np.zeros((2, 3), dtype=np.int64),
-            )
+            out = _paired_tallies()
             forks += simulate_paired(
                 rng,
                 rng2,
@@ -1173,18 +1185,9 @@ class MonteCarloRunner:
         from simkit.kernels.combat_paired import simulate_to_target
 
         play_a, play_b = withdraw_a is not None, withdraw_b is not None
-        _, withdraw_a = policies(None, withdraw_a)
-        _, withdraw_b = policies(None, withdraw_b)
-        self._check(withdraw_a)
-        self._check(withdraw_b)
-        wd_a, wd_b, d = withdraw_a.lower(), withdraw_b.lower(), self.data
-        second = int(np.random.SeedSequence([seed, PAIRED_STREAM]).generate_state(1)[0])
-        out = (
-            np.zeros((2, C.NUM_OUTCOMES), dtype=np.int64),
-            np.zeros((2, NUM_STACKS), dtype=np.int64),
-            np.zeros((2, LOST_HIST), dtype=np.int64),
-            np.zeros((2, 3), dtype=np.int64),
-        )
+        wd_a, wd_b, second = self._paired_setup(seed, withdraw_a, withdraw_b)
+        d = self.data
+        out = _paired_tallies()
         if first_a is not None:
             for arr, part in zip(
                 out, (first_a.outcomes, first_a.lost, first_a.hist, first_a.cards), strict=True
