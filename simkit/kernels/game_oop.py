@@ -302,18 +302,20 @@ def place_choices(S, X, W, levels):
 @nb.njit(cache=True)
 def oop_legal_actions(S, X, W, legal):
     """legal[a] = OOP action a (OOP_PLACE / REVEAL / MOVE / SUMMON) may be taken now.
-    Returns (face-up movers, face-down tiles on the map, Mythos cards in hand)."""
+    Returns (face-up movers, face-down tiles on the map, Mythos cards in hand, the number
+    of levels that may be placed; those levels are in W.choice)."""
     face_counts(S, X, W.dmg)
     up = W.dmg[0]
     down = W.dmg[1]
-    legal[L.OOP_PLACE] = place_choices(S, X, W, W.choice) > 0
+    n_levels = place_choices(S, X, W, W.choice)
+    legal[L.OOP_PLACE] = n_levels > 0
     legal[L.OOP_REVEAL] = down > 0
     legal[L.OOP_MOVE] = up > 0 and movers_exist(S, X, -1)
     legal[L.OOP_SUMMON] = X.g[L.G_MYTHOS_LEFT] > 0
     hand = 0
     for c in range(S.myth_effect.size):
         hand += X.mythos_hand[c]
-    return up, down, hand
+    return up, down, hand, n_levels
 
 
 @nb.njit(cache=True)
@@ -350,7 +352,7 @@ def oop_turn(rngs, S, X, W):
             return
     # one action
     legal = W.oop_legal
-    up, down, hand = oop_legal_actions(S, X, W, legal)
+    up, down, hand, n_levels = oop_legal_actions(S, X, W, legal)
     if forced >= 0 and legal[forced]:
         action = forced
     else:
@@ -369,8 +371,8 @@ def oop_turn(rngs, S, X, W):
         return
     g[L.G_OOP_ACTIONS + action] += 1
     if action == L.OOP_PLACE:
-        levels = W.choice
-        n = place_choices(S, X, W, levels)
+        levels = W.choice  # listed by oop_legal_actions; nothing has moved since
+        n = n_levels
         j = policy.pick_place_level(rng, X, levels, n)
         if not 0 <= j < n:
             oop_refused(X, L.DEC_OOP_PLACE_LEVEL, j)
