@@ -22,13 +22,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import numpy as np  # noqa: E402
 from common import Timer, emit  # noqa: E402
 
-from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, make_spec  # noqa: E402
 from simkit.game.search import Lookahead, search_seats  # noqa: E402
-from simkit.game.streams import game_streams  # noqa: E402
+from simkit.game.streams import game_streams, single_stream  # noqa: E402
 from simkit.kernels.game_loop import advance, step_seat  # noqa: E402
 from strategies.search import SearchPlayer  # noqa: E402
 
@@ -55,11 +53,11 @@ def main() -> None:
     eng = Engine()
     default = SearchPlayer().rollouts
     with Timer() as t:
-        eng.play(game_generator(99, 0, 0), make_spec("base", 2, ["search:rollouts=1", "balanced"]))
+        eng.play((99, 0, 0), make_spec("base", 2, ["search:rollouts=1", "balanced"]))
     emit("search_warmup", t.seconds, "s", note="first search game: kernel load or compile")
     for k in (int(b) for b in args.budgets.split(",")):
         spec = make_spec("base", 2, [f"search:rollouts={k}", "balanced"])
-        eng.play(game_generator(98, 0, 0), spec)  # this budget's first game is not timed
+        eng.play((98, 0, 0), spec)  # this budget's first game is not timed
         before = eng.lookahead.rollouts_played
         with Timer() as t:
             rows, _ = eng.play_many(spec, 0, 0, args.games)
@@ -77,7 +75,7 @@ def main() -> None:
         )
     for oop in (f"search:rollouts={default}", "rusher"):  # the OOP's search and its policy
         spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop=oop)
-        eng.play(game_generator(97, 0, 0), spec)
+        eng.play((97, 0, 0), spec)
         before = eng.lookahead.rollouts_played
         with Timer() as t:
             eng.play_many(spec, 0, 0, args.games * 4)
@@ -96,13 +94,13 @@ def main() -> None:
     spec = make_spec("base", 2, ["search:rollouts=1", "balanced"])
     p, player = mid_game(eng, spec, 3, 10)
     look = Lookahead(eng)
-    look.decide(np.random.default_rng(0), p, player)  # warm
+    look.decide(single_stream(0), p, player)  # warm
     start = look.rollouts_played
     k = 0
     with Timer() as t:
         while look.rollouts_played - start < args.rollouts:
             k += 1
-            look.decide(np.random.default_rng(k), p, player)
+            look.decide(single_stream(k), p, player)
     n = look.rollouts_played - start
     emit(
         "search_rollouts_per_second",

@@ -3,4 +3,6 @@
 __version__ = "0.1.0"
 
 # Bumped whenever simulated behaviour changes (never for refactors or speed-ups).
-ENGINE_VERSION = 6  # 6: chance in named streams (setup, Old One deck, movement, Mythos, OOP, seats)
+# 6: chance in named streams (setup, Old One deck, movement, Mythos, OOP, seats)
+# 7: the streams are xoshiro256** states seeded in the kernel from (chunk key, game, stream)
+ENGINE_VERSION = 7

@@ -6,7 +6,7 @@ parameters against ``Mode.params``, gives each chunk its own seed, and writes th
 columns ``run_chunk`` returns. Engines register their modes here.
 
 Seeds: game ``g`` of chunk ``c`` under root seed ``r`` is played with
-``simkit.core.seeds.game_generator(r, c, g)``, so any game can be replayed alone.
+its address (r, c, g) (simkit.game.streams), so any game can be replayed alone.
 """
 
 from __future__ import annotations

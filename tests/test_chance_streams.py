@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, make_spec
 from simkit.game.streams import game_streams
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.rand import uniform
 
 SETUP_FIELDS = [f for f in L.State._fields if f not in ("sid", "params", "log")]
 
@@ -54,7 +54,7 @@ def _deck_replay(deck_stream, size, draws):
         if left == 0:
             deck = np.arange(size)
             left = size
-        j = int(deck_stream.random() * left)
+        j = int(uniform(deck_stream) * left)
         card = deck[j]
         left -= 1
         deck[j], deck[left] = deck[left], card
@@ -72,14 +72,13 @@ def test_the_old_one_card_order_is_the_same_whatever_the_strategies(eng, mode, k
         orders = []
         for strategies in ("balanced,balanced", "hunter,random"):
             spec = make_spec(mode, 2, strategies, **kw)
-            rng = game_generator(seed, 0, 0)
-            eng.play(rng, spec)
+            eng.play((seed, 0, 0), spec)
             X = eng.state
             drawn = int(X.g[L.G_DECK_DRAWN])
             assert drawn > 0
             # the deck stream was read by the card draws and nothing else: replaying that
             # many draws from a fresh copy of the stream ends in the game's own deck state
-            fresh = game_streams(game_generator(seed, 0, 0))[L.RNG_DECK]
+            fresh = game_streams((seed, 0, 0))[L.RNG_DECK]
             order, deck, left = _deck_replay(fresh, size, drawn)
             assert left == X.g[L.G_DECK_LEFT]
             np.testing.assert_array_equal(deck, X.oo_deck)

@@ -9,7 +9,6 @@ import pytest
 
 from simkit import ENGINE_VERSION
 from simkit.cli import main
-from simkit.core.seeds import game_generator
 from simkit.datapack import load_pack
 from simkit.errors import UserError
 from simkit.game.engine import Engine, make_spec
@@ -225,7 +224,7 @@ def test_mode_rows_are_the_replayable_games():
     params = mode.validate({"players": 3, "strategies": "hunter,balanced,economist"})
     s = mode.run_chunk(params, data, 123, 4, 10, frozenset({"summary"}))["summary"]
     eng = Engine()
-    row, _ = eng.play(game_generator(123, 4, 7), make_spec("base", 3, "hunter,balanced,economist"))
+    row, _ = eng.play((123, 4, 7), make_spec("base", 3, "hunter,balanced,economist"))
     assert (
         s["oo_vp"][7] == row[L.S_OO_VP]
         and s["p2_vp"][7] == row[L.S_PLAYER0 + 2 * L.S_PLAYER_STRIDE + L.SUM_P_VP]

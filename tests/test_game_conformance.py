@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels.low import game_layout as L
 from strategies import registry
@@ -59,9 +58,9 @@ def conformance(
             assert not (lg[:, 0] == L.EV_ILLEGAL).any()
             assert lg[-1, 0] == L.EV_SCORE and (lg[:, 0] == L.EV_END).sum() == 1
         # same seed, same log; another seed, another log
-        again = eng.play(game_generator(1234 + k, 0, 3), spec, log=True)[1]
+        again = eng.play((1234 + k, 0, 3), spec, log=True)[1]
         assert np.array_equal(again, logs[3])
-        other = eng.play(game_generator(99, 0, 3), spec, log=True)[1]
+        other = eng.play((99, 0, 3), spec, log=True)[1]
         assert not (other.shape == logs[3].shape and np.array_equal(other, logs[3]))
 
 
@@ -98,7 +97,7 @@ def test_old_one_player_strategy_conforms(eng, oop):
         assert rows[:, L.S_ILLEGAL].sum() == 0 and rows[:, L.S_VIOLATIONS].sum() == 0, (oop, n)
         assert set(rows[:, L.S_END_REASON].tolist()) <= {L.END_TIME, L.END_PORT}
         assert rows[:, L.S_LOG_OVERFLOW].sum() == 0
-        assert np.array_equal(eng.play(game_generator(4321 + k, 0, 5), spec, log=True)[1], logs[5])
+        assert np.array_equal(eng.play((4321 + k, 0, 5), spec, log=True)[1], logs[5])
 
 
 def test_mixed_table_conforms(eng):
@@ -109,8 +108,8 @@ def test_mixed_table_conforms(eng):
 
 def test_games_do_not_depend_on_what_was_played_before(eng):
     spec = make_spec("base", 2, "balanced,hunter")
-    first = eng.play(game_generator(8, 0, 0), spec, log=True)[1]
+    first = eng.play((8, 0, 0), spec, log=True)[1]
     eng.play_many(make_spec("base", 4, "random"), 1, 0, 5)
-    assert np.array_equal(eng.play(game_generator(8, 0, 0), spec, log=True)[1], first)
+    assert np.array_equal(eng.play((8, 0, 0), spec, log=True)[1], first)
     fresh = Engine()
-    assert np.array_equal(fresh.play(game_generator(8, 0, 0), spec, log=True)[1], first)
+    assert np.array_equal(fresh.play((8, 0, 0), spec, log=True)[1], first)

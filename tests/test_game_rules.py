@@ -348,11 +348,10 @@ def test_a_port_whose_units_all_fall_is_lost_and_the_game_ends(pack):
 
 
 def test_solo_starts_on_space_one_with_the_difficulty_resources(eng):
-    from simkit.core.seeds import game_generator
 
     for diff in eng.rules.solo_levels:
         spec = make_spec("solo", 1, "economist", difficulty=diff)
-        row, log = eng.play(game_generator(1, 0, 0), spec, log=True)
+        row, log = eng.play((1, 0, 0), spec, log=True)
         setup = log[log[:, 0] == L.EV_SETUP]
         assert setup[0, 4] == 1 and row[L.S_MODE] == L.MODE_SOLO
         first = log[log[:, 0] == L.EV_ACTION][0]

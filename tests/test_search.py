@@ -9,7 +9,7 @@ import pytest
 from simkit.errors import UserError
 from simkit.game.engine import Engine, make_spec
 from simkit.game.search import Lookahead, search_seats
-from simkit.game.streams import game_streams
+from simkit.game.streams import game_streams, single_stream
 from simkit.kernels.game_loop import NOBODY, advance, step_seat
 from simkit.kernels.game_search import determinize
 from simkit.kernels.low import game_layout as L
@@ -74,7 +74,7 @@ def _restore(eng, snap):
 
 
 def _decide(eng, look, p, player, seed=11):
-    box = look.decide(np.random.default_rng(seed), p, player)
+    box = look.decide(single_stream(seed), p, player)
     return box, look.last_scores.copy()
 
 
@@ -120,14 +120,14 @@ def _hide_differently(eng, p):
 
 
 @pytest.mark.parametrize(
-    "mode, kw, decisions_before",
-    [("base", {}, 6), ("revenge", {"difficulty": "hard", "oop": "mythos"}, 5)],
+    "mode, kw, decisions_before, seed",
+    [("base", {}, 6, 5), ("revenge", {"difficulty": "hard", "oop": "mythos"}, 5, 1)],
 )
 def test_search_decisions_do_not_change_when_only_hidden_information_changes(
-    eng, mode, kw, decisions_before
+    eng, mode, kw, decisions_before, seed
 ):
     spec = make_spec(mode, 2, ["search:rollouts=3", "balanced"], **kw)
-    _, p, player = _position(eng, spec, 5, decisions_before)
+    _, p, player = _position(eng, spec, seed, decisions_before)  # hides several kinds
     look = Lookahead(eng)
     snap = _snapshot(eng)
     box, scores = _decide(eng, look, p, player)
@@ -149,7 +149,7 @@ def test_determinize_keeps_every_seen_piece_and_every_count(eng):
     _, p, _ = _position(eng, spec, 9, 8)
     X, S = eng.state, eng.arrays
     before = [a.copy() for a in X]
-    determinize(np.random.default_rng(1), eng.S, eng.X, eng.W, p)
+    determinize(single_stream(1), eng.S, eng.X, eng.W, p)
     b = dict(zip(L.State._fields, before, strict=True))
     up = b["tile_up"]
     np.testing.assert_array_equal(X.tile_hex[up], b["tile_hex"][up])  # face-up stay put

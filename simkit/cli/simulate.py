@@ -5,9 +5,9 @@ turn).
 experiment-run layout (hive-partitioned chunk files, manifest.json with the spec, seeds,
 engine version, data hash and git commit, the lake lock), so `simkit report OUT`,
 `simkit experiment summary OUT` and `simkit replay --lake OUT` work on it, and rerunning
-the same command completes an interrupted run. Game g of chunk c is played from
-game_generator(seed, c, g) (chunks of 1,000 games), so the rows are identical for any
---jobs and `simkit replay --seed S --chunk C --game G` rebuilds any row.
+the same command completes an interrupted run. Game g of chunk c is played from its
+address (seed, c, g) (chunks of 1,000 games; simkit.game.streams), so the rows are
+identical for any --jobs and `simkit replay --seed S --chunk C --game G` rebuilds any row.
 """
 
 from __future__ import annotations

@@ -16,14 +16,15 @@ def chunk_generators(seed: int, n_chunks: int) -> list[np.random.Generator]:
     return [np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(n_chunks)]
 
 
-def game_seed(root: int, chunk: int, game: int) -> np.random.SeedSequence:
-    """The seed of one game, addressable directly: (root seed, chunk id, game index).
+def chunk_key(root: int, chunk: int) -> np.ndarray:
+    """The 128-bit key (uint64[2]) of one chunk of games, from ``SeedSequence(root,
+    spawn_key=(chunk,))``. The game kernels hash it with each game's index into that
+    game's chance streams (simkit.kernels.low.rand.seed_game_streams), so a chunk costs
+    one SeedSequence, not one per game, and any game is still addressable alone.
 
-    Equal to ``SeedSequence(root).spawn(...)[chunk].spawn(...)[game]``, so a runner
-    can seed chunks by spawning and a replay can rebuild any single game.
+    >>> chunk_key(7, 0).dtype, chunk_key(7, 0).shape
+    (dtype('uint64'), (2,))
+    >>> bool((chunk_key(7, 0) != chunk_key(7, 1)).any())
+    True
     """
-    return np.random.SeedSequence(root, spawn_key=(chunk, game))
-
-
-def game_generator(root: int, chunk: int, game: int) -> np.random.Generator:
-    return np.random.default_rng(game_seed(root, chunk, game))
+    return np.random.SeedSequence(root, spawn_key=(chunk,)).generate_state(2, np.uint64)

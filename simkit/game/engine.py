@@ -6,9 +6,10 @@
 
 One Engine holds the static arrays of a (data pack, map, survey tiles, rules) and the
 buffers of one game, reused game after game (nothing is allocated per game inside the
-kernel). Each game's randomness is one np.random.Generator (chunks use
-simkit.core.seeds.game_generator(root, chunk, game), so any game can be replayed alone),
-split into named streams by simkit.game.streams.game_streams.
+kernel). A game's chance is its named streams (simkit.game.streams), seeded from its
+address (root seed, chunk, game index): ``play_many`` plays a whole chunk in one kernel
+call that seeds each game's streams itself, and ``play((root, chunk, game), spec)``
+replays any one of them alone.
 """
 
 from __future__ import annotations
@@ -20,22 +21,24 @@ from pathlib import Path
 import numpy as np
 
 from simkit.board import load_map, load_survey_tiles
-from simkit.core.seeds import game_generator
+from simkit.core.seeds import chunk_key
 from simkit.datapack import AuzData, load_pack
 from simkit.errors import UserError
 from simkit.game.arrays import LOG_CAPACITY, build_static, mythos_deck, new_state, new_work
 from simkit.game.config import GameRules, load_rules
 from simkit.game.mythos import CONTENT_MODES
-from simkit.game.streams import game_streams
-from simkit.kernels.game_loop import play_game
+from simkit.game.streams import GameSeed, new_streams, stream_key
+from simkit.kernels.game_loop import play_chunk
 from simkit.kernels.game_setup import setup_game
 from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.rand import seed_game_streams
 from strategies.human import HeuristicParams
 from strategies.registry import parse_one
 from strategies.search import SearchPlayer
 
 MODES = ("base", "solo", "revenge", "mythos-solo")
+_NO_EXTRA = np.zeros(0, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,7 @@ class Engine:
         # the kernels' views of the same arrays (Python reads and writes self.state etc.)
         self.S, self.X, self.W = to_refs(self.arrays, self.state, self.work)
         self.row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
+        self.rngs = new_streams()  # the current game's chance streams, reseeded per game
         self.lookahead = None  # simkit.game.search rollout buffers, made on first use
 
     def _mode_args(self, spec: GameSpec) -> tuple[int, int, int, int, int, int, int]:
@@ -196,12 +200,7 @@ class Engine:
     def set_up(self, rngs, spec: GameSpec, *, checked: bool = False) -> None:
         """Load the seats of ``spec`` and set its game up, nothing played (a position for
         tests, benchmarks and look-ahead; ``rngs`` from simkit.game.streams.game_streams)."""
-        X = self.state
-        X.sid[:] = 0
-        X.params[:] = 0.0
-        for p, s in enumerate(spec.strategies):
-            X.sid[p], X.params[p] = s.sid, s.lower()
-        X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
+        self._load_seats(spec)
         setup_game(
             rngs,
             self.S,
@@ -209,6 +208,19 @@ class Engine:
             self.W,
             *self._setup_args(spec, self._mode_args(spec), checked=checked),
         )
+
+    def _load_seats(self, spec: GameSpec) -> None:
+        """Seats (in the spec's order; setup_game seats them) and the Old One player."""
+        X = self.state
+        X.sid[:] = 0
+        X.params[:] = 0.0
+        for p, s in enumerate(spec.strategies):
+            X.sid[p], X.params[p] = s.sid, s.lower()
+        X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
+
+    @staticmethod
+    def _searches(spec: GameSpec) -> bool:
+        return any(isinstance(s, SearchPlayer) for s in (*spec.strategies, spec.oop))
 
     @staticmethod
     def _setup_args(spec: GameSpec, mode_args, log: bool = False, checked: bool = False) -> tuple:
@@ -227,36 +239,51 @@ class Engine:
             1 if checked else 0,
         )
 
-    def _play_one(self, rngs, spec: GameSpec, mode_args, log: bool, checked: bool, out) -> int:
-        """One game on the seats already loaded into X.sid / X.params; returns log rows."""
+    def _chunk(self, spec, mode_args, key, first_game, rows, gx, extra, log, checked) -> int:
+        """Games first_game .. first_game + len(rows) - 1 of the chunk ``key`` into ``rows``
+        (X.g[gx] into ``extra``), on the seats loaded by _load_seats; returns the last
+        game's log rows. Plain games are one play_chunk call; a game with a search seat is
+        driven from Python (simkit.game.search)."""
+        self._load_seats(spec)  # setup_game permutes them in place: reload for every call
+        X = self.state
+        sid, params = X.sid.copy(), X.params.copy()
         setup_args = self._setup_args(spec, mode_args, log, checked)
-        if any(isinstance(s, SearchPlayer) for s in (*spec.strategies, spec.oop)):
-            from simkit.game.search import play_searched
+        if not self._searches(spec):
+            setup = np.array(setup_args, dtype=np.int64)
+            play_chunk(
+                self.rngs, self.S, self.X, self.W, setup, sid, params, key, first_game, rows,
+                gx, extra,
+            )  # fmt: skip
+            return int(X.g[L.G_LOG_N])
+        from simkit.game.search import play_searched
 
-            return play_searched(self, rngs, spec, setup_args, out)
-        return play_game(rngs, self.S, self.X, self.W, *setup_args, out)
+        n_log = 0
+        for k in range(rows.shape[0]):
+            X.sid[:], X.params[:] = sid, params
+            seed_game_streams(self.rngs, key, first_game + k)
+            n_log = play_searched(self, self.rngs, spec, setup_args, rows[k])
+            extra[k] = X.g[gx]
+        return n_log
 
     def play(
         self,
-        rng: np.random.Generator,
+        seed: GameSeed,
         spec: GameSpec | Sequence[str],
         *,
         log: bool = False,
         checked: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """One game. Returns (summary row [SUMMARY_SIZE] int64, log rows [n, LOG_W])."""
+        """One game. ``seed``: its address (root, chunk, game) as play_many numbers games,
+        an int (short for (seed, 0, 0)) or a Generator (a one-off game).
+        Returns (summary row [SUMMARY_SIZE] int64, log rows [n, LOG_W])."""
         if not isinstance(spec, GameSpec):
             spec = make_spec("base", len(spec), list(spec), rules=self.rules)
-        X = self.state
-        X.sid[:] = 0
-        X.params[:] = 0.0
-        for p, s in enumerate(spec.strategies):
-            X.sid[p] = s.sid
-            X.params[p] = s.lower()
-        X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
-        n_log = self._play_one(
-            game_streams(rng), spec, self._mode_args(spec), log, checked, self.row
+        key, game = stream_key(seed)
+        rows, extra = self.row.reshape(1, -1), np.zeros((1, 0), dtype=np.int64)
+        n_log = self._chunk(
+            spec, self._mode_args(spec), key, game, rows, _NO_EXTRA, extra, log, checked
         )
+        X = self.state
         return self.row.copy(), (X.log[:n_log].copy() if log else X.log[:0].copy())
 
     def play_many(
@@ -272,25 +299,21 @@ class Engine:
         g_extra: Sequence[int] = (),
     ):
         """Games first_game.. of one chunk; returns (rows [n, SUMMARY_SIZE], logs list).
-        With ``g_extra`` (game_layout G_* indices) also self.extra [n, len] of those values."""
+        With ``g_extra`` (game_layout G_* indices) also self.extra [n, len] of those values.
+        Without logs or search seats the whole chunk is one kernel call (play_chunk)."""
         rows = np.zeros((n_games, L.SUMMARY_SIZE), dtype=np.int64)
         self.extra = np.zeros((n_games, len(g_extra)), dtype=np.int64)
         gx = np.asarray(g_extra, dtype=np.int64)
-        logs = []
-        lowered = [(s.sid, s.lower()) for s in spec.strategies]
+        key = chunk_key(root_seed, chunk_id)
         mode_args = self._mode_args(spec)
-        X = self.state
-        X.oop_params[:] = spec.oop.lower() if spec.oop is not None else 0.0
-        for k in range(n_games):
-            X.sid[:] = 0
-            X.params[:] = 0.0
-            for p, (sid, vec) in enumerate(lowered):
-                X.sid[p] = sid
-                X.params[p] = vec
-            rngs = game_streams(game_generator(root_seed, chunk_id, first_game + k))
-            n_log = self._play_one(rngs, spec, mode_args, log, checked, rows[k])
-            if gx.size:
-                self.extra[k] = X.g[gx]
-            if log:
-                logs.append(X.log[:n_log].copy())
+        if not log:
+            self._chunk(spec, mode_args, key, first_game, rows, gx, self.extra, log, checked)
+            return rows, []
+        logs = []
+        for k in range(n_games):  # one game a call: each game's log is read before the next
+            one = slice(k, k + 1)
+            self._chunk(
+                spec, mode_args, key, first_game + k, rows[one], gx, self.extra[one], log, checked
+            )
+            logs.append(self.state.log[: self.state.g[L.G_LOG_N]].copy())
         return rows, logs

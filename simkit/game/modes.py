@@ -1,7 +1,7 @@
 """Modes "base" and "solo": whole games for the experiment runner (simkit.modes contract).
 
 Game ``g`` of chunk ``c`` under root seed ``r`` is played with
-``simkit.core.seeds.game_generator(r, c, g)``; ``simkit replay`` rebuilds it alone.
+its address (r, c, g) (simkit.game.streams); ``simkit replay`` rebuilds it alone.
 Tables: summary (one row per game, key metric ``old_ones_win`` / ``humans_win``), seats
 (one row per seat), combats and moves (from the event log; slower, off by default).
 """

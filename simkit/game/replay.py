@@ -18,7 +18,6 @@ import numpy as np
 
 from simkit import ENGINE_VERSION
 from simkit.board.model import FARMS, RESOURCES
-from simkit.core.seeds import game_generator
 from simkit.game.engine import Engine, GameSpec, make_spec
 from simkit.game.events import event
 from simkit.game.mythos import EFFECTS
@@ -269,7 +268,7 @@ def format_log(log: np.ndarray, eng: Engine, names: list[str], mode: str = "base
 
 
 def replay_text(eng: Engine, spec: GameSpec, seed: int, game: int, chunk: int = 0) -> str:
-    row, log = eng.play(game_generator(seed, chunk, game), spec, log=True)
+    row, log = eng.play((seed, chunk, game), spec, log=True)
     seats = [
         int(row[L.S_PLAYER0 + p * L.S_PLAYER_STRIDE + L.SUM_P_LISTED]) for p in range(spec.players)
     ]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.game.arrays import new_state, new_work
+from simkit.game.streams import new_streams, single_stream
 from simkit.kernels.game_loop import (
     NOBODY,
     OLD_ONES,
@@ -38,6 +39,7 @@ from simkit.kernels.game_search import determinize, legal_boxes, legal_oop_actio
 from simkit.kernels.game_setup import setup_game
 from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.rand import fill_u64, seed_game_streams
 from strategies.search import OOPSearchPlayer, SearchPlayer
 
 # Work fields that are caches of pure functions (the withdraw tables): a rollout keeps
@@ -54,6 +56,8 @@ class Lookahead:
         self.work = new_work(engine.arrays)
         self.S, self.X, self.W = to_refs(engine.arrays, self.state, self.work)
         self.row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
+        self.rngs = new_streams()  # a rollout's chance: every stream seeded per re-deal
+        self.roll_key = np.zeros(2, dtype=np.uint64)
         self.legal = np.zeros(L.NUM_BOXES, dtype=np.bool_)
         self.oop_legal = np.zeros(4, dtype=np.bool_)
         self._state_pairs = [
@@ -100,7 +104,7 @@ class Lookahead:
             return margin
         return float(row[L.S_OLD_ONES_WIN]) + 1e-3 * margin
 
-    def decide(self, seat_rng: np.random.Generator, p: int, player: SearchPlayer) -> int:
+    def decide(self, seat_rng: np.ndarray, p: int, player: SearchPlayer) -> int:
         """The action box seat p takes now (the engine state is not changed)."""
         eng = self.eng
         legal_boxes(eng.S, eng.X, eng.W, p, self.legal)
@@ -114,7 +118,7 @@ class Lookahead:
 
         return self._search(seat_rng, p, player, boxes, step)
 
-    def decide_oop(self, rng: np.random.Generator, player: OOPSearchPlayer) -> int:
+    def decide_oop(self, rng: np.ndarray, player: OOPSearchPlayer) -> int:
         """The OOP_* action the Old One player takes this turn (-1: none is legal; the
         engine state is not changed)."""
         eng = self.eng
@@ -127,18 +131,21 @@ class Lookahead:
 
     def _search(self, rng, p: int, player, choices: np.ndarray, step) -> int:
         """The choice with the best mean rollout result for p (a seat, or OLD_ONES); every
-        choice meets the same re-deals and the same rollout chance."""
+        choice meets the same re-deals and the same rollout chance. ``rng``: the deciding
+        seat's own stream, which draws the re-deal and rollout seeds."""
         if choices.size == 1:
             return int(choices[0])
-        seeds = rng.integers(0, 2**63, size=(player.rollouts, 2))
+        seeds = np.empty((player.rollouts, 2), dtype=np.uint64)
+        fill_u64(rng, seeds.reshape(-1))
         total = np.zeros(choices.size)
         S, X, W = self.S, self.X, self.W
+        rngs, key = self.rngs, self.roll_key
         for det_seed, roll_seed in seeds:
+            key[0] = roll_seed
             for a, choice in enumerate(choices):
                 self._copy_in()
-                determinize(np.random.Generator(np.random.PCG64(det_seed)), S, X, W, p)
-                chance = np.random.Generator(np.random.PCG64(roll_seed))
-                rngs = (chance,) * L.NUM_STREAMS
+                determinize(single_stream(det_seed), S, X, W, p)
+                seed_game_streams(rngs, key, 0)
                 step(rngs, S, X, W, int(choice))
                 run_game(rngs, S, X, W)
                 summarize(S, X, W, self.row)

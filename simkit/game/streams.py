@@ -1,22 +1,60 @@
-"""A game's chance in named streams (simkit.kernels.low.game_layout RNG_*)."""
+"""A game's chance in named streams (simkit.kernels.low.game_layout RNG_*).
+
+A game is addressed by (root seed, chunk, game index). Its streams are one uint64
+[NUM_STREAMS, 4] array of xoshiro256** states (simkit.kernels.low.rand), seeded inside
+the kernel from the chunk's key and the game's index, so ``Engine.play_many`` seeds a
+whole chunk without Python work per game and ``game_streams((root, chunk, game))``
+rebuilds any one of them here, identically.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from simkit.core.seeds import chunk_key
 from simkit.kernels.low.game_layout import NUM_STREAMS
+from simkit.kernels.low.rand import STREAM_WORDS, seed_game_streams, seed_stream
+
+GameSeed = int | tuple[int, int, int] | np.random.Generator
 
 
-def game_streams(rng: np.random.Generator | int) -> tuple[np.random.Generator, ...]:
-    """The named chance streams of one game (game_layout.RNG_*), spawned from its Generator.
+def new_streams() -> np.ndarray:
+    """An unseeded stream array (seed it with ``seed_streams``)."""
+    return np.zeros((NUM_STREAMS, STREAM_WORDS), dtype=np.uint64)
 
-    One child per purpose (setup, Old One deck, movement, Mythos deck, the Old One player,
+
+def stream_key(seed: GameSeed) -> tuple[np.ndarray, int]:
+    """(chunk key, game index) of a game. ``seed``: its address (root, chunk, game) as
+    the runner numbers games; an int ``s``, short for (s, 0, 0); or a Generator, which
+    gives the key (two draws) of a one-off game."""
+    if isinstance(seed, np.random.Generator):
+        return seed.integers(0, 2**64, size=2, dtype=np.uint64), 0
+    root, chunk, game = (seed, 0, 0) if isinstance(seed, (int, np.integer)) else seed
+    return chunk_key(int(root), int(chunk)), int(game)
+
+
+def seed_streams(rngs: np.ndarray, seed: GameSeed) -> np.ndarray:
+    """Seed ``rngs`` in place for one game (``seed`` as for stream_key) and return it."""
+    key, game = stream_key(seed)
+    seed_game_streams(rngs, key, game)
+    return rngs
+
+
+def game_streams(seed: GameSeed) -> np.ndarray:
+    """The named chance streams of one game (game_layout.RNG_*), one row each.
+
+    One stream per purpose (setup, Old One deck, movement, Mythos deck, the Old One player,
     each human seat), so what one seat's strategy draws never shifts another's cards.
 
-    >>> a, b = game_streams(7), game_streams(np.random.default_rng(7))
-    >>> len(a), a[1].random() == b[1].random()
-    (9, True)
+    >>> a, b = game_streams(7), game_streams((7, 0, 0))
+    >>> a.shape, bool((a == b).all()), bool((game_streams((7, 0, 1)) != a).all())
+    ((9, 4), True, True)
     """
-    if not isinstance(rng, np.random.Generator):
-        rng = np.random.default_rng(rng)
-    return tuple(rng.spawn(NUM_STREAMS))
+    return seed_streams(new_streams(), seed)
+
+
+def single_stream(seed: int) -> np.ndarray:
+    """One stream (uint64[4]) from a 64-bit seed: the search's re-deals and rollouts."""
+    s = np.zeros(STREAM_WORDS, dtype=np.uint64)
+    seed_stream(s, np.uint64(seed))
+    return s

@@ -11,8 +11,6 @@ Strategies may write W.dist2, W.mask, W.vals, W.choice and W.force only (and cal
 ensure_dist).
 """
 
-import numba as nb
-
 from simkit.kernels.game_attack import attack_action, find_attack_witness
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import can_build_track, clear_network, lay_track
@@ -31,6 +29,7 @@ from simkit.kernels.low.game_outpost import (
     outpost_site,
     place_outpost,
 )
+from simkit.kernels.low.jit import kernel
 from strategies.human.policy import (
     choose_action,
     pick_cycle,
@@ -49,7 +48,7 @@ CHEAP_MASK = 0b11011  # every terrain but Hills (simkit.board.rails.CHEAP_BOX)
 ALL_MASK = 0b11111
 
 
-@nb.njit(cache=True)
+@kernel
 def illegal(X, p, decision, value):
     if X.g[L.G_FORCED_BOX] > 0:  # a look-ahead chose the action its policy would not take
         X.g[L.G_FORCED_FALLBACKS] += 1
@@ -62,7 +61,7 @@ def illegal(X, p, decision, value):
 # -- candidates ------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def track_candidates(S, X, W, p, mask):
     """Sides the player may build across now (W.clear must be current) into W.cand_h/cand_k."""
     n = 0
@@ -79,7 +78,7 @@ def track_candidates(S, X, W, p, mask):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def mine_candidates(X, W):
     """(hex, resource) pairs on the clear network with tokens, into W.cand_h/cand_k."""
     n = 0
@@ -93,7 +92,7 @@ def mine_candidates(X, W):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def farm_site(S, X, W, h, kind):
     """Farm of ``kind`` may go in h: on the clear network, the farm type allowed there, and
     "the hex must be empty, it cannot contain any other pieces apart from Railway tracks"
@@ -110,7 +109,7 @@ def farm_site(S, X, W, h, kind):
     return True
 
 
-@nb.njit(cache=True)
+@kernel
 def farm_candidates(S, X, W, kind):
     n = 0
     for h in range(X.hex_farm.size):
@@ -120,7 +119,7 @@ def farm_candidates(S, X, W, kind):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def refresh_network(S, X, W, p):
     clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, W.clear, W.queue)
 
@@ -128,12 +127,12 @@ def refresh_network(S, X, W, p):
 # -- legality ------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def surcharge(S, X, p, box):
     return X.pl[p, L.P_BOX + box] * S.r[L.R_SURCHARGE]
 
 
-@nb.njit(cache=True)
+@kernel
 def scan_sites(S, X, W, p):
     """W.ctx existence flags for farm sites (per kind), mine sites and buildable sides
     (2-TP and 3-TP box), in one pass over the clear network, stopping when all are found."""
@@ -191,7 +190,7 @@ def scan_sites(S, X, W, p):
     ctx[L.CTX_RAIL_ALL] = 1 if allb == 1 else 0
 
 
-@nb.njit(cache=True)
+@kernel
 def turn_context(S, X, W, p):
     """Compute W.clear, W.ctx and W.legal for player p's turn (W.dist when p has units)."""
     pl = X.pl
@@ -240,7 +239,7 @@ def turn_context(S, X, W, p):
 # -- actions ------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def build_railway(rngs, S, X, W, p, box):
     """Spend 1 Coal + 1 Iron and lay up to two tracks, each joined to the network."""
     pl = X.pl
@@ -268,7 +267,7 @@ def build_railway(rngs, S, X, W, p, box):
     return S.r[L.R_TP + box]
 
 
-@nb.njit(cache=True)
+@kernel
 def mine(rngs, S, X, W, p):
     """Take every token of one resource type from a hex on the clear network."""
     n = mine_candidates(X, W)
@@ -288,7 +287,7 @@ def mine(rngs, S, X, W, p):
     return S.r[L.R_TP + L.BOX_MINE]
 
 
-@nb.njit(cache=True)
+@kernel
 def gain_personality(rngs, S, X, W, p, card, slot, other):
     """Player p takes Personality ``card``; one-use effects happen now."""
     X.pl[p, L.P_PERS] |= 1 << card
@@ -333,7 +332,7 @@ def gain_personality(rngs, S, X, W, p, card, slot, other):
             log_event(X, L.EV_PERSONALITY, X.pl[p, L.P_TIME], p, card, u, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def recruit(rngs, S, X, W, p):
     """Take a Personality from the display (the line shifts right, a new card enters on
     the left), or pay 1 Gold, look at the top two of the pile, keep one, put the other
@@ -414,7 +413,7 @@ def recruit(rngs, S, X, W, p):
     return S.r[L.R_TP + L.BOX_RECRUIT]
 
 
-@nb.njit(cache=True)
+@kernel
 def buy_military(rngs, S, X, W, p, extra_gold):
     """One unit for its Gold cost, or one or two Infantry at one Gold each; Revenge /
     Mythos Solo: or only an Outpost (the strategy answers OUTPOST_STACK), or a unit and
@@ -456,7 +455,7 @@ def buy_military(rngs, S, X, W, p, extra_gold):
     return S.r[L.R_TP + L.BOX_MILITARY]
 
 
-@nb.njit(cache=True)
+@kernel
 def trade_one(S, X, p, sub):
     """One Import/Export sub-action; False if it cannot be done."""
     if sub == L.IMPORT_COAL:
@@ -475,7 +474,7 @@ def trade_one(S, X, p, sub):
     return True
 
 
-@nb.njit(cache=True)
+@kernel
 def trade(rngs, S, X, W, p):
     """Two Import/Export sub-actions in any combination."""
     W.choice[0] = L.TRADE_NONE
@@ -493,7 +492,7 @@ def trade(rngs, S, X, W, p):
     return S.r[L.R_TP + L.BOX_TRADE]
 
 
-@nb.njit(cache=True)
+@kernel
 def farm(rngs, S, X, W, p):
     """Up to one Farm of each kind on empty connected hexes; TP = farms placed, +1 Gold each."""
     placed = 0
@@ -539,7 +538,7 @@ def farm(rngs, S, X, W, p):
     return placed
 
 
-@nb.njit(cache=True)
+@kernel
 def retrieve(S, X, p):
     """All cubes from the action boxes back to the HQ (the one used for this action too).
     With an empty HQ it costs two Time Points."""
@@ -554,7 +553,7 @@ def retrieve(S, X, p):
     return tp
 
 
-@nb.njit(cache=True)
+@kernel
 def player_turn(rngs, S, X, W, p):
     """Player p (the active player) takes one action. Returns the Time Points spent."""
     pl = X.pl

@@ -8,8 +8,6 @@ may fly over Old Ones; a force with an Armoured Train reaches only hexes joined 
 clear network by the player's own track.
 """
 
-import numba as nb
-
 from simkit.kernels.game_combat import fight
 from simkit.kernels.game_oop import after_attack
 from simkit.kernels.low import game_layout as L
@@ -22,10 +20,11 @@ from simkit.kernels.low.game_common import (
     tiles_in_hex,
     unit_reach,
 )
+from simkit.kernels.low.jit import kernel
 from strategies.human.policy import plan_attack, withdraw_after_flip
 
 
-@nb.njit(cache=True)
+@kernel
 def find_attack_witness(S, X, W, p):
     """1 if some single unit type in the Barracks can attack some hex, remembering that
     (unit, hex) pair in W.ctx as the engine's legal default; else 0. Needs W.dist."""
@@ -70,7 +69,7 @@ def find_attack_witness(S, X, W, p):
     return count
 
 
-@nb.njit(cache=True)
+@kernel
 def force_valid(S, X, W, p, h):
     """Check the strategy's force (W.force) and target hex h; fills W.dist2 for airships."""
     total = 0
@@ -103,7 +102,7 @@ def force_valid(S, X, W, p, h):
     return in_range(S, X, W, p, h, reach, air_only)
 
 
-@nb.njit(cache=True)
+@kernel
 def attack_tp(W):
     """Distinct types among Infantry, Armoured Cars and Artillery; at least one."""
     k = 0
@@ -113,7 +112,7 @@ def attack_tp(W):
     return max(k, 1)
 
 
-@nb.njit(cache=True)
+@kernel
 def attack_action(rngs, S, X, W, p):
     """Send an expeditionary force against a hex with Old One tiles. Returns the TP."""
     for u in range(L.NUM_UNITS):

@@ -7,8 +7,6 @@ left is the rules' "replace five cubes with a disc"). Cubes go home when the til
 or after the fight for Zombies, which heal.
 """
 
-import numba as nb
-
 from simkit.kernels.combat import play_combat
 from simkit.kernels.game_mythos_combat import combat_mythos
 from simkit.kernels.game_withdraw import withdraw_table_tag
@@ -23,11 +21,12 @@ from simkit.kernels.low.game_common import (
     tiles_in_hex,
     unit_capacity,
 )
+from simkit.kernels.low.jit import kernel
 from strategies.combat.withdrawal import TABLE as WD_TABLE
 from strategies.combat.withdrawal import THRESHOLD as WD_THRESHOLD
 
 
-@nb.njit(cache=True)
+@kernel
 def add_damage(X, i, p, amount):
     """Player p inflicts ``amount`` damage on tile i (cubes from p's HQ as far as they go)."""
     if amount <= 0:
@@ -39,7 +38,7 @@ def add_damage(X, i, p, amount):
     X.pl[p, L.P_ON_TILES] += cubes
 
 
-@nb.njit(cache=True)
+@kernel
 def release_cubes(X, i):
     """Every damage cube on tile i back to its owner's HQ; the damage is gone."""
     for q in range(L.MAX_PLAYERS):
@@ -50,7 +49,7 @@ def release_cubes(X, i):
         X.tile_dmg[i, q] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def tile_damage(X, i):
     total = 0
     for q in range(L.MAX_PLAYERS):
@@ -58,7 +57,7 @@ def tile_damage(X, i):
     return total
 
 
-@nb.njit(cache=True)
+@kernel
 def kill_tile(S, X, i):
     """Destroying Old Ones: the only damager takes the tile; several split its VP equally,
     the remainder to the one who did most damage (tied: split evenly if possible, else
@@ -105,7 +104,7 @@ def kill_tile(S, X, i):
     remove_tile(X, i, L.TILE_KILLED)
 
 
-@nb.njit(cache=True)
+@kernel
 def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
     """Fill W.cst / W.cmx for player p's force (W.force) against tiles[:n] (at most 4) in
     hex h. Revenge: p's Port token (port defence, strength > 0) and p's Outpost in h join
@@ -172,7 +171,7 @@ def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
     return m
 
 
-@nb.njit(cache=True)
+@kernel
 def oop_unit_vp(S, X, s):
     """OOP VP for one eliminated unit of combat stack s (Revenge; alt ruleset table)."""
     if X.g[L.G_RULESET] == L.RULES_ALT:
@@ -180,7 +179,7 @@ def oop_unit_vp(S, X, s):
     return S.unit_oop_vp[s]
 
 
-@nb.njit(cache=True)
+@kernel
 def remove_outpost(S, X, h):
     """Outpost in h eliminated: the OOP scores it (Revenge, Scoring for OOP)."""
     q = X.hx[h, L.H_OUTPOST]
@@ -195,7 +194,7 @@ def remove_outpost(S, X, h):
     X.g[L.G_OUTPOSTS_LOST] += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def revenge_losses(S, X, W, p, h):
     """After a Revenge fight: OOP VP per unit eliminated; a lost Outpost leaves the map."""
     st = W.cst
@@ -207,7 +206,7 @@ def revenge_losses(S, X, W, p, h):
         remove_outpost(S, X, h)
 
 
-@nb.njit(cache=True)
+@kernel
 def fight(rngs, S, X, W, p, h, port_defence):
     """Resolve combat between player p's force (W.force, already out of nothing: the
     Barracks still hold it) and the Old Ones in hex h. Returns the combat outcome.
@@ -302,7 +301,7 @@ def fight(rngs, S, X, W, p, h, port_defence):
     return outcome
 
 
-@nb.njit(cache=True)
+@kernel
 def port_defence(rngs, S, X, W, p):
     """Old Ones on p's Port: everything in the Barracks fights. Returns True if the Port
     is lost (Old Ones still on it afterwards)."""

@@ -16,17 +16,16 @@ only a damaged Outpost is lost in that case (the base rule: damaged units die wh
 force must retreat).
 """
 
-import numba as nb
-
 from simkit.kernels.game_combat import fight, oop_unit_vp, remove_outpost
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import clear_network
 from simkit.kernels.low.game_common import log_event, now, oop_refused
+from simkit.kernels.low.jit import kernel
 from strategies.old_ones import policy
 
 
-@nb.njit(cache=True)
+@kernel
 def count_in_hex(X, h):
     k = 0
     for i in range(X.tile_hex.size):
@@ -35,7 +34,7 @@ def count_in_hex(X, h):
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def carry_damage(W, p):
     """After one of p's fights: the damage its surviving units keep for the next fight
     of this turn (the combat kept it: combat_layout KEEP_DAMAGE)."""
@@ -47,7 +46,7 @@ def carry_damage(W, p):
             W.dmg_carry[p, u] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def revenge_port_defence(rngs, S, X, W, p):
     """Old Ones on p's Port: everything in the Barracks and the Port token fight. True if
     the Port is lost (10 VP to the OOP): base rules, "if, after End of Combat Resolution,
@@ -74,7 +73,7 @@ def revenge_port_defence(rngs, S, X, W, p):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def outpost_defence(rngs, S, X, W, h):
     """Old Ones reached an Outpost: its owner fights at once, free, with the Barracks (alt
     ruleset: up to 3 units; units joined to the Port by the network only). FAQ: the
@@ -132,7 +131,7 @@ def outpost_defence(rngs, S, X, W, h):
         remove_outpost(S, X, h)
 
 
-@nb.njit(cache=True)
+@kernel
 def resolve_revenge_fights(rngs, S, X, W):
     """Every Port, then every Outpost, with Old Ones on it; all are fought (FAQ). The
     Outposts go in the Old One player's order (strategies.old_ones.policy; Mythos Solo:

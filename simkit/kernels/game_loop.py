@@ -6,9 +6,15 @@ disc at or past the end space (53) takes no more actions. The purple disc waits 
 until every player disc has passed it, then the Old Ones act whenever their disc is the
 one to act. The game ends when every disc (the purple one included) has reached 53, or
 at once when a Port falls.
-"""
 
-import numba as nb
+Compile time: numba re-optimises each function's module with all its callees linked in,
+so every level of thin wrappers above the turn functions (play_chunk, play_game,
+run_game, advance, take_turn) used to cost a full re-optimisation of the engine (~8 s
+each). Those levels are inlined into their callers (``inline="always"``): the engine is
+optimised once under play_chunk, the one entry point of plain games; the search
+driver's entry points (advance, step_seat, step_oop, run_game) compile only when a
+search player plays.
+"""
 
 from simkit.kernels.game_actions import player_turn
 from simkit.kernels.game_mythos_solo import mythos_solo_turn
@@ -18,6 +24,8 @@ from simkit.kernels.game_scoring import summarize
 from simkit.kernels.game_setup import setup_game
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.game_common import log_event
+from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.rand import seed_game_streams
 
 OLD_ONES = -1
 NOBODY = -2
@@ -25,7 +33,7 @@ STOP_OLD_ONES = 1 << L.MAX_PLAYERS  # advance's stop mask bit for the Old One pl
 MAX_STEPS = 4000  # safety net: a game never needs this many turns (ends as END_ABORT)
 
 
-@nb.njit(cache=True)
+@kernel
 def next_actor(S, X):
     """Seat to act next, OLD_ONES, or NOBODY (every disc has reached the end)."""
     g = X.g
@@ -53,14 +61,14 @@ def next_actor(S, X):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def violation(X, code):
     X.g[L.G_VIOLATIONS] += 1
     if X.g[L.G_FIRST_VIOLATION] == 0:
         X.g[L.G_FIRST_VIOLATION] = code
 
 
-@nb.njit(cache=True)
+@kernel
 def check_invariants(S, X, actor):
     """The checked build: resources never negative, cubes conserved, track / farm / unit
     counts within the pieces and the supply, time only forward, tiles consistent."""
@@ -128,7 +136,7 @@ def check_invariants(S, X, actor):
         violation(X, L.CHK_TIME)
 
 
-@nb.njit(cache=True)
+@kernel(inline="always")  # a thin level: see the module docstring
 def take_turn(rngs, S, X, W, actor):
     """One turn of ``actor`` (a seat, or OLD_ONES)."""
     g = X.g
@@ -145,7 +153,7 @@ def take_turn(rngs, S, X, W, actor):
         check_invariants(S, X, actor)
 
 
-@nb.njit(cache=True)
+@kernel(inline="always")  # a thin level: see the module docstring
 def advance(rngs, S, X, W, stop_seats):
     """Play turns until a seat in the bit mask ``stop_seats`` is to act: returns that seat
     (its turn not taken yet; step_seat takes it), OLD_ONES if the mask has STOP_OLD_ONES
@@ -174,7 +182,7 @@ def advance(rngs, S, X, W, stop_seats):
     return NOBODY
 
 
-@nb.njit(cache=True)
+@kernel
 def step_seat(rngs, S, X, W, p, box):
     """Seat p (returned by advance) takes its turn with action ``box`` (-1: its strategy
     chooses)."""
@@ -183,7 +191,7 @@ def step_seat(rngs, S, X, W, p, box):
     take_turn(rngs, S, X, W, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def step_oop(rngs, S, X, W, action):
     """The Old One player (returned by advance) takes its turn with OOP_* ``action`` (-1:
     its strategy chooses; the Mythos card before it is always the strategy's)."""
@@ -192,7 +200,7 @@ def step_oop(rngs, S, X, W, action):
     take_turn(rngs, S, X, W, OLD_ONES)
 
 
-@nb.njit(cache=True)
+@kernel
 def finish_game(S, X):
     """The end-of-game checks and log row (after advance returned NOBODY)."""
     g = X.g
@@ -201,14 +209,14 @@ def finish_game(S, X):
     log_event(X, L.EV_END, g[L.G_OO_TIME], -1, g[L.G_END_REASON], g[L.G_OO_TIME], 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel(inline="always")  # a thin level: see the module docstring
 def run_game(rngs, S, X, W):
     """Play the set-up game to its end. X.g[G_END_REASON] says how it ended."""
     advance(rngs, S, X, W, 0)
     finish_game(S, X)
 
 
-@nb.njit(cache=True)
+@kernel(inline="always")  # a thin level: see the module docstring
 def play_game(
     rngs,
     S,
@@ -250,3 +258,54 @@ def play_game(
         run_game(rngs, S, X, W)
     summarize(S, X, W, out)
     return X.g[L.G_LOG_N]
+
+
+# play_chunk's ``setup`` array: play_game's int arguments after W, in this order
+SETUP_FIELDS = (
+    "num_players",
+    "mode",
+    "start_space",
+    "coal",
+    "iron",
+    "gold",
+    "shuffle_seats",
+    "difficulty",
+    "ruleset",
+    "log_on",
+    "checked",
+)
+
+
+@kernel
+def play_chunk(rngs, S, X, W, setup, sid, params, key, first_game, rows, g_extra, extra):
+    """Games first_game .. first_game + len(rows) - 1 of one chunk in one call: each game's
+    streams seeded from ``key`` and its index (simkit.kernels.low.rand), its seats loaded
+    from ``sid`` / ``params`` (in the caller's order; setup_game seats them), its summary
+    row into ``rows[k]`` and X.g[g_extra] into ``extra[k]``. No per-game work is left to
+    Python (simkit.game.engine.Engine.play_many)."""
+    for k in range(rows.shape[0]):
+        seed_game_streams(rngs, key, first_game + k)
+        for p in range(X.sid.size):
+            X.sid[p] = sid[p]
+            for j in range(X.params.shape[1]):
+                X.params[p, j] = params[p, j]
+        play_game(
+            rngs,
+            S,
+            X,
+            W,
+            setup[0],
+            setup[1],
+            setup[2],
+            setup[3],
+            setup[4],
+            setup[5],
+            setup[6] != 0,
+            setup[7],
+            setup[8],
+            setup[9],
+            setup[10],
+            rows[k],
+        )
+        for j in range(g_extra.size):
+            extra[k, j] = X.g[g_extra[j]]

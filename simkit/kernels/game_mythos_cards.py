@@ -14,14 +14,13 @@ Also the Old One tile helpers the OOP's Place action shares (put_tile, take_oop_
 take_unused_tile).
 """
 
-import numba as nb
-
 from simkit.kernels.game_combat import oop_unit_vp
 from simkit.kernels.game_defence import count_in_hex, resolve_revenge_fights
 from simkit.kernels.game_old_ones import movers_exist
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import OUTBACK, distance_field
 from simkit.kernels.low.game_common import flip_tile, log_event, now, occupy, refresh_blocked
+from simkit.kernels.low.jit import kernel
 
 COMBAT_EFFECTS = (
     L.MYTH_COMBAT_DAMAGE_AND_SANITY,
@@ -31,13 +30,13 @@ COMBAT_EFFECTS = (
 )  # game_mythos_combat
 
 
-@nb.njit(cache=True)
+@kernel
 def effect_implemented(e):
     """Every effect type of simkit.game.mythos.EFFECTS is implemented (game_layout MYTH_*)."""
     return 0 <= e < L.MYTH_NUM_EFFECTS
 
 
-@nb.njit(cache=True)
+@kernel
 def has_resources(X, h):
     for r in range(L.NUM_RES):
         if X.hx[h, L.H_RES + r] > 0:
@@ -45,7 +44,7 @@ def has_resources(X, h):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def put_tile(S, X, t, h, up):
     X.tile_hex[t] = h
     X.tile_state[t] = L.TILE_BOARD
@@ -56,7 +55,7 @@ def put_tile(S, X, t, h, up):
         flip_tile(S, X, t, -1)
 
 
-@nb.njit(cache=True)
+@kernel
 def take_oop_tile(X, lv):
     """Next tile of the OOP's drawn supply of level lv (0-based), -1 if none."""
     if X.g[L.G_OOP_LEFT + lv] <= 0 or X.stack_top[lv] >= X.stack_size[lv]:
@@ -67,7 +66,7 @@ def take_oop_tile(X, lv):
     return t
 
 
-@nb.njit(cache=True)
+@kernel
 def take_unused_tile(X, lv):
     """A random unused tile of level lv (0-based): from the shuffled stack's end."""
     if X.stack_size[lv] <= X.stack_top[lv] + X.g[L.G_OOP_LEFT + lv]:
@@ -76,7 +75,7 @@ def take_unused_tile(X, lv):
     return X.stacks[lv, X.stack_size[lv]]
 
 
-@nb.njit(cache=True)
+@kernel
 def mythos_applicable(S, X, W, c, target_p):
     e = S.myth_effect[c]
     lv = S.myth_level[c]
@@ -120,7 +119,7 @@ def mythos_applicable(S, X, W, c, target_p):
     return False  # combat cards (COMBAT_EFFECTS) are played in combat only
 
 
-@nb.njit(cache=True)
+@kernel
 def shambler_victim(X, target_p):
     """Dimensional Shambler: a seat whose latest Buy Military unit is still in its Barracks
     (target_p first), -1 if none."""
@@ -132,7 +131,7 @@ def shambler_victim(X, target_p):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def trophy_tile(S, X):
     """Yog-Sothoth: the highest-VP Old One tile a player holds (destroyed alone) that can go
     back face up to the hex it was destroyed in (room left, no Port, Outpost or un-blighted
@@ -151,12 +150,12 @@ def trophy_tile(S, X):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def take_unused_ok(X, lv):
     return X.stack_size[lv] > X.stack_top[lv] + X.g[L.G_OOP_LEFT + lv]
 
 
-@nb.njit(cache=True)
+@kernel
 def blight_candidate(S, X):
     """An un-blighted Farm next to a face-up Old One (lowest hex), -1 none."""
     for h in range(X.hex_farm.size):
@@ -172,7 +171,7 @@ def blight_candidate(S, X):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def temple_near(S, X, W, target_p):
     """Dark Young's Temple: "if more than one Temple, use the one closest to your
     Port/Outpost" (solo notes) -- the face-up Temple with room nearest target_p's Port or
@@ -199,7 +198,7 @@ def temple_near(S, X, W, target_p):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def play_mythos(rngs, S, X, W, c, target_p, how, tp_paid):
     """Resolve Mythos card c (it leaves the hand) against seat target_p; ``how`` and
     ``tp_paid`` go to the log (MYTHOS_PLAYED by the OOP, MYTHOS_FLIPPED in Mythos Solo).
@@ -347,7 +346,7 @@ def play_mythos(rngs, S, X, W, c, target_p, how, tp_paid):
     return X.g[L.G_OVER] != 0
 
 
-@nb.njit(cache=True)
+@kernel
 def byakhee(rngs, S, X, W, amount):
     """The face-up Old One closest to a Port/Outpost moves ``amount`` hexes towards it."""
     n = X.hx.shape[0]

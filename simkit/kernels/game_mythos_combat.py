@@ -31,18 +31,17 @@ The Old One player plays a card that applies with probability X.oop_params[OP_CO
 (one draw per card that applies).
 """
 
-import numba as nb
-
 from simkit.kernels.combat import copy_into, place_cubes
 from simkit.kernels.game_withdraw import stays_in
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.game_common import advance_disc, log_event, now, occupy
+from simkit.kernels.low.jit import kernel
 from strategies.combat.allocation import choose_stack
 from strategies.old_ones import policy
 
 
-@nb.njit(cache=True)
+@kernel
 def unused_zombie(S, X, take):
     """An unused Zombie tile (not on the board, not in the OOP's drawn supply), -1 if none;
     with ``take`` it leaves the stack."""
@@ -60,7 +59,7 @@ def unused_zombie(S, X, take):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def temple_slot(mx, m):
     for j in range(m):
         if mx[C.OO_TYPE + j] == L.TEMPLE:
@@ -68,7 +67,7 @@ def temple_slot(mx, m):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def takes_purple(st, mx):
     for s in range(C.NUM_STACKS):
         if st[C.COUNT + s] > 0 and mx[C.TAKES_PURPLE + s] != 0:
@@ -76,7 +75,7 @@ def takes_purple(st, mx):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def baoht(st, mx, W, alloc_id, amount):
     """`amount` purple cubes by the human's allocation rule, `amount` Sanity lost."""
     for _ in range(amount):
@@ -87,7 +86,7 @@ def baoht(st, mx, W, alloc_id, amount):
     st[C.SANITY] = max(st[C.SANITY] - amount, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def combat_mythos(rngs, S, X, W, p, h, port_defence, m):
     """Play the combat Mythos cards that apply to the fight of seat p in hex h whose
     Old Ones fill W.tiles2[:m]; returns the new number of Old Ones in the fight."""

@@ -15,16 +15,15 @@ A flipped combat card waits for the combat it names (simkit.kernels.game_mythos_
 Scoring is the base game's (Solo Scoring: "As per AuZtralia"); the Old Ones win ties.
 """
 
-import numba as nb
-
 from simkit.kernels.game_mythos_cards import mythos_applicable, play_mythos
 from simkit.kernels.game_old_ones import old_ones_turn
 from simkit.kernels.game_oop import human_extras, mythos_draw, shuffle_mythos
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.game_common import log_event, now
+from simkit.kernels.low.jit import kernel
 
 
-@nb.njit(cache=True)
+@kernel
 def mythos_solo_setup(rngs, S, X, W):
     """After the base solo setup: Port token 4, 2 Infantry, a Personality, the Mythos deck."""
     X.g[L.G_RULESET] = L.RULES_REVENGE
@@ -32,7 +31,7 @@ def mythos_solo_setup(rngs, S, X, W):
     shuffle_mythos(rngs, S, X)
 
 
-@nb.njit(cache=True)
+@kernel
 def flip_mythos(rngs, S, X, W):
     """Flip the top Mythos card and action it against the player (seat 0)."""
     g = X.g
@@ -51,7 +50,7 @@ def flip_mythos(rngs, S, X, W):
         log_event(X, L.EV_MYTHOS, now(X), 0, c, L.MYTHOS_NO_EFFECT, -1, 0, e)
 
 
-@nb.njit(cache=True)
+@kernel
 def mythos_solo_turn(rngs, S, X, W):
     """The base Old Ones' turn, then a Mythos card on a non-illuminated space."""
     old_ones_turn(rngs, S, X, W)

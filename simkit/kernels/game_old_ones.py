@@ -12,8 +12,6 @@ choice (place / reveal / move four cards / summon, Mythos cards) on the same arr
 turn and then flips a Mythos card.
 """
 
-import numba as nb
-
 from simkit.kernels.game_combat import add_damage, kill_tile, port_defence, tile_damage
 from simkit.kernels.game_defence import resolve_revenge_fights
 from simkit.kernels.low import game_layout as L
@@ -28,10 +26,11 @@ from simkit.kernels.low.game_common import (
     occupy,
     refresh_blocked,
 )
+from simkit.kernels.low.jit import kernel
 from simkit.kernels.low.movement import CHOOSE_COMPASS, movement_phase
 
 
-@nb.njit(cache=True)
+@kernel
 def movers_exist(S, X, only):
     """A face-up Old One on the board that can move (never a Temple); ``only`` >= 0
     restricts the check to that tile."""
@@ -44,7 +43,7 @@ def movers_exist(S, X, only):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def blight_or_save(S, X, W, h):
     """Farm h was just entered by Old Ones. Alanza Castro's owner deals her damage to each
     arrival; if they all die the farm is saved. Returns 1 if the farm stays blighted."""
@@ -69,13 +68,13 @@ def blight_or_save(S, X, W, h):
     return 1
 
 
-@nb.njit(cache=True)
+@kernel
 def move_with_card(rngs, S, X, W, c, only):
     """Resolve Old One card c for movement, base rule (compass, no stop at Farms)."""
     move_with_card_policy(rngs, S, X, W, c, only, CHOOSE_COMPASS, False, True)
 
 
-@nb.njit(cache=True)
+@kernel
 def move_with_card_policy(rngs, S, X, W, c, only, policy, stop_at_farm, fresh):
     """Resolve Old One card c for movement (all face-up Old Ones, or tile ``only``).
     policy: simkit.kernels.low.movement CHOOSE_* (base: CHOOSE_COMPASS); stop_at_farm: Revenge;
@@ -128,7 +127,7 @@ def move_with_card_policy(rngs, S, X, W, c, only, policy, stop_at_farm, fresh):
                 X.g[L.G_FARMS_BLIGHTED] += blight_or_save(S, X, W, h)
 
 
-@nb.njit(cache=True)
+@kernel
 def resolve_ports(rngs, S, X, W):
     """Defend every Port with Old Ones on it, in player order. True if one was lost
     (the game is then over). Mythos Solo: Revenge Ports and Outposts
@@ -149,7 +148,7 @@ def resolve_ports(rngs, S, X, W):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def movement_check(rngs, S, X, W, only, n_cards):
     """Draw n_cards Old One cards for movement if anything can move, then fight at
     Ports. True if the game ended."""
@@ -161,7 +160,7 @@ def movement_check(rngs, S, X, W, only, n_cards):
     return resolve_ports(rngs, S, X, W)
 
 
-@nb.njit(cache=True)
+@kernel
 def lowest_face_down(X):
     """Face-down tile in the lowest-numbered hex (lowest index), -1 if none."""
     best = -1
@@ -174,7 +173,7 @@ def lowest_face_down(X):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def assassinate(S, X):
     """Remove the two rightmost Personalities, move the rest right, draw two to the left."""
     D = S.r[L.R_DISPLAY]
@@ -188,7 +187,7 @@ def assassinate(S, X):
     log_event(X, L.EV_ASSASSINATE, now(X), -1, a, b, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def temple_tiles(S, X, W):
     """A level-3 tile (level 2 when they run out) face up on every face-up Temple,
     lowest-numbered hex first."""
@@ -214,7 +213,7 @@ def temple_tiles(S, X, W):
         flip_tile(S, X, t, -1)
 
 
-@nb.njit(cache=True)
+@kernel
 def revelation(rngs, S, X, W, card):
     """Resolve one Revelation card. True if the game ended (a Port fell)."""
     kind = S.rev_kind[card]
@@ -241,7 +240,7 @@ def revelation(rngs, S, X, W, card):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def old_ones_turn(rngs, S, X, W):
     """The purple disc moves one space and the Old Ones act (base game)."""
     g = X.g

@@ -19,8 +19,6 @@ OOP's turn (game_mythos_cards): 0 place_tiles_near_port, 1 extra_time_next_comba
 7 port_combat_extra_damage, 10 temple_attack_extra_capacity, 11 ghoul_joins_combat.
 """
 
-import numba as nb
-
 from simkit.kernels.game_defence import (  # noqa: F401  (re-exported: the fights live there)
     count_in_hex,
     outpost_defence,
@@ -48,11 +46,13 @@ from simkit.kernels.low.game_common import (
     oop_refused,
 )
 from simkit.kernels.low.game_outpost import MAX_OUTPOSTS, maybe_outpost  # noqa: F401  (re-exported)
+from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.rand import uniform
 from strategies.old_ones import policy
 
 
 # -- setup -------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def revenge_setup(rngs, S, X, W, diff, ruleset):
     """After the base setup (survey with Spawn tiles, Ports): ``diff`` (DIFF_*) and
     ``ruleset`` (RULES_*); 2 Infantry and a Personality per human; Port
@@ -87,7 +87,7 @@ def revenge_setup(rngs, S, X, W, diff, ruleset):
     g[L.G_AWAKE] = 1
 
 
-@nb.njit(cache=True)
+@kernel
 def human_extras(S, X, strength):
     """Revenge Setup 3 and 5 (and Mythos Solo Setup 3-4): Port tokens of ``strength`` (0:
     base-game Ports), two Infantry and one Personality each, in turn order, the display
@@ -119,7 +119,7 @@ def human_extras(S, X, strength):
             X.display[best] = draw_personality(X)
 
 
-@nb.njit(cache=True)
+@kernel
 def shuffle_mythos(rngs, S, X):
     """The Mythos deck (the cards of the content mode, S.myth_in_deck), shuffled, as the
     draw pile; nobody holds a card."""
@@ -131,7 +131,7 @@ def shuffle_mythos(rngs, S, X):
             X.mythos_deck[nm] = c
             nm += 1
     for j in range(nm - 1, 0, -1):
-        k = int(rngs[L.RNG_MYTHOS].random() * (j + 1))
+        k = int(uniform(rngs[L.RNG_MYTHOS]) * (j + 1))
         t = X.mythos_deck[j]
         X.mythos_deck[j] = X.mythos_deck[k]
         X.mythos_deck[k] = t
@@ -139,7 +139,7 @@ def shuffle_mythos(rngs, S, X):
     g[L.G_MYTHOS_LEFT] = nm
 
 
-@nb.njit(cache=True)
+@kernel
 def mythos_draw(X):
     g = X.g
     if g[L.G_MYTHOS_LEFT] <= 0:
@@ -151,7 +151,7 @@ def mythos_draw(X):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def mythos_bottom(X, c):
     g = X.g
     nm = X.mythos_deck.size
@@ -160,7 +160,7 @@ def mythos_bottom(X, c):
 
 
 # -- helpers -----------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def take_spawn(X, h, p, shared):
     """The (now empty) Spawn tile in h is removed. Alone, player p keeps it (1 VP at game
     end); "in the case of a shared victory, each participating player gains 1 VP token
@@ -182,7 +182,7 @@ def take_spawn(X, h, p, shared):
             X.pl[q, L.P_VP_TOKENS] += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def place_legal(S, X, h, lv):
     """A tile of level lv may go on the Spawn tile in h (level rule, Dangerous +1)."""
     sp = X.hx[h, L.H_SPAWN]
@@ -191,7 +191,7 @@ def place_legal(S, X, h, lv):
     return S.hex_level[h] + sp >= lv
 
 
-@nb.njit(cache=True)
+@kernel
 def place_sites(S, X, W, lv):
     """W.hexes[:k] = the hexes a level-lv tile may be placed on (empty Spawn tiles, or
     occupied ones when no empty one of the required level remains). Returns k."""
@@ -210,7 +210,7 @@ def place_sites(S, X, W, lv):
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def place_levels(X, out3):
     """out3[lv] = 1 if a tile of level lv+1 may be taken now: from the largest set, or any
     lower level (rules: 'you may place the lower levels even if there are fewer left')."""
@@ -228,7 +228,7 @@ def place_levels(X, out3):
 
 
 # -- fights (simkit.kernels.game_defence) -------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def oop_move(rngs, S, X, W):
     policy = int(X.oop_params[L.OP_MOVE_POLICY])
     # "If a Farm/Port/Outpost is reached, that Old One stops moving": for the rest of
@@ -240,7 +240,7 @@ def oop_move(rngs, S, X, W):
 
 
 # -- human hooks -------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def after_attack(X, h, p):
     """A human attack on h is over: an empty Spawn tile left there is removed, shared
     among the players who had damage on the Old Ones destroyed there (G_KILL_MASK)."""
@@ -249,7 +249,7 @@ def after_attack(X, h, p):
 
 
 # -- the OOP's turn ----------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def face_counts(S, X, out2):
     """out2 = (face-up movers, face-down tiles) on the map."""
     up = 0
@@ -267,7 +267,7 @@ def face_counts(S, X, out2):
     out2[1] = down
 
 
-@nb.njit(cache=True)
+@kernel
 def playable_mythos(S, X, W, target, cards):
     """cards[:k] = the Mythos cards in hand the OOP may play now (effect implemented,
     applicable, its TP cost fits before the end space). Returns k."""
@@ -285,7 +285,7 @@ def playable_mythos(S, X, W, target, cards):
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def place_choices(S, X, W, levels):
     """levels[:k] = the 0-based tile levels the OOP may place now that have a legal site,
     ascending. Returns k."""
@@ -299,7 +299,7 @@ def place_choices(S, X, W, levels):
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def oop_legal_actions(S, X, W, legal):
     """legal[a] = OOP action a (OOP_PLACE / REVEAL / MOVE / SUMMON) may be taken now.
     Returns (face-up movers, face-down tiles on the map, Mythos cards in hand, the number
@@ -318,7 +318,7 @@ def oop_legal_actions(S, X, W, legal):
     return up, down, hand, n_levels
 
 
-@nb.njit(cache=True)
+@kernel
 def oop_turn(rngs, S, X, W):
     """The Old One player is the active player: at most one Mythos card, then one action.
     Each choice: the engine lists the legal options, strategies.old_ones.policy answers,
@@ -435,7 +435,7 @@ def oop_turn(rngs, S, X, W):
         )
 
 
-@nb.njit(cache=True)
+@kernel
 def revenge_oop_vp(S, X, out3):
     """out3 = (Old Ones on the map at face value, 0, R_REV_BLIGHT_VP per blighted Farm); returns
     the OOP total including the VP tokens from eliminations (units, Outposts, Ports)."""

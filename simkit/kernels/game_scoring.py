@@ -6,16 +6,15 @@ tile on the board, double for each un-revealed one, 1 per blighted farm. Highest
 wins; the Old Ones win any tie with them; tied players share the victory.
 """
 
-import numba as nb
-
 from simkit.kernels.game_oop import revenge_oop_vp
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.game_common import log_event
+from simkit.kernels.low.jit import kernel
 
 OLD_ONES_BIT = 1 << L.MAX_PLAYERS
 
 
-@nb.njit(cache=True)
+@kernel
 def player_vp(S, X, p, out5):
     """out5 = (farms, phosphate, personalities, tiles, tokens) VP of player p; returns the total."""
     farms = 0
@@ -30,7 +29,7 @@ def player_vp(S, X, p, out5):
     return out5[0] + out5[1] + out5[2] + out5[3] + out5[4]
 
 
-@nb.njit(cache=True)
+@kernel
 def old_ones_vp(S, X, out3):
     """out3 = (revealed, unrevealed, blighted) VP of the Old Ones; returns the total."""
     rev = 0
@@ -51,7 +50,7 @@ def old_ones_vp(S, X, out3):
     return out3[0] + out3[1] + out3[2]
 
 
-@nb.njit(cache=True)
+@kernel
 def winners(player_totals, n_players, oo_total):
     """Bit mask of the winners: bit p for players, OLD_ONES_BIT for the Old Ones."""
     best = -1 << 40
@@ -66,7 +65,7 @@ def winners(player_totals, n_players, oo_total):
     return mask
 
 
-@nb.njit(cache=True)
+@kernel
 def summarize(S, X, W, out):
     """Score the game and fill one summary row (game_layout.SUMMARY_COLUMNS) into out."""
     g = X.g

@@ -12,17 +12,16 @@ are (tests/test_search.py changes only hidden information and checks exactly tha
 The Old One player (Revenge) sees more: its hand and the face-down tiles on the map.
 """
 
-import numba as nb
-
 from simkit.kernels.game_actions import turn_context
 from simkit.kernels.game_oop import oop_legal_actions
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import shuffle_prefix
+from simkit.kernels.low.jit import kernel
 
 ASIDE_PLACE = -(1 << 40)
 
 
-@nb.njit(cache=True)
+@kernel
 def legal_boxes(S, X, W, p, out):
     """out[b] = action box b is legal for seat p now (what choose_action would be offered)."""
     turn_context(S, X, W, p)
@@ -30,7 +29,7 @@ def legal_boxes(S, X, W, p, out):
         out[b] = W.legal[b]
 
 
-@nb.njit(cache=True)
+@kernel
 def _sort(a, n):
     for i in range(1, n):
         v = a[i]
@@ -41,7 +40,7 @@ def _sort(a, n):
         a[j + 1] = v
 
 
-@nb.njit(cache=True)
+@kernel
 def _redeal_window(rng, deck, lo, hi, buf):
     """deck[lo:hi] = the same cards in an order drawn from rng (not from their order now)."""
     n = hi - lo
@@ -53,7 +52,7 @@ def _redeal_window(rng, deck, lo, hi, buf):
         deck[lo + k] = buf[k]
 
 
-@nb.njit(cache=True)
+@kernel
 def _redeal_tiles(rng, S, X, W, lv, board):
     """Deal the unseen Old One identities of stack lv (level lv + 1) anew over the places
     they may be in: face-down on the map (if ``board``), in the stack, set aside."""
@@ -107,7 +106,7 @@ def _redeal_tiles(rng, S, X, W, lv, board):
             X.stacks[lv, -1 - s] = i
 
 
-@nb.njit(cache=True)
+@kernel
 def _redeal_revelations(rng, S, X, W):
     """The Revelation draw pile keeps its levels in place (they show on the backs)."""
     lo = X.g[L.G_REV_POS]
@@ -128,7 +127,7 @@ def _redeal_revelations(rng, S, X, W):
                 k += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def _redeal_mythos(rng, X, W, hand):
     """Revenge: the cards in the Mythos draw pile, and (``hand``) in the Old One player's hand."""
     g = X.g
@@ -154,7 +153,7 @@ def _redeal_mythos(rng, X, W, hand):
         X.mythos_deck[(g[L.G_MYTHOS_POS] + k) % nm] = buf[held + k]
 
 
-@nb.njit(cache=True)
+@kernel
 def determinize(rng, S, X, W, p):
     """Re-deal in place everything seat p cannot see (see the module docstring); p = -1:
     the Old One player, who knows its hand and "may secretly look at the placed facedown
@@ -169,7 +168,7 @@ def determinize(rng, S, X, W, p):
         _redeal_mythos(rng, X, W, human)
 
 
-@nb.njit(cache=True)
+@kernel
 def legal_oop_actions(S, X, W, out):
     """out[a] = OOP_* action a is legal for the Old One player now (what its strategy
     would be offered, before any Mythos card)."""

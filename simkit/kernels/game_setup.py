@@ -6,8 +6,6 @@ tiles and Old One stacks (simkit.kernels.low.board.random_survey_setup), Revelat
 no shuffle: simkit.kernels.low.deck draws uniformly from the cards left.
 """
 
-import numba as nb
-
 from simkit.kernels.game_mythos_solo import mythos_solo_setup
 from simkit.kernels.game_oop import revenge_setup
 from simkit.kernels.low import game_layout as L
@@ -19,9 +17,10 @@ from simkit.kernels.low.board import (
     shuffle_prefix,
 )
 from simkit.kernels.low.game_common import draw_personality, log_event, occupy
+from simkit.kernels.low.jit import kernel
 
 
-@nb.njit(cache=True)
+@kernel
 def reset_state(S, X, W):
     """Every state array back to 'before setup' (no pieces anywhere)."""
     for k in range(X.g.size):
@@ -71,7 +70,7 @@ def reset_state(S, X, W):
         X.display[j] = -1
 
 
-@nb.njit(cache=True)
+@kernel
 def setup_game(
     rngs,
     S,

@@ -2,19 +2,18 @@
 (simkit.kernels.combat_table), solved from the combat's start and cached per matchup in
 the workspace."""
 
-import numba as nb
-
 from simkit.kernels.combat import check_end, copy_into, start_combat
 from simkit.kernels.combat_exact import CTX_ALLOC, CTX_OBJECTIVE
 from simkit.kernels.combat_table import cached_table
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.jit import kernel
 from strategies.combat.withdrawal import TABLE as WD_TABLE
 from strategies.combat.withdrawal import THRESHOLD as WD_THRESHOLD
 from strategies.combat.withdrawal import withdraw_decision
 
 
-@nb.njit(cache=True)
+@kernel
 def withdraw_table_tag(S, X, W, p, m, st_start):
     """The optimal withdraw table (simkit.kernels.combat_table) for the combat from
     state st_start (W.cmx) against tiles W.tiles2[:m], with player p's allocation and
@@ -59,7 +58,7 @@ def withdraw_table_tag(S, X, W, p, m, st_start):
     )
 
 
-@nb.njit(cache=True)
+@kernel
 def stays_in(S, X, W, p, m, st):
     """Would player p's withdrawal rule stay in the combat (W.cmx) at state st, before
     the next card? For the table: the one solved with st as the combat's start."""

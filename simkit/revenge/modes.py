@@ -10,7 +10,7 @@ Port and Outposts and a Mythos card flipped on non-illuminated spaces;
 simkit/kernels/game_mythos_solo.py). Parameters: strategy, difficulty (solo.toml levels).
 Key metric ``humans_win`` like the solo mode.
 
-Game g of chunk c uses simkit.core.seeds.game_generator(root, c, g).
+Game g of chunk c is addressed (root, c, g) (simkit.game.streams).
 """
 
 from __future__ import annotations

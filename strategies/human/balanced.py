@@ -4,9 +4,8 @@ still farming whenever several farms fit in one action."""
 
 from dataclasses import dataclass
 
-import numba as nb
-
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.jit import kernel
 from strategies.human.base import HeuristicParams
 from strategies.human.features import (
     best_display_slot,
@@ -37,7 +36,7 @@ class Balanced(HeuristicParams):
     atk_from: int = 16
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_action(rng, S, X, W, p):
     prm = X.params
     t = X.pl[p, L.P_TIME]

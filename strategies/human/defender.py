@@ -4,9 +4,8 @@ come within a few hexes of it."""
 
 from dataclasses import dataclass
 
-import numba as nb
-
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.jit import kernel
 from strategies.human.base import HeuristicParams
 from strategies.human.features import (
     best_mine,
@@ -37,7 +36,7 @@ class Defender(HeuristicParams):
     atk_from: int = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_action(rng, S, X, W, p):
     prm = X.params
     if should_retrieve(X, p):

@@ -3,9 +3,8 @@ much as possible, keep a small garrison once the Old Ones stir, rarely fight."""
 
 from dataclasses import dataclass
 
-import numba as nb
-
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.jit import kernel
 from strategies.human.base import HeuristicParams
 from strategies.human.features import (
     best_display_slot,
@@ -36,7 +35,7 @@ class Economist(HeuristicParams):
     atk_from: int = 30
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_action(rng, S, X, W, p):
     prm = X.params
     t = X.pl[p, L.P_TIME]

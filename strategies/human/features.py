@@ -8,12 +8,12 @@ which Old Ones to attack with what. They read the state and the engine's turn co
 W.vals, W.choice, W.force). Face-down tiles are judged by level only (no peeking).
 """
 
-import numba as nb
-
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import distance_field
 from simkit.kernels.low.game_common import ensure_dist, in_range, on_rail, unit_capacity, unit_reach
 from simkit.kernels.low.game_outpost import can_buy_outpost, outpost_site
+from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.rand import uniform
 
 FAR = 1 << 20
 
@@ -21,18 +21,18 @@ FAR = 1 << 20
 # -- small predicates ------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def surcharge(S, X, p, box):
     return X.pl[p, L.P_BOX + box] * S.r[L.R_SURCHARGE]
 
 
-@nb.njit(cache=True)
+@kernel
 def ok(S, X, W, p, box):
     """Legal now and the re-use surcharge within this player's budget."""
     return W.legal[box] and surcharge(S, X, p, box) <= X.params[p, L.HP_MAX_SURCHARGE]
 
 
-@nb.njit(cache=True)
+@kernel
 def units_home(X, p):
     n = 0
     for u in range(L.NUM_UNITS):
@@ -40,7 +40,7 @@ def units_home(X, p):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def cubes_out(X, p):
     n = 0
     for b in range(L.NUM_BOXES):
@@ -48,13 +48,13 @@ def cubes_out(X, p):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def should_retrieve(X, p):
     """HQ at or below the player's threshold and cubes waiting in the boxes."""
     return X.pl[p, L.P_HQ] <= X.params[p, L.HP_RETRIEVE_HQ] and cubes_out(X, p) > 0
 
 
-@nb.njit(cache=True)
+@kernel
 def farm_kinds_available(S, X, W, p):
     """Farm kinds the player could place now (a site and a piece left for each)."""
     k = 0
@@ -67,7 +67,7 @@ def farm_kinds_available(S, X, W, p):
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def can_build(S, X, W, p):
     """A railway action is legal and affordable; returns the box to use (-1 none):
     the 2-TP box when it has a buildable side, else the 3-TP box."""
@@ -80,7 +80,7 @@ def can_build(S, X, W, p):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def threat_distance(S, X, W, p):
     """Hexes between p's Port and the nearest face-up Old One that moves (FAR if none)."""
     best = FAR
@@ -93,7 +93,7 @@ def threat_distance(S, X, W, p):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def garrison_need(S, X, W, p):
     """Units the player wants at home: HP_ARMY_MIN once past HP_ARMY_FROM, plus HP_THREAT_W
     per point of damage capacity left on awake Old Ones within HP_THREAT_RANGE of the Port."""
@@ -111,7 +111,7 @@ def garrison_need(S, X, W, p):
     return need + X.params[p, L.HP_THREAT_W] * hp
 
 
-@nb.njit(cache=True)
+@kernel
 def want_army(S, X, W, p):
     """Fewer units at home than the garrison the player wants."""
     return units_home(X, p) < garrison_need(S, X, W, p)
@@ -120,7 +120,7 @@ def want_army(S, X, W, p):
 # -- Old Ones, as far as a player knows them ------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def hex_estimate(S, X, p, h, force_bits, out):
     """Expected fight against hex h with unit types ``force_bits``: out = (cards to
     destroy everything, purple cubes per card, sanity per card, airship hits per card,
@@ -167,7 +167,7 @@ def hex_estimate(S, X, p, h, force_bits, out):
     out[4] = value
 
 
-@nb.njit(cache=True)
+@kernel
 def usable_force(S, X, W, p, h):
     """Unit-type bits of the Barracks that can reach hex h together (the force's range
     is its lowest: Trains only join when h is on the rail network)."""
@@ -184,7 +184,7 @@ def usable_force(S, X, W, p, h):
     return bits
 
 
-@nb.njit(cache=True)
+@kernel
 def fight_score(S, X, W, p, h, bits, ratio):
     """Expected value per card of attacking h with every unit of ``bits`` (<= 0: not worth
     it: too many cards, not enough units to soak the damage, or sanity runs out)."""
@@ -206,7 +206,7 @@ def fight_score(S, X, W, p, h, bits, ratio):
     return est[4] / (cards + 1.0)
 
 
-@nb.njit(cache=True)
+@kernel
 def plan_attack_heuristic(S, X, W, p):
     """Best target by fight_score within the player's radius and rules (HP_ATK_*);
     fills W.force with every unit of the chosen types. Returns the hex or -1."""
@@ -238,7 +238,7 @@ def plan_attack_heuristic(S, X, W, p):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def withdraw_if_bad(S, X, W, p, h):
     """After the flip: stay only if the revealed fight still looks worth it."""
     bits = 0
@@ -251,7 +251,7 @@ def withdraw_if_bad(S, X, W, p, h):
 # -- economy ---------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def resource_weight(X, p, r):
     if r == L.PHOSPHATE:
         return 4.0
@@ -260,7 +260,7 @@ def resource_weight(X, p, r):
     return 1.5 if X.pl[p, L.P_RES + r] < 2 else 0.7
 
 
-@nb.njit(cache=True)
+@kernel
 def best_mine(X, W, p):
     """(candidate index, value) of the best (hex, resource) among W.cand_h/cand_k[:n]."""
     best = -1
@@ -276,7 +276,7 @@ def best_mine(X, W, p):
     return best, best_v
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_mine_heuristic(X, W, p, n):
     best = 0
     best_v = -1.0
@@ -287,7 +287,7 @@ def pick_mine_heuristic(X, W, p, n):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def rail_goal(S, X, W, p):
     """The hex a heuristic player extends its railway towards: the best value (resources,
     farm sites, Old Ones in attack reach) per hex of distance from the clear network."""
@@ -322,7 +322,7 @@ def rail_goal(S, X, W, p):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_track_toward(rng, S, X, W, p, n):
     """Candidate side whose far hex is closest to the rail goal (new ground first); a
     random candidate when there is no goal. The goal and its distance field are kept for
@@ -330,7 +330,7 @@ def pick_track_toward(rng, S, X, W, p, n):
     if W.ctx[L.CTX_S_DIST2] != L.DIST2_GOAL:
         goal = rail_goal(S, X, W, p)
         if goal < 0:
-            return int(rng.random() * n)
+            return int(uniform(rng) * n)
         for h in range(W.mask.size):
             W.mask[h] = False
         W.mask[goal] = True
@@ -348,7 +348,7 @@ def pick_track_toward(rng, S, X, W, p, n):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_farm_heuristic(S, X, W, p, n):
     """Farm site among W.hexes[:n]: far from Old One tiles (HP_FARM_SAFE) or near the Port."""
     if X.params[p, L.HP_FARM_SAFE] > 0:
@@ -378,7 +378,7 @@ def pick_farm_heuristic(S, X, W, p, n):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_unit_heuristic(S, X, W, p):
     """Unit with the best preference weight per square root of its Gold; a type not yet in
     the Barracks counts 2.5x (each type on a card is one hit, whatever the numbers).
@@ -416,7 +416,7 @@ def pick_unit_heuristic(S, X, W, p):
             W.choice[1] = 1
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_trade_heuristic(S, X, W, p):
     """Import the scarcer of Coal and Iron while railways are still wanted; otherwise
     export surplus for Gold."""
@@ -443,14 +443,14 @@ def pick_trade_heuristic(S, X, W, p):
             W.choice[j] = L.IMPORT_COAL if coal <= iron else L.IMPORT_IRON
 
 
-@nb.njit(cache=True)
+@kernel
 def personality_wish(S, X, p, card):
     if card < 0:
         return -1.0
     return X.params[p, L.HP_PERS_W + S.pers_effect[card]]
 
 
-@nb.njit(cache=True)
+@kernel
 def best_display_slot(S, X, p):
     best = -1
     best_v = 0.0
@@ -461,7 +461,7 @@ def best_display_slot(S, X, p):
     return best, best_v
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_recruit_heuristic(S, X, W, p):
     best, v = best_display_slot(S, X, p)
     if best >= 0:
@@ -472,7 +472,7 @@ def pick_recruit_heuristic(S, X, W, p):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_cycle_heuristic(S, X, W, p):
     """Revenge: send the least wanted displayed Personality to the bottom of the pile when
     the strategy does not want it at all and nothing on display is much wanted."""
@@ -489,13 +489,13 @@ def pick_cycle_heuristic(S, X, W, p):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_drawn_heuristic(S, X, W, p, a, b):
     W.choice[0] = 1 if personality_wish(S, X, p, b) > personality_wish(S, X, p, a) else 0
     W.choice[1] = -1
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_reveal_heuristic(S, X, W, p):
     """Agent Davies: the face-down tile farthest from the own Port (revealed Old Ones
     score single, not double, but start walking)."""
@@ -508,7 +508,7 @@ def pick_reveal_heuristic(S, X, W, p):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_free_unit_heuristic(S, X, W, p):
     """Captain Flounder: the most expensive unit still in the supply that the player likes."""
     best = -1

@@ -6,9 +6,8 @@ the Old Ones' VP times the chance to destroy them, minus the Gold at risk."""
 
 from dataclasses import dataclass
 
-import numba as nb
-
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.jit import kernel
 from strategies.human.base import HeuristicParams
 from strategies.human.features import (
     best_mine,
@@ -40,7 +39,7 @@ class Hunter(HeuristicParams):
     withdraw: str = "table-value"  # the optimal withdraw table (value objective), solved per combat
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_action(rng, S, X, W, p):
     prm = X.params
     t = X.pl[p, L.P_TIME]

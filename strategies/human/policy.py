@@ -5,8 +5,7 @@ Ids: RANDOM 0, ECONOMIST 1, HUNTER 2, DEFENDER 3, BALANCED 4. Answers are checke
 the engine (simkit.kernels.game_actions); the functions never change the state.
 """
 
-import numba as nb
-
+from simkit.kernels.low.jit import kernel
 from strategies.human import balanced, defender, economist, hunter, random_player
 from strategies.human.features import (
     pick_cycle_heuristic,
@@ -26,7 +25,7 @@ from strategies.human.features import (
 RANDOM, ECONOMIST, HUNTER, DEFENDER, BALANCED = 0, 1, 2, 3, 4
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_action(rng, S, X, W, p):
     """The action box to use (W.legal says which are legal)."""
     sid = X.sid[p]
@@ -41,23 +40,23 @@ def choose_action(rng, S, X, W, p):
     return random_player.choose_action(rng, S, X, W, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_track(rng, S, X, W, p, n):
     """Index into W.cand_h/W.cand_k[:n] of the side to lay a track across."""
     if X.sid[p] == RANDOM:
-        return random_player.uniform(rng, n)
+        return random_player.below(rng, n)
     return pick_track_toward(rng, S, X, W, p, n)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_mine(rng, S, X, W, p, n):
     """Index into W.cand_h (hex) / W.cand_k (resource) [:n]."""
     if X.sid[p] == RANDOM:
-        return random_player.uniform(rng, n)
+        return random_player.below(rng, n)
     return pick_mine_heuristic(X, W, p, n)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_recruit(rng, S, X, W, p):
     """A display slot, or -1 to pay and look at the top two cards of the pile."""
     if X.sid[p] == RANDOM:
@@ -65,7 +64,7 @@ def pick_recruit(rng, S, X, W, p):
     return pick_recruit_heuristic(S, X, W, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_cycle(rng, S, X, W, p):
     """Revenge, before recruiting: a display slot to send to the pile's bottom, or -1."""
     if X.sid[p] == RANDOM:
@@ -73,7 +72,7 @@ def pick_cycle(rng, S, X, W, p):
     return pick_cycle_heuristic(S, X, W, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_drawn(rng, S, X, W, p, a, b):
     """After paying to look at cards a, b (b -1 if none): W.choice[0] = which to keep
     (0/1), W.choice[1] = display slot to exchange it with (-1 none)."""
@@ -83,7 +82,7 @@ def pick_drawn(rng, S, X, W, p, a, b):
         pick_drawn_heuristic(S, X, W, p, a, b)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_unit(rng, S, X, W, p):
     """W.choice[0] = unit, W.choice[1] = count (2 only for Infantry)."""
     if X.sid[p] == RANDOM:
@@ -92,7 +91,7 @@ def pick_unit(rng, S, X, W, p):
         pick_unit_heuristic(S, X, W, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_trade(rng, S, X, W, p):
     """W.choice[0], W.choice[1] = Import/Export sub-actions (game_layout IMPORT_*/EXPORT_*)."""
     if X.sid[p] == RANDOM:
@@ -101,15 +100,15 @@ def pick_trade(rng, S, X, W, p):
         pick_trade_heuristic(S, X, W, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_farm(rng, S, X, W, p, kind, n):
     """Index into W.hexes[:n] for a farm of ``kind``, or -1 for none of that kind."""
     if X.sid[p] == RANDOM:
-        return random_player.uniform(rng, n)
+        return random_player.below(rng, n)
     return pick_farm_heuristic(S, X, W, p, n)
 
 
-@nb.njit(cache=True)
+@kernel
 def plan_attack(rng, S, X, W, p):
     """Target hex; the force goes into W.force (units per type from the Barracks)."""
     if X.sid[p] == RANDOM:
@@ -117,15 +116,15 @@ def plan_attack(rng, S, X, W, p):
     return plan_attack_heuristic(S, X, W, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def withdraw_after_flip(rng, S, X, W, p, h):
     """Face-down tiles in h were just flipped: withdraw before combat?"""
     if X.sid[p] == RANDOM:
-        return random_player.uniform(rng, 4) == 0
+        return random_player.below(rng, 4) == 0
     return withdraw_if_bad(S, X, W, p, h)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_reveal(rng, S, X, W, p):
     """Agent Davies: a face-down tile on the board to reveal."""
     if X.sid[p] == RANDOM:
@@ -133,7 +132,7 @@ def pick_reveal(rng, S, X, W, p):
     return pick_reveal_heuristic(S, X, W, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_free_unit(rng, S, X, W, p):
     """Captain Flounder: a unit type still in the supply."""
     if X.sid[p] == RANDOM:

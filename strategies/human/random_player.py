@@ -1,26 +1,26 @@
 """The uniformly random legal player (fuzzing): every choice uniform among the legal
 options the engine offers. It never needs the engine's fallback (tests check that)."""
 
-import numba as nb
-
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import attack_distance
 from simkit.kernels.low.game_common import in_range, unit_reach
 from simkit.kernels.low.game_outpost import can_buy_outpost, outpost_site
+from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.rand import uniform
 
 
-@nb.njit(cache=True)
-def uniform(rng, n):
-    return int(rng.random() * n)
+@kernel
+def below(rng, n):
+    return int(uniform(rng) * n)
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_action(rng, S, X, W, p):
     n = 0
     for b in range(L.NUM_BOXES):
         if W.legal[b]:
             n += 1
-    k = uniform(rng, n)
+    k = below(rng, n)
     for b in range(L.NUM_BOXES):
         if W.legal[b]:
             if k == 0:
@@ -29,14 +29,14 @@ def choose_action(rng, S, X, W, p):
     return L.BOX_RETRIEVE
 
 
-@nb.njit(cache=True)
+@kernel
 def random_display_slot(rng, X, or_none):
     """A uniformly random displayed slot; with ``or_none``, -1 is one more equal choice."""
     n = 1 if or_none else 0
     for j in range(X.display.size):
         if X.display[j] >= 0:
             n += 1
-    k = uniform(rng, n)
+    k = below(rng, n)
     for j in range(X.display.size):
         if X.display[j] >= 0:
             if k == 0:
@@ -45,13 +45,13 @@ def random_display_slot(rng, X, or_none):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_cycle(rng, S, X, W, p):
     """Revenge: keep the display (-1) or send any displayed card to the pile's bottom."""
     return random_display_slot(rng, X, True)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_recruit(rng, S, X, W, p):
     """A display slot, or -1 (pay to look at two from the pile) when that is possible."""
     gold_ok = X.pl[p, L.P_RES + L.GOLD] >= S.r[L.R_RECRUIT_DRAW_GOLD]
@@ -59,14 +59,14 @@ def pick_recruit(rng, S, X, W, p):
     return random_display_slot(rng, X, can_draw)
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_drawn(rng, S, X, W, p, a, b):
-    W.choice[0] = uniform(rng, 2) if b >= 0 else 0
+    W.choice[0] = below(rng, 2) if b >= 0 else 0
     n = 1
     for j in range(X.display.size):
         if X.display[j] >= 0:
             n += 1
-    k = uniform(rng, n) - 1
+    k = below(rng, n) - 1
     W.choice[1] = -1
     for j in range(X.display.size):
         if X.display[j] >= 0:
@@ -75,7 +75,7 @@ def pick_drawn(rng, S, X, W, p, a, b):
             k -= 1
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_unit(rng, S, X, W, p):
     """A uniformly random affordable unit (Revenge / Mythos Solo: or only an Outpost, when
     one can be placed, as one more option)."""
@@ -85,11 +85,11 @@ def pick_unit(rng, S, X, W, p):
         if X.g[L.G_SUPPLY + u] > 0 and S.unit_cost[u] <= gold:
             n += 1
     if can_buy_outpost(S, X, p, gold) and outpost_site(S, X, W, p, -1) >= 0:
-        if uniform(rng, n + 1) == n:
+        if below(rng, n + 1) == n:
             W.choice[0] = L.OUTPOST_STACK
             W.choice[1] = 1
             return
-    k = uniform(rng, n)
+    k = below(rng, n)
     W.choice[0] = -1
     for u in range(L.NUM_UNITS):
         if X.g[L.G_SUPPLY + u] > 0 and S.unit_cost[u] <= gold:
@@ -102,17 +102,17 @@ def pick_unit(rng, S, X, W, p):
         u == L.INFANTRY
         and gold >= 2 * S.unit_cost[u]
         and X.g[L.G_SUPPLY + u] >= 2
-        and uniform(rng, 2) == 1
+        and below(rng, 2) == 1
     ):
         W.choice[1] = 2
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_trade(rng, S, X, W, p):
     coal = X.pl[p, L.P_RES + L.COAL]
     iron = X.pl[p, L.P_RES + L.IRON]
     for j in range(2):
-        sub = uniform(rng, 4)
+        sub = below(rng, 4)
         if sub == L.EXPORT_COAL and coal == 0:
             sub = L.IMPORT_COAL
         if sub == L.EXPORT_IRON and iron == 0:
@@ -122,7 +122,7 @@ def pick_trade(rng, S, X, W, p):
         W.choice[j] = sub
 
 
-@nb.njit(cache=True)
+@kernel
 def plan_attack(rng, S, X, W, p):
     """A uniformly random attackable hex, then a random non-empty set of the unit types
     that reach it (each type with a random number of its units)."""
@@ -148,7 +148,7 @@ def plan_attack(rng, S, X, W, p):
                 normal += 1
         if normal == 0:
             return -1
-    k = uniform(rng, normal)
+    k = below(rng, normal)
     target = -1
     for h in range(X.hex_blocked.size):
         if X.hex_blocked[h] and _types_reaching(S, X, W, p, h, air) != 0:
@@ -162,14 +162,14 @@ def plan_attack(rng, S, X, W, p):
     chosen = 0
     while chosen == 0:
         for u in range(L.NUM_UNITS):
-            if (bits >> u) & 1 and uniform(rng, 2) == 1:
+            if (bits >> u) & 1 and below(rng, 2) == 1:
                 chosen |= 1 << u
     for u in range(L.NUM_UNITS):
-        W.force[u] = 1 + uniform(rng, X.pl[p, L.P_UNITS + u]) if (chosen >> u) & 1 else 0
+        W.force[u] = 1 + below(rng, X.pl[p, L.P_UNITS + u]) if (chosen >> u) & 1 else 0
     return target
 
 
-@nb.njit(cache=True)
+@kernel
 def _types_reaching(S, X, W, p, h, air):
     bits = 0
     for u in range(L.NUM_UNITS):
@@ -179,13 +179,13 @@ def _types_reaching(S, X, W, p, h, air):
     return bits
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_reveal(rng, S, X, W, p):
     n = 0
     for i in range(X.tile_hex.size):
         if X.tile_hex[i] >= 0 and not X.tile_up[i]:
             n += 1
-    k = uniform(rng, n)
+    k = below(rng, n)
     for i in range(X.tile_hex.size):
         if X.tile_hex[i] >= 0 and not X.tile_up[i]:
             if k == 0:
@@ -194,13 +194,13 @@ def pick_reveal(rng, S, X, W, p):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_free_unit(rng, S, X, W, p):
     n = 0
     for u in range(L.NUM_UNITS):
         if X.g[L.G_SUPPLY + u] > 0:
             n += 1
-    k = uniform(rng, n)
+    k = below(rng, n)
     for u in range(L.NUM_UNITS):
         if X.g[L.G_SUPPLY + u] > 0:
             if k == 0:

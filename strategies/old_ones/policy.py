@@ -7,25 +7,25 @@ the DEC_OOP_* code) before playing a legal default. These functions never change
 state; ``rng`` is the Old One player's stream (game_layout.RNG_OOP).
 """
 
-import numba as nb
-
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import distance_field
+from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.rand import uniform
 
 KIND_HEURISTIC, KIND_RANDOM = 0, 1
 
 
-@nb.njit(cache=True)
+@kernel
 def is_random(X):
     return X.oop_params[L.OP_KIND] == KIND_RANDOM
 
 
-@nb.njit(cache=True)
-def uniform(rng, n):
-    return int(rng.random() * n)
+@kernel
+def below(rng, n):
+    return int(uniform(rng) * n)
 
 
-@nb.njit(cache=True)
+@kernel
 def weakest_port(S, X):
     """The human whose Port looks easiest to take (Port strength + units' capacity)."""
     best = 0
@@ -40,15 +40,15 @@ def weakest_port(S, X):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_target(rng, S, X):
     """The human seat this turn aims at (Mythos targets, placing and revealing near it)."""
     if X.oop_params[L.OP_TARGET_WEAK] > 0 or is_random(X):
         return weakest_port(S, X)
-    return uniform(rng, X.g[L.G_NUM_PLAYERS])
+    return below(rng, X.g[L.G_NUM_PLAYERS])
 
 
-@nb.njit(cache=True)
+@kernel
 def mythos_score(S, X, c):
     """How much a heuristic OOP wants Mythos card c (farm-biased players like blighting)."""
     e = S.myth_effect[c]
@@ -68,24 +68,24 @@ def mythos_score(S, X, c):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_mythos(rng, S, X, cards, n):
     """Index into cards[:n] (the Mythos cards playable now) of the one to play, or -1: play
     none. Asked every turn, also when n is 0 (the wish to play is drawn first)."""
     want = X.oop_params[L.OP_PLAY_MYTHOS]
-    if not (want > 0 and rng.random() < want):
+    if not (want > 0 and uniform(rng) < want):
         return -1
     best = -1
     best_v = 0.0
     for j in range(n):
-        v = rng.random() if is_random(X) else mythos_score(S, X, cards[j])
+        v = uniform(rng) if is_random(X) else mythos_score(S, X, cards[j])
         if v > best_v:
             best_v = v
             best = j
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_action(rng, X, legal, up, down, hand):
     """The action (OOP_PLACE / REVEAL / MOVE / SUMMON) among legal[:4], -1 if none is legal.
     ``up``: face-up movers, ``down``: face-down tiles on the map, ``hand``: Mythos cards held."""
@@ -96,7 +96,7 @@ def choose_action(rng, X, legal, up, down, hand):
             k += int(legal[a])
         if k == 0:
             return -1
-        r = uniform(rng, k)
+        r = below(rng, k)
         for a in range(4):
             if legal[a]:
                 if r == 0:
@@ -117,16 +117,16 @@ def choose_action(rng, X, legal, up, down, hand):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_place_level(rng, X, levels, n):
     """Index into levels[:n] (0-based tile levels that may be placed and have a site,
     ascending) of the level to place: the highest, or a random one."""
     if is_random(X):
-        return uniform(rng, n)
+        return below(rng, n)
     return n - 1
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_site(rng, S, X, W, n, target_p):
     """Index into W.hexes[:n] (the legal sites) of the hex to place on: nearest an
     un-blighted Farm (farm-biased), nearest target_p's Port, or random."""
@@ -145,7 +145,7 @@ def pick_site(rng, S, X, W, n, target_p):
         else:
             farm_bias = False
     if is_random(X) or prm[L.OP_TARGET_WEAK] <= 0:
-        return uniform(rng, n)
+        return below(rng, n)
     best = 0
     best_d = 1 << 40
     for j in range(n):
@@ -162,7 +162,7 @@ def pick_site(rng, S, X, W, n, target_p):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_reveal(rng, S, X, tiles, n, target_p):
     """Index into tiles[:n] (face-down tiles on the map, which the OOP may look at) of the
     tile to flip: a mover first, near target_p's Port; or random."""
@@ -171,7 +171,7 @@ def pick_reveal(rng, S, X, tiles, n, target_p):
     for j in range(n):
         i = tiles[j]
         if is_random(X):
-            v = rng.random()
+            v = uniform(rng)
         else:
             t = S.tile_type[i]
             v = 0.0
@@ -187,20 +187,20 @@ def pick_reveal(rng, S, X, tiles, n, target_p):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def keep_summoned(rng, S, X, cards, n):
     """Summon: index into cards[:n] (the Mythos cards drawn, n >= 1) of the one to keep."""
     kept = -1
     kept_v = -1e18
     for j in range(n):
-        v = rng.random() if is_random(X) else mythos_score(S, X, cards[j]) + 1e-3 * rng.random()
+        v = uniform(rng) if is_random(X) else mythos_score(S, X, cards[j]) + 1e-3 * uniform(rng)
         if v > kept_v:
             kept_v = v
             kept = j
     return kept
 
 
-@nb.njit(cache=True)
+@kernel
 def outpost_threat(S, X, h):
     """Damage capacity of the Old Ones standing on Outpost h (the heuristic's ordering key)."""
     v = 0
@@ -210,13 +210,13 @@ def outpost_threat(S, X, h):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def next_outpost_fight(rng, S, X, hexes, a, k):
     """Which of the Outposts hexes[a:k] under attack is fought next (an index in a..k-1):
     "the Old One player decides the order": the strongest attack first (it wears the
     defenders down), or random."""
     if is_random(X):
-        return a + uniform(rng, k - a)
+        return a + below(rng, k - a)
     b = a
     for j in range(a + 1, k):
         if outpost_threat(S, X, hexes[j]) > outpost_threat(S, X, hexes[b]):
@@ -224,7 +224,7 @@ def next_outpost_fight(rng, S, X, hexes, a, k):
     return b
 
 
-@nb.njit(cache=True)
+@kernel
 def play_combat_mythos(rng, X):
     """Whether to play a combat Mythos card that applies to this fight."""
-    return rng.random() < X.oop_params[L.OP_COMBAT_MYTHOS]
+    return uniform(rng) < X.oop_params[L.OP_COMBAT_MYTHOS]

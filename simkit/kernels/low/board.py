@@ -15,10 +15,11 @@ Layout shared with simkit/kernels/low/movement.py and the full-game engine (plai
 
 Hex indices run 0..n_hex-1 in ascending printed hex number, so "lowest-numbered hex"
 is "lowest index". Chance is separate from resolution: the survey and port kernels take
-pre-drawn arrays or an explicit ``np.random.Generator`` and use only ``rng.random()``.
+pre-drawn arrays or an explicit ``np.random.Generator`` and use only ``uniform(rng)``.
 """
 
-import numba as nb
+from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.rand import uniform
 
 NUM_DIRS = 6
 COASTAL, OUTBACK, HILLS, FARMLAND, DESERT = 0, 1, 2, 3, 4
@@ -32,7 +33,7 @@ PORT_RANDOM, PORT_FIRST = 0, 1
 # -- distances --------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def distance_field(neighbors, target_mask, dist, queue):
     """Multi-source BFS: dist[h] = steps from h to the nearest target, -1 if none reachable.
 
@@ -51,7 +52,7 @@ def distance_field(neighbors, target_mask, dist, queue):
     return spread(neighbors, dist, queue, tail)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline="always")
 def spread(neighbors, dist, queue, tail):
     """Breadth-first from the ``tail`` sources in queue (dist 0; every other hex -1);
     every hex may be crossed. Returns the number of hexes reached."""
@@ -69,7 +70,7 @@ def spread(neighbors, dist, queue, tail):
     return tail
 
 
-@nb.njit(cache=True)
+@kernel
 def hex_distance(hex_q, hex_r, a, b):
     """Straight-line hex distance between hexes a and b (axial coordinates)."""
     dq = hex_q[a] - hex_q[b]
@@ -81,17 +82,17 @@ def hex_distance(hex_q, hex_r, a, b):
 # -- setup: survey tiles --------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def shuffle_prefix(rng, values, n):
-    """Fisher-Yates shuffle of values[:n] in place using only rng.random()."""
+    """Fisher-Yates shuffle of values[:n] in place using only uniform(rng)."""
     for i in range(n - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
+        j = int(uniform(rng) * (i + 1))
         t = values[i]
         values[i] = values[j]
         values[j] = t
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_from_stacks(stacks, stack_top, stack_size, level):
     """Top tile of the stack for ``level``, or of the next level up if it ran out; -1 if none.
 
@@ -108,7 +109,7 @@ def draw_from_stacks(stacks, stack_top, stack_size, level):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def place_survey(
     neighbors,
     hex_terrain,
@@ -178,7 +179,7 @@ def place_survey(
                     hex_tile[h] = new
 
 
-@nb.njit(cache=True)
+@kernel
 def random_survey_setup(
     rng,
     neighbors,
@@ -230,7 +231,7 @@ def random_survey_setup(
 # -- setup: ports ----------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def legal_port_mask(hex_q, hex_r, hex_port, port_hex, out):
     """out[h] = True where a Port may go now: a port-symbol hex with no placed Port (port_hex,
     -1 = not placed) within two hexes by the most direct route. Returns the count."""
@@ -249,7 +250,7 @@ def legal_port_mask(hex_q, hex_r, hex_port, port_hex, out):
     return count
 
 
-@nb.njit(cache=True)
+@kernel
 def place_ports(rng, hex_q, hex_r, hex_port, num_players, policy, port_hex, mask):
     """Setup step 14: players num_players-1 down to 0 each place a Port.
 
@@ -263,7 +264,7 @@ def place_ports(rng, hex_q, hex_r, hex_port, num_players, policy, port_hex, mask
         count = legal_port_mask(hex_q, hex_r, hex_port, port_hex, mask)
         if count == 0:
             return player
-        pick = 0 if policy == PORT_FIRST else int(rng.random() * count)
+        pick = 0 if policy == PORT_FIRST else int(uniform(rng) * count)
         for h in range(mask.size):
             if mask[h]:
                 if pick == 0:
@@ -276,7 +277,7 @@ def place_ports(rng, hex_q, hex_r, hex_port, num_players, policy, port_hex, mask
 # -- railways --------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def clear_network(neighbors, edge_owner, player, port, hex_blocked, out, queue):
     """out[h] = True if h is joined to ``player``'s Port by their own track along a path
     whose every hex (the Port and h included) is free of Old Ones. Returns the count."""
@@ -301,7 +302,7 @@ def clear_network(neighbors, edge_owner, player, port, hex_blocked, out, queue):
     return tail
 
 
-@nb.njit(cache=True)
+@kernel
 def can_build_track(neighbors, edge_owner, clear, hex_no_build, hex_terrain, terrain_mask, h, k):
     """May a track be laid across side k of hex h (towards neighbors[h, k]) now?
 
@@ -320,7 +321,7 @@ def can_build_track(neighbors, edge_owner, clear, hex_no_build, hex_terrain, ter
     return True
 
 
-@nb.njit(cache=True)
+@kernel
 def lay_track(neighbors, edge_owner, h, k, player):
     """Record ``player``'s track across side k of h on both hexes (no legality check)."""
     m = neighbors[h, k]
@@ -328,7 +329,7 @@ def lay_track(neighbors, edge_owner, h, k, player):
     edge_owner[m, (k + 3) % NUM_DIRS] = player
 
 
-@nb.njit(cache=True)
+@kernel
 def attack_distance(
     neighbors, edge_owner, player, port, hex_blocked, airship_only, dist, queue, clear
 ):
@@ -364,7 +365,7 @@ def attack_distance(
     return tail
 
 
-@nb.njit(cache=True)
+@kernel
 def attackable(
     neighbors,
     edge_owner,

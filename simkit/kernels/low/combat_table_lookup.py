@@ -4,11 +4,11 @@ A leaf module (no combat imports) so the withdrawal policies in strategies/comba
 read the table without an import cycle.
 """
 
-import numba as nb
 import numpy as np
 
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low.hashtable import EMPTY, _slot
+from simkit.kernels.low.jit import kernel
 
 COL_DECISION, COL_ROW = 2, 3
 TABLE_COLS = 4
@@ -26,7 +26,7 @@ EMPTY_TABLE = np.full((1, TABLE_COLS), EMPTY, dtype=np.int64)
 TAG_SHIFT = 31  # key2 bits above this name the matchup, so one table can hold many
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline="always")
 def state_keys(st, tag):
     """Two keys naming everything the future of a combat depends on, deck aside.
 
@@ -46,7 +46,7 @@ def state_keys(st, tag):
     return k1, k2 | (tag << TAG_SHIFT)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline="always")
 def table_decision(table, tag, st):
     """The option table ``tag`` stores for state st (STAY if the state is not in it)."""
     k1, k2 = state_keys(st, tag)

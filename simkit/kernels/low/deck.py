@@ -6,13 +6,14 @@ cards still to draw; a drawn card is swapped just past that region, so resetting
 lives only here: callers resolve the returned card with their own rules.
 """
 
-import numba as nb
+from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.rand import uniform
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline="always")
 def draw_card(rng, deck, n_left):
     """Uniformly draw one of deck[:n_left]; return (card, new n_left)."""
-    j = int(rng.random() * n_left)
+    j = int(uniform(rng) * n_left)
     card = deck[j]
     n_left -= 1
     deck[j] = deck[n_left]
@@ -20,7 +21,7 @@ def draw_card(rng, deck, n_left):
     return card, n_left
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline="always")
 def refill_full(deck):
     """A fresh deck of every card (the whole discard pile shuffled back in)."""
     for k in range(deck.size):
@@ -28,7 +29,7 @@ def refill_full(deck):
     return deck.size
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline="always")
 def composition_key(counts, place):
     """Mixed-radix index of a deck composition (cards left per outcome class)."""
     key = 0

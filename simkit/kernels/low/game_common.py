@@ -7,14 +7,13 @@ numba's runtime (NRT) to read a field, so unlike simkit/kernels/combat.py they a
 compiled with _nrt=False; play_combat itself still is.
 """
 
-import numba as nb
-
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import attack_distance
 from simkit.kernels.low.deck import draw_card, refill_full
+from simkit.kernels.low.jit import kernel
 
 
-@nb.njit(cache=True)
+@kernel
 def log_event(X, kind, time, actor, a, b, c, d, e):
     """Append one row to the event log (no-op unless logging is on); returns the row or -1."""
     g = X.g
@@ -37,19 +36,19 @@ def log_event(X, kind, time, actor, a, b, c, d, e):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def is_revenge_like(X):
     """Revenge Ports and Outposts are in play (Revenge, Mythos Solo)."""
     return X.g[L.G_MODE] == L.MODE_REVENGE or X.g[L.G_MODE] == L.MODE_MYTHOS_SOLO
 
 
-@nb.njit(cache=True)
+@kernel
 def now(X):
     """The purple disc's space (the time of Old One events)."""
     return X.g[L.G_OO_TIME]
 
 
-@nb.njit(cache=True)
+@kernel
 def tiles_in_hex(X, h, out):
     """Old One tiles on the board in hex h, ascending tile index, into out; returns the count."""
     n = 0
@@ -60,7 +59,7 @@ def tiles_in_hex(X, h, out):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def refresh_blocked(X, h):
     """hex_old_ones[h] = an Old One tile (face up or down) is in h; hex_blocked[h] = that,
     or a Spawn tile (Revenge: it blocks railways and can be attacked, but an empty one
@@ -76,14 +75,14 @@ def refresh_blocked(X, h):
     X.hex_blocked[h] = old_ones or X.hx[h, L.H_SPAWN] >= 0
 
 
-@nb.njit(cache=True)
+@kernel
 def occupy(X, h):
     """An Old One tile has just been put in (or moved into) hex h."""
     X.hex_old_ones[h] = True
     X.hex_blocked[h] = True
 
 
-@nb.njit(cache=True)
+@kernel
 def remove_tile(X, i, state):
     """Take tile i off the board (killed, removed Empty tile...)."""
     h = X.tile_hex[i]
@@ -92,7 +91,7 @@ def remove_tile(X, i, state):
     refresh_blocked(X, h)
 
 
-@nb.njit(cache=True)
+@kernel
 def flip_tile(S, X, i, actor):
     """Turn tile i face up; an Empty tile is removed from play. Returns its type (-1 Empty)."""
     X.tile_up[i] = True
@@ -104,7 +103,7 @@ def flip_tile(S, X, i, actor):
     return t
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_oo_card(rngs, X):
     """One Old One card from the game's persistent deck (reshuffled when exhausted)."""
     g = X.g
@@ -120,7 +119,7 @@ def draw_oo_card(rngs, X):
 # -- the Personality display ---------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_personality(X):
     """Top card of the Personality draw pile, or -1 if it is empty."""
     g = X.g
@@ -131,7 +130,7 @@ def draw_personality(X):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def take_from_display(X, slot):
     """Remove the card in ``slot``; the cards left of it move right to fill the gap and a
     new card is drawn into slot 0 (the left end). Returns the card taken."""
@@ -143,7 +142,7 @@ def take_from_display(X, slot):
     return card
 
 
-@nb.njit(cache=True)
+@kernel
 def advance_disc(X, k):
     """The Old One player's purple disc moves k spaces (TP spent) and lands on top."""
     g = X.g
@@ -152,7 +151,7 @@ def advance_disc(X, k):
     g[L.G_OO_ARRIVAL] = g[L.G_ARRIVALS]
 
 
-@nb.njit(cache=True)
+@kernel
 def cycle_display(X, slot):
     """Revenge (Personalities): the card in ``slot`` goes to the bottom of the draw pile
     and the display is refilled as when a card is taken. Needs a non-empty pile."""
@@ -166,7 +165,7 @@ def cycle_display(X, slot):
     return card
 
 
-@nb.njit(cache=True)
+@kernel
 def display_count(X):
     n = 0
     for j in range(X.display.size):
@@ -178,7 +177,7 @@ def display_count(X):
 # -- players ------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@kernel
 def has_effect(S, X, p, effect):
     """Amount of the first owned Personality with ``effect`` (0 if none)."""
     owned = X.pl[p, L.P_PERS]
@@ -188,7 +187,7 @@ def has_effect(S, X, p, effect):
     return 0
 
 
-@nb.njit(cache=True)
+@kernel
 def unit_capacity(S, X, p, s):
     """Damage capacity of combat stack s for player p (Proust, Krupp)."""
     cap = S.unit_cap[s]
@@ -199,7 +198,7 @@ def unit_capacity(S, X, p, s):
     return cap
 
 
-@nb.njit(cache=True)
+@kernel
 def unit_reach(S, X, p, u):
     """Off-rail range of unit u for player p (Billy Kneebone adds to units that have one)."""
     rng_ = S.unit_range[u]
@@ -208,7 +207,7 @@ def unit_reach(S, X, p, u):
     return rng_
 
 
-@nb.njit(cache=True)
+@kernel
 def on_rail(S, X, W, p, h):
     """Hex h is joined by p's own track to a hex of the clear network (Armoured Trains)."""
     for k in range(6):
@@ -218,7 +217,7 @@ def on_rail(S, X, W, p, h):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def in_range(S, X, W, p, h, reach, airship_only):
     """Can a force of lowest range ``reach`` attack hex h? W.dist/W.clear must be current;
     an all-Airship force uses W.dist2 (filled by the caller with the fly-over field)."""
@@ -230,7 +229,7 @@ def in_range(S, X, W, p, h, reach, airship_only):
     return (d >= 0) & (d <= reach)
 
 
-@nb.njit(cache=True)
+@kernel
 def ensure_dist(S, X, W, p):
     """W.dist = off-rail steps from p's clear network (not through Old Ones), computed at
     most once per turn (and again after the network changed)."""
@@ -249,7 +248,7 @@ def ensure_dist(S, X, W, p):
         W.ctx[L.CTX_DIST_OK] = 1
 
 
-@nb.njit(cache=True)
+@kernel
 def oop_refused(X, decision, value):
     """The Old One player's strategy answered outside the legal options (DEC_OOP_*): count
     it (G_ILLEGAL, as for a human seat) and log it; the caller plays the legal default."""

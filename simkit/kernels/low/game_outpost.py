@@ -9,16 +9,15 @@ Strategies ask :func:`outpost_site` (where one would go); the engine places it w
 :func:`place_outpost`. Used by Revenge and Mythos Solo.
 """
 
-import numba as nb
-
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import clear_network, distance_field
 from simkit.kernels.low.game_common import is_revenge_like, log_event
+from simkit.kernels.low.jit import kernel
 
 MAX_OUTPOSTS = 2  # per player: 8 Outpost tiles in the box; the rules speak of "both their Outposts"
 
 
-@nb.njit(cache=True)
+@kernel
 def can_buy_outpost(S, X, p, gold_left):
     """Revenge-like game, fewer than MAX_OUTPOSTS placed and ``gold_left`` pays for one."""
     return (
@@ -28,7 +27,7 @@ def can_buy_outpost(S, X, p, gold_left):
     )
 
 
-@nb.njit(cache=True)
+@kernel
 def outpost_site(S, X, W, p, reach):
     """The empty hex of p's clear rail network nearest an Old One tile, no farther than
     ``reach`` hexes from one (reach < 0: any distance, and any empty hex of the network
@@ -75,7 +74,7 @@ def outpost_site(S, X, W, p, reach):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def place_outpost(S, X, p, h, extra_gold):
     """p pays for an Outpost and places it on h (logged as a purchase)."""
     cost = int(S.unit_cost_f[L.OUTPOST_STACK])
@@ -87,7 +86,7 @@ def place_outpost(S, X, p, h, extra_gold):
     log_event(X, L.EV_BUY, X.pl[p, L.P_TIME], p, L.OUTPOST_STACK, 1, cost + extra_gold, h, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def maybe_outpost(S, X, W, p):
     """After buying a unit: +2 Gold for an Outpost on the empty hex of p's network nearest
     an Old One, when that is within HP_OUTPOST hexes (0: never)."""

@@ -4,8 +4,9 @@ Maps a pair of non-negative int64 keys to a row number. About ten times faster
 than numba's typed.Dict with tuple keys in the exact solvers' inner loop.
 """
 
-import numba as nb
 import numpy as np
+
+from simkit.kernels.low.jit import kernel
 
 EMPTY = -1
 
@@ -16,7 +17,7 @@ def new_table(max_items: int) -> tuple[np.ndarray, np.ndarray]:
     return np.full((slots, 2), EMPTY, dtype=np.int64), np.full(slots, EMPTY, dtype=np.int64)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline="always")
 def _slot(keys, k1, k2):
     mask = keys.shape[0] - 1
     h = (np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)) ^ (
@@ -29,13 +30,13 @@ def _slot(keys, k1, k2):
     return i
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline="always")
 def table_get(keys, rows, k1, k2):
     """Row stored for (k1, k2), or EMPTY."""
     return rows[_slot(keys, k1, k2)]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline="always")
 def table_put(keys, rows, k1, k2, row):
     i = _slot(keys, k1, k2)
     keys[i, 0] = k1

@@ -21,19 +21,19 @@ policy dispatched inside numba (one compiled kernel for every policy), see
 :func:`choose_step`. An engine that wants its own rule calls :func:`step_candidates`.
 """
 
-import numba as nb
-
 from simkit.kernels.low.board import NUM_DIRS, distance_field, spread
+from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.rand import uniform
 from simkit.names import TEMPLE
 
 # Revenge chooser policies (int ids; params unused so far, kept for future policies).
 CHOOSE_COMPASS = 0  # the base rule: the card's compass number and rotation
-CHOOSE_RANDOM = 1  # uniform among eligible hexes (rng.random())
+CHOOSE_RANDOM = 1  # uniform among eligible hexes (uniform(rng))
 CHOOSE_PORTS = 2  # the eligible hex closest to a Port/Outpost; ties by the compass rule
 CHOOSE_LOWEST = 3  # the eligible hex with the lowest number
 
 
-@nb.njit(cache=True)
+@kernel
 def step_candidates(neighbors, dist, h, out):
     """Hexes one step closer to the nearest target on a shortest route, in compass order.
 
@@ -52,7 +52,7 @@ def step_candidates(neighbors, dist, h, out):
     return count
 
 
-@nb.njit(cache=True)
+@kernel
 def compass_step(neighbors, dist, h, compass, rotation):
     """Direction index of the step the compass rule gives, or -1 (no step).
 
@@ -71,7 +71,7 @@ def compass_step(neighbors, dist, h, compass, rotation):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_step(policy, rng, neighbors, dist, port_dist, h, compass, rotation, cand):
     """Direction index the Old One player picks among the eligible hexes (-1 = none).
 
@@ -84,7 +84,7 @@ def choose_step(policy, rng, neighbors, dist, port_dist, h, compass, rotation, c
     if count == 1 or policy == CHOOSE_COMPASS:
         return compass_step(neighbors, dist, h, compass, rotation)
     if policy == CHOOSE_RANDOM:
-        return cand[int(rng.random() * count)]
+        return cand[int(uniform(rng) * count)]
     if policy == CHOOSE_LOWEST:
         best = cand[0]
         for j in range(1, count):
@@ -107,7 +107,7 @@ def choose_step(policy, rng, neighbors, dist, port_dist, h, compass, rotation, c
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def _arrive(neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k):
     m = neighbors[h, k]
     mover_hex[i] = m
@@ -117,7 +117,7 @@ def _arrive(neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_f
         mover_stopped[i] = True
 
 
-@nb.njit(cache=True)
+@kernel
 def _blight(hex_target, hex_farm, mover_hex, before):
     """Blight every un-blighted farm a mover entered on this card (once per farm)."""
     blighted = 0
@@ -130,7 +130,7 @@ def _blight(hex_target, hex_farm, mover_hex, before):
     return blighted
 
 
-@nb.njit(cache=True)
+@kernel
 def movement_card(
     neighbors,
     hex_target,
@@ -165,7 +165,7 @@ def movement_card(
     return _blight(hex_target, hex_farm, mover_hex, before)
 
 
-@nb.njit(cache=True)
+@kernel
 def movement_card_choose(
     policy,
     rng,
@@ -203,7 +203,7 @@ def movement_card_choose(
     return _blight(hex_target, hex_farm, mover_hex, before)
 
 
-@nb.njit(cache=True)
+@kernel
 def _port_field(neighbors, hex_target, hex_farm, port_dist, queue):
     """port_dist = distance field to the targets that are not farms (Ports, Outposts)."""
     tail = 0
@@ -217,7 +217,7 @@ def _port_field(neighbors, hex_target, hex_farm, port_dist, queue):
     spread(neighbors, port_dist, queue, tail)
 
 
-@nb.njit(cache=True)
+@kernel
 def movers_for_card(card, card_moves, mover_type, mover_face_up, type_moves, out):
     """out[i] = tile i moves on this card: face up, its type circled on the card, a type
     that moves at all, and never a Temple. Returns how many move."""
@@ -231,7 +231,7 @@ def movers_for_card(card, card_moves, mover_type, mover_face_up, type_moves, out
     return count
 
 
-@nb.njit(cache=True)
+@kernel
 def movement_phase(
     cards,
     card_moves,

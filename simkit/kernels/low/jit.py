@@ -1,0 +1,49 @@
+"""``@kernel``: the game engine's jit decorator, ``numba.njit(cache=True)`` compiled once
+per argument type instead of once per constant.
+
+When one jitted function calls another with a constant (``log_event(X, L.EV_FIGHT, ...)``,
+``fight(..., True)``), numba types that argument as a literal and compiles the callee, and
+everything below it, once per value: the engine had compiled ``log_event`` 29 times and
+the fight subtree twice, and because numba re-optimises a function's module with every
+callee linked in, each copy cost the full subtree again. A ``kernel`` compiles for the
+plain types (a literal argument matches them by a safe conversion); LLVM still folds the
+constant where it inlines the call. Keyword options pass through (``inline="always"``).
+
+    >>> @kernel(cache=False)  # (a doctest has no file to cache in)
+    ... def add(x, k):
+    ...     return x + k
+    >>> @kernel(cache=False)
+    ... def twice(x):
+    ...     return add(x, 1) + add(x, 2)
+    >>> twice(3), len(add.signatures)
+    (9, 1)
+"""
+
+from __future__ import annotations
+
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+
+class KernelDispatcher(CPUDispatcher):
+    """A CPU dispatcher that compiles its callers' calls for non-literal argument types."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+def kernel(fn=None, /, *, cache: bool = True, **options):
+    """``@kernel`` or ``@kernel(inline="always")``: njit with on-disk caching, one
+    specialisation per argument type."""
+
+    def wrap(func):
+        disp = KernelDispatcher(
+            py_func=func, locals={}, targetoptions={"nopython": True, **options}
+        )
+        if cache:
+            disp.enable_caching()
+        return disp
+
+    return wrap(fn) if fn is not None else wrap
