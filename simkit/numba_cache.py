@@ -1,17 +1,23 @@
-"""Keep numba's on-disk cache of every kernel honest.
+"""Keep numba's on-disk cache of every kernel honest, and drop no more of it than needed.
 
 numba re-validates a cached function against its own source file only, but our kernels
 inline code from other modules (combat resolution, the withdraw table, the strategies'
-decision functions...). An edit there would leave stale machine code in the cache (a
-git checkout that touches one file does exactly that). So, once per process and before
-any kernel runs, :func:`drop_stale_kernel_cache` hashes every source file that numba
-compiles and, if the hash changed since the cache was written, deletes all of their
-cache files; they are rebuilt on the next call (the game engine in 2-3 minutes).
+decision functions, layout constants...). An edit there would leave stale machine code
+in the cache (a git checkout that touches one file does exactly that). So, once per
+process and before any kernel runs, :func:`drop_stale_kernel_cache` hashes, for every
+kernel module, its source and the source of every repository module it imports,
+directly or not; it deletes the cache files of exactly the modules whose hash changed
+since the cache was written. An edit to a strategy recompiles the strategy and the
+kernels that call it, not the combat solvers; an edit to game_layout recompiles
+everything that reads it.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import json
+from functools import cache
 from pathlib import Path
 
 from numba.core.caching import CacheImpl
@@ -32,12 +38,58 @@ def source_files() -> list[Path]:
     return [p for d in SOURCE_DIRS for p in sorted((ROOT / d).glob("*.py"))]
 
 
-def fingerprint() -> str:
-    h = hashlib.sha256()
+def _module_file(name: str) -> Path | None:
+    """The repository file of a dotted module name (None outside simkit/ and strategies/)."""
+    if not name.startswith(("simkit", "strategies")):
+        return None
+    base = ROOT.joinpath(*name.split("."))
+    for p in (base.with_suffix(".py"), base / "__init__.py"):
+        if p.is_file():
+            return p
+    return None
+
+
+@cache
+def imports_of(path: Path) -> frozenset[Path]:
+    """The repository modules ``path`` imports (``from pkg import module`` included)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        found.update(p for p in map(_module_file, names) if p is not None and p != path)
+    return frozenset(found)
+
+
+def closure(path: Path) -> list[Path]:
+    """``path`` and every repository module it imports, directly or not, sorted."""
+    seen, todo = {path}, [path]
+    while todo:
+        for dep in imports_of(todo.pop()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return sorted(seen)
+
+
+def module_hashes() -> dict[str, str]:
+    """Kernel module (relative path) -> hash of its source and its imports' sources."""
+    out = {}
     for p in source_files():
-        h.update(str(p.relative_to(ROOT)).encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+        h = hashlib.sha256()
+        for dep in closure(p):
+            h.update(str(dep.relative_to(ROOT)).encode())
+            h.update(dep.read_bytes())
+        out[str(p.relative_to(ROOT))] = h.hexdigest()[:16]
+    return out
+
+
+def fingerprint() -> str:
+    """One hash of every kernel module's hash (changes when any kernel source does)."""
+    return hashlib.sha256(json.dumps(module_hashes(), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _located(py_file: Path) -> Path | None:
@@ -54,42 +106,58 @@ def _located(py_file: Path) -> Path | None:
 
 
 def cache_dirs() -> list[Path]:
-    dirs = []
+    return list(dict.fromkeys(_cache_dir_of().values()))
+
+
+def _cache_dir_of() -> dict[str, Path]:
+    """Kernel source folder (relative) -> the folder numba caches its functions in."""
+    out = {}
     for d in SOURCE_DIRS:
         files = sorted((ROOT / d).glob("*.py"))
         located = _located(files[0]) if files else None
         if located is not None:
-            dirs.append(located)
-    return dirs
+            out[d] = located
+    return out
+
+
+def _read_stamp(path: Path) -> dict[str, str]:
+    try:
+        stamp = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}  # an old single-hash stamp: all stale
 
 
 def drop_stale_kernel_cache() -> bool:
-    """Delete every kernel cache file if any kernel source changed. True if it did."""
+    """Delete the cache files of every kernel module whose source, or the source of a
+    module it imports, changed since they were written. True if any module was stale."""
     global _DONE
     if _DONE:
         return False
     _DONE = True
-    dirs = cache_dirs()
-    if not dirs:
+    where = _cache_dir_of()
+    if not where:
         return False
-    stamp = dirs[0] / STAMP
-    now = fingerprint()
+    stamp_path = next(iter(where.values())) / STAMP
+    before = _read_stamp(stamp_path)
+    now = module_hashes()
+    stale = [m for m, h in now.items() if before.get(m) != h]
+    if not stale:
+        return False
+    for m in stale:
+        d = where.get(str(Path(m).parent))
+        if d is None or not d.is_dir():
+            continue
+        stem = Path(m).stem + "."
+        for f in d.iterdir():
+            if f.name.startswith(stem) and f.suffix in (".nbi", ".nbc"):
+                try:
+                    f.unlink()
+                except OSError:
+                    pass
     try:
-        if stamp.read_text().strip() == now:
-            return False
-    except OSError:
-        pass
-    for d in dirs:
-        if d.is_dir():
-            for f in d.iterdir():
-                if f.suffix in (".nbi", ".nbc"):
-                    try:
-                        f.unlink()
-                    except OSError:
-                        pass
-    try:
-        dirs[0].mkdir(parents=True, exist_ok=True)
-        stamp.write_text(now + "\n")
+        stamp_path.parent.mkdir(parents=True, exist_ok=True)
+        stamp_path.write_text(json.dumps(now, indent=0, sort_keys=True) + "\n")
     except OSError:
         pass
     return True

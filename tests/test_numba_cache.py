@@ -1,5 +1,6 @@
-"""Every kernel's numba cache is dropped when any kernel source changes (numba itself
-checks a cached function against its own file only)."""
+"""A kernel's numba cache is dropped when its source or the source of any module it
+imports changes (numba itself checks a cached function against its own file only), and
+only then: an edit recompiles the modules that depend on it, not every kernel."""
 
 from __future__ import annotations
 
@@ -29,24 +30,69 @@ def test_cache_dirs_are_where_numba_puts_the_kernels():
     assert Path(choose_stack._cache._cache_path) in dirs
 
 
-def test_stale_cache_files_are_deleted_and_the_stamp_renewed(tmp_path, monkeypatch):
-    kernels, strat = tmp_path / "k", tmp_path / "s"
-    kernels.mkdir()
-    strat.mkdir()
-    for f in ("game_loop.play_game-1.py311.nbi", "combat.play_combat-1.py311.1.nbc"):
-        (kernels / f).write_text("x")
-    (strat / "withdrawal.withdraw_decision-9.py311.nbi").write_text("x")
-    (strat / "notes.txt").write_text("kept")
-    monkeypatch.setattr(cache, "cache_dirs", lambda: [kernels, strat])
+def _tree(tmp_path, monkeypatch):
+    """simkit/kernels/{top, mid, leaf, other}.py: top imports mid, mid imports leaf."""
+    src = tmp_path / "simkit" / "kernels"
+    src.mkdir(parents=True)
+    (src / "leaf.py").write_text("X = 1\n")
+    (src / "mid.py").write_text("from simkit.kernels.leaf import X\n")
+    (src / "top.py").write_text("from simkit.kernels import mid\n")
+    (src / "other.py").write_text("import numpy\n")
+    store = tmp_path / "cache"
+    store.mkdir()
+    monkeypatch.setattr(cache, "ROOT", tmp_path)
+    monkeypatch.setattr(cache, "SOURCE_DIRS", ("simkit/kernels",))
+    monkeypatch.setattr(cache, "_cache_dir_of", lambda: {"simkit/kernels": store})
+    return src, store
+
+
+def _run(monkeypatch) -> bool:
+    cache.imports_of.cache_clear()
     monkeypatch.setattr(cache, "_DONE", False)
-    assert cache.drop_stale_kernel_cache()
-    assert sorted(p.name for p in kernels.iterdir()) == [cache.STAMP]
-    assert sorted(p.name for p in strat.iterdir()) == ["notes.txt"]
-    (kernels / "combat.play_combat-1.py311.nbi").write_text("x")
-    monkeypatch.setattr(cache, "_DONE", False)
-    assert not cache.drop_stale_kernel_cache()  # same sources: the cache is kept
-    assert (kernels / "combat.play_combat-1.py311.nbi").exists()
-    monkeypatch.setattr(cache, "fingerprint", lambda: "changed")
-    monkeypatch.setattr(cache, "_DONE", False)
-    assert cache.drop_stale_kernel_cache()
-    assert not (kernels / "combat.play_combat-1.py311.nbi").exists()
+    return cache.drop_stale_kernel_cache()
+
+
+def _fill(store):
+    for m in ("top", "mid", "leaf", "other"):
+        (store / f"{m}.f-1.py311.nbi").write_text("x")
+        (store / f"{m}.f-1.py311.1.nbc").write_text("x")
+    (store / "notes.txt").write_text("kept")
+
+
+def _cached(store):
+    return sorted({p.name.split(".")[0] for p in store.glob("*.nb?")})
+
+
+def test_an_edit_drops_the_edited_module_and_its_importers_only(tmp_path, monkeypatch):
+    src, store = _tree(tmp_path, monkeypatch)
+    assert _run(monkeypatch)  # no stamp yet: everything is stale
+    _fill(store)
+    assert not _run(monkeypatch)  # same sources: the cache is kept
+    assert _cached(store) == ["leaf", "mid", "other", "top"]
+    (src / "leaf.py").write_text("X = 2\n")
+    assert _run(monkeypatch)
+    assert _cached(store) == ["other"]  # leaf, and mid and top through their imports
+    assert (store / "notes.txt").exists() and (store / cache.STAMP).exists()
+    _fill(store)
+    (src / "other.py").write_text("import numpy as np\n")
+    assert _run(monkeypatch)
+    assert _cached(store) == ["leaf", "mid", "top"]
+
+
+def test_an_old_single_hash_stamp_counts_as_all_stale(tmp_path, monkeypatch):
+    _, store = _tree(tmp_path, monkeypatch)
+    _fill(store)
+    (store / cache.STAMP).write_text("0123456789abcdef\n")
+    assert _run(monkeypatch)
+    assert _cached(store) == []
+
+
+def test_the_engines_modules_depend_on_the_layout_and_the_strategies():
+    loop = cache.ROOT / "simkit/kernels/game_loop.py"
+    deps = {str(p.relative_to(cache.ROOT)) for p in cache.closure(loop)}
+    assert "simkit/kernels/low/game_layout.py" in deps
+    assert "strategies/human/policy.py" in deps and "strategies/old_ones/policy.py" in deps
+    combat = cache.ROOT / "simkit/kernels/combat_exact.py"
+    assert "strategies/human/policy.py" not in {
+        str(p.relative_to(cache.ROOT)) for p in cache.closure(combat)
+    }
