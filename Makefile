@@ -2,44 +2,60 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: setup run test test-fast doctest lint bench clean
+.PHONY: setup run test test-fast doctest lint bench bench-check clean
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-setup: $(STAMP)
+# `make run` needs only the runtime dependencies (a fresh clone's first run installs less);
+# the dev extra (test tools, linter, Dask, notebooks) comes with the test targets.
+$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+$(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(DEV_STAMP) $(RUN_STAMP)
+
+setup: $(DEV_STAMP)
 
 ## The main job: a small combat-odds + balance run ending in a report.
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(PY) -m simkit demo --out results/demo
 
 ## The one test command (README and CI).
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(PY) -m pytest
 
 ## The edit loop: everything but the tests marked slow (fuzz, big sweeps, notebooks, Dask),
 ## spread over the cores (pytest-xdist; every test stays independent of the others).
-test-fast: $(STAMP)
+test-fast: $(DEV_STAMP)
 	$(PY) -m pytest -m "not slow" -n auto
 
 ## The docstring examples of the package (CI runs them after `make test`).
-doctest: $(STAMP)
+doctest: $(DEV_STAMP)
 	$(PY) -m pytest --doctest-modules simkit strategies -p no:cacheprovider
 
 LINT_DIRS := simkit strategies tests benchmarks tools experiments
 
 ## ruff's lint rules and its formatter (a file `ruff format` would change fails the check).
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(PY) -m ruff check $(LINT_DIRS)
 	$(PY) -m ruff format --check $(LINT_DIRS)
 
-bench: $(STAMP)
-	$(PY) benchmarks/run_all.py
+## Every benchmark (JSON lines, also in benchmarks/results/latest.jsonl), then the speed
+## guard: fails loudly when a figure the README quotes has fallen to half (figures.toml).
+bench: $(DEV_STAMP)
+	$(PY) benchmarks/run_all.py --out benchmarks/results/latest.jsonl
+	$(PY) benchmarks/check_figures.py benchmarks/results/latest.jsonl
+
+## The guard alone, on lines already measured (e.g. one script: run_all.py game).
+bench-check: $(DEV_STAMP)
+	$(PY) benchmarks/check_figures.py benchmarks/results/latest.jsonl
 
 clean:
 	rm -rf $(VENV) results .pytest_cache
