@@ -211,6 +211,16 @@ def place_sites(S, X, W, lv):
 
 
 @kernel
+def has_place_site(S, X, lv):
+    """place_sites(S, X, W, lv) > 0, without listing them: the first legal hex answers
+    (an empty Spawn tile is also one with room, so one scan covers both of its cases)."""
+    for h in range(X.hx.shape[0]):
+        if place_legal(S, X, h, lv) and count_in_hex(X, h) < L.MAX_IN_HEX:
+            return True
+    return False
+
+
+@kernel
 def place_levels(X, out3):
     """out3[lv] = 1 if a tile of level lv+1 may be taken now: from the largest set, or any
     lower level (rules: 'you may place the lower levels even if there are fewer left')."""
@@ -288,12 +298,13 @@ def playable_mythos(S, X, W, target, cards):
 @kernel
 def place_choices(S, X, W, levels):
     """levels[:k] = the 0-based tile levels the OOP may place now that have a legal site,
-    ascending. Returns k."""
+    ascending. Returns k. (Every OOP turn asks this for its legal actions, so it only
+    checks that a site exists; place_sites lists them once a level has been chosen.)"""
     lv_ok = W.cand6
     place_levels(X, lv_ok)  # fills lv_ok[:3] with the levels that may be taken
     k = 0
     for lv in range(3):
-        if lv_ok[lv] == 1 and place_sites(S, X, W, lv + 1) > 0:
+        if lv_ok[lv] == 1 and has_place_site(S, X, lv + 1):
             levels[k] = lv
             k += 1
     return k
