@@ -1,5 +1,5 @@
-"""Revenge benchmark: compile time, then 2-human Revenge and Mythos Solo games/s on one
-core (JSON lines)."""
+"""Revenge benchmark: compile time, then 2-, 3- and 4-human Revenge and Mythos Solo games/s
+on one core (JSON lines). Engine.play_many plays a chunk in one kernel call."""
 
 import sys
 import time
@@ -38,6 +38,19 @@ def main(n_games: int = 2000) -> None:
             humans="balanced",
             games=n_games,
             target=1000,
+        )
+    for humans in (3, 4):
+        spec = make_spec("revenge", humans, "balanced", difficulty="normal", oop="rusher")
+        eng.play_many(spec, 1, 0, 50)
+        t = time.perf_counter()
+        eng.play_many(spec, 1, 1, n_games // 2)
+        emit(
+            f"revenge_{humans}p_games_per_s",
+            n_games / 2 / (time.perf_counter() - t),
+            "games/s",
+            oop="rusher",
+            humans="balanced",
+            games=n_games // 2,
         )
     spec = make_spec("mythos-solo", 1, "balanced", difficulty="normal")
     eng.play_many(spec, 1, 0, 50)
