@@ -45,15 +45,24 @@ class Recorder(event.Listener):
 def run(entry: str) -> None:
     import numpy as np
 
-    if entry == "combat":
-        from simkit.cli import run as cli
+    if entry in ("combat", "athena"):
+        from simkit.cli import main as cli
 
-        cli(["combat", "--force", "infantry=2,artillery=1", "--vs", "shoggoth", "--json"])
-        return
-    if entry == "athena":
-        from simkit.cli import run as cli
-
-        cli(["athena", "turret", "--weapons", "cannon:3", "--json"])
+        argv = {
+            "combat": ["combat", "--force", "infantry=2,artillery=1", "--vs", "shoggoth"],
+            "athena": [
+                "athena",
+                "turret",
+                "--weapons",
+                "cannon:3",
+                "--ammo",
+                "2",
+                "--defense",
+                "2",
+            ],
+        }[entry]
+        if cli([*argv, "--json"]) != 0:
+            raise SystemExit(f"{entry}: the command failed")
         return
     from simkit.game.engine import Engine, make_spec
 
