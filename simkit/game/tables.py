@@ -42,38 +42,25 @@ def summary_table(rows: np.ndarray, first_game: int = 0) -> dict[str, np.ndarray
 def seats_table(
     rows: np.ndarray, strategy_names: Sequence[str], first_game: int = 0
 ) -> dict[str, np.ndarray]:
-    """One row per seat in play; ``strategy_names`` by strategy id (strategies.human.policy)."""
-    cols: dict[str, list] = {
-        k: []
-        for k in (
-            "game_index",
-            "seat",
-            "listed",
-            "strategy",
-            "win",
-            *[f for f in _PLAYER_FIELDS if f not in ("strategy", "listed")],
-        )
+    """One row per seat in play (games in order, seats ascending); ``strategy_names`` by
+    strategy id (strategies.human.policy). Vectorised: a chunk's table costs no Python
+    loop over its games."""
+    n = rows[:, L.S_NUM_PLAYERS].astype(np.int64)
+    game = np.repeat(np.arange(rows.shape[0]), n)
+    seat = np.arange(game.size) - np.repeat(np.cumsum(n) - n, n)
+    base = L.S_PLAYER0 + seat * L.S_PLAYER_STRIDE
+    field = rows[game[:, None], base[:, None] + np.arange(len(_PLAYER_FIELDS))]
+    j = {f: k for k, f in enumerate(_PLAYER_FIELDS)}
+    out: dict[str, np.ndarray] = {
+        "game_index": (first_game + game).astype(np.int32),
+        "seat": _int(seat, "seat"),
+        "listed": _int(field[:, j["listed"]], "listed"),
+        "strategy": np.asarray(strategy_names, dtype=object)[field[:, j["strategy"]]],
+        "win": _int((rows[game, L.S_WINNERS_MASK] >> seat) & 1, "win"),
     }
-    for g in range(rows.shape[0]):
-        n = int(rows[g, L.S_NUM_PLAYERS])
-        mask = int(rows[g, L.S_WINNERS_MASK])
-        for p in range(n):
-            base = L.S_PLAYER0 + p * L.S_PLAYER_STRIDE
-            cols["game_index"].append(first_game + g)
-            cols["seat"].append(p)
-            cols["listed"].append(int(rows[g, base + L.SUM_P_LISTED]))
-            cols["strategy"].append(strategy_names[int(rows[g, base + L.SUM_P_STRATEGY])])
-            cols["win"].append((mask >> p) & 1)
-            for j, f in enumerate(_PLAYER_FIELDS):
-                if f not in ("strategy", "listed"):
-                    cols[f].append(int(rows[g, base + j]))
-    out: dict[str, np.ndarray] = {}
-    for k, v in cols.items():
-        if k == "strategy":
-            out[k] = np.array(v, dtype=object)
-        else:
-            out[k] = _int(np.array(v, dtype=np.int64), k)
-    out["game_index"] = out["game_index"].astype(np.int32)
+    for f in _PLAYER_FIELDS:
+        if f not in ("strategy", "listed"):
+            out[f] = _int(field[:, j[f]], f)
     return out
 
 
