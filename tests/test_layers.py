@@ -1,7 +1,8 @@
 """The import contract: the layers of ARCHITECTURE.md, checked on the source (every import,
 top level or inside a function), so a new import that points up a layer fails here.
 
-    0 low kernels    layouts, board geometry, movement, decks, the shared game helpers
+    0 low kernels    layouts, board geometry, movement, decks, chance, the @kernel decorator,
+                     the shared game helpers
                      strategies read (simkit/kernels/low/)
     1 strategies     strategies/ (jitted choose functions)
     2 engine kernels simkit/kernels/ (combat draw loop, exact combat, the game loop)
@@ -37,6 +38,8 @@ LOW_KERNELS = {
     "simkit.kernels.low.combat_table_lookup",
     "simkit.kernels.low.game_common",
     "simkit.kernels.low.game_outpost",
+    "simkit.kernels.low.jit",
+    "simkit.kernels.low.rand",
 }
 LAYER_NAMES = ("low kernels", "strategies", "engine kernels", "game/runner", "report/CLI")
 
