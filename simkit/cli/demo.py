@@ -293,6 +293,10 @@ def demo(
         _headline_combat(out, pack)
         _board(out, data)
         if warm is not None:
+            if warm.poll() is None:  # still compiling: take a part of it on this idle core
+                from simkit.game.warm import compile_player_turn
+
+                compile_player_turn()
             warm.wait()  # the game engine is in numba's disk cache now (or compiles below)
         _balance(out)
         from simkit.report import build_report

@@ -31,6 +31,23 @@ def compile_engine(mode: str) -> None:
     Engine().play_many(make_spec(name, players, strategies, **kw), 0, 0, 2)
 
 
+def compile_player_turn() -> None:
+    """Compile the human seats' turn (player_turn and what it calls) into the disk cache.
+
+    The background warm-up compiles the engine top-down and reaches player_turn last (the
+    Old Ones' turns come first), so a process that is idle meanwhile can compile it
+    here and the warm-up then loads it from the cache (same argument types as in
+    play_chunk). It plays one turn of a throwaway base game."""
+    from simkit.game.engine import Engine, make_spec
+    from simkit.game.streams import game_streams
+    from simkit.kernels.game_actions import player_turn
+
+    eng = Engine()
+    rngs = game_streams((0, 0, 0))
+    eng.set_up(rngs, make_spec("base", 2, "balanced"))
+    player_turn(rngs, eng.S, eng.X, eng.W, 0)
+
+
 def start_in_background(mode: str) -> subprocess.Popen:
     """The warm-up as a child process (quiet; it dies with this one)."""
     return subprocess.Popen(
