@@ -50,8 +50,17 @@ def _module_file(name: str) -> Path | None:
 
 
 @cache
-def imports_of(path: Path) -> frozenset[Path]:
-    """The repository modules ``path`` imports (``from pkg import module`` included)."""
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# file digest -> the repository modules (relative paths) that file imports. Parsing every
+# kernel source at each start-up cost ~0.2 s, so the lists travel in the cache stamp and
+# only a file whose content is new to it is parsed again.
+_IMPORTS: dict[str, list[str]] = {}
+
+
+def _parse_imports(path: Path) -> list[str]:
     found = set()
     for node in ast.walk(ast.parse(path.read_bytes())):
         if isinstance(node, ast.Import):
@@ -61,7 +70,15 @@ def imports_of(path: Path) -> frozenset[Path]:
         else:
             continue
         found.update(p for p in map(_module_file, names) if p is not None and p != path)
-    return frozenset(found)
+    return sorted(str(p.relative_to(ROOT)) for p in found)
+
+
+def imports_of(path: Path) -> frozenset[Path]:
+    """The repository modules ``path`` imports (``from pkg import module`` included)."""
+    d = _digest(path)
+    if d not in _IMPORTS:
+        _IMPORTS[d] = _parse_imports(path)
+    return frozenset(ROOT / rel for rel in _IMPORTS[d])
 
 
 def closure(path: Path) -> list[Path]:
@@ -82,14 +99,9 @@ def module_hashes() -> dict[str, str]:
         h = hashlib.sha256()
         for dep in closure(p):
             h.update(str(dep.relative_to(ROOT)).encode())
-            h.update(dep.read_bytes())
+            h.update(_digest(dep).encode())
         out[str(p.relative_to(ROOT))] = h.hexdigest()[:16]
     return out
-
-
-def fingerprint() -> str:
-    """One hash of every kernel module's hash (changes when any kernel source does)."""
-    return hashlib.sha256(json.dumps(module_hashes(), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _located(py_file: Path) -> Path | None:
@@ -120,12 +132,14 @@ def _cache_dir_of() -> dict[str, Path]:
     return out
 
 
-def _read_stamp(path: Path) -> dict[str, str]:
+def _read_stamp(path: Path) -> dict:
     try:
         stamp = json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
-    return stamp if isinstance(stamp, dict) else {}  # an old single-hash stamp: all stale
+    if not isinstance(stamp, dict) or not isinstance(stamp.get("modules"), dict):
+        return {}  # an older stamp: every module counts as stale
+    return stamp
 
 
 def drop_stale_kernel_cache() -> bool:
@@ -140,8 +154,11 @@ def drop_stale_kernel_cache() -> bool:
         return False
     stamp_path = next(iter(where.values())) / STAMP
     before = _read_stamp(stamp_path)
+    known = before.get("imports")
+    if isinstance(known, dict):
+        _IMPORTS.update(known)
     now = module_hashes()
-    stale = [m for m, h in now.items() if before.get(m) != h]
+    stale = [m for m, h in now.items() if before.get("modules", {}).get(m) != h]
     if not stale:
         return False
     for m in stale:
@@ -157,7 +174,10 @@ def drop_stale_kernel_cache() -> bool:
                     pass
     try:
         stamp_path.parent.mkdir(parents=True, exist_ok=True)
-        stamp_path.write_text(json.dumps(now, indent=0, sort_keys=True) + "\n")
+        used = {_digest(f) for p in source_files() for f in closure(p)}
+        imports = {d: v for d, v in _IMPORTS.items() if d in used}
+        stamp = {"modules": now, "imports": imports}
+        stamp_path.write_text(json.dumps(stamp, indent=0, sort_keys=True) + "\n")
     except OSError:
         pass
     return True

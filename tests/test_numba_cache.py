@@ -47,7 +47,7 @@ def _tree(tmp_path, monkeypatch):
 
 
 def _run(monkeypatch) -> bool:
-    cache.imports_of.cache_clear()
+    cache._digest.cache_clear()
     monkeypatch.setattr(cache, "_DONE", False)
     return cache.drop_stale_kernel_cache()
 
