@@ -103,7 +103,7 @@ def _warm_game_engine():
         return None
     from simkit.game.warm import start_in_background
 
-    return start_in_background("revenge")
+    return start_in_background()
 
 
 def _balance(out: Path) -> None:

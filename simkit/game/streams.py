@@ -19,7 +19,7 @@ GameSeed = int | tuple[int, int, int] | np.random.Generator
 
 
 def new_streams() -> np.ndarray:
-    """An unseeded stream array (seed it with ``seed_streams``)."""
+    """An unseeded stream array (simkit.kernels.low.rand.seed_game_streams seeds it)."""
     return np.zeros((NUM_STREAMS, STREAM_WORDS), dtype=np.uint64)
 
 
@@ -33,13 +33,6 @@ def stream_key(seed: GameSeed) -> tuple[np.ndarray, int]:
     return chunk_key(int(root), int(chunk)), int(game)
 
 
-def seed_streams(rngs: np.ndarray, seed: GameSeed) -> np.ndarray:
-    """Seed ``rngs`` in place for one game (``seed`` as for stream_key) and return it."""
-    key, game = stream_key(seed)
-    seed_game_streams(rngs, key, game)
-    return rngs
-
-
 def game_streams(seed: GameSeed) -> np.ndarray:
     """The named chance streams of one game (game_layout.RNG_*), one row each.
 
@@ -50,7 +43,9 @@ def game_streams(seed: GameSeed) -> np.ndarray:
     >>> a.shape, bool((a == b).all()), bool((game_streams((7, 0, 1)) != a).all())
     ((9, 4), True, True)
     """
-    return seed_streams(new_streams(), seed)
+    rngs = new_streams()
+    seed_game_streams(rngs, *stream_key(seed))
+    return rngs
 
 
 def single_stream(seed: int) -> np.ndarray:

@@ -1,14 +1,15 @@
 """Compile the game engine ahead of its first use, in a process of its own.
 
-    python -m simkit.game.warm MODE [PARENT_PID]
+    python -m simkit.game.warm [PARENT_PID]
 
 numba compiles a kernel the first time it is called and keeps the machine code in its
 on-disk cache; another process that needs the same kernel later loads it from there.
 So a command that will play games after other work (``simkit demo`` computes combat odds
 first) starts this in the background: the game engine compiles on the second core while
-the first one computes, and the later Engine call loads it in seconds. It plays two
-games of MODE (base, revenge, mythos-solo) on the shipped pack and exits; with
-PARENT_PID it exits as soon as that process is gone.
+the first one computes, and the later Engine call loads it in seconds. Every game mode
+runs through the same entry point (simkit.kernels.game_loop.play_chunk), so two Revenge
+games on the shipped pack compile it for all of them; with PARENT_PID it exits as soon
+as that process is gone.
 """
 
 from __future__ import annotations
@@ -17,18 +18,11 @@ import os
 import subprocess
 import sys
 
-SPECS = {
-    "base": ("base", 2, "balanced", {}),
-    "revenge": ("revenge", 2, "balanced", {"difficulty": "normal", "oop": "rusher"}),
-    "mythos-solo": ("mythos-solo", 1, "balanced", {"difficulty": "normal"}),
-}
 
-
-def compile_engine(mode: str) -> None:
+def compile_engine() -> None:
     from simkit.game.engine import Engine, make_spec
 
-    name, players, strategies, kw = SPECS[mode]
-    Engine().play_many(make_spec(name, players, strategies, **kw), 0, 0, 2)
+    Engine().play_many(make_spec("revenge", 2, "balanced"), 0, 0, 2)
 
 
 def compile_player_turn() -> None:
@@ -48,10 +42,10 @@ def compile_player_turn() -> None:
     player_turn(rngs, eng.S, eng.X, eng.W, 0)
 
 
-def start_in_background(mode: str) -> subprocess.Popen:
+def start_in_background() -> subprocess.Popen:
     """The warm-up as a child process (quiet; it dies with this one)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "simkit.game.warm", mode, str(os.getpid())],
+        [sys.executable, "-m", "simkit.game.warm", str(os.getpid())],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -63,12 +57,12 @@ def main(argv: list[str]) -> int:
 
     from simkit.runner.worker import watch_parent
 
-    if len(argv) not in (1, 2) or argv[0] not in SPECS:
-        print(f"usage: python -m simkit.game.warm {'|'.join(SPECS)} [PARENT_PID]", file=sys.stderr)
+    if len(argv) > 1 or (argv and not argv[0].isdigit()):
+        print("usage: python -m simkit.game.warm [PARENT_PID]", file=sys.stderr)
         return 2
-    if len(argv) == 2:
-        watch_parent((socket.gethostname(), int(argv[1])))
-    compile_engine(argv[0])
+    if argv:
+        watch_parent((socket.gethostname(), int(argv[0])))
+    compile_engine()
     return 0
 
 

@@ -260,26 +260,11 @@ def play_game(
     return X.g[L.G_LOG_N]
 
 
-# play_chunk's ``setup`` array: play_game's int arguments after W, in this order
-SETUP_FIELDS = (
-    "num_players",
-    "mode",
-    "start_space",
-    "coal",
-    "iron",
-    "gold",
-    "shuffle_seats",
-    "difficulty",
-    "ruleset",
-    "log_on",
-    "checked",
-)
-
-
 @kernel
 def play_chunk(rngs, S, X, W, setup, sid, params, key, first_game, rows, g_extra, extra):
     """Games first_game .. first_game + len(rows) - 1 of one chunk in one call: each game's
-    streams seeded from ``key`` and its index (simkit.kernels.low.rand), its seats loaded
+    streams seeded from ``key`` and its index (simkit.kernels.low.rand), play_game's int
+    arguments from ``setup`` (in their order; Engine._setup_args), its seats loaded
     from ``sid`` / ``params`` (in the caller's order; setup_game seats them), its summary
     row into ``rows[k]`` and X.g[g_extra] into ``extra[k]``. No per-game work is left to
     Python (simkit.game.engine.Engine.play_many)."""
