@@ -662,18 +662,24 @@ def test_atlach_nacha_charges_its_time_at_a_defence_too(eng):
     assert X.pl[0, L.P_TIME] == t + 1 and X.g[L.G_EXTRA_TIME] == 0
 
 
-def test_the_content_switch_keeps_only_mythos_cards_whose_text_is_public(eng):
-    """content = "rules": a card whose effect or amount is assumed is left out of the deck."""
+def test_the_content_switch_plays_only_public_texts_and_keeps_the_printed_deck(eng):
+    """content = "rules": the deck keeps its 30 printed cards (Revenge Components), and a
+    card whose effect or amount is assumed is played as a blank; "assumed" plays each card
+    as the pack gives it."""
     from simkit.kernels.game_oop import shuffle_mythos
-    from simkit.revenge.mythos import load_mythos
+    from simkit.revenge.mythos import EFFECTS, load_mythos
 
-    names = load_mythos().names
+    deck = load_mythos()
+    names = deck.names
     try:
         eng._mode_args(make_spec("revenge", 2, "balanced", content="rules"))
         shuffle_mythos(game_streams(0), eng.S, eng.X)
         X = eng.state
-        deck = sorted(names[int(c)] for c in X.mythos_deck[: X.g[L.G_MYTHOS_LEFT]])
-        assert deck == [
+        assert X.g[L.G_MYTHOS_LEFT] == 30
+        active = sorted(
+            names[c] for c in range(len(names)) if EFFECTS[eng.arrays.myth_effect[c]] != "blank"
+        )
+        assert active == [
             "atlach_nacha",
             "baoht_zuqqa_mogg",
             "dark_young",
@@ -685,4 +691,5 @@ def test_the_content_switch_keeps_only_mythos_cards_whose_text_is_public(eng):
     finally:
         eng._mode_args(make_spec("revenge", 2, "balanced"))
     shuffle_mythos(game_streams(0), eng.S, eng.X)
-    assert eng.state.g[L.G_MYTHOS_LEFT] == len(names)
+    assert eng.state.g[L.G_MYTHOS_LEFT] == 30
+    assert np.array_equal(eng.arrays.myth_effect, deck.effect)

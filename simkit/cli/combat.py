@@ -11,7 +11,14 @@ from rich.console import Console
 from rich.table import Table
 
 from simkit.cli import app, validate
-from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack
+from simkit.cli.common import (
+    DataOption,
+    JsonOption,
+    SetOption,
+    atomic_write_bytes,
+    data_pack,
+    parse_sets,
+)
 from simkit.cli.output import emit, force_mapping, old_ones_list
 from simkit.combat import (
     STATE_BUDGET,
@@ -155,6 +162,7 @@ def combat_cmd(
         int, typer.Option(help="Fights behind the per-type loss and Gold distributions (0: skip).")
     ] = 100_000,
     data: DataOption = None,
+    sets: SetOption = None,
     json: JsonOption = False,
 ) -> None:
     """Odds of one combat: outcomes, P(destroy), expected losses and cards."""
@@ -170,7 +178,7 @@ def combat_cmd(
         withdraw=withdraw,
         destroy_value=destroy_value,
     )
-    pack = data_pack(data)
+    pack = data_pack(data, sets)
     if games <= 0:
         raise UserError(f"--games must be positive, got {games}")
     if jobs <= 0:
@@ -285,6 +293,7 @@ def combat_cmd(
                 "jobs": jobs,
                 "loss_games": loss_games,
                 "data": data,
+                "set": parse_sets(sets),
             },
             result,
         )
@@ -332,6 +341,7 @@ def odds_table_cmd(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     data: DataOption = None,
+    sets: SetOption = None,
     json: JsonOption = False,
 ) -> None:
     """Write the table to --out: every row with P(destroy) under never-withdraw and under the
@@ -351,7 +361,7 @@ def odds_table_cmd(
         raise UserError(f"--max-per-type must be 0..6, got {max_per_type}")
     if jobs <= 0:
         raise UserError(f"--jobs must be positive, got {jobs}")
-    pack = data_pack(data)
+    pack = data_pack(data, sets)
     kinds = sorted({old_one_id(t) for item in vs for t in item.split(",")}) if vs else None
     start = time.perf_counter()
     table = odds_table(
@@ -390,6 +400,7 @@ def odds_table_cmd(
                 "games": None if target_ci is not None else games,
                 "target_ci": target_ci,
                 "data": data,
+                "set": parse_sets(sets),
             },
             {"wrote": out, **facts},
         )
@@ -419,6 +430,7 @@ def odds_best_cmd(
     max_per_type: Annotated[int, typer.Option(help="Mix size when computing the table.")] = 2,
     top: Annotated[int, typer.Option(help="How many mixes to list.")] = 10,
     data: DataOption = None,
+    sets: SetOption = None,
     json: JsonOption = False,
 ) -> None:
     """The cheapest unit mixes (Gold, then TP) reaching P(destroy) >= --min-p."""
@@ -431,11 +443,13 @@ def odds_best_cmd(
     if copies not in (1, 2):
         raise UserError(f"--copies must be 1 or 2, got {copies}")
     if table is not None:
+        if sets:
+            raise UserError("--set changes the data a table is computed from: not with --table")
         if not table.is_file():
             raise UserError(f"--table {table}: no such file")
         frame, _ = read_table(table)
     else:
-        frame = odds_table(data_pack(data), max_per_type, [kind])
+        frame = odds_table(data_pack(data, sets), max_per_type, [kind])
     best = cheapest_mixes(frame, OLD_ONES[kind], copies, min_p, top)
     cols = [c for c in frame.columns if c.startswith("n_")] + [
         "gold_cost",
@@ -454,6 +468,7 @@ def odds_best_cmd(
                 "max_per_type": max_per_type,
                 "top": top,
                 "data": data,
+                "set": parse_sets(sets),
             },
             {
                 "mixes": [

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from simkit.cli import app
-from simkit.cli.common import JsonOption
+from simkit.cli.common import JsonOption, ReadingOption, SetOption, parse_sets
 from simkit.cli.output import emit
 from simkit.errors import UserError
 
@@ -76,12 +76,15 @@ def run_cmd(
         bool, typer.Option(help="Add to a lake built by another spec, engine or data version.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    sets: SetOption = None,
+    readings: ReadingOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Run an experiment spec (or complete an interrupted run of it)."""
+    """Run an experiment spec (or complete an interrupted run of it). --set and --reading
+    change data for every cell (they enter the cells' ids: a new lake cell, never pooled)."""
     from simkit.runner import RunFailed, load_spec, run_experiment
 
-    spec = load_spec(spec_file)
+    spec = load_spec(spec_file, parse_sets(sets, readings))
     try:
         result = run_experiment(
             spec,

@@ -19,7 +19,7 @@ from simkit.datapack import DEFAULT_PACK, AuzData
 from simkit.errors import UserError
 from simkit.game.config import GameRules, load_rules
 from simkit.game.engine import Engine, GameSpec, make_spec
-from simkit.game.mythos import CONTENT_MODES
+from simkit.game.mythos import CONTENT_MODES, UNKNOWN_MODES
 from simkit.game.tables import EVENT_TABLES, TABLES, event_tables, seats_table, summary_table
 from simkit.kernels.low import game_layout as L
 from simkit.modes import Mode, Param, register
@@ -99,6 +99,8 @@ def spec_of(mode: str, params: Mapping[str, Any]) -> GameSpec:
                 params["strategy"],
                 difficulty=params["difficulty"],
                 content=params.get("content", "assumed"),
+                unknown=params.get("unknown", "blank"),
+                world=params.get("world", 0),
             )
         return make_spec(
             "base",
@@ -106,6 +108,8 @@ def spec_of(mode: str, params: Mapping[str, Any]) -> GameSpec:
             params["strategies"],
             shuffle_seats=params["shuffle_seats"],
             content=params.get("content", "assumed"),
+            unknown=params.get("unknown", "blank"),
+            world=params.get("world", 0),
         )
     except UserError as exc:
         raise UserError(f"mode '{mode}': {exc}") from None
@@ -182,7 +186,21 @@ COMMON_PARAMS = {
         str,
         "assumed",
         choices=CONTENT_MODES,
-        help="Mythos cards in play: assumed (every card in the pack) or rules (only public texts)",
+        help="what the printed Mythos cards do: assumed (as the pack gives them) or rules "
+        "(only public texts; the others are blanks)",
+    ),
+    "unknown": Param(
+        str,
+        "blank",
+        choices=UNKNOWN_MODES,
+        help="a card whose text is unknown: blank (no effect) or prior (drawn per world)",
+    ),
+    "world": Param(
+        int,
+        0,
+        minimum=0,
+        maximum=2**31 - 1,
+        help="the world: the prior's draw of unknown cards (spec worlds = N sets it per cell)",
     ),
     "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
 }

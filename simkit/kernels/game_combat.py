@@ -13,6 +13,7 @@ from simkit.kernels.game_withdraw import withdraw_table_tag
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.game_common import (
+    atlach_nacha_pays,
     has_effect,
     is_revenge_like,
     log_event,
@@ -217,7 +218,7 @@ def fight(rngs, S, X, W, p, h, port_defence):
     """
     n = tiles_in_hex(X, h, W.tiles2)
     X.g[L.G_KILL_MASK] = 0
-    if X.g[L.G_EXTRA_TIME] > 0:
+    if X.g[L.G_EXTRA_TIME] > 0 and atlach_nacha_pays(S, X, p):
         # Atlach-Nacha: "you must pay 1 extra Time when the next Combat occurs" -- any
         # combat; an attack has already added it to its own TP (game_attack), so this is a
         # defence: the defender's disc moves on

@@ -21,8 +21,10 @@ import simkit
 from simkit.errors import UserError
 from simkit.modes import Mode, get_mode
 from simkit.runner.overrides import apply_overrides, check_override, override_hash
+from simkit.runner.worlds import MAX_WORLDS, check_sources, world_overrides
 
-TABLES = ("experiment", "params", "grid", "overrides", "override_grid")
+TABLES = ("experiment", "params", "grid", "overrides", "override_grid", "readings", "worlds")
+WORLD_KEYS = ("count", "sources")
 EXPERIMENT_KEYS = {
     "name": "experiment name (default: the file name)",
     "description": "free text",
@@ -87,6 +89,7 @@ class Spec:
     engine_version: int
     data_hash: str
     design: str = "grid"
+    world_sources: tuple[str, ...] = ()  # [worlds] sources (the grid's "world" is the count)
     cells: tuple[Cell, ...] = field(default=())
     experiment_id: str = ""
     data: Any = field(default=None, repr=False, compare=False)  # the loaded pack (before overrides)
@@ -134,6 +137,7 @@ class Spec:
             "overrides": self.overrides,
             "override_grid": self.override_grid,
             "design": self.design,
+            "world_sources": list(self.world_sources),
         }
 
 
@@ -145,7 +149,9 @@ class _Where:
         return UserError(f"{self.file}: {where}: {message}" if where else f"{self.file}: {message}")
 
 
-def load_spec(path: str | Path) -> Spec:
+def load_spec(path: str | Path, sets: dict[str, Any] | None = None) -> Spec:
+    """The spec in ``path``; ``sets`` (``--set``/``--reading`` overrides) join its
+    [overrides] for every cell (a key its [override_grid] varies is refused)."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"{path}: no such experiment spec")
@@ -154,6 +160,20 @@ def load_spec(path: str | Path) -> Spec:
         raw = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: not valid TOML: {exc}") from None
+    if sets:
+        if not isinstance(raw.get("overrides", {}), dict):
+            raise UserError(f"{path}: 'overrides' must be a table [overrides]")
+        grid = raw.get("override_grid", {})
+        for key in sets:
+            if isinstance(grid, dict) and key in grid:
+                raise UserError(f"--set {key}: the spec's [override_grid] varies it")
+            name = key.removeprefix("reading.")
+            if key.startswith("reading.") and name in raw.get("readings", {}):
+                raise UserError(f"--reading {name}: the spec's [readings] sets it")
+        raw["overrides"] = {**raw.get("overrides", {}), **sets}
+        text += "\n# simkit experiment run --set\n" + "".join(
+            f"# {k} = {v!r}\n" for k, v in sets.items()
+        )
     return parse_spec(raw, str(path), text=text, base_dir=path.parent, default_name=path.stem)
 
 
@@ -226,6 +246,14 @@ def parse_spec(
     override_grid = {
         k: _grid_values(w, "override_grid", k, v) for k, v in raw.get("override_grid", {}).items()
     }
+    for name, option in raw.get("readings", {}).items():
+        key = f"reading.{name}"
+        if key in overrides or key in override_grid:
+            raise w.error(f"[readings] {name}", f"is also set as '{key}': give it in one table")
+        overrides[key] = option
+    world_sources: tuple[str, ...] = ()
+    if "worlds" in raw:
+        world_sources = _worlds(w, raw["worlds"], params, grid)
     design = exp.get("design", "grid")
     if design not in DESIGNS:
         raise w.error("[experiment] design", f"must be one of {', '.join(DESIGNS)}, got {design!r}")
@@ -294,12 +322,40 @@ def parse_spec(
         engine_version=int(simkit.ENGINE_VERSION),
         data_hash=getattr(data, "hash", "none"),
         design=design,
+        world_sources=world_sources,
         data=data,
     )
     cells = _cells(w, spec, mode, data)
     spec = _replace(spec, cells=cells)
     digest = hashlib.sha256(json.dumps(spec.identity(), sort_keys=True).encode()).hexdigest()
     return _replace(spec, experiment_id=f"{name}-{digest[:8]}")
+
+
+def _worlds(w: _Where, table: dict, params: dict, grid: dict) -> tuple[str, ...]:
+    """[worlds] count = N, sources = [...]: the grid gains world = 0..N-1."""
+    for key in table:
+        if key not in WORLD_KEYS:
+            raise w.error("[worlds]", f"unknown key '{key}' (expected: {', '.join(WORLD_KEYS)})")
+    count = table.get("count")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_WORLDS:
+        raise w.error("[worlds] count", f"must be a whole number 1..{MAX_WORLDS}, got {count!r}")
+    sources = table.get("sources")
+    if not isinstance(sources, list):
+        raise w.error("[worlds] sources", f"must be a list of source names, got {sources!r}")
+    try:
+        sources = check_sources(sources)
+    except UserError as exc:
+        raise w.error("[worlds] sources", str(exc)) from None
+    if "world" in params or "world" in grid:
+        raise w.error(
+            "[worlds]", "sets 'world' for every cell: do not give it in [params] or [grid]"
+        )
+    if "unknown_mythos" in sources:
+        if params.get("unknown", "prior") != "prior" or "unknown" in grid:
+            raise w.error("[worlds] sources", "'unknown_mythos' plays unknown = \"prior\"")
+        params["unknown"] = "prior"
+    grid["world"] = list(range(count))
+    return sources
 
 
 def _replace(spec: Spec, **kw) -> Spec:
@@ -479,6 +535,9 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
     for index, point in enumerate(_points(spec, data)):
         given = {**spec.params, **{k: point[k] for k in spec.grid}}
         overrides = {**spec.overrides, **{k: point[k] for k in spec.override_grid}}
+        if spec.world_sources:  # the world's draws; a value the spec sets itself wins
+            drawn = world_overrides(data, given["world"], spec.world_sources)
+            overrides = {**drawn, **overrides}
         overrides = {k: check_override(k, v) for k, v in sorted(overrides.items())}
         where = (
             "cell {" + ", ".join(f"{k}={v!r}" for k, v in point.items()) + "}"
