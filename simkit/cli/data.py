@@ -157,3 +157,60 @@ def deck(
         "train, Ai airship; - none), then p<N> purple "
         "cubes, s<N> sanity lost, a<N> damage to Airships"
     )
+
+
+@data_app.command("readings", epilog="Example: simkit data readings --json")
+def readings_cmd(
+    pack: PackArg = None,
+    data: Annotated[Path | None, typer.Option("--data")] = None,
+    json: JsonOption = False,
+) -> None:
+    """The readings of open rule texts: the text quoted, the options, the default (pick one
+    with --reading NAME=OPTION, a spec's [readings] table or --set reading.NAME=OPTION)."""
+    from simkit.game.readings import load_readings
+
+    root = validate.check_pack_args(pack, data)
+    if root is not None and not Path(root).is_dir():
+        raise UserError(f"{root}: not a folder (a data pack is a folder)")
+    readings = load_readings(root)
+    if json:
+        emit(
+            "data readings",
+            {"pack": pack or data},
+            {
+                "readings": [
+                    {
+                        "name": r.name,
+                        "text": r.text,
+                        "source": r.source,
+                        "options": list(r.options),
+                        "help": r.help,
+                        "default": r.default,
+                    }
+                    for r in readings.values()
+                ]
+            },
+        )
+        return
+    console = Console(highlight=False)
+    for r in readings.values():
+        console.print(f"[bold]{r.name}[/bold]  default: {r.default}")
+        console.print(f'  "{r.text}"', markup=False)
+        console.print(f"  options: {', '.join(r.options)}", markup=False)
+        console.print(f"  {r.help}", markup=False)
+
+
+@data_app.command("overrides", epilog="Example: simkit data overrides")
+def overrides_cmd(json: JsonOption = False) -> None:
+    """The value paths --set PATH=VALUE (and a spec's [overrides]) may change."""
+    from simkit.runner.overrides import OVERRIDE_PATTERNS
+    from simkit.runner.worlds import SOURCES
+
+    if json:
+        emit("data overrides", {}, {"paths": list(OVERRIDE_PATTERNS), "world_sources": SOURCES})
+        return
+    for p in OVERRIDE_PATTERNS:
+        typer.echo(p)
+    typer.echo("\nworld sources ([worlds] sources = [...]):")
+    for name, what in SOURCES.items():
+        typer.echo(f"  {name}: {what}")

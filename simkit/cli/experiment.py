@@ -32,13 +32,15 @@ def varying_labels(spec) -> dict[str, str]:
     """cell id -> 'key=value, ...' over every parameter and override that differs between the
     spec's cells (the partition keys alone can leave two cells looking identical)."""
     values: dict[str, set[str]] = {}
+    worlds = bool(getattr(spec, "world_sources", ()))  # a world is named by its index
     for c in spec.cells:
-        for k, v in {**c.params, **c.overrides}.items():
+        for k, v in (c.params if worlds else {**c.params, **c.overrides}).items():
             values.setdefault(k, set()).add(repr(v))
-    order = list(spec.grid) + list(spec.override_grid) + list(values)
+    order = [k for k in spec.grid if k != "world_point"] + list(spec.override_grid) + list(values)
     keys = [k for k in dict.fromkeys(order) if len(values.get(k, ())) > 1]
     return {
-        c.cell_id: ", ".join(f"{k}={({**c.params, **c.overrides})[k]}" for k in keys) or c.cell_id
+        c.cell_id: ", ".join(f"{k}={({**c.params, **c.overrides}).get(k, '-')}" for k in keys)
+        or c.cell_id
         for c in spec.cells
     }
 

@@ -31,7 +31,8 @@ DEFAULT_CHUNK = 2000
 # by strategy id (summary rows); the search player's seats carry its label id
 STRATEGY_NAMES = tuple(cls.name for cls in sorted(PLAYERS, key=lambda c: c.sid)) + ("search",)
 assert STRATEGY_NAMES.index("search") == SEARCH_SID
-_ENGINES: dict[tuple, Engine] = {}
+_ENGINES: dict[tuple, Engine] = {}  # least recently used first
+MAX_ENGINES = 16
 
 
 def rules_for(data: AuzData | None) -> GameRules:
@@ -48,13 +49,17 @@ def engine_for(data: AuzData | None, map_name: str = "eastern") -> Engine:
         data.path if data is not None else None,
         map_name,
     )
-    if key not in _ENGINES:
-        _ENGINES[key] = Engine(
-            data=data,
-            rules=rules_for(data),
-            map_name=map_name,
-            data_path=None if data is None else _pack_dir(data),
-        )
+    if key in _ENGINES:
+        _ENGINES[key] = _ENGINES.pop(key)  # most recently used last
+        return _ENGINES[key]
+    while len(_ENGINES) >= MAX_ENGINES:  # a worlds run has hundreds of packs: ~9 MB each
+        del _ENGINES[next(iter(_ENGINES))]
+    _ENGINES[key] = Engine(
+        data=data,
+        rules=rules_for(data),
+        map_name=map_name,
+        data_path=None if data is None else _pack_dir(data),
+    )
     return _ENGINES[key]
 
 
@@ -201,6 +206,11 @@ COMMON_PARAMS = {
         minimum=0,
         maximum=2**31 - 1,
         help="the world: the prior's draw of unknown cards (spec worlds = N sets it per cell)",
+    ),
+    "world_source": Param(
+        str,
+        "none",
+        help="[worlds]: what this cell's world varies ('all' the listed sources, or one)",
     ),
     "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
 }

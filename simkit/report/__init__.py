@@ -66,7 +66,7 @@ def build_report(source: Path, title: str | None = None) -> Report:
     """Build the report for a results folder (or a single odds table file)."""
     from simkit import analysis
     from simkit.odds import read_table
-    from simkit.report import combat, content, games, lookahead, skill
+    from simkit.report import combat, content, games, lookahead, skill, worlds
 
     source = Path(source)
     if not source.exists():
@@ -92,6 +92,10 @@ def build_report(source: Path, title: str | None = None) -> Report:
             if sensitivity.is_sensitivity(lake):
                 sweeps.append(lake)
                 continue
+            if worlds.applies(lake):  # one section: its hundreds of cells are worlds, not cells
+                sections.append(worlds.section(lake, f"lake{len(names)}"))
+                names.append(f"lake{len(names)}-worlds")
+                continue
             for sid, html in games.sections(lake, len(names)):
                 sections.append(html)
                 names.append(sid)
@@ -111,7 +115,9 @@ def build_report(source: Path, title: str | None = None) -> Report:
         raise UserError(f"{source}: nothing to report (no odds table, no game results)")
     from simkit.report.summary import summary_html
 
-    plain = [lk for lk in game_lakes if not sensitivity.is_sensitivity(lk)]
+    plain = [
+        lk for lk in game_lakes if not sensitivity.is_sensitivity(lk) and not worlds.applies(lk)
+    ]
     summary = summary_html(plain or game_lakes, tables, metas)
     html = page(
         title or f"simkit report: {source.name}", _banner(metas, files + lakes), sections, summary

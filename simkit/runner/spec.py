@@ -24,7 +24,7 @@ from simkit.runner.overrides import apply_overrides, check_override, override_ha
 from simkit.runner.worlds import MAX_WORLDS, check_sources, world_overrides
 
 TABLES = ("experiment", "params", "grid", "overrides", "override_grid", "readings", "worlds")
-WORLD_KEYS = ("count", "sources")
+WORLD_KEYS = ("count", "sources", "per_source")
 EXPERIMENT_KEYS = {
     "name": "experiment name (default: the file name)",
     "description": "free text",
@@ -282,7 +282,7 @@ def parse_spec(
             "one_at_a_time needs an [override_grid] and a mode that loads the AuZtralia data pack",
         )
 
-    varying = [k for k, v in grid.items() if len(v) > 1] + [
+    varying = [k for k, v in grid.items() if len(v) > 1 and k != "world_point"] + [
         k for k, v in override_grid.items() if len(v) > 1
     ]
     hint = [k for k in mode.extra.get("partition_hint", ()) if k in varying]
@@ -346,15 +346,25 @@ def _worlds(w: _Where, table: dict, params: dict, grid: dict) -> tuple[str, ...]
         sources = check_sources(sources)
     except UserError as exc:
         raise w.error("[worlds] sources", str(exc)) from None
-    if "world" in params or "world" in grid:
+    for key in ("world", "world_source", "unknown"):
+        if key in params or key in grid:
+            raise w.error(
+                "[worlds]", f"sets '{key}' for every cell: do not give it in [params] or [grid]"
+            )
+    per_source = table.get("per_source", 0)
+    if (
+        isinstance(per_source, bool)
+        or not isinstance(per_source, int)
+        or not 0 <= per_source <= count
+    ):
         raise w.error(
-            "[worlds]", "sets 'world' for every cell: do not give it in [params] or [grid]"
+            "[worlds] per_source", f"must be a whole number 0..count ({count}), got {per_source!r}"
         )
-    if "unknown_mythos" in sources:
-        if params.get("unknown", "prior") != "prior" or "unknown" in grid:
-            raise w.error("[worlds] sources", "'unknown_mythos' plays unknown = \"prior\"")
-        params["unknown"] = "prior"
-    grid["world"] = list(range(count))
+    # the joint worlds (every source varies) and, with per_source = K, K worlds per source in
+    # which that source alone varies (how much of the band each source explains)
+    points = [("all", k) for k in range(count)]
+    points += [(s, k) for s in sources for k in range(per_source)] if len(sources) > 1 else []
+    grid["world_point"] = points  # expanded into world_source and world by _points
     return sources
 
 
@@ -466,6 +476,7 @@ def _generated(w: _Where, where: str, spec: dict) -> list:
 def _check_keys(
     w: _Where, mode: Mode, params: dict, grid: dict, overrides: dict, override_grid: dict
 ) -> None:
+    grid = {k: v for k, v in grid.items() if k != "world_point"}  # [worlds], checked there
     for table, keys in (("params", params), ("grid", grid)):
         for key in keys:
             if key not in mode.params:
@@ -510,6 +521,9 @@ def _points(spec: Spec, data) -> list[dict[str, Any]]:
     grid = [
         dict(zip(spec.grid, combo, strict=True)) for combo in itertools.product(*spec.grid.values())
     ]
+    for g in grid:  # [worlds]: one grid value names (world_source, world)
+        if "world_point" in g:
+            g["world_source"], g["world"] = g.pop("world_point")
     if spec.design == "one_at_a_time":
         from simkit.runner.overrides import pack_value
 
@@ -533,11 +547,14 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
     cells = []
     seen: dict[str, int] = {}
     for index, point in enumerate(_points(spec, data)):
-        given = {**spec.params, **{k: point[k] for k in spec.grid}}
+        given = {**spec.params, **{k: point[k] for k in point if k not in spec.override_grid}}
         overrides = {**spec.overrides, **{k: point[k] for k in spec.override_grid}}
         if spec.world_sources:  # the world's draws; a value the spec sets itself wins
-            drawn = world_overrides(data, given["world"], spec.world_sources)
+            ws = given["world_source"]
+            varied = spec.world_sources if ws == "all" else (ws,)
+            drawn = world_overrides(data, given["world"], varied)
             overrides = {**drawn, **overrides}
+            given["unknown"] = "prior" if "unknown_mythos" in varied else "blank"
         overrides = {k: check_override(k, v) for k, v in sorted(overrides.items())}
         where = (
             "cell {" + ", ".join(f"{k}={v!r}" for k, v in point.items()) + "}"
