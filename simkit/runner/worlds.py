@@ -162,3 +162,17 @@ def _card_tags(root) -> dict[str, dict[str, str]]:
         }
         for r in rows
     }
+
+
+def source_fields(source: str) -> list[str]:
+    """The pack values a source redraws: override paths, or the files and rows to type in."""
+    if source == "deck_faces":
+        return ["old_one_cards.csv", "old_one_card_rows.csv (the 40 Old One card faces)"]
+    if source == "unknown_mythos":
+        from simkit.game.mythos import load_mythos
+
+        deck = load_mythos()
+        return [
+            f"mythos_cards.csv: {n}" for n, u in zip(deck.names, deck.unknown, strict=True) if u
+        ]
+    return sorted(world_overrides(None, 0, [source]))
