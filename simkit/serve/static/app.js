@@ -428,25 +428,42 @@ function renderRule(a) {
     wrap.append(el("p", {}, "Never withdraw: fighting on is always at least as good."));
     return wrap;
   }
+  const SHOWN = 8;
+  const body = el(
+    "tbody",
+    {},
+    r.rows.map((row, i) =>
+      el(
+        "tr",
+        { hidden: i >= SHOWN },
+        el("th", { class: "l" }, row.units),
+        row.cells.map((c) => el("td", { class: c.startsWith("withdraw") ? "go" : "" }, c || "\u2013")),
+      ),
+    ),
+  );
   wrap.append(
     el(
       "table",
       {},
       el("thead", {}, el("tr", {}, el("th", { class: "l" }, "your units left"), r.columns.map((c) => el("th", {}, c)))),
-      el(
-        "tbody",
-        {},
-        r.rows.map((row) =>
-          el(
-            "tr",
-            {},
-            el("th", { class: "l" }, row.units),
-            row.cells.map((c) => el("td", { class: c.startsWith("withdraw") ? "go" : "" }, c || "\u2013")),
-          ),
-        ),
-      ),
+      body,
     ),
   );
+  if (r.rows.length > SHOWN) {
+    const more = el(
+      "button",
+      {
+        type: "button",
+        class: "small",
+        onclick: () => {
+          body.querySelectorAll("tr[hidden]").forEach((tr) => (tr.hidden = false));
+          more.remove();
+        },
+      },
+      "show all " + r.rows.length + " situations",
+    );
+    wrap.append(more);
+  }
   wrap.append(
     el(
       "p",
