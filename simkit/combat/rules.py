@@ -102,7 +102,12 @@ def _cell(decisions: dict[tuple[int, ...], str], single: bool) -> str:
     if "stay" not in kinds and len(kinds) == 1:
         return kinds.pop()
     leave = {d for d, k in decisions.items() if k != "stay"}
-    go = " or ".join(sorted({k for k in decisions.values() if k != "stay"}))
+    kinds_out = sorted({k for k in decisions.values() if k != "stay"})
+    if len(kinds_out) == 1:
+        go = kinds_out[0]
+    else:  # e.g. all in some damage states, only the Airships in others
+        groups = [k.removeprefix("withdraw").strip() or "all" for k in kinds_out]
+        go = f"withdraw ({' or '.join(groups)})"
     total = {d: sum(d) for d in decisions}
     top = max(total[d] for d in leave)
     if all((total[d] <= top) == (d in leave) for d in decisions):

@@ -419,6 +419,15 @@ function renderAnswer(a) {
   return el("div", {}, head, outcomes, losses, renderRule(a), facts);
 }
 
+// "withdraw if dmg \u2264 2" -> "\u2264\u00a02" (the legend says what a number means)
+function cellText(c) {
+  if (!c) return "\u2013";
+  const m = c.match(/^(withdraw.*?) if dmg \u2264 (\d+)$/);
+  if (!m) return c;
+  const who = m[1] === "withdraw" ? "" : m[1].replace("withdraw ", "") + " ";
+  return who + "\u2264\u00a0" + m[2];
+}
+
 function renderRule(a) {
   if (!a.rule) return null;
   const r = a.rule;
@@ -437,7 +446,7 @@ function renderRule(a) {
         "tr",
         { hidden: i >= SHOWN },
         el("th", { class: "l" }, row.units),
-        row.cells.map((c) => el("td", { class: c.startsWith("withdraw") ? "go" : "" }, c || "\u2013")),
+        row.cells.map((c) => el("td", { class: c.startsWith("withdraw") ? "go" : "", title: c }, cellText(c))),
       ),
     ),
   );
@@ -468,7 +477,8 @@ function renderRule(a) {
     el(
       "p",
       { class: "note" },
-      r.damage_means + ". Any other situation: " + r.otherwise + ". (" + r.withdrawing + " of the table's " +
+      "A number \u2264\u00a0k: withdraw while the Old One has at most k damage, else stay (" + r.damage_means +
+        "). Any other situation: " + r.otherwise + ". (" + r.withdrawing + " of the table's " +
         r.states + " states withdraw; the rule ignores which cards were seen.)",
     ),
   );
