@@ -60,6 +60,7 @@ def _register() -> None:
         "report",
         "demo",
         "tune",
+        "serve",
     ):
         try:
             __import__(f"simkit.cli.{optional}")

@@ -43,6 +43,29 @@ class Method(StrEnum):
     mc = "mc"
 
 
+def policy_json(policy) -> dict:
+    """A policy object as structure for --json: its name and its fields (never a repr)."""
+    from dataclasses import asdict, is_dataclass
+
+    fields = asdict(policy) if is_dataclass(policy) else dict(getattr(policy, "__dict__", {}))
+    return {"name": policy.name, **fields}
+
+
+def _render_rule(console: Console, rule: dict) -> None:
+    """The withdraw table as the grid a player follows (simkit.combat.rules)."""
+    if not rule["rows"]:
+        console.print(f"withdraw rule: {rule['otherwise']}")
+        return
+    table = Table(title=f"withdraw rule vs {rule['vs']} (check after each card)")
+    table.add_column("your units left")
+    for col in rule["columns"]:
+        table.add_column(col)
+    for row in rule["rows"]:
+        table.add_row(row["units"], *(c or "-" for c in row["cells"]))
+    console.print(table)
+    console.print(f"{rule['damage_means']}; any other situation: {rule['otherwise']}")
+
+
 def _render_losses(console: Console, losses) -> None:
     """P(k lost) per unit type and the Gold lost, from the row-per-fight Monte Carlo."""
     table = Table(title=f"units lost per type (Monte Carlo, {losses.games:,} fights; 95% interval)")
@@ -65,7 +88,7 @@ def _render_losses(console: Console, losses) -> None:
     console.print(f"Gold lost: 10% {q['q10']:g}, median {q['q50']:g}, 90% {q['q90']:g}")
 
 
-def _render(odds: CombatOdds, dist=None) -> None:
+def _render(odds: CombatOdds, dist=None, seen=(), rule=None) -> None:
     console = Console()
     title = f"{odds.combat}  [{odds.method}; allocate {odds.allocate}; withdraw {odds.withdraw}]"
     table = Table(title=title)
@@ -84,6 +107,10 @@ def _render(odds: CombatOdds, dist=None) -> None:
     losses = ", ".join(f"{u} {x:.3f}" for u, x in odds.expected_units_lost.items())
     console.print(f"expected units lost: {losses}  (Gold {odds.expected_gold_lost:.2f})")
     console.print(f"expected cards drawn: {odds.expected_cards:.3f}")
+    if seen:
+        console.print(
+            f"cards seen (not in the deck): {', '.join(map(str, seen))} ({len(seen)} cards)"
+        )
     if odds.p_port_flip is not None:
         console.print(f"P(port flips to strength 2): {odds.p_port_flip:.4f}")
     tail = (
@@ -101,6 +128,8 @@ def _render(odds: CombatOdds, dist=None) -> None:
             f"states, withdraw in {x['table_states_withdrawing']:,}; P(destroy) "
             f"{x['table_model_p_destroy']:.4f} if draws were independent"
         )
+    if rule is not None:
+        _render_rule(console, rule)
     if "exact_skipped" in odds.extra:
         console.print(f"[dim]Monte Carlo because {odds.extra['exact_skipped'].split(';')[0]}[/dim]")
 
@@ -241,6 +270,18 @@ def combat_cmd(
                 jobs=jobs,
                 progress=bar.advance,
             )
+    rule = None
+    if "table_states" in odds.extra:
+        from simkit.combat import combat_arrays, withdraw_table_for
+        from simkit.combat.rules import table_states, withdraw_rule
+
+        st0, mx, cost = combat_arrays(fight, pack)
+        solved = withdraw_table_for(fight, pack, alloc, wd, st0, mx, cost, cards)
+        if solved is not None:
+            rule = withdraw_rule(solved, fight)
+            rule["withdraw_states"] = [
+                s for s in table_states(solved, len(fight.old_ones)) if s["decision"] != "stay"
+            ]
     losses = None
     if loss_games < 0:
         raise UserError(f"--loss-games must be 0 or positive, got {loss_games}")
@@ -268,6 +309,10 @@ def combat_cmd(
         )
     if json:
         result = odds.to_json()
+        result["withdraw"] = policy_json(wd)
+        result["allocate"] = policy_json(alloc)
+        if rule is not None:
+            result["withdraw_rule"] = rule
         result["losses"] = losses.to_json() if losses is not None else None
         if losses is None and loss_games:
             result["losses_skipped"] = (
@@ -298,7 +343,7 @@ def combat_cmd(
             result,
         )
     else:
-        _render(odds, losses)
+        _render(odds, losses, cards, rule)
         if losses is None and loss_games:
             Console().print(
                 "[dim]per-type loss distributions: Monte Carlo of fixed policies only "
@@ -455,6 +500,7 @@ def odds_best_cmd(
         "gold_cost",
         "tp_cost",
         "p_destroy",
+        *[c for c in ("p_destroy_lo", "p_destroy_hi", "games") if c in frame.columns],
         "method",
     ]
     if json:
