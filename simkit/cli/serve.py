@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from simkit.cli import app
-from simkit.cli.common import DataOption, data_pack
+from simkit.cli.common import DataOption, JsonOption, data_pack
 from simkit.errors import UserError
 
 
@@ -40,10 +40,12 @@ def serve_cmd(
         ),
     ] = False,
     data: DataOption = None,
+    json: JsonOption = False,
 ) -> None:
     """The odds calculator page on this machine: +/- per unit, exact or Monte Carlo odds,
     the withdraw rule, seen cards, up to four forces side by side. Needs the token it
-    prints (like Jupyter); answers only requests to 127.0.0.1/localhost."""
+    prints (like Jupyter); answers only requests to 127.0.0.1/localhost. With --json it
+    prints one object (url, host, port) once warm, then serves."""
     if not 0 <= port <= 65535:
         raise UserError(f"--port must be 0..65535, got {port}")
     if not is_loopback(host):
@@ -78,12 +80,24 @@ def serve_cmd(
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     port = sock.getsockname()[1]
     calc = Calculator(pack)
-    print("simkit serve: warming up the engine (the first run compiles ~35 s)...", flush=True)
+    if not json:
+        print("simkit serve: warming up the engine (the first run compiles ~35 s)...", flush=True)
     seconds = calc.warm()
     token = secrets.token_urlsafe(24)
     shown = "127.0.0.1" if is_loopback(host) else host
-    print(f"simkit serve: engine warm in {seconds:.1f} s. Open this URL (Ctrl-C stops):")
-    print(f"    http://{shown}:{port}/?token={token}", flush=True)
+    url = f"http://{shown}:{port}/?token={token}"
+    if json:
+        from simkit.cli.output import emit
+
+        emit(
+            "serve",
+            {"host": host, "port": port, "data": data},
+            {"url": url, "host": shown, "port": port, "warm_seconds": seconds},
+        )
+        sys.stdout.flush()
+    else:
+        print(f"simkit serve: engine warm in {seconds:.1f} s. Open this URL (Ctrl-C stops):")
+        print(f"    {url}", flush=True)
     asgi = create_app(
         pack, token, port, extra_host=None if is_loopback(host) else host, calculator=calc
     )
