@@ -252,3 +252,38 @@ def test_the_rails_removed_are_the_farthest_or_the_nearest_links_to_the_port(eng
         gone = {(a, b) for a, b in links if not _owned(eng, X, a, b)}
         assert X.pl[0, L.P_TRACKS] == 2 and len(gone) == 1
         assert gone == ({links[-1]} if opt == "farthest_from_port" else {links[0]})
+
+
+# -- Ports: "If you have no Units when your Port is attacked, the Port fights as Infantry" ----
+def test_a_port_token_fights_on_after_its_last_unit_only_under_when_units_gone(pack):
+    """One Infantry (capacity 2) defends with the token, its cubes going on the cheapest
+    stack first (the token last); every card hits Infantry once and brings 2 purple cubes. The first card kills the Infantry, the Zombie has 1 damage left.
+    at_start: the force is defeated there and the Port is lost; when_units_gone: the token
+    fights on as Infantry, its hit on the second card destroys the Zombie (the same card's
+    cubes knock the token out) and the Port stands."""
+    from simkit.kernels.low import combat_layout as C
+    from strategies.combat.allocation import CHEAPEST
+
+    for opt, lost_expected in (("at_start", True), ("when_units_gone", False)):
+        eng = scripted_engine(
+            apply_overrides(pack, {"reading.port_as_infantry": opt}),
+            [{ZOMBIE_ROW: (hits(L.INFANTRY), 2, 0, 0)}],
+        )
+        X = revenge_position(eng)  # Normal: the token at strength 4
+        X.tile_hex[:] = -1
+        X.hex_old_ones[:] = False
+        for u in range(L.NUM_UNITS):
+            X.g[L.G_SUPPLY + u] += X.pl[0, L.P_UNITS + u] - (u == L.INFANTRY)
+            X.pl[0, L.P_UNITS + u] = int(u == L.INFANTRY)
+        X.params[0, L.SP_ALLOC] = CHEAPEST  # cubes on the Infantry first, the token last
+        h = int(X.pl[0, L.P_PORT])
+        i = put_old_one(eng, h, L.ZOMBIE)
+        assert eng.arrays.tile_cap[i] == 2
+        lost = revenge_port_defence(game_streams(0), eng.S, eng.X, eng.W, 0)
+        st = eng.work.cst
+        assert st[C.COUNT + L.INFANTRY] == 0  # the Infantry died either way
+        assert lost == lost_expected
+        if lost_expected:
+            assert st[C.OUTCOME] == C.DEFEAT and st[C.COUNT + C.PORT_STACK] == 1
+        else:  # the token's own Infantry hit destroyed the Zombie (and its cubes the token)
+            assert st[C.OUTCOME] in (C.WIN, C.WIN_AND_DEFEAT) and X.tile_hex[i] != h

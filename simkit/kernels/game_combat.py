@@ -155,6 +155,9 @@ def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
             for u in range(L.NUM_UNITS):
                 units += W.force[u]
             mx[C.PORT_FIGHTS] = 1 if units == 0 else 0
+            mx[C.PORT_JOINS] = (
+                S.r[L.R_READ + L.READ_PORT_AS_INFANTRY] == L.PORT_AS_INFANTRY_WHEN_UNITS_GONE
+            )
             st[C.SANITY] += (
                 S.port_rev[L.PR_SANITY_4]
                 if strength >= S.port_rev[L.PR_STRENGTH_NORMAL]
