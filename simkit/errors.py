@@ -17,3 +17,11 @@ class DataPackError(UserError):
         if field is not None:
             where += f": field '{field}'"
         super().__init__(f"data pack {where}: {message}")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C's KeyboardInterrupt so every cleanup
+    (temporary files, the lake's manifest, workers, a Dask cluster's scratch) runs; the
+    command line ends with exit code 143 instead of 130."""
+
+    exit_code = 143

@@ -20,6 +20,14 @@ def report_cmd(
     source: Annotated[Path, typer.Argument(help="A results folder (or one odds table).")],
     out: Annotated[Path, typer.Option(help="HTML file to write.")] = Path("report.html"),
     title: Annotated[str | None, typer.Option(help="Report title.")] = None,
+    allow_incomplete: Annotated[
+        bool,
+        typer.Option(
+            "--allow-incomplete",
+            help="Report a lake whose run did not finish (or whose files differ from its "
+            "manifest); the banner says how much is missing.",
+        ),
+    ] = False,
     json: JsonOption = False,
 ) -> None:
     """A self-contained HTML report (figures embedded; opens offline; prints to PDF)."""
@@ -30,13 +38,20 @@ def report_cmd(
         raise UserError(f"--out must be an .html file, got {out}")
     if not source.exists():
         raise UserError(f"{source}: no such results folder or odds table")
-    report = build_report(source, title)
+    report = build_report(source, title, allow_incomplete)
     atomic_write_bytes(out, report.html.encode())
     if json:
         emit(
             "report",
-            {"source": source, "out": out, "title": title},
-            {"wrote": out, "bytes": len(report.html.encode()), "sections": report.sections},
+            {"source": source, "out": out, "title": title, "allow_incomplete": allow_incomplete},
+            {
+                "wrote": out,
+                "bytes": len(report.html.encode()),
+                "sections": report.sections,
+                "incomplete": report.missing,
+            },
         )
         return
+    for note in report.missing:
+        typer.echo(f"warning: {note}", err=True)
     typer.echo(f"wrote {out} ({', '.join(report.sections)})")

@@ -20,9 +20,10 @@ from simkit.report.html import esc, page
 class Report:
     html: str
     sections: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # one note per incomplete lake read
 
 
-def _banner(metas: list[dict], sources: list[Path]) -> str:
+def _banner(metas: list[dict], sources: list[Path], missing: list[str] = ()) -> str:
     hashes = sorted({m.get("data_hash", "?") for m in metas})
     engines = sorted({str(m.get("engine_version", "?")) for m in metas})
     assumed = [m.get("provenance_shares", {}).get("assumed") for m in metas]
@@ -38,6 +39,11 @@ def _banner(metas: list[dict], sources: list[Path]) -> str:
         f"{dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}<br>Most card faces, tiles and "
         "the map are not public: numbers computed from assumed data are illustrations of the "
         "method until a user types in the real values (simkit/data/auztralia/README.md)."
+        + "".join(
+            f'<br><b style="color:#b00">{esc(note)}: every figure below from this lake '
+            "is computed on the games present only</b>"
+            for note in missing
+        )
     )
 
 
@@ -62,7 +68,7 @@ def _lake_meta(lake) -> dict:
     }
 
 
-def build_report(source: Path, title: str | None = None) -> Report:
+def build_report(source: Path, title: str | None = None, allow_incomplete: bool = False) -> Report:
     """Build the report for a results folder (or a single odds table file)."""
     from simkit import analysis
     from simkit.odds import read_table
@@ -74,6 +80,7 @@ def build_report(source: Path, title: str | None = None) -> Report:
     files = [source] if source.is_file() else sorted(source.glob("**/odds*.parquet"))
     lakes = [] if source.is_file() else sorted({p.parent for p in source.glob("**/manifest.json")})
     sections, metas, names, tables, game_lakes = [], [], [], [], []
+    missing: list[str] = []
     for i, path in enumerate(files):
         table, meta = read_table(path)
         metas.append(meta)
@@ -86,7 +93,9 @@ def build_report(source: Path, title: str | None = None) -> Report:
     for root in lakes:
         manifest = analysis.Manifest.load(root)
         for experiment in sorted(manifest.experiments):
-            lake = analysis.open_lake(root, experiment)
+            lake = analysis.open_lake(root, experiment, allow_incomplete=allow_incomplete)
+            if not lake.complete:
+                missing.append(f"{root.name}: {lake.missing_note()}")
             metas.append(_lake_meta(lake))
             game_lakes.append(lake)
             if sensitivity.is_sensitivity(lake):
@@ -114,6 +123,9 @@ def build_report(source: Path, title: str | None = None) -> Report:
     plain = [lk for lk in game_lakes if not sensitivity.is_sensitivity(lk)]
     summary = summary_html(plain or game_lakes, tables, metas)
     html = page(
-        title or f"simkit report: {source.name}", _banner(metas, files + lakes), sections, summary
+        title or f"simkit report: {source.name}",
+        _banner(metas, files + lakes, missing),
+        sections,
+        summary,
     )
-    return Report(html=html, sections=names)
+    return Report(html=html, sections=names, missing=missing)
