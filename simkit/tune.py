@@ -371,27 +371,88 @@ def _sampler(spec: TuneSpec, default):
     return optuna.samplers.TPESampler(seed=spec.seed, multivariate=True)
 
 
-def open_study(spec: TuneSpec, out: Path, default):
+# settings a rerun may change: more (or fewer) trials extend the same study
+RESUMABLE = ("trials",)
+
+
+def study_error(out: Path, exc: BaseException) -> UserError:
+    """One line for a study that cannot be used: a corrupt or truncated study.db, another
+    run holding it, a full disk (optuna's storage raises sqlalchemy errors)."""
+    text = " ".join(str(exc).split())
+    low = text.lower()
+    path = out / STUDY_FILE
+    if "locked" in low or "busy" in low:
+        why = "another tuning run is using it (wait for it to finish)"
+    elif "disk" in low and ("full" in low or "space" in low) or "no space" in low:
+        why = "disk full"
+    elif "malformed" in low or "not a database" in low or "file is not a database" in low:
+        why = "not a readable optuna study (corrupt or truncated); move it away to start afresh"
+    elif "readonly" in low or "read-only" in low or "permission" in low:
+        why = "cannot be written (read-only or permission denied)"
+    else:
+        why = f"{type(exc).__name__}: {text[:160]}"
+    return UserError(f"{path}: {why}")
+
+
+def study_errors() -> tuple[type[BaseException], ...]:
+    import optuna
+
+    errors: list[type[BaseException]] = [optuna.exceptions.StorageInternalError]
+    try:
+        import sqlalchemy.exc
+
+        errors.append(sqlalchemy.exc.SQLAlchemyError)
+    except ImportError:  # pragma: no cover - optuna's RDB storage needs it
+        pass
+    import sqlite3
+
+    errors.append(sqlite3.Error)
+    return tuple(errors)
+
+
+def open_study(spec: TuneSpec, out: Path, default, data_hash: str | None = None):
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     out.mkdir(parents=True, exist_ok=True)
-    storage = f"sqlite:///{(out / STUDY_FILE).resolve()}"
-    study = optuna.create_study(
-        study_name="tune",
-        storage=storage,
-        direction="maximize",
-        sampler=_sampler(spec, default),
-        load_if_exists=True,
-    )
-    recorded = study.user_attrs.get("spec")
-    if recorded is None:
-        study.set_user_attr("spec", spec.record())
-    elif recorded != spec.record():
+    db = out / STUDY_FILE
+    if db.exists() and db.stat().st_size and db.read_bytes()[:16] != b"SQLite format 3\x00":
         raise UserError(
-            f"{out}: holds a tuning run with other settings ({_diff(recorded, spec.record())}); "
-            "use another --out or the same settings to resume"
+            f"{db}: not a readable optuna study (corrupt or truncated); move it away to "
+            "start afresh"
         )
+    storage = f"sqlite:///{db.resolve()}"
+    try:
+        study = optuna.create_study(
+            study_name="tune",
+            storage=storage,
+            direction="maximize",
+            sampler=_sampler(spec, default),
+            load_if_exists=True,
+        )
+        recorded = study.user_attrs.get("spec")
+        now = spec.record()
+        if recorded is None:
+            study.set_user_attr("spec", now)
+        else:
+            fixed = {k: v for k, v in recorded.items() if k not in RESUMABLE}
+            if fixed != {k: v for k, v in now.items() if k not in RESUMABLE}:
+                raise UserError(
+                    f"{out}: holds a tuning run with other settings ({_diff(recorded, now)}); "
+                    "use another --out or the same settings to resume"
+                )
+            if recorded != now:
+                study.set_user_attr("spec", now)  # more --trials: the rerun adds them
+        pack = study.user_attrs.get("data_hash")
+        if pack is None and data_hash is not None:
+            study.set_user_attr("data_hash", data_hash)
+        elif data_hash is not None and pack != data_hash:
+            raise UserError(
+                f"{out}: this study was tuned on data pack {pack}, --data gives {data_hash}; "
+                "use another --out (a study plays every trial on one pack)"
+            )
+    except study_errors() as exc:
+        raise study_error(out, exc) from None
     return study
 
 
@@ -413,14 +474,14 @@ def run_tune(
     default = base_strategy(spec)
     space_of(default)
     game_spec(spec, default)  # opponents and options checked before any game
-    study = open_study(spec, out, default)
+    study = open_study(spec, out, default, _pack(data_path).hash if data_path else None)
     index = spec.sampler == "cmaes"
-    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    first = as_params(default, index)
+    try:
+        done = resume(study, first)
+    except study_errors() as exc:
+        raise study_error(out, exc) from None
     with Evaluator(spec, jobs, data_path) as evaluate:
-        if not study.trials:
-            study.enqueue_trial(
-                as_params(default, index)
-            )  # trial 0: the defaults, on the same games
 
         def objective(trial):
             value = float(evaluate(suggest(trial, default, index), TRAIN).mean())
@@ -430,7 +491,14 @@ def run_tune(
 
         left = spec.trials - len(done)
         if left > 0:
-            study.optimize(objective, n_trials=left)
+            # optuna logs a stopped trial's traceback at WARNING; the stop is reported once
+            optuna.logging.set_verbosity(optuna.logging.ERROR)
+            try:
+                study.optimize(objective, n_trials=left, catch=())
+            except study_errors() as exc:
+                raise study_error(out, exc) from None
+            finally:
+                optuna.logging.set_verbosity(optuna.logging.WARNING)
         complete = sorted(
             (t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE),
             key=lambda t: (-t.value, t.number),
@@ -462,7 +530,7 @@ def run_tune(
             },
             "trials": len(complete),
             "default_train": next(
-                (float(t.value) for t in study.trials if t.number == 0 and t.value is not None),
+                (float(t.value) for t in complete if _is_default(t, first) and t.value is not None),
                 float("nan"),
             ),
             "leaders": [{k: v for k, v in r.items() if k != "candidate"} for r in leaders],
@@ -471,6 +539,36 @@ def run_tune(
     }
     write_record(record, out / RESULT_FILE)
     return record
+
+
+def resume(study, first: dict[str, Any]) -> list:
+    """Ready a (new or stopped) study: trials a dead run left RUNNING are failed, and the
+    defaults (trial 0) are queued unless a complete or waiting trial plays them, so a run
+    stopped during trial 0 replays it. Returns the complete trials."""
+    import optuna
+
+    _fail_stale(study)
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    waiting = study.get_trials(states=(optuna.trial.TrialState.WAITING,))
+    if not any(_is_default(t, first) for t in done + waiting):
+        study.enqueue_trial(first)
+    return done
+
+
+def _is_default(trial, first: dict[str, Any]) -> bool:
+    """The trial plays the defaults (trial 0 of an uninterrupted run): every parameter the
+    defaults fix, as the defaults have it (or, while it waits, as enqueued)."""
+    params = trial.params or dict(trial.system_attrs.get("fixed_params", {}))
+    return all(params.get(k) == v for k, v in first.items())
+
+
+def _fail_stale(study) -> None:
+    """Trials a stopped run left RUNNING (it died mid-trial) are marked FAIL: they count for
+    nothing, and the resumed run plays what is missing."""
+    import optuna
+
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        study._storage.set_trial_state_values(t._trial_id, state=optuna.trial.TrialState.FAIL)
 
 
 def write_record(record: dict[str, Any], path: Path) -> None:

@@ -254,6 +254,7 @@ def _record(manifest: Manifest, spec: Spec) -> dict[str, Any]:
                     "overrides": c.overrides,
                     "data_hash": c.data_hash,
                     "partition": [list(p) for p in c.partition],
+                    **({"inputs": c.inputs} if c.inputs else {}),
                 }
                 for c in spec.cells
             },
@@ -283,8 +284,15 @@ def _record(manifest: Manifest, spec: Spec) -> dict[str, Any]:
 def _sync_chunks(record: dict[str, Any], index: LakeIndex, spec: Spec) -> None:
     """The manifest's chunk list is what the lake really holds for this experiment's cells."""
     cells = {c.cell_id for c in spec.cells}
+    sizes: dict[tuple[str, int], dict[str, dict[str, int]]] = {}
+    for f in index.files:
+        sizes.setdefault((f.cell, f.chunk_id), {})[f.table] = {"rows": f.rows, "bytes": f.size}
     record["chunks"] = {
-        f"{f.cell}:{f.chunk_id}": {"n_games": f.n_games, "key_sum": f.meta.get("key_sum")}
+        f"{f.cell}:{f.chunk_id}": {
+            "n_games": f.n_games,
+            "key_sum": f.meta.get("key_sum"),
+            "files": sizes[(f.cell, f.chunk_id)],
+        }
         for f in index.files
         if f.table == "summary" and f.cell in cells
     }
@@ -484,6 +492,7 @@ class _Run:
                 constants=constants,
                 meta={**meta, "data_hash": c.data_hash},
                 parent=parent,
+                inputs=c.inputs,
             )
 
     def _done(self, done: ChunkDone) -> None:
@@ -493,6 +502,7 @@ class _Run:
             "n_games": done.n_games,
             "key_sum": done.key_sum,
             "seconds": round(done.seconds, 4),
+            "files": {t: {"rows": done.rows[t], "bytes": b} for t, b in (done.sizes or {}).items()},
         }
         self.worker_seconds += done.seconds
         self.worker_peak_rss_mb = max(self.worker_peak_rss_mb, done.peak_rss_mb)

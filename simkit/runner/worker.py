@@ -35,6 +35,7 @@ class ChunkTask:
     parent: tuple[str, int] | None = (
         None  # (host, pid) of the run: a local worker ends when it ends
     )
+    inputs: dict[str, str] | None = None  # strategy file -> the sha256 its cell id was made of
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class ChunkDone:
     seconds: float
     pid: int
     peak_rss_mb: float  # the worker process's peak resident memory so far (Linux; 0 elsewhere)
+    sizes: dict[str, int] | None = None  # table -> bytes of the file written (the manifest's)
 
 
 def peak_rss_mb() -> float:
@@ -118,6 +120,15 @@ def run_task(task: ChunkTask) -> ChunkDone:
     from simkit.lake import LakeError, build_table, write_chunk
 
     start = time.perf_counter()
+    if task.inputs:  # a file edited since the spec was read would be pooled under the old id
+        from strategies.files import strategy_digest
+
+        for path, digest in task.inputs.items():
+            if strategy_digest(path) != digest:
+                raise LakeError(
+                    f"{path}: this strategy file changed while the run played it; rerun the "
+                    "spec (the new content is a new cell, never pooled with the old one)"
+                )
     mode = _mode(task.mode)
     tables = mode.run_chunk(
         task.params, task.data, task.root_seed, task.chunk_id, task.n_games, frozenset(task.outputs)
@@ -160,4 +171,5 @@ def run_task(task: ChunkTask) -> ChunkDone:
         seconds=time.perf_counter() - start,
         pid=os.getpid(),
         peak_rss_mb=peak_rss_mb(),
+        sizes={t: os.stat(Path(task.out) / rel).st_size for t, rel in task.files.items()},
     )
