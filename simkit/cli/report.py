@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 
 from simkit.cli import app, validate
-from simkit.cli.common import JsonOption, atomic_write_bytes
+from simkit.cli.common import JsonOption
 from simkit.cli.output import emit
+from simkit.core.owned import check_replace, write_owned
 from simkit.errors import UserError
 
 
@@ -28,6 +29,12 @@ def report_cmd(
             "manifest); the banner says how much is missing.",
         ),
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Replace --out even if simkit did not write it (or it changed)."
+        ),
+    ] = False,
     json: JsonOption = False,
 ) -> None:
     """A self-contained HTML report (figures embedded; opens offline; prints to PDF)."""
@@ -38,12 +45,19 @@ def report_cmd(
         raise UserError(f"--out must be an .html file, got {out}")
     if not source.exists():
         raise UserError(f"{source}: no such results folder or odds table")
+    check_replace(out, force)  # before any work: never over a file simkit did not write
     report = build_report(source, title, allow_incomplete)
-    atomic_write_bytes(out, report.html.encode())
+    write_owned(out, report.html.encode(), force)
     if json:
         emit(
             "report",
-            {"source": source, "out": out, "title": title, "allow_incomplete": allow_incomplete},
+            {
+                "source": source,
+                "out": out,
+                "title": title,
+                "allow_incomplete": allow_incomplete,
+                "force": force,
+            },
             {
                 "wrote": out,
                 "bytes": len(report.html.encode()),
