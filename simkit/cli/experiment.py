@@ -73,6 +73,13 @@ def run_cmd(
         str | None,
         typer.Option(help="Dask scheduler address (default: a LocalCluster on 127.0.0.1)."),
     ] = None,
+    security: Annotated[
+        str | None,
+        typer.Option(
+            help="With --scheduler: a YAML file of distributed Security options (tls_ca_file, "
+            "tls_client_cert, tls_client_key, require_encryption) for your cluster."
+        ),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option(help="Lake folder (default: results/<spec name>).")
     ] = None,
@@ -100,6 +107,7 @@ def run_cmd(
             force=force,
             target_ci=target_ci,
             quiet=quiet,
+            security=security,
         )
     except KeyboardInterrupt as exc:
         # one line and exit code 130 (SIGTERM: 143; simkit.cli.main reports UserErrors; typer

@@ -107,10 +107,13 @@ def run_experiment(
     force: bool = False,
     target_ci: float | None = None,
     quiet: bool = False,
+    security: str | None = None,
 ) -> RunResult:
     """Run (or complete) ``spec`` into the lake ``out`` (default results/<name>)."""
     spec = spec.with_target(target_ci)
-    fan = Fanout(jobs, backend, scheduler)  # validates the flags before anything is touched
+    fan = Fanout(
+        jobs, backend, scheduler, security
+    )  # validates the flags before anything is touched
     out = Path(out) if out is not None else Path("results") / spec.name
     _check_out(out)
     start = time.perf_counter()
