@@ -25,3 +25,8 @@ class Terminated(KeyboardInterrupt):
     command line ends with exit code 143 instead of 130."""
 
     exit_code = 143
+    raised = False  # set when one is raised: typer reports any KeyboardInterrupt as 130
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        Terminated.raised = True

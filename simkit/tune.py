@@ -322,8 +322,10 @@ class Evaluator:
         else:
             from joblib import delayed
 
+            from simkit.core.watch import watched
+
             parts = self._pool(
-                delayed(_play_block)(self.spec, candidate, chunk, a, b, self.data_path)
+                delayed(watched(_play_block))(self.spec, candidate, chunk, a, b, self.data_path)
                 for a, b in blocks
             )
         return np.concatenate(parts)

@@ -101,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None = None) -> int:
+    from simkit.errors import Terminated
+
+    Terminated.raised = False
     _register()
     from simkit.cli.validate import prescan
 
@@ -113,6 +116,8 @@ def _main(argv: list[str] | None = None) -> int:
         print(f"simkit: error: {one_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except typer.Exit as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # typer: Ctrl-C -> Exit(130), silent
+            return _stopped(exc.__cause__)
         return exc.exit_code
     except OSError as exc:
         # The last line of defence for an operating-system failure on a named path (disk
@@ -130,10 +135,7 @@ def _main(argv: list[str] | None = None) -> int:
         print(f"simkit: error: {describe_os_error(exc, exc.filename)}", file=sys.stderr)
         return 2
     except (typer.Abort, KeyboardInterrupt) as exc:
-        code = getattr(exc, "exit_code", 130)
-        what = "terminated (SIGTERM)" if code == 143 else "interrupted"
-        print(f"simkit: {what}: stopped; nothing half-written is left", file=sys.stderr)
-        return code
+        return _stopped(exc.__cause__ if isinstance(exc, typer.Abort) else exc)
     except click.ClickException as exc:  # usage errors (bad flag, bad type): exit code 2
         if type(exc).__name__ == "NoArgsIsHelpError":
             return 0  # the help was printed: asking for it is no mistake
@@ -146,7 +148,19 @@ def _main(argv: list[str] | None = None) -> int:
             raise
         print(f"simkit: error: {line}", file=sys.stderr)
         return 2
+    if code == 130:  # typer turned a KeyboardInterrupt into a silent exit code 130
+        from simkit.errors import Terminated
+
+        return _stopped(Terminated() if Terminated.raised else KeyboardInterrupt())
     return code if isinstance(code, int) else 0
+
+
+def _stopped(exc: BaseException | None) -> int:
+    """One line for Ctrl-C (exit 130) or SIGTERM (simkit.errors.Terminated, exit 143)."""
+    code = getattr(exc, "exit_code", 130)
+    what = "terminated (SIGTERM)" if code == 143 else "interrupted"
+    print(f"simkit: {what}: stopped; nothing half-written is left", file=sys.stderr)
+    return code
 
 
 def damaged_file_line(exc: BaseException) -> str | None:

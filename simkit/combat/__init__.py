@@ -901,11 +901,15 @@ def monte_carlo_odds(
     else:
         from joblib import Parallel, delayed
 
+        from simkit.core.watch import watched
+
         parts = []
         for (_, n), part in zip(
             zip(rngs, sizes, strict=True),
             Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(_mc_chunk)(r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table)
+                delayed(watched(_mc_chunk))(
+                    r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table
+                )
                 for r, n in zip(rngs, sizes, strict=True)
             ),
             strict=True,
