@@ -108,7 +108,11 @@ def _main(argv: list[str] | None = None) -> int:
     from simkit.cli.validate import prescan
 
     try:
-        prescan(list(sys.argv[1:] if argv is None else argv))
+        args = list(sys.argv[1:] if argv is None else argv)
+        prescan(args)
+        from simkit.cli.validate import refuse_repeated
+
+        refuse_repeated(typer.main.get_command(app), args)
         # with standalone_mode=False typer returns the code of typer.Exit / Ctrl-C instead of
         # exiting
         code = app(args=argv, standalone_mode=False)

@@ -189,6 +189,12 @@ def parse_spec(
         raise w.error("[experiment] mode", str(exc)) from None
 
     name = _string(w, exp, "name", default_name)
+    bad = next((ch for ch in name if ord(ch) < 32 or ord(ch) == 127), None)
+    if bad is not None:
+        raise w.error(
+            "[experiment] name",
+            f"holds the control character {bad!r} (U+{ord(bad):04X}); use a plain name",
+        )
     if not name or any(ch in name for ch in "/\\") or name.startswith("."):
         raise w.error("[experiment] name", f"must be a plain name (no slashes), got {name!r}")
     root_seed = _int(w, exp, "root_seed", None, 0, MAX_SEED)
