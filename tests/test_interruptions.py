@@ -182,3 +182,60 @@ def test_sigterm_during_a_report_leaves_no_half_file(tmp_path):
         atomic.os.replace = real
     assert code == 143
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_study_db_held_by_another_run_is_one_line(tmp_path, capsys):
+    """Another process writes the study (an exclusive SQLite lock): one line, no traceback."""
+    import sqlite3
+
+    from simkit.cli import main
+    from simkit.tune import TuneSpec, base_strategy, open_study
+
+    out = tmp_path / "t"
+    spec = TuneSpec(mode="base", strategy="balanced", opponents=("balanced",), trials=5)
+    open_study(spec, out, base_strategy(spec))
+    holder = sqlite3.connect(out / "study.db", timeout=0.1)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code = main(
+            ["tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced"]
+            + ["--trials", "5", "--out", str(out)]
+        )
+    finally:
+        holder.rollback()
+        holder.close()
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert "study.db" in lines[0] and "another tuning run" in lines[0]
+
+
+@pytest.mark.slow  # plays games
+def test_tune_ctrl_c_is_one_line_and_exit_130(tmp_path):
+    out = tmp_path / "t"
+    proc = simkit(
+        "tune",
+        "--mode",
+        "base",
+        "--strategy",
+        "balanced",
+        "--opponents",
+        "balanced",
+        "--trials",
+        "500",
+        "--games-per-trial",
+        "500",
+        "--out",
+        str(out),
+    )
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and not (out / "study.db").exists():
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.2)
+    time.sleep(5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    err = err.decode()
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert proc.returncode == 130, err
+    assert len(lines) == 1 and "interrupted" in lines[0] and "Traceback" not in err, err
