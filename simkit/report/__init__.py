@@ -101,6 +101,7 @@ def build_report(source: Path, title: str | None = None, allow_incomplete: bool 
             if sensitivity.is_sensitivity(lake):
                 sweeps.append(lake)
                 continue
+            first = len(sections)
             for sid, html in games.sections(lake, len(names)):
                 sections.append(html)
                 names.append(sid)
@@ -113,6 +114,13 @@ def build_report(source: Path, title: str | None = None, allow_incomplete: bool 
             if content.varies_content(lake):
                 sections.append(content.section(lake, f"lake{len(names)}"))
                 names.append(f"lake{len(names)}-content")
+            if not lake.complete:  # every figure of this lake says how much is missing
+                warn = (
+                    '<p style="color:#b00;font-weight:bold">'
+                    f"{esc(lake.missing_note())}: the figures below use the games present only"
+                    "</p>"
+                )
+                sections[first:] = [warn + html for html in sections[first:]]
     if sweeps:
         sections.append(sensitivity.section(sweeps))
         names.append("sensitivity")
