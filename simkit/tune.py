@@ -367,10 +367,52 @@ def _sampler(spec: TuneSpec, default):
             # x0 / sigma0 are deprecated since optuna 4.9 and go in 6.0 (pyproject pins < 6);
             # the search starts at the defaults through them until a replacement exists
             warnings.simplefilter("ignore", FutureWarning)
-            return optuna.samplers.CmaEsSampler(
-                x0=as_params(default, True), sigma0=SIGMA0, seed=spec.seed, with_margin=True
+            return _seeded_per_trial(
+                optuna.samplers.CmaEsSampler(
+                    x0=as_params(default, True), sigma0=SIGMA0, seed=spec.seed, with_margin=True
+                ),
+                spec.seed,
             )
-    return optuna.samplers.TPESampler(seed=spec.seed, multivariate=True)
+    return _seeded_per_trial(
+        optuna.samplers.TPESampler(seed=spec.seed, multivariate=True), spec.seed
+    )
+
+
+def _seeded_per_trial(sampler, seed: int):
+    """The sampler's random numbers as a function of (seed, trial number) alone.
+
+    optuna seeds a sampler once per process and draws from it trial after trial, so a
+    resumed study (a new process) draws other numbers than an uninterrupted one would
+    have: another strategy. Reseeding every generator the sampler holds as each trial
+    starts (``before_trial`` runs before its parameters are sampled) makes trial k the same
+    whichever process samples it."""
+    from optuna.samplers._lazy_random_state import LazyRandomState
+
+    before = sampler.before_trial
+
+    def before_trial(study, trial) -> None:
+        state = np.random.SeedSequence([seed, trial.number]).generate_state(2)
+        for attr in ("_cma_rng", "_rng"):
+            if hasattr(sampler, attr):
+                setattr(sampler, attr, LazyRandomState(int(state[0])))
+        for name in ("_independent_sampler", "_random_sampler"):
+            inner = getattr(sampler, name, None)
+            if inner is not None and hasattr(inner, "_rng"):
+                inner._rng = LazyRandomState(int(state[1]))
+        before(study, trial)
+
+    sampler.before_trial = before_trial
+    return sampler
+
+
+class _Stopped(BaseException):
+    """Ctrl-C or SIGTERM inside a trial, carried past optuna (which would mark the trial
+    FAIL, shifting every later trial's number): the trial stays RUNNING in study.db and the
+    next run finishes it under its own number, as an uninterrupted run would have."""
+
+    def __init__(self, cause: BaseException):
+        super().__init__()
+        self.cause = cause
 
 
 # settings a rerun may change: more (or fewer) trials extend the same study
@@ -479,17 +521,23 @@ def run_tune(
     study = open_study(spec, out, default, _pack(data_path).hash if data_path else None)
     index = spec.sampler == "cmaes"
     first = as_params(default, index)
-    try:
-        done = resume(study, first)
-    except study_errors() as exc:
-        raise study_error(out, exc) from None
     with Evaluator(spec, jobs, data_path) as evaluate:
 
         def objective(trial):
-            value = float(evaluate(suggest(trial, default, index), TRAIN).mean())
+            try:
+                value = float(evaluate(suggest(trial, default, index), TRAIN).mean())
+            except KeyboardInterrupt as exc:
+                raise _Stopped(exc) from None
             if on_trial is not None:
                 on_trial(trial.number + 1, spec.trials, value)
             return value
+
+        try:
+            done = resume(study, first, objective)
+        except _Stopped as stop:
+            raise stop.cause from None
+        except study_errors() as exc:
+            raise study_error(out, exc) from None
 
         left = spec.trials - len(done)
         if left > 0:
@@ -497,6 +545,8 @@ def run_tune(
             optuna.logging.set_verbosity(optuna.logging.ERROR)
             try:
                 study.optimize(objective, n_trials=left, catch=())
+            except _Stopped as stop:
+                raise stop.cause from None
             except study_errors() as exc:
                 raise study_error(out, exc) from None
             finally:
@@ -543,13 +593,23 @@ def run_tune(
     return record
 
 
-def resume(study, first: dict[str, Any]) -> list:
-    """Ready a (new or stopped) study: trials a dead run left RUNNING are failed, and the
-    defaults (trial 0) are queued unless a complete or waiting trial plays them, so a run
-    stopped during trial 0 replays it. Returns the complete trials."""
+def resume(study, first: dict[str, Any], objective=None) -> list:
+    """Ready a (new or stopped) study. A trial a stopped run left RUNNING (killed, or
+    stopped by Ctrl-C / SIGTERM, while sampling or playing) is run again by ``objective``
+    under its own number: the parameters it had are kept, the rest are sampled as the
+    uninterrupted run would have (the sampler's numbers depend on the trial number only,
+    _seeded_per_trial), so trial 0 (the defaults) is replayed and the study goes on exactly
+    as an uninterrupted one. Without ``objective`` such a trial is failed. The defaults are
+    queued unless a complete or waiting trial plays them. Returns the complete trials."""
     import optuna
 
-    _fail_stale(study)
+    RUNNING = optuna.trial.TrialState.RUNNING
+    for t in study.get_trials(deepcopy=False, states=(RUNNING,)):
+        if objective is None:
+            study._storage.set_trial_state_values(t._trial_id, state=optuna.trial.TrialState.FAIL)
+            continue
+        trial = optuna.trial.Trial(study, t._trial_id)
+        study.tell(trial, objective(trial))
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     waiting = study.get_trials(states=(optuna.trial.TrialState.WAITING,))
     if not any(_is_default(t, first) for t in done + waiting):
@@ -562,15 +622,6 @@ def _is_default(trial, first: dict[str, Any]) -> bool:
     defaults fix, as the defaults have it (or, while it waits, as enqueued)."""
     params = trial.params or dict(trial.system_attrs.get("fixed_params", {}))
     return all(params.get(k) == v for k, v in first.items())
-
-
-def _fail_stale(study) -> None:
-    """Trials a stopped run left RUNNING (it died mid-trial) are marked FAIL: they count for
-    nothing, and the resumed run plays what is missing."""
-    import optuna
-
-    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-        study._storage.set_trial_state_values(t._trial_id, state=optuna.trial.TrialState.FAIL)
 
 
 def write_record(record: dict[str, Any], path: Path) -> None:

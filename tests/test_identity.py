@@ -247,3 +247,54 @@ def test_a_locked_study_db_is_one_line(tmp_path):
     assert "another tuning run" in str(study_error(tmp_path, exc))
     exc = sqlite3.OperationalError("database or disk is full")
     assert "disk full" in str(study_error(tmp_path, exc))
+
+
+def test_a_trial_cut_off_mid_play_is_finished_under_its_own_number(tmp_path):
+    import optuna
+
+    from simkit.tune import as_params, base_strategy, resume, suggest
+
+    spec = tune_spec()
+    default = base_strategy(spec)
+    first = as_params(default, True)
+    study = opened(tmp_path)
+    resume(study, first)
+    trial = study.ask()
+    suggest(trial, default, True)  # trial 0 samples (the defaults) and starts playing ...
+    study = opened(tmp_path)  # ... and the run dies: the next one
+
+    def objective(trial):
+        suggest(trial, default, True)  # the parameters it had, and any it had not yet
+        return 0.25
+
+    done = resume(study, first, objective)
+    t0 = study.trials[0]
+    assert t0.state == optuna.trial.TrialState.COMPLETE and t0.value == 0.25
+    assert t0.params == first and [t.number for t in done] == [0]
+    assert not study.get_trials(states=(optuna.trial.TrialState.WAITING,))
+
+
+def test_the_sampler_draws_the_same_numbers_for_a_trial_in_any_process(tmp_path):
+    """Trial k's parameters depend on (seed, k) and the study, not on how many trials this
+    process sampled before (a resumed run is a new process)."""
+    from simkit.tune import _sampler, base_strategy
+
+    spec = tune_spec(sampler="tpe")
+    default = base_strategy(spec)
+
+    import copy
+
+    import optuna
+
+    study_a = optuna.create_study(sampler=_sampler(spec, default))
+    for _ in range(4):
+        t = study_a.ask()
+        study_a.tell(t, t.suggest_float("x", 0, 1))
+    # the same study continued by a fresh sampler (a resumed run) draws trial 4 as the
+    # original sampler does
+    study_b = optuna.create_study(sampler=_sampler(spec, default))
+    for t in study_a.trials:
+        study_b.add_trial(copy.deepcopy(t))
+    xa = study_a.ask().suggest_float("x", 0, 1)
+    xb = study_b.ask().suggest_float("x", 0, 1)
+    assert xa == xb

@@ -239,3 +239,61 @@ def test_tune_ctrl_c_is_one_line_and_exit_130(tmp_path):
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert proc.returncode == 130, err
     assert len(lines) == 1 and "interrupted" in lines[0] and "Traceback" not in err, err
+
+
+TUNE = ["tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced"]
+TUNE += ["--trials", "8", "--games-per-trial", "1500", "--leaders", "2", "--seed", "4"]
+TUNE += ["--leader-games", "300", "--holdout-games", "300"]
+
+
+def tuned_fields(out: Path) -> tuple[dict, list]:
+    import tomllib
+
+    doc = tomllib.loads((out / "strategy.toml").read_text())
+    ev = doc["evaluation"]
+    return doc["strategy"]["fields"], [(r["trial"], r["train"]) for r in ev["leaders"]]
+
+
+def complete_trials(out: Path) -> int:
+    import sqlite3
+
+    try:
+        con = sqlite3.connect(f"file:{out / 'study.db'}?mode=ro", uri=True, timeout=1)
+        n = con.execute("select count(*) from trials where state = 'COMPLETE'").fetchone()[0]
+        con.close()
+        return n
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.slow  # plays a few thousand games, three tune processes
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_a_stopped_tune_resumed_chooses_what_an_uninterrupted_one_does(tmp_path, sig):
+    straight = tmp_path / "straight"
+    done = subprocess.run(
+        [sys.executable, "-m", "simkit", *TUNE, "--out", str(straight)],
+        env=env(),
+        cwd=ROOT,
+        capture_output=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    out = tmp_path / "stopped"
+    proc = simkit(*TUNE, "--out", str(out))
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and complete_trials(out) < 3:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    time.sleep(0.3)  # inside a trial, most likely
+    proc.send_signal(sig)
+    proc.communicate(timeout=120)
+    assert not (out / "strategy.toml").exists()
+    again = subprocess.run(
+        [sys.executable, "-m", "simkit", *TUNE, "--out", str(out)],
+        env=env(),
+        cwd=ROOT,
+        capture_output=True,
+        timeout=900,
+    )
+    assert again.returncode == 0, again.stderr.decode()
+    assert tuned_fields(out) == tuned_fields(straight)
