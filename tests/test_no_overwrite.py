@@ -99,3 +99,17 @@ def test_a_report_beside_the_manifest_is_allowed(lake, capsys):
     assert lake_around(lake / "report.html") is None
     assert run(capsys, "report", lake, "--out", lake / "report.html")[0] == 0
     assert run(capsys, "experiment", "summary", lake)[0] == 0
+
+
+@pytest.mark.parametrize("rel", ["summary/sub", "summary/p=1/deeper"])
+def test_a_lake_or_study_folder_inside_a_lake_is_refused(lake, tmp_path, capsys, rel):
+    spec = tmp_path / "s.toml"
+    for argv in (
+        ("experiment", "run", spec, "--out", lake / rel, "--quiet"),
+        ("simulate", "--games", "10", "--out", lake / rel),
+        ("tune", "--mode", "base", "--strategy", "balanced", "--out", lake / rel),
+    ):
+        code, err = run(capsys, *argv)
+        assert code == 2 and "inside the result lake" in one_line(err), argv
+    assert not (lake / rel).exists()
+    assert run(capsys, "experiment", "verify", lake)[0] == 0

@@ -168,11 +168,13 @@ def out_file(path: Path, suffixes: tuple[str, ...], flag: str = "--out") -> Path
 def out_dir(path: Path, flag: str = "--out") -> Path:
     """A folder to write into: not a file, and every existing part of its path a folder."""
     from simkit.core.atomic import check_name, check_parents
+    from simkit.core.owned import check_folder_outside_lakes
 
     check_name(path, flag)
     if path.exists() and not path.is_dir():
         raise UserError(f"{flag} {path}: exists and is not a folder")
     check_parents(path, flag)
+    check_folder_outside_lakes(path, flag)
     return path
 
 

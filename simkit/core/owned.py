@@ -56,6 +56,18 @@ def lake_around(path: Path) -> Path | None:
     return None
 
 
+def check_folder_outside_lakes(path: Path, flag: str = "--out") -> None:
+    """Refuse an output folder inside a result lake (below the folder of its manifest): the
+    lake's readers would find its files and refuse the lake. The lake itself is fine."""
+    path = Path(os.path.abspath(path))
+    for parent in path.parents:
+        if (parent / LAKE_MANIFEST).is_file():
+            raise OutputError(
+                f"{flag} {path}: inside the result lake {parent} (its files would make the "
+                "lake unreadable); choose a folder outside it"
+            )
+
+
 def check_replace(path: Path, force: bool = False, flag: str = "--out") -> None:
     """Refuse (one line) to write ``path`` inside a lake, or over a file simkit did not write
     there (or that changed since), unless ``force``."""

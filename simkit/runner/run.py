@@ -189,8 +189,10 @@ def own_files(spec: Spec, index: LakeIndex) -> dict[str, str]:
 
 def _check_out(out: Path) -> None:
     from simkit.core.atomic import check_name
+    from simkit.core.owned import check_folder_outside_lakes
 
     check_name(out)
+    check_folder_outside_lakes(out)
     for parent in out.parents:
         if parent.exists():
             if not parent.is_dir():
