@@ -763,8 +763,9 @@ class LakeLock:
     cannot both hold it. The file records the holder's pid and host for the message.
     """
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, what: str = "lake"):
         self.path = Path(root) / LOCK
+        self.what = what
         self.held = False
         self._fd: int | None = None
 
@@ -781,7 +782,7 @@ class LakeLock:
                 os.close(fd)
                 holder = _read_holder(self.path)
                 raise LakeError(
-                    f"{self.path.parent}: another run ({holder}) is writing this lake; "
+                    f"{self.path.parent}: another run ({holder}) is writing this {self.what}; "
                     f"wait for it to finish"
                 ) from None
             # the file we locked is still the one at the path (not unlinked by a releasing holder)

@@ -512,13 +512,27 @@ def run_tune(
     data_path: str | None = None,
     on_trial: Callable[[int, int, float], None] | None = None,
 ) -> dict[str, Any]:
-    """Tune, choose, score on held-out games; write DIR/strategy.toml; return the record."""
-    import optuna
+    """Tune, choose, score on held-out games; write DIR/strategy.toml; return the record.
+
+    One run at a time per folder (an flock on DIR/.lock, as a lake's): a second run would
+    take the first one's unfinished trials for a stopped run's."""
+    from simkit.lake import LakeLock
 
     default = base_strategy(spec)
     space_of(default)
     game_spec(spec, default)  # opponents and options checked before any game
-    study = open_study(spec, out, default, _pack(data_path).hash if data_path else None)
+    out.mkdir(parents=True, exist_ok=True)
+    with LakeLock(out, what="tuning study"):
+        return _run_tune(spec, out, jobs, data_path, on_trial, default)
+
+
+def _run_tune(spec, out, jobs, data_path, on_trial, default) -> dict[str, Any]:
+    import optuna
+
+    from simkit.datapack import load_pack
+
+    pack_hash = _pack(data_path).hash if data_path else load_pack().hash
+    study = open_study(spec, out, default, pack_hash)
     index = spec.sampler == "cmaes"
     first = as_params(default, index)
     with Evaluator(spec, jobs, data_path) as evaluate:
@@ -587,6 +601,8 @@ def run_tune(
             ),
             "leaders": [{k: v for k, v in r.items() if k != "candidate"} for r in leaders],
             "holdout": held,
+            # the choice scored below the defaults on held-out games: say so, never silently
+            "worse_than_default": bool(held["diff"] < 0),
         },
     }
     write_record(record, out / RESULT_FILE)
@@ -684,9 +700,15 @@ def parse_opponents(text: str | None) -> tuple[str, ...]:
 def describe(record: dict[str, Any]) -> Sequence[str]:
     ev = record["evaluation"]
     h = ev["holdout"]
-    return [
+    lines = [
         f"tuned {record['strategy']['role']} strategy from '{record['strategy']['base']}' "
         f"({ev['trials']} trials, objective {ev['objective']})",
         f"held-out games: {h['games']:,}; tuned {h['tuned']:.3f}, default {h['default']:.3f}; "
         f"paired difference {h['diff']:+.3f} (95% {h['ci_low']:+.3f} to {h['ci_high']:+.3f})",
     ]
+    if h["diff"] < 0:
+        lines.append(
+            f"warning: the tuned strategy did worse than the defaults on held-out games "
+            f"({h['diff']:+.3f}); prefer the defaults, or tune with more games per trial"
+        )
+    return lines

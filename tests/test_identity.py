@@ -298,3 +298,56 @@ def test_the_sampler_draws_the_same_numbers_for_a_trial_in_any_process(tmp_path)
     xa = study_a.ask().suggest_float("x", 0, 1)
     xb = study_b.ask().suggest_float("x", 0, 1)
     assert xa == xb
+
+
+TUNE_ARGV = ["tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced"]
+
+
+def test_a_study_made_on_the_shipped_pack_refuses_another_data_pack(tmp_path, capsys):
+    from simkit.datapack import load_pack
+
+    out = tmp_path / "tuned"
+    opened(out, load_pack().hash)  # a first run without --data
+    pack = tmp_path / "pack"
+    shutil.copytree(ROOT / "simkit" / "data" / "auztralia", pack)
+    units = pack / "units.toml"
+    units.write_text(units.read_text().replace("cost = { value = 3,", "cost = { value = 4,", 1))
+    code = main([*TUNE_ARGV, "--trials", "5", "--out", str(out), "--data", str(pack)])
+    err = capsys.readouterr().err
+    assert code == 2 and "tuned on data pack" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_second_tune_on_the_same_folder_is_refused_while_one_runs(tmp_path, capsys):
+    from simkit.lake import LakeLock
+
+    out = tmp_path / "tuned"
+    opened(out)
+    with LakeLock(out, what="tuning study"):
+        code = main([*TUNE_ARGV, "--trials", "5", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and "another run" in err and "tuning study" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_tuned_strategy_worse_than_the_defaults_says_so():
+    from simkit.tune import describe
+
+    record = {
+        "strategy": {"role": "human", "base": "balanced"},
+        "evaluation": {
+            "trials": 3,
+            "objective": "win",
+            "holdout": {
+                "games": 800,
+                "tuned": 0.30,
+                "default": 0.361,
+                "diff": -0.061,
+                "ci_low": -0.1,
+                "ci_high": -0.02,
+            },
+        },
+    }
+    lines = describe(record)
+    assert lines[-1].startswith("warning:") and "-0.061" in lines[-1]
+    record["evaluation"]["holdout"]["diff"] = 0.02
+    assert not any(ln.startswith("warning") for ln in describe(record))
