@@ -132,3 +132,26 @@ def test_sigterm_removes_the_scratch_folder_and_ends_with_143(tmp_path):
     rec = next(iter(Manifest.load(out).experiments.values()))
     assert rec["status"] == "interrupted"
     assert not [p for p in out.rglob("*") if ".tmp" in p.name]
+
+
+def test_a_security_file_gives_the_client_its_certificates(tmp_path):
+    """--scheduler plus --security FILE (YAML of distributed Security options; paths relative
+    to the file) is how a real cluster is reached; --security alone is refused."""
+    from simkit.errors import UserError
+    from simkit.runner.fanout import Fanout, _security_from_file, _temporary_security
+
+    made = _temporary_security(tmp_path)
+    if made is None:
+        pytest.skip("neither cryptography nor openssl: no certificate to point at")
+    conf = tmp_path / "tls.yaml"
+    conf.write_text(
+        "tls_ca_file: tls-cert.pem\ntls_client_cert: tls-cert.pem\n"
+        "tls_client_key: tls-key.pem\nrequire_encryption: true\n"
+    )
+    sec = _security_from_file(str(conf))
+    assert sec.require_encryption and sec.tls_client_cert == str(tmp_path / "tls-cert.pem")
+    with pytest.raises(UserError, match="--security is for a cluster of your own"):
+        Fanout(1, "dask", None, str(conf))
+    (tmp_path / "bad.yaml").write_text("tls_nonsense: 1\n")
+    with pytest.raises(UserError, match="--security"):
+        _security_from_file(str(tmp_path / "bad.yaml"))
