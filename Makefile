@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: setup run test test-fast doctest lint bench bench-check clean
+.PHONY: setup run test test-fast doctest lint bench bench-check browser serve clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,13 +29,27 @@ setup: $(DEV_STAMP)
 run: $(RUN_STAMP)
 	$(PY) -m simkit demo --out results/demo
 
+## The browser the serve tests drive (tests/test_serve_browser.py): Debian's chromium, which
+## Playwright (dev extra) launches; Playwright's own browser download is not used. Installs it
+## when missing and apt-get can run (root or sudo); otherwise says so and the browser tests skip.
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get install -y chromium >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y chromium >/dev/null; }; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get install -y chromium >/dev/null; fi; \
+	  test -x $(CHROMIUM) || echo "make browser: could not install chromium (needs root or sudo); the browser tests will skip"; }
+
+## The odds calculator page on http://127.0.0.1:8765 (prints the URL with its token).
+serve: $(RUN_STAMP)
+	$(PY) -m simkit serve
+
 ## The one test command (README and CI).
-test: $(DEV_STAMP)
+test: $(DEV_STAMP) browser
 	$(PY) -m pytest
 
 ## The edit loop: everything but the tests marked slow (fuzz, big sweeps, notebooks, Dask),
 ## spread over the cores (pytest-xdist; every test stays independent of the others).
-test-fast: $(DEV_STAMP)
+test-fast: $(DEV_STAMP) browser
 	$(PY) -m pytest -m "not slow" -n auto
 
 ## The docstring examples of the package (CI runs them after `make test`).

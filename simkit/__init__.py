@@ -5,4 +5,6 @@ __version__ = "0.1.0"
 # Bumped whenever simulated behaviour changes (never for refactors or speed-ups).
 # 6: chance in named streams (setup, Old One deck, movement, Mythos, OOP, seats)
 # 7: the streams are xoshiro256** states seeded in the kernel from (chunk key, game, stream)
-ENGINE_VERSION = 7
+# 8: printed deck sizes (30 Mythos cards, 51 Personalities; unknown texts are blanks), the
+#    Outpost supply read from units.toml, readings of open rule texts as switches
+ENGINE_VERSION = 8

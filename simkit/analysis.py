@@ -144,6 +144,7 @@ class Lake:
             hive_partitioning=False,
             schema=schema,
             cast_options=pl.ScanCastOptions(integer_cast="upcast"),
+            missing_columns="insert",  # cells of a worlds run override different values
         )
 
 

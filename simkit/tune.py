@@ -61,6 +61,7 @@ class TuneSpec:
     holdout_games: int = 0  # 0: 4 x games_per_trial
     content: str = "assumed"
     ruleset: str = "revenge"
+    overrides: tuple[tuple[str, Any], ...] = ()  # --set / --reading data overrides, sorted
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -111,11 +112,14 @@ class TuneSpec:
         return n or 4 * self.games_per_trial
 
     def record(self) -> dict[str, Any]:
-        return {
+        out = {
             k: (list(v) if isinstance(v, tuple) else v)
             for k, v in asdict(self).items()
-            if v is not None
+            if v is not None and k != "overrides"
         }
+        if self.overrides:  # absent when empty: studies recorded before --set still resume
+            out["overrides"] = dict(self.overrides)
+        return out
 
 
 # -- strategies in and out -----------------------------------------------------------------------
@@ -274,11 +278,13 @@ def scores(rows: np.ndarray, spec: TuneSpec) -> np.ndarray:
 
 
 @cache
-def _pack(data_path: str):
-    """A user's data pack, read once per process (every block of every trial plays on it)."""
+def _pack(data_path: str | None, overrides: tuple = ()):
+    """The data pack (None: the shipped one) with the --set overrides, read once per
+    process (every block of every trial plays on it)."""
     from simkit.datapack import load_pack
+    from simkit.runner.overrides import apply_overrides
 
-    return load_pack(data_path)
+    return apply_overrides(load_pack(data_path), dict(overrides))
 
 
 def _play_block(
@@ -286,7 +292,7 @@ def _play_block(
 ) -> np.ndarray:
     from simkit.game.modes import engine_for
 
-    eng = engine_for(_pack(data_path) if data_path else None)
+    eng = engine_for(_pack(data_path, spec.overrides) if data_path or spec.overrides else None)
     rows, _ = eng.play_many(game_spec(spec, candidate), spec.seed, chunk, n, first_game=first)
     return scores(rows, spec)
 

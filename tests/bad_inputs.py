@@ -772,6 +772,59 @@ for name, culprit in ATHENA_CASES.items():
 case("athena-pack", "pack.toml", *A, "--data", "{T}/athena_number_deck")
 
 
+# --- content choices: --set, --reading, compare, data readings ---------------------------------
+SIM = ("simulate", "--mode", "revenge", "--games", "10", "--out", "{T}/content_out")
+case("content", "units.artillery.cost", *SIM, "--set", "units.artillery.cost=many")
+case("content", "nope.x", *SIM, "--set", "nope.x=1")
+case("content", "--set expects", *SIM, "--set", "units.artillery.cost")
+case("content", "mythos.dholes.amount", *SIM, "--set", "mythos.dholes.amount=-1")
+case("content", "given twice", *SIM, "--set", "port.oop_vp=9", "--set", "port.oop_vp=8")
+case("content", "moon", *SIM, "--reading", "servitor_placement=moon")
+case("content", "servitor", *SIM, "--reading", "servitor=temple")
+case("content", "parameter 'unknown'", *SIM, "--unknown", "sometimes")
+case("content", "world", *SIM, "--world", "-3")
+case(
+    "content",
+    "units.airship.cost",
+    "combat",
+    "--force",
+    "infantry=2",
+    "--vs",
+    "zombie",
+    "--set",
+    "units.airship.cost=x",
+)
+case(
+    "content",
+    "--table",
+    "odds",
+    "best",
+    "--vs",
+    "zombie",
+    "--table",
+    "{T}/none.parquet",
+    "--set",
+    "units.airship.cost=2",
+)
+case("content", "side b is side a", "compare", "--games", "10")
+case("content", "--games", "compare", "--games", "1", "--set-b", "port.oop_vp=9")
+case(
+    "content", "reading.port_loss", "compare", "--games", "10", "--set-b", "reading.port_loss=maybe"
+)
+case("content", "not a folder", "data", "readings", "{T}/no_such_pack")
+case(
+    "content",
+    "--set",
+    "experiment",
+    "run",
+    "experiments/worlds_revenge.toml",
+    "--out",
+    "{T}/wr",
+    "--set",
+    "units.artillery.cost=abc",
+)
+
+
 # --- fixtures ---------------------------------------------------------------------------------
 def _edit(path: Path, old: str, new: str, count: int = 1) -> None:
     text = path.read_text(encoding="utf-8")

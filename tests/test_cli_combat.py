@@ -182,6 +182,8 @@ def test_odds_table_covers_every_mix_and_best_lists_cheapest_first(capsys, tmp_p
     assert code == 0 and best
     assert all(row["p_destroy"] >= 0.9 for row in best)
     assert [row["gold_cost"] for row in best] == sorted(row["gold_cost"] for row in best)
+    # the interval survives into --json (equal to P(destroy) on exact rows)
+    assert all(r["p_destroy_lo"] <= r["p_destroy"] <= r["p_destroy_hi"] for r in best)
 
 
 def test_odds_refuses_a_missing_out_flag_without_writing(capsys, tmp_path):
@@ -269,3 +271,37 @@ def test_exact_method_refuses_a_matchup_over_budget_with_one_line(capsys):
         "1000",
     )
     assert code == 2 and "--method mc" in err and len(err.strip().splitlines()) == 1
+
+
+def test_withdraw_table_lists_its_withdraw_states_in_text_and_json(capsys):
+    args = ["combat", "--force", "infantry=1,airship=1", "--vs", "mi_go"]
+    args += ["--withdraw", "table-value", "--loss-games", "0"]
+    code, out, _ = run(capsys, *args, "--json")
+    obj = json.loads(out)
+    rule = obj["withdraw_rule"]
+    assert code == 0 and rule["columns"][0] == "Sanity 3"
+    assert len(rule["withdraw_states"]) == obj["table_states_withdrawing"]
+    first = rule["withdraw_states"][0]
+    assert set(first) >= {"units", "damage", "sanity", "old_one_damage", "decision"}
+    assert all(s["decision"].startswith("withdraw") for s in rule["withdraw_states"])
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "withdraw rule vs mi_go" in out and "Sanity 0" in out
+
+
+def test_policies_in_json_are_structure_not_a_python_repr(capsys):
+    code, out, _ = run(
+        capsys, "combat", "--force", "infantry=2", "--vs", "mi_go", "--withdraw", "value",
+        "--method", "exact", "--loss-games", "0", "--json",
+    )  # fmt: skip
+    obj = json.loads(out)
+    assert obj["withdraw"] == {"name": "optimal", "objective": "value", "destroy_value": None}
+    assert obj["allocate"] == {"name": "cheapest"}
+    assert "{'" not in out
+
+
+def test_seen_cards_are_echoed_in_the_text_output(capsys):
+    code, out, _ = run(
+        capsys, "combat", "--force", "infantry=2", "--vs", "zombie", "--seen", "3,17",
+        "--loss-games", "0",
+    )  # fmt: skip
+    assert code == 0 and "cards seen (not in the deck): 3, 17" in out

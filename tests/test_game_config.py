@@ -38,11 +38,14 @@ def test_shipped_rules_values():
     assert (r.r[L.R_START_COAL], r.r[L.R_START_IRON], r.r[L.R_START_GOLD]) == (2, 2, 4)
     assert r.illuminated.sum() == 15 == 3 * r.r[L.R_REV_PER_LEVEL]
     assert r.solo_start == 1 and r.solo_default in r.solo_levels
-    assert set(r.provenance) <= {"rules", "external", "inferred", "assumed"}
+    assert set(r.provenance) <= {"rules", "external", "inferred", "assumed", "unknown"}
 
 
-def test_personalities_are_only_the_known_ones():
-    names = load_rules().pers_names
+def test_the_personality_deck_has_its_printed_size_and_invents_no_text():
+    """Every printed Personality is a card: the 8 with public text keep their effects, the 5
+    the rule texts name without one and the unnamed rest are explicit blanks (effect none,
+    provenance unknown). 121 cards (base Components) - 40 Old One - 30 Revelation = 51."""
+    r = load_rules()
     known = {
         "agent_davies",
         "alanza_castro",
@@ -53,7 +56,26 @@ def test_personalities_are_only_the_known_ones():
         "captain_flounder",
         "corporal_jones",
     }
-    assert set(names) == known
+    named = {"lt_singh", "juliet_verne", "desta_danger", "franz_neumann", "takanashi"}
+    names = list(r.pers_names)
+    assert len(names) == 121 - 40 - 30 == 51
+    blank = {n for n, e in zip(names, r.pers_effect, strict=True) if e == 0}
+    assert known == set(names) - blank
+    assert named <= blank and len(blank) == 51 - 8
+    doc = tomllib.loads((DEFAULT_PACK / "game.toml").read_text())
+    for n in blank:
+        assert doc["personalities"][n]["effect"]["provenance"] == "unknown", n
+
+
+def test_a_personality_deck_of_another_size_than_declared_is_refused(tmp_path):
+    shutil.copytree(DEFAULT_PACK, tmp_path / "pack")
+    path = tmp_path / "pack" / "game.toml"
+    text = path.read_text()
+    path.write_text(
+        text.replace("personality_deck = { value = 51", "personality_deck = { value = 52")
+    )
+    with pytest.raises(DataPackError, match="personality_deck says the printed deck has 52"):
+        load_rules(tmp_path / "pack")
 
 
 def test_no_revelation_benefit_is_invented():
@@ -68,7 +90,13 @@ def test_every_value_has_provenance_and_source():
 
         def walk(node, where, name=name):
             if isinstance(node, dict) and "value" in node:
-                assert node.get("provenance") in ("rules", "external", "inferred", "assumed"), where
+                assert node.get("provenance") in (
+                    "rules",
+                    "external",
+                    "inferred",
+                    "assumed",
+                    "unknown",
+                ), where
                 assert node.get("source"), where
             elif isinstance(node, dict):
                 for k, v in node.items():

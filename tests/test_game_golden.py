@@ -35,7 +35,7 @@ CASES = {
     ),
     "revenge_2h_mythos_normal": dict(
         seed=2026,
-        game=13,  # chosen to show every needle of the Revenge test below
+        game=7,  # chosen to show every needle of the Revenge test below
         mode="revenge",
         players=2,
         strategies="balanced,hunter",

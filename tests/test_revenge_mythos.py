@@ -1,13 +1,15 @@
-"""Mythos cards as data: the 16 named cards, no invented ones, clear errors."""
+"""Mythos cards as data: the printed 30, the 16 named cards, no invented ones, clear errors."""
 
 from __future__ import annotations
 
 import shutil
 
+import numpy as np
 import pytest
 
 from simkit.datapack import DEFAULT_PACK
 from simkit.errors import DataPackError
+from simkit.game.mythos import played_cards, prior_kinds
 from simkit.revenge.mythos import EFFECTS, FILE, load_mythos
 
 NAMED_IN_RULES = {
@@ -30,9 +32,47 @@ NAMED_IN_RULES = {
 }
 
 
-def test_default_deck_is_exactly_the_sixteen_cards_the_rules_name():
+def test_the_deck_has_the_printed_thirty_cards_sixteen_named_and_fourteen_unknown():
+    """Revenge rules, Components: "30 Mythos cards"; the notes name 16. The other 14 are
+    explicit rows of unknown text (effect blank), never invented."""
     deck = load_mythos()
-    assert set(deck.names) == NAMED_IN_RULES and deck.size == 16
+    assert deck.size == 30 == deck.declared_size
+    named = {n for n, u in zip(deck.names, deck.unknown, strict=True) if not u}
+    assert named == NAMED_IN_RULES and int(deck.unknown.sum()) == 14
+    assert all(EFFECTS[e] == "blank" for e in deck.effect[deck.unknown])
+
+
+def test_a_deck_of_another_size_than_the_printed_one_is_refused(tmp_path):
+    shutil.copytree(DEFAULT_PACK, tmp_path / "pack")
+    path = tmp_path / "pack" / FILE
+    path.write_text("".join(path.read_text().splitlines(keepends=True)[:-1]))
+    with pytest.raises(DataPackError, match="29 cards, but pack.toml \\[mythos\\] size says"):
+        load_mythos(tmp_path / "pack")
+
+
+def test_only_a_card_of_unknown_text_may_be_blank(tmp_path):
+    shutil.copytree(DEFAULT_PACK, tmp_path / "pack")
+    path = tmp_path / "pack" / FILE
+    path.write_text(path.read_text().replace("abhoth,place_tiles_near_port", "abhoth,blank"))
+    with pytest.raises(DataPackError, match="unknown text has effect 'blank'"):
+        load_mythos(tmp_path / "pack")
+
+
+def test_the_prior_draws_unknown_cards_from_the_public_effect_kinds_per_world():
+    deck = load_mythos()
+    kinds = {k for k, _, _ in prior_kinds(deck)}
+    w1 = played_cards(deck, "assumed", "prior", 1)
+    again = played_cards(deck, "assumed", "prior", 1)
+    w2 = played_cards(deck, "assumed", "prior", 2)
+    assert all(np.array_equal(w1[k], again[k]) for k in w1)  # a world is one fixed draw
+    assert not np.array_equal(w1["myth_effect"], w2["myth_effect"])
+    drawn = w1["myth_effect"][deck.unknown]
+    assert {EFFECTS[e] for e in drawn} <= kinds and "blank" not in kinds
+    known = ~deck.unknown
+    assert np.array_equal(w1["myth_effect"][known], deck.effect[known])  # the 16 keep theirs
+    assert set(w1["myth_tp"][deck.unknown]) <= {0, 1, 2}
+    blank = played_cards(deck, "assumed", "blank", 1)["myth_effect"]
+    assert all(EFFECTS[e] == "blank" for e in blank[deck.unknown])
 
 
 def test_cards_whose_effect_the_rules_do_not_state_are_tagged_assumed():

@@ -662,18 +662,24 @@ def test_atlach_nacha_charges_its_time_at_a_defence_too(eng):
     assert X.pl[0, L.P_TIME] == t + 1 and X.g[L.G_EXTRA_TIME] == 0
 
 
-def test_the_content_switch_keeps_only_mythos_cards_whose_text_is_public(eng):
-    """content = "rules": a card whose effect or amount is assumed is left out of the deck."""
+def test_the_content_switch_plays_only_public_texts_and_keeps_the_printed_deck(eng):
+    """content = "rules": the deck keeps its 30 printed cards (Revenge Components), and a
+    card whose effect or amount is assumed is played as a blank; "assumed" plays each card
+    as the pack gives it."""
     from simkit.kernels.game_oop import shuffle_mythos
-    from simkit.revenge.mythos import load_mythos
+    from simkit.revenge.mythos import EFFECTS, load_mythos
 
-    names = load_mythos().names
+    deck = load_mythos()
+    names = deck.names
     try:
         eng._mode_args(make_spec("revenge", 2, "balanced", content="rules"))
         shuffle_mythos(game_streams(0), eng.S, eng.X)
         X = eng.state
-        deck = sorted(names[int(c)] for c in X.mythos_deck[: X.g[L.G_MYTHOS_LEFT]])
-        assert deck == [
+        assert X.g[L.G_MYTHOS_LEFT] == 30
+        active = sorted(
+            names[c] for c in range(len(names)) if EFFECTS[eng.arrays.myth_effect[c]] != "blank"
+        )
+        assert active == [
             "atlach_nacha",
             "baoht_zuqqa_mogg",
             "dark_young",
@@ -685,4 +691,29 @@ def test_the_content_switch_keeps_only_mythos_cards_whose_text_is_public(eng):
     finally:
         eng._mode_args(make_spec("revenge", 2, "balanced"))
     shuffle_mythos(game_streams(0), eng.S, eng.X)
-    assert eng.state.g[L.G_MYTHOS_LEFT] == len(names)
+    assert eng.state.g[L.G_MYTHOS_LEFT] == 30
+    assert np.array_equal(eng.arrays.myth_effect, deck.effect)
+
+
+def test_summon_draws_from_the_printed_thirty_card_deck(eng):
+    """Revenge Components: "30 Mythos cards"; the OOP "starts with 3 Mythos cards" (Setup),
+    so 27 wait in the pile, every printed card among pile and hand, and Summon draws three."""
+    X = revenge_position(eng)
+    assert X.mythos_hand.sum() == 3 and X.g[L.G_MYTHOS_LEFT] == 27
+    pile = [int(X.mythos_deck[(X.g[L.G_MYTHOS_POS] + j) % 30]) for j in range(27)]
+    assert sorted(pile + list(np.flatnonzero(X.mythos_hand))) == list(range(30))
+
+
+def test_the_outpost_tiles_in_the_box_are_one_supply_for_every_human(pack):
+    """units.toml outpost.box_count (Revenge Components: 8 Outpost tiles) is read: with one
+    tile in the box, a second human cannot place one while the first stands."""
+    from simkit.kernels.low.game_outpost import can_buy_outpost
+    from simkit.runner.overrides import apply_overrides
+
+    for box, second_may in ((8, True), (1, False)):
+        eng = Engine(data=apply_overrides(pack, {"units.outpost.box_count": box}))
+        assert eng.arrays.r[L.R_OUTPOST_SUPPLY] == box
+        X = revenge_position(eng)
+        X.pl[0, L.P_OUTPOSTS] = 1  # seat 0 has placed one
+        assert can_buy_outpost(eng.S, eng.X, 1, 10) == second_may
+        assert can_buy_outpost(eng.S, eng.X, 0, 10) == second_may  # its own second one too

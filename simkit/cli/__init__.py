@@ -51,7 +51,17 @@ def _register() -> None:
     # Imported for their side effect of adding commands to `app`.
     from simkit.cli import combat, data  # noqa: F401
 
-    for optional in ("board", "athena", "simulate", "experiment", "report", "demo", "tune"):
+    for optional in (
+        "board",
+        "athena",
+        "simulate",
+        "compare",
+        "experiment",
+        "report",
+        "demo",
+        "tune",
+        "serve",
+    ):
         try:
             __import__(f"simkit.cli.{optional}")
         except ModuleNotFoundError as exc:

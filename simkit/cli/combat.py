@@ -11,7 +11,13 @@ from rich.console import Console
 from rich.table import Table
 
 from simkit.cli import app, validate
-from simkit.cli.common import DataOption, JsonOption, data_pack
+from simkit.cli.common import (
+    DataOption,
+    JsonOption,
+    SetOption,
+    data_pack,
+    parse_sets,
+)
 from simkit.cli.output import emit, force_mapping, old_ones_list
 from simkit.combat import (
     STATE_BUDGET,
@@ -36,6 +42,29 @@ class Method(StrEnum):
     mc = "mc"
 
 
+def policy_json(policy) -> dict:
+    """A policy object as structure for --json: its name and its fields (never a repr)."""
+    from dataclasses import asdict, is_dataclass
+
+    fields = asdict(policy) if is_dataclass(policy) else dict(getattr(policy, "__dict__", {}))
+    return {"name": policy.name, **fields}
+
+
+def _render_rule(console: Console, rule: dict) -> None:
+    """The withdraw table as the grid a player follows (simkit.combat.rules)."""
+    if not rule["rows"]:
+        console.print(f"withdraw rule: {rule['otherwise']}")
+        return
+    table = Table(title=f"withdraw rule vs {rule['vs']} (check after each card)")
+    table.add_column("your units left")
+    for col in rule["columns"]:
+        table.add_column(col)
+    for row in rule["rows"]:
+        table.add_row(row["units"], *(c or "-" for c in row["cells"]))
+    console.print(table)
+    console.print(f"{rule['damage_means']}; any other situation: {rule['otherwise']}")
+
+
 def _render_losses(console: Console, losses) -> None:
     """P(k lost) per unit type and the Gold lost, from the row-per-fight Monte Carlo."""
     table = Table(title=f"units lost per type (Monte Carlo, {losses.games:,} fights; 95% interval)")
@@ -58,7 +87,7 @@ def _render_losses(console: Console, losses) -> None:
     console.print(f"Gold lost: 10% {q['q10']:g}, median {q['q50']:g}, 90% {q['q90']:g}")
 
 
-def _render(odds: CombatOdds, dist=None) -> None:
+def _render(odds: CombatOdds, dist=None, seen=(), rule=None) -> None:
     console = Console()
     title = f"{odds.combat}  [{odds.method}; allocate {odds.allocate}; withdraw {odds.withdraw}]"
     table = Table(title=title)
@@ -77,6 +106,10 @@ def _render(odds: CombatOdds, dist=None) -> None:
     losses = ", ".join(f"{u} {x:.3f}" for u, x in odds.expected_units_lost.items())
     console.print(f"expected units lost: {losses}  (Gold {odds.expected_gold_lost:.2f})")
     console.print(f"expected cards drawn: {odds.expected_cards:.3f}")
+    if seen:
+        console.print(
+            f"cards seen (not in the deck): {', '.join(map(str, seen))} ({len(seen)} cards)"
+        )
     if odds.p_port_flip is not None:
         console.print(f"P(port flips to strength 2): {odds.p_port_flip:.4f}")
     tail = (
@@ -94,6 +127,8 @@ def _render(odds: CombatOdds, dist=None) -> None:
             f"states, withdraw in {x['table_states_withdrawing']:,}; P(destroy) "
             f"{x['table_model_p_destroy']:.4f} if draws were independent"
         )
+    if rule is not None:
+        _render_rule(console, rule)
     if "exact_skipped" in odds.extra:
         console.print(f"[dim]Monte Carlo because {odds.extra['exact_skipped'].split(';')[0]}[/dim]")
 
@@ -155,6 +190,7 @@ def combat_cmd(
         int, typer.Option(help="Fights behind the per-type loss and Gold distributions (0: skip).")
     ] = 100_000,
     data: DataOption = None,
+    sets: SetOption = None,
     json: JsonOption = False,
 ) -> None:
     """Odds of one combat: outcomes, P(destroy), expected losses and cards."""
@@ -170,7 +206,7 @@ def combat_cmd(
         withdraw=withdraw,
         destroy_value=destroy_value,
     )
-    pack = data_pack(data)
+    pack = data_pack(data, sets)
     if games <= 0:
         raise UserError(f"--games must be positive, got {games}")
     if jobs <= 0:
@@ -233,6 +269,18 @@ def combat_cmd(
                 jobs=jobs,
                 progress=bar.advance,
             )
+    rule = None
+    if "table_states" in odds.extra:
+        from simkit.combat import combat_arrays, withdraw_table_for
+        from simkit.combat.rules import table_states, withdraw_rule
+
+        st0, mx, cost = combat_arrays(fight, pack)
+        solved = withdraw_table_for(fight, pack, alloc, wd, st0, mx, cost, cards)
+        if solved is not None:
+            rule = withdraw_rule(solved, fight)
+            rule["withdraw_states"] = [
+                s for s in table_states(solved, len(fight.old_ones)) if s["decision"] != "stay"
+            ]
     losses = None
     if loss_games < 0:
         raise UserError(f"--loss-games must be 0 or positive, got {loss_games}")
@@ -260,6 +308,10 @@ def combat_cmd(
         )
     if json:
         result = odds.to_json()
+        result["withdraw"] = policy_json(wd)
+        result["allocate"] = policy_json(alloc)
+        if rule is not None:
+            result["withdraw_rule"] = rule
         result["losses"] = losses.to_json() if losses is not None else None
         if losses is None and loss_games:
             result["losses_skipped"] = (
@@ -285,11 +337,12 @@ def combat_cmd(
                 "jobs": jobs,
                 "loss_games": loss_games,
                 "data": data,
+                "set": parse_sets(sets),
             },
             result,
         )
     else:
-        _render(odds, losses)
+        _render(odds, losses, cards, rule)
         if losses is None and loss_games:
             Console().print(
                 "[dim]per-type loss distributions: Monte Carlo of fixed policies only "
@@ -338,6 +391,7 @@ def odds_table_cmd(
         ),
     ] = False,
     data: DataOption = None,
+    sets: SetOption = None,
     json: JsonOption = False,
 ) -> None:
     """Write the table to --out: every row with P(destroy) under never-withdraw and under the
@@ -360,7 +414,7 @@ def odds_table_cmd(
         raise UserError(f"--max-per-type must be 0..6, got {max_per_type}")
     if jobs <= 0:
         raise UserError(f"--jobs must be positive, got {jobs}")
-    pack = data_pack(data)
+    pack = data_pack(data, sets)
     kinds = sorted({old_one_id(t) for item in vs for t in item.split(",")}) if vs else None
     start = time.perf_counter()
     table = odds_table(
@@ -399,6 +453,7 @@ def odds_table_cmd(
                 "games": None if target_ci is not None else games,
                 "target_ci": target_ci,
                 "data": data,
+                "set": parse_sets(sets),
             },
             {"wrote": out, **facts},
         )
@@ -428,6 +483,7 @@ def odds_best_cmd(
     max_per_type: Annotated[int, typer.Option(help="Mix size when computing the table.")] = 2,
     top: Annotated[int, typer.Option(help="How many mixes to list.")] = 10,
     data: DataOption = None,
+    sets: SetOption = None,
     json: JsonOption = False,
 ) -> None:
     """The cheapest unit mixes (Gold, then TP) reaching P(destroy) >= --min-p."""
@@ -440,16 +496,19 @@ def odds_best_cmd(
     if copies not in (1, 2):
         raise UserError(f"--copies must be 1 or 2, got {copies}")
     if table is not None:
+        if sets:
+            raise UserError("--set changes the data a table is computed from: not with --table")
         if not table.is_file():
             raise UserError(f"--table {table}: no such file")
         frame, _ = read_table(table)
     else:
-        frame = odds_table(data_pack(data), max_per_type, [kind])
+        frame = odds_table(data_pack(data, sets), max_per_type, [kind])
     best = cheapest_mixes(frame, OLD_ONES[kind], copies, min_p, top)
     cols = [c for c in frame.columns if c.startswith("n_")] + [
         "gold_cost",
         "tp_cost",
         "p_destroy",
+        *[c for c in ("p_destroy_lo", "p_destroy_hi", "games") if c in frame.columns],
         "method",
     ]
     if json:
@@ -463,6 +522,7 @@ def odds_best_cmd(
                 "max_per_type": max_per_type,
                 "top": top,
                 "data": data,
+                "set": parse_sets(sets),
             },
             {
                 "mixes": [

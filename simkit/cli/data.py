@@ -61,13 +61,24 @@ def check(
         raise UserError(f"{len(warnings)} rule(s) of thumb broken (--strict)")
 
 
-@data_app.command("provenance", epilog="Example: simkit data provenance --json")
+@data_app.command("provenance", epilog="Example: simkit data provenance --rank results/worlds")
 def provenance(
     pack: PackArg = None,
     data: Annotated[Path | None, typer.Option("--data")] = None,
+    rank: Annotated[
+        Path | None,
+        typer.Option(
+            "--rank",
+            help="A worlds lake (spec [worlds] with per_source): list the assumed values in "
+            "the order a publisher should type them in (most of the band first).",
+        ),
+    ] = None,
     json: JsonOption = False,
 ) -> None:
     """Share of the pack's values per provenance tag (rules, external, inferred, assumed)."""
+    if rank is not None:
+        _rank(rank, json)
+        return
     d = load_pack(validate.check_pack_args(pack, data))
     shares = provenance_shares(d)
     if json:
@@ -157,3 +168,95 @@ def deck(
         "train, Ai airship; - none), then p<N> purple "
         "cubes, s<N> sanity lost, a<N> damage to Airships"
     )
+
+
+@data_app.command("readings", epilog="Example: simkit data readings --json")
+def readings_cmd(
+    pack: PackArg = None,
+    data: Annotated[Path | None, typer.Option("--data")] = None,
+    json: JsonOption = False,
+) -> None:
+    """The readings of open rule texts: the text quoted, the options, the default (pick one
+    with --reading NAME=OPTION, a spec's [readings] table or --set reading.NAME=OPTION)."""
+    from simkit.game.readings import load_readings
+
+    root = validate.check_pack_args(pack, data)
+    if root is not None and not Path(root).is_dir():
+        raise UserError(f"{root}: not a folder (a data pack is a folder)")
+    readings = load_readings(root)
+    if json:
+        emit(
+            "data readings",
+            {"pack": pack or data},
+            {
+                "readings": [
+                    {
+                        "name": r.name,
+                        "text": r.text,
+                        "source": r.source,
+                        "options": list(r.options),
+                        "help": r.help,
+                        "default": r.default,
+                    }
+                    for r in readings.values()
+                ]
+            },
+        )
+        return
+    console = Console(highlight=False)
+    for r in readings.values():
+        console.print(f"[bold]{r.name}[/bold]  default: {r.default}")
+        console.print(f'  "{r.text}"', markup=False)
+        console.print(f"  options: {', '.join(r.options)}", markup=False)
+        console.print(f"  {r.help}", markup=False)
+
+
+@data_app.command("overrides", epilog="Example: simkit data overrides")
+def overrides_cmd(json: JsonOption = False) -> None:
+    """The value paths --set PATH=VALUE (and a spec's [overrides]) may change."""
+    from simkit.runner.overrides import OVERRIDE_PATTERNS
+    from simkit.runner.worlds import SOURCES
+
+    if json:
+        emit("data overrides", {}, {"paths": list(OVERRIDE_PATTERNS), "world_sources": SOURCES})
+        return
+    for p in OVERRIDE_PATTERNS:
+        typer.echo(p)
+    typer.echo("\nworld sources ([worlds] sources = [...]):")
+    for name, what in SOURCES.items():
+        typer.echo(f"  {name}: {what}")
+
+
+def _rank(lake_dir: Path, json: bool) -> None:
+    """data provenance --rank: the world sources by their share of the headline's band."""
+    import numpy as np
+
+    from simkit import analysis
+    from simkit.report.worlds import source_shares, world_rates
+    from simkit.runner.worlds import SOURCES, source_fields
+
+    if not (lake_dir / "manifest.json").is_file():
+        raise UserError(f"--rank {lake_dir}: not a lake (no manifest.json)")
+    lake = analysis.open_lake(lake_dir)
+    sources = list(lake.record.get("spec", {}).get("world_sources", []))
+    shares = source_shares(world_rates(lake), sources) if sources else []
+    if not shares:
+        raise UserError(
+            f"--rank {lake_dir}: not a worlds run with per-source worlds ([worlds] per_source)"
+        )
+    mean = {s: float(np.nanmean([r["share"] for r in shares if r["source"] == s])) for s in sources}
+    ranked = sorted(sources, key=lambda s: -mean[s] if np.isfinite(mean[s]) else 0.0)
+    rows = [
+        {"source": s, "share": mean[s], "what": SOURCES[s], "fields": source_fields(s)}
+        for s in ranked
+    ]
+    if json:
+        emit("data provenance", {"rank": lake_dir}, {"experiment": lake.experiment, "rank": rows})
+        return
+    typer.echo(
+        f"{lake.experiment}: the assumed values by their share of the {lake.key_metric} band "
+        "(mean over difficulties); type in the first ones first"
+    )
+    for i, r in enumerate(rows, 1):
+        typer.echo(f"{i}. {r['source']} ({r['share']:.0%}): {r['what']}")
+        typer.echo(f"   {', '.join(r['fields'])}")

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from simkit.cli import app
-from simkit.cli.common import JsonOption
+from simkit.cli.common import JsonOption, ReadingOption, SetOption, parse_sets
 from simkit.cli.output import emit
 from simkit.errors import UserError
 
@@ -40,13 +40,15 @@ def varying_labels(spec) -> dict[str, str]:
     """cell id -> 'key=value, ...' over every parameter and override that differs between the
     spec's cells (the partition keys alone can leave two cells looking identical)."""
     values: dict[str, set[str]] = {}
+    worlds = bool(getattr(spec, "world_sources", ()))  # a world is named by its index
     for c in spec.cells:
-        for k, v in {**c.params, **c.overrides}.items():
+        for k, v in (c.params if worlds else {**c.params, **c.overrides}).items():
             values.setdefault(k, set()).add(repr(v))
-    order = list(spec.grid) + list(spec.override_grid) + list(values)
+    order = [k for k in spec.grid if k != "world_point"] + list(spec.override_grid) + list(values)
     keys = [k for k in dict.fromkeys(order) if len(values.get(k, ())) > 1]
     return {
-        c.cell_id: ", ".join(f"{k}={({**c.params, **c.overrides})[k]}" for k in keys) or c.cell_id
+        c.cell_id: ", ".join(f"{k}={({**c.params, **c.overrides}).get(k, '-')}" for k in keys)
+        or c.cell_id
         for c in spec.cells
     }
 
@@ -91,12 +93,15 @@ def run_cmd(
         bool, typer.Option(help="Add to a lake built by another spec, engine or data version.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    sets: SetOption = None,
+    readings: ReadingOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Run an experiment spec (or complete an interrupted run of it)."""
+    """Run an experiment spec (or complete an interrupted run of it). --set and --reading
+    change data for every cell (they enter the cells' ids: a new lake cell, never pooled)."""
     from simkit.runner import RunFailed, load_spec, run_experiment
 
-    spec = load_spec(spec_file)
+    spec = load_spec(spec_file, parse_sets(sets, readings))
     try:
         result = run_experiment(
             spec,

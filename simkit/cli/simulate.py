@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from simkit.cli import app, validate
-from simkit.cli.common import DataOption, JsonOption
+from simkit.cli.common import DataOption, JsonOption, ReadingOption, SetOption, parse_sets
 from simkit.cli.output import emit
 from simkit.errors import UserError
 
@@ -39,9 +39,16 @@ def _toml_item(v) -> str:
 
 
 def one_cell_spec(
-    mode: str, params: dict, seed: int, games: int, outputs: tuple[str, ...], data: Path | None
+    mode: str,
+    params: dict,
+    seed: int,
+    games: int,
+    outputs: tuple[str, ...],
+    data: Path | None,
+    overrides: dict | None = None,
 ):
-    """The experiment spec `simulate` runs: one cell, the given parameters, chunks of 1,000."""
+    """The experiment spec `simulate` runs: one cell, the given parameters and data
+    overrides (--set, --reading), chunks of 1,000."""
     from simkit.runner.spec import parse_spec
 
     exp = {
@@ -60,9 +67,11 @@ def one_cell_spec(
         + "".join(f"{k} = {_toml_item(v)}\n" for k, v in exp.items())
         + "\n[params]\n"
         + "".join(f"{k} = {_toml_value(v)}\n" for k, v in params.items())
+        + ("\n[overrides]\n" if overrides else "")
+        + "".join(f'"{k}" = {_toml_value(v)}\n' for k, v in (overrides or {}).items())
     )
     return parse_spec(
-        {"experiment": exp, "params": dict(params)},
+        {"experiment": exp, "params": dict(params), "overrides": dict(overrides or {})},
         "simkit simulate",
         text=text,
         default_name=f"simulate-{mode}",
@@ -134,8 +143,19 @@ def simulate(
             "--content", help="Mythos cards in play: assumed (all) or rules (public texts only)."
         ),
     ] = "assumed",
+    unknown: Annotated[
+        str,
+        typer.Option(
+            "--unknown", help="Printed cards of unknown text: blank (no effect) or prior."
+        ),
+    ] = "blank",
+    world: Annotated[
+        int, typer.Option("--world", help="With --unknown prior: which world's draw.")
+    ] = 0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     data: DataOption = None,
+    sets: SetOption = None,
+    readings: ReadingOption = None,
     json: JsonOption = False,
 ) -> None:
     """Play whole games with heuristic (or random) players into a one-cell lake (the
@@ -178,6 +198,8 @@ def simulate(
                 "shuffle_seats": not fixed_seats,
                 "checked": checked,
                 "content": content,
+                "unknown": unknown,
+                "world": world,
             }
         )
     elif mode in ("solo", "mythos-solo"):
@@ -188,6 +210,8 @@ def simulate(
             **({"difficulty": difficulty} if difficulty else {}),
             "checked": checked,
             "content": content,
+            "unknown": unknown,
+            "world": world,
         }
         if mode == "solo":
             params = SOLO.validate(raw)
@@ -205,6 +229,8 @@ def simulate(
                 "shuffle_seats": not fixed_seats,
                 "checked": checked,
                 "content": content,
+                "unknown": unknown,
+                "world": world,
             }
         )
     from simkit import analysis
@@ -214,7 +240,8 @@ def simulate(
         # the one seat's result is the summary's humans_win; the lake cannot hold a seats table
         # whose 'strategy' column repeats the solo mode's 'strategy' parameter
         wanted = tuple(t for t in wanted if t != "seats")
-    spec = one_cell_spec(mode, params, seed, games, wanted, data)
+    overrides = parse_sets(sets, readings)
+    spec = one_cell_spec(mode, params, seed, games, wanted, data, overrides)
     result = run_experiment(spec, out=out, jobs=jobs, quiet=quiet or json)
     lake = analysis.open_lake(out, spec.experiment_id)
     metric = lake.key_metric
@@ -236,6 +263,7 @@ def simulate(
                 "tables": list(wanted),
                 "jobs": jobs,
                 "data": data,
+                "set": overrides,
             },
             {
                 "lake": out,

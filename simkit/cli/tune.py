@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from simkit.cli import app, validate
-from simkit.cli.common import DataOption, JsonOption
+from simkit.cli.common import DataOption, JsonOption, ReadingOption, SetOption, parse_sets
 from simkit.cli.output import emit
 from simkit.errors import UserError
 
@@ -100,6 +100,8 @@ def tune(
         int, typer.Option("--jobs", help="Worker processes (results do not depend on it).")
     ] = 1,
     data: DataOption = None,
+    sets: SetOption = None,
+    readings: ReadingOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """Tune a strategy on common-random-number games; write OUT/strategy.toml (``--help``: the
@@ -135,6 +137,7 @@ def tune(
         holdout_games=holdout_games,
         content=content,
         ruleset=rules,
+        overrides=tuple(sorted(parse_sets(sets, readings).items())),
     )
     tty = sys.stderr.isatty() and not json_out
 

@@ -86,6 +86,10 @@ class AuzData:
     # Revenge ports
     port: dict[str, int]
     personalities: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # overrides the full game reads (simkit.runner.overrides): reading choices
+    # ((name, option), ...) and Mythos card values ((card, field, value), ...)
+    readings: tuple = ()
+    mythos_set: tuple = ()
 
     def card_index(self, card_id: int) -> int:
         hits = np.flatnonzero(self.card_ids == card_id)

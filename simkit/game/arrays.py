@@ -10,6 +10,7 @@ from simkit.board.setup import fresh_stacks
 from simkit.datapack import AuzData
 from simkit.errors import DataPackError
 from simkit.game.config import GameRules
+from simkit.game.readings import load_readings, reading_vector
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
 
@@ -27,6 +28,10 @@ def build_static(board: Board, tiles: SurveyTiles, data: AuzData, rules: GameRul
     myth = mythos_deck(data)
     r = rules.r.copy()
     r[L.R_SANITY] = data.sanity_per_combat
+    r[L.R_OUTPOST_SUPPLY] = data.unit_box_count[L.OUTPOST_STACK]
+    r[L.R_READ : L.R_READ + len(L.READINGS)] = reading_vector(
+        load_readings(data.path or None), dict(data.readings)
+    )
     bits = np.arange(L.NUM_UNITS)
     hits = ((data.card_hits[:, :, None].astype(np.int64) >> bits) & 1).astype(
         np.float64
@@ -120,18 +125,19 @@ def build_static(board: Board, tiles: SurveyTiles, data: AuzData, rules: GameRul
         myth_combat=myth.combat.astype(np.int64),
         myth_amount=myth.amount.astype(np.int64),
         myth_level=myth.level.astype(np.int64),
-        myth_in_deck=np.ones(myth.size, dtype=bool),
     )
 
 
 def mythos_deck(data: AuzData):
-    """The pack's Mythos cards (mythos_cards.csv; the shipped deck if the pack has none)."""
+    """The pack's Mythos cards (mythos_cards.csv; the shipped deck if the pack has none),
+    with the data's mythos.<card>.<field> overrides."""
     from pathlib import Path
 
-    from simkit.game.mythos import FILE, load_mythos
+    from simkit.game.mythos import FILE, load_mythos, with_values
 
     here = Path(data.path) if data.path else None
-    return load_mythos(here if here is not None and (here / FILE).is_file() else None)
+    deck = load_mythos(here if here is not None and (here / FILE).is_file() else None)
+    return with_values(deck, data.mythos_set)
 
 
 def new_state(S: L.Static, log_capacity: int = LOG_CAPACITY) -> L.State:

@@ -23,6 +23,7 @@ from simkit.errors import DataPackError
 from simkit.kernels.low import game_layout as L
 from simkit.names import UNITS
 
+CARD_TAGS = (*PROVENANCE_TAGS, "unknown")  # "unknown": a printed card whose text is not public
 GAME_FILE, REV_FILE, SOLO_FILE = "game.toml", "revelations.csv", "solo.toml"
 _TP_KEYS = ("rail", "rail_hills", "mine", "recruit", "military", "trade", None, None, "retrieve")
 _EFFECTS = {name: i for i, name in enumerate(L.EFFECT_NAMES)}
@@ -103,10 +104,10 @@ class _Toml:
                 field=full,
             )
         tag = entry.get("provenance")
-        if tag not in PROVENANCE_TAGS:
+        if tag not in CARD_TAGS:
             raise DataPackError(
                 self.name,
-                f"unknown provenance tag {tag!r} (expected one of: {', '.join(PROVENANCE_TAGS)})",
+                f"unknown provenance tag {tag!r} (expected one of: {', '.join(CARD_TAGS)})",
                 field=f"{full}.provenance",
             )
         val = entry["value"]
@@ -237,10 +238,20 @@ def _personalities(t: _Toml) -> dict[str, Any]:
         if not isinstance(entry, dict):
             raise DataPackError(GAME_FILE, f"[{where}] must be a section", field=where)
         e = t.value(entry, where, "effect", str)
-        if e not in _EFFECTS or e == "none":
+        if e not in _EFFECTS:
             raise DataPackError(
                 GAME_FILE,
-                f"unknown effect {e!r} (expected one of: {', '.join(L.EFFECT_NAMES[1:])})",
+                f"unknown effect {e!r} (expected one of: {', '.join(L.EFFECT_NAMES)})",
+                field=f"{where}.effect",
+            )
+        unknown = (
+            isinstance(entry.get("effect"), dict) and entry["effect"].get("provenance") == "unknown"
+        )
+        if (e == "none") != unknown:
+            raise DataPackError(
+                GAME_FILE,
+                f"'{where}.effect': a card of unknown text has effect \"none\" with "
+                'provenance "unknown", and only such a card',
                 field=f"{where}.effect",
             )
         u = -1
@@ -267,6 +278,15 @@ def _personalities(t: _Toml) -> dict[str, Any]:
     if len(names) > L.MAX_PERSONALITIES:
         raise DataPackError(
             GAME_FILE, f"at most {L.MAX_PERSONALITIES} personalities, got {len(names)}"
+        )
+    size = t.value(t.section("pieces"), "pieces", "personality_deck", int, 1, 999, default=0)
+    if size and len(names) != size:
+        raise DataPackError(
+            GAME_FILE,
+            f"{len(names)} [personalities.*] sections, but pieces.personality_deck says the "
+            f'printed deck has {size} (add a section with effect "none", provenance '
+            '"unknown" for each card whose text you do not have)',
+            field="pieces.personality_deck",
         )
     return dict(
         pers_names=tuple(names),

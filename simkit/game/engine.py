@@ -26,7 +26,7 @@ from simkit.datapack import AuzData, load_pack
 from simkit.errors import UserError
 from simkit.game.arrays import LOG_CAPACITY, build_static, mythos_deck, new_state, new_work
 from simkit.game.config import GameRules, load_rules
-from simkit.game.mythos import CONTENT_MODES
+from simkit.game.mythos import CONTENT_MODES, UNKNOWN_MODES, played_cards
 from simkit.game.streams import GameSeed, new_streams, stream_key
 from simkit.kernels.game_loop import play_chunk
 from simkit.kernels.game_setup import setup_game
@@ -53,7 +53,9 @@ class GameSpec:
     shuffle_seats: bool = True
     ruleset: str = "revenge"  # revenge only: revenge / revenge-alt
     oop: object = None  # revenge only: strategies.old_ones.OOPParams
-    content: str = "assumed"  # Mythos cards played: "assumed" (all) or "rules" (public text only)
+    content: str = "assumed"  # Mythos cards: "assumed" (as the pack) or "rules" (public text)
+    unknown: str = "blank"  # a card of unknown text: "blank" or "prior" (simkit.game.mythos)
+    world: int = 0  # the prior's draw (unknown = "prior"); worlds also vary the data
 
     @property
     def players(self) -> int:
@@ -70,16 +72,26 @@ def make_spec(
     ruleset: str = "revenge",
     oop: str | object = "rusher",
     content: str = "assumed",
+    unknown: str = "blank",
+    world: int = 0,
 ) -> GameSpec:
     """Validate user input into a GameSpec (one strategy for all seats, or one per seat)."""
     if content not in CONTENT_MODES:
         raise UserError(
             f"unknown content '{content}' (expected one of: {', '.join(CONTENT_MODES)})"
         )
-    if content != "assumed":
+    if unknown not in UNKNOWN_MODES:
+        raise UserError(
+            f"unknown --unknown '{unknown}' (expected one of: {', '.join(UNKNOWN_MODES)})"
+        )
+    if isinstance(world, bool) or not isinstance(world, int) or not 0 <= world < 2**31:
+        raise UserError(f"world must be a whole number 0..{2**31 - 1}, got {world!r}")
+    if (content, unknown, world) != ("assumed", "blank", 0):
         return replace(
             make_spec(mode, players, strategies, difficulty, shuffle_seats, rules, ruleset, oop),
             content=content,
+            unknown=unknown,
+            world=world,
         )
     if mode == "revenge":
         from strategies.old_ones import parse_oop
@@ -162,7 +174,8 @@ class Engine:
         self.board = load_map(map_name, data_path)
         self.tiles = load_survey_tiles(data=data_path)
         self.arrays = build_static(self.board, self.tiles, self.data, self.rules)
-        self.mythos_public = mythos_deck(self.data).public
+        self.mythos = mythos_deck(self.data)
+        self._played: dict[tuple, dict[str, np.ndarray]] = {}  # played_cards per content
         self.state = new_state(self.arrays, log_capacity)
         self.work = new_work(self.arrays)
         # the kernels' views of the same arrays (Python reads and writes self.state etc.)
@@ -173,8 +186,12 @@ class Engine:
 
     def _mode_args(self, spec: GameSpec) -> tuple[int, int, int, int, int, int, int]:
         """(mode, start space, coal, iron, gold, difficulty, ruleset) for setup_game."""
-        # the content mode picks the Mythos cards in play (shuffle_mythos reads the mask)
-        self.arrays.myth_in_deck[:] = True if spec.content == "assumed" else self.mythos_public
+        # the content choices say what each of the printed cards does in this game
+        key = (spec.content, spec.unknown, spec.world if spec.unknown == "prior" else 0)
+        if key not in self._played:
+            self._played[key] = played_cards(self.mythos, *key)
+        for name, values in self._played[key].items():
+            getattr(self.arrays, name)[:] = values
         r = self.rules
         if spec.mode in ("solo", "mythos-solo"):
             names = list(r.solo_levels)

@@ -19,7 +19,7 @@ from simkit.datapack import DEFAULT_PACK, AuzData
 from simkit.errors import UserError
 from simkit.game.config import GameRules, load_rules
 from simkit.game.engine import Engine, GameSpec, make_spec
-from simkit.game.mythos import CONTENT_MODES
+from simkit.game.mythos import CONTENT_MODES, UNKNOWN_MODES
 from simkit.game.tables import EVENT_TABLES, TABLES, event_tables, seats_table, summary_table
 from simkit.kernels.low import game_layout as L
 from simkit.modes import Mode, Param, register
@@ -31,7 +31,8 @@ DEFAULT_CHUNK = 2000
 # by strategy id (summary rows); the search player's seats carry its label id
 STRATEGY_NAMES = tuple(cls.name for cls in sorted(PLAYERS, key=lambda c: c.sid)) + ("search",)
 assert STRATEGY_NAMES.index("search") == SEARCH_SID
-_ENGINES: dict[tuple, Engine] = {}
+_ENGINES: dict[tuple, Engine] = {}  # least recently used first
+MAX_ENGINES = 16
 
 
 def rules_for(data: AuzData | None) -> GameRules:
@@ -48,13 +49,17 @@ def engine_for(data: AuzData | None, map_name: str = "eastern") -> Engine:
         data.path if data is not None else None,
         map_name,
     )
-    if key not in _ENGINES:
-        _ENGINES[key] = Engine(
-            data=data,
-            rules=rules_for(data),
-            map_name=map_name,
-            data_path=None if data is None else _pack_dir(data),
-        )
+    if key in _ENGINES:
+        _ENGINES[key] = _ENGINES.pop(key)  # most recently used last
+        return _ENGINES[key]
+    while len(_ENGINES) >= MAX_ENGINES:  # a worlds run has hundreds of packs: ~9 MB each
+        del _ENGINES[next(iter(_ENGINES))]
+    _ENGINES[key] = Engine(
+        data=data,
+        rules=rules_for(data),
+        map_name=map_name,
+        data_path=None if data is None else _pack_dir(data),
+    )
     return _ENGINES[key]
 
 
@@ -99,6 +104,8 @@ def spec_of(mode: str, params: Mapping[str, Any]) -> GameSpec:
                 params["strategy"],
                 difficulty=params["difficulty"],
                 content=params.get("content", "assumed"),
+                unknown=params.get("unknown", "blank"),
+                world=params.get("world", 0),
             )
         return make_spec(
             "base",
@@ -106,6 +113,8 @@ def spec_of(mode: str, params: Mapping[str, Any]) -> GameSpec:
             params["strategies"],
             shuffle_seats=params["shuffle_seats"],
             content=params.get("content", "assumed"),
+            unknown=params.get("unknown", "blank"),
+            world=params.get("world", 0),
         )
     except UserError as exc:
         raise UserError(f"mode '{mode}': {exc}") from None
@@ -182,7 +191,26 @@ COMMON_PARAMS = {
         str,
         "assumed",
         choices=CONTENT_MODES,
-        help="Mythos cards in play: assumed (every card in the pack) or rules (only public texts)",
+        help="what the printed Mythos cards do: assumed (as the pack gives them) or rules "
+        "(only public texts; the others are blanks)",
+    ),
+    "unknown": Param(
+        str,
+        "blank",
+        choices=UNKNOWN_MODES,
+        help="a card whose text is unknown: blank (no effect) or prior (drawn per world)",
+    ),
+    "world": Param(
+        int,
+        0,
+        minimum=0,
+        maximum=2**31 - 1,
+        help="the world: the prior's draw of unknown cards (spec worlds = N sets it per cell)",
+    ),
+    "world_source": Param(
+        str,
+        "none",
+        help="[worlds]: what this cell's world varies ('all' the listed sources, or one)",
     ),
     "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
 }

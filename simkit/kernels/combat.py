@@ -149,6 +149,13 @@ def check_end(st, mx, sanity_short):
     for i in range(C.MAX_OLD_ONES):
         if old_one_alive(st, mx, i):
             all_dead = False
+    if (
+        mx[C.PORT_JOINS] != 0
+        and mx[C.PORT_FIGHTS] == 0
+        and st[C.COUNT + C.PORT_STACK] > 0
+        and combatants(st, mx) == 0
+    ):
+        mx[C.PORT_FIGHTS] = 1  # reading port_as_infantry: the token fights on as Infantry
     defeated = sanity_short | (combatants(st, mx) == 0)
     if all_dead:
         return C.WIN_AND_DEFEAT if defeated else C.WIN

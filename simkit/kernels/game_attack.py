@@ -13,6 +13,7 @@ from simkit.kernels.game_oop import after_attack
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import attack_distance
 from simkit.kernels.low.game_common import (
+    atlach_nacha_pays,
     flip_tile,
     in_range,
     is_revenge_like,
@@ -132,7 +133,7 @@ def attack_action(rngs, S, X, W, p):
             X.g[L.G_ILLEGAL] += 1
             X.pl[p, L.P_ILLEGAL] += 1
     tp = attack_tp(W)
-    if is_revenge_like(X) and X.g[L.G_EXTRA_TIME] > 0:
+    if is_revenge_like(X) and X.g[L.G_EXTRA_TIME] > 0 and atlach_nacha_pays(S, X, p):
         tp += X.g[L.G_EXTRA_TIME]  # Atlach-Nacha (Mythos)
         X.g[L.G_EXTRA_TIME] = 0
     bits = 0

@@ -13,6 +13,7 @@ from simkit.kernels.game_withdraw import withdraw_table_tag
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.game_common import (
+    atlach_nacha_pays,
     has_effect,
     is_revenge_like,
     log_event,
@@ -154,6 +155,9 @@ def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
             for u in range(L.NUM_UNITS):
                 units += W.force[u]
             mx[C.PORT_FIGHTS] = 1 if units == 0 else 0
+            mx[C.PORT_JOINS] = (
+                S.r[L.R_READ + L.READ_PORT_AS_INFANTRY] == L.PORT_AS_INFANTRY_WHEN_UNITS_GONE
+            )
             st[C.SANITY] += (
                 S.port_rev[L.PR_SANITY_4]
                 if strength >= S.port_rev[L.PR_STRENGTH_NORMAL]
@@ -217,7 +221,7 @@ def fight(rngs, S, X, W, p, h, port_defence):
     """
     n = tiles_in_hex(X, h, W.tiles2)
     X.g[L.G_KILL_MASK] = 0
-    if X.g[L.G_EXTRA_TIME] > 0:
+    if X.g[L.G_EXTRA_TIME] > 0 and atlach_nacha_pays(S, X, p):
         # Atlach-Nacha: "you must pay 1 extra Time when the next Combat occurs" -- any
         # combat; an attack has already added it to its own TP (game_attack), so this is a
         # defence: the defender's disc moves on

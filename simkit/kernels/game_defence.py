@@ -59,10 +59,17 @@ def revenge_port_defence(rngs, S, X, W, p):
     fight(rngs, S, X, W, p, h, True)
     carry_damage(W, p)
     st = W.cst
-    if count_in_hex(X, h) > 0:
+    strength = X.pl[p, L.P_PORT_STRENGTH]
+    # reading "token_destroyed": a token knocked out loses the Port even when the same card
+    # destroyed the last attacker (a base-game Port, strength 0, has no token to knock out)
+    knocked_out = (
+        S.r[L.R_READ + L.READ_PORT_LOSS] == L.PORT_LOSS_TOKEN_DESTROYED
+        and strength > 0
+        and st[C.PORT_HITS] >= strength
+    )
+    if count_in_hex(X, h) > 0 or knocked_out:
         X.g[L.G_OOP_VP] += S.port_rev[L.PR_OOP_VP]
         return True
-    strength = X.pl[p, L.P_PORT_STRENGTH]
     if (
         strength >= S.port_rev[L.PR_STRENGTH_NORMAL]
         and st[C.PORT_HITS] >= S.port_rev[L.PR_FLIP_THRESHOLD]
@@ -155,7 +162,8 @@ def resolve_revenge_fights(rngs, S, X, W):
         if X.hx[h, L.H_OUTPOST] >= 0 and count_in_hex(X, h) > 0:
             W.hexes[k] = h
             k += 1
-    if k > 1 and X.g[L.G_MODE] == L.MODE_REVENGE:
+    oop_orders = S.r[L.R_READ + L.READ_OUTPOST_ORDER] == L.OUTPOST_ORDER_OOP_CHOICE
+    if k > 1 and X.g[L.G_MODE] == L.MODE_REVENGE and oop_orders:
         # "the Old One player decides the order": it names the next fight, one at a time
         for a in range(k - 1):
             b = policy.next_outpost_fight(rngs[L.RNG_OOP], S, X, W.hexes, a, k)

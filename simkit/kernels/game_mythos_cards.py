@@ -104,6 +104,8 @@ def mythos_applicable(S, X, W, c, target_p):
     if e == L.MYTH_LEVEL3_NEAR_PORT:
         if not take_unused_ok(X, 2):
             return False
+        if S.r[L.R_READ + L.READ_SERVITOR_PLACEMENT] == L.SERVITOR_PLACEMENT_TEMPLE:
+            return temple_near(S, X, W, target_p) >= 0  # read like Dark Young
         for h in range(X.hx.shape[0]):
             if (
                 X.hx[h, L.H_SPAWN] >= 0
@@ -245,6 +247,7 @@ def play_mythos(rngs, S, X, W, c, target_p, how, tp_paid):
             put_tile(S, X, t, best, False)
     elif e == L.MYTH_EXTRA_TIME_NEXT_COMBAT:
         X.g[L.G_EXTRA_TIME] += amount
+        X.g[L.G_EXTRA_TIME_SEAT] = target_p  # reading "target": only this seat pays
     elif e == L.MYTH_BLIGHT_FARMS:
         for _ in range(amount):
             h = blight_candidate(S, X)
@@ -261,7 +264,9 @@ def play_mythos(rngs, S, X, W, c, target_p, how, tp_paid):
     elif e == L.MYTH_REMOVE_RAILS:
         removed = 0
         while removed < amount and X.pl[target_p, L.P_TRACKS] > 0:
-            # the target's link farthest from its Port
+            # the target's link farthest from its Port (reading "nearest_port": the
+            # nearest, which cuts the most of the network)
+            near = S.r[L.R_READ + L.READ_RAILS_REMOVED] == L.RAILS_REMOVED_NEAREST_PORT
             bh = -1
             bk = -1
             bd = -1
@@ -269,6 +274,8 @@ def play_mythos(rngs, S, X, W, c, target_p, how, tp_paid):
                 for k in range(6):
                     if X.edge_owner[h, k] == target_p:
                         d = X.port_dist[target_p, h]
+                        if near:
+                            d = (1 << 30) - d if d >= 0 else 0
                         if d > bd:
                             bd = d
                             bh = h
@@ -309,6 +316,12 @@ def play_mythos(rngs, S, X, W, c, target_p, how, tp_paid):
                 X.pl[p, L.P_HQ] -= 1
                 X.pl[p, L.P_BOX + best] += 1
     elif e == L.MYTH_LEVEL3_NEAR_PORT:
+        if S.r[L.R_READ + L.READ_SERVITOR_PLACEMENT] == L.SERVITOR_PLACEMENT_TEMPLE:
+            h = temple_near(S, X, W, target_p)  # reading "temple": as Dark Young
+            t = take_unused_tile(X, 2)
+            if h >= 0 and t >= 0:
+                put_tile(S, X, t, h, True)
+            return X.g[L.G_OVER] != 0
         t = take_unused_tile(X, 2)
         if t >= 0:
             best = -1
@@ -342,7 +355,10 @@ def play_mythos(rngs, S, X, W, c, target_p, how, tp_paid):
             X.pl[q, L.P_TILE_VP] -= vp
             X.pl[q, L.P_VP_TOKENS] += vp  # "gains VP tokens to the same value"
             X.tile_holder[i] = -1
-            put_tile(S, X, i, X.tile_last_hex[i], True)
+            if S.r[L.R_READ + L.READ_YOG_SOTHOTH_TILE] == L.YOG_SOTHOTH_TILE_REMOVED:
+                X.tile_state[i] = L.TILE_ASIDE  # reading "removed": the tile leaves the game
+            else:
+                put_tile(S, X, i, X.tile_last_hex[i], True)
     return X.g[L.G_OVER] != 0
 
 

@@ -121,15 +121,14 @@ def human_extras(S, X, strength):
 
 @kernel
 def shuffle_mythos(rngs, S, X):
-    """The Mythos deck (the cards of the content mode, S.myth_in_deck), shuffled, as the
-    draw pile; nobody holds a card."""
+    """The Mythos deck, every printed card (what each does is the game's content mode:
+    simkit.game.mythos.played_cards), shuffled, as the draw pile; nobody holds a card."""
     g = X.g
     nm = 0
     for c in range(S.myth_effect.size):
         X.mythos_hand[c] = 0
-        if S.myth_in_deck[c]:
-            X.mythos_deck[nm] = c
-            nm += 1
+        X.mythos_deck[nm] = c
+        nm += 1
     for j in range(nm - 1, 0, -1):
         k = int(uniform(rngs[L.RNG_MYTHOS]) * (j + 1))
         t = X.mythos_deck[j]

@@ -72,7 +72,7 @@ def build_report(source: Path, title: str | None = None, allow_incomplete: bool 
     """Build the report for a results folder (or a single odds table file)."""
     from simkit import analysis
     from simkit.odds import read_table
-    from simkit.report import combat, content, games, lookahead, skill
+    from simkit.report import combat, worlds
 
     source = Path(source)
     if not source.exists():
@@ -102,18 +102,11 @@ def build_report(source: Path, title: str | None = None, allow_incomplete: bool 
                 sweeps.append(lake)
                 continue
             first = len(sections)
-            for sid, html in games.sections(lake, len(names)):
-                sections.append(html)
-                names.append(sid)
-            if skill.applies(lake):
-                sections.append(skill.section(lake, f"lake{len(names)}"))
-                names.append(f"lake{len(names)}-skill")
-            if lookahead.applies(lake):
-                sections.append(lookahead.section(lake, f"lake{len(names)}"))
-                names.append(f"lake{len(names)}-lookahead")
-            if content.varies_content(lake):
-                sections.append(content.section(lake, f"lake{len(names)}"))
-                names.append(f"lake{len(names)}-content")
+            if worlds.applies(lake):  # one section: its hundreds of cells are worlds, not cells
+                sections.append(worlds.section(lake, f"lake{len(names)}"))
+                names.append(f"lake{len(names)}-worlds")
+            else:
+                _game_sections(lake, sections, names)
             if not lake.complete:  # every figure of this lake says how much is missing
                 warn = (
                     '<p style="color:#b00;font-weight:bold">'
@@ -128,7 +121,9 @@ def build_report(source: Path, title: str | None = None, allow_incomplete: bool 
         raise UserError(f"{source}: nothing to report (no odds table, no game results)")
     from simkit.report.summary import summary_html
 
-    plain = [lk for lk in game_lakes if not sensitivity.is_sensitivity(lk)]
+    plain = [
+        lk for lk in game_lakes if not sensitivity.is_sensitivity(lk) and not worlds.applies(lk)
+    ]
     summary = summary_html(plain or game_lakes, tables, metas)
     html = page(
         title or f"simkit report: {source.name}",
@@ -137,3 +132,21 @@ def build_report(source: Path, title: str | None = None, allow_incomplete: bool 
         summary,
     )
     return Report(html=html, sections=names, missing=missing)
+
+
+def _game_sections(lake, sections: list[str], names: list[str]) -> None:
+    """The sections of one game lake: per-cell results, skill, look-ahead, content."""
+    from simkit.report import content, games, lookahead, skill
+
+    for sid, html in games.sections(lake, len(names)):
+        sections.append(html)
+        names.append(sid)
+    if skill.applies(lake):
+        sections.append(skill.section(lake, f"lake{len(names)}"))
+        names.append(f"lake{len(names)}-skill")
+    if lookahead.applies(lake):
+        sections.append(lookahead.section(lake, f"lake{len(names)}"))
+        names.append(f"lake{len(names)}-lookahead")
+    if content.varies_content(lake):
+        sections.append(content.section(lake, f"lake{len(names)}"))
+        names.append(f"lake{len(names)}-content")

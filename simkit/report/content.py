@@ -1,10 +1,13 @@
 """What rests on invented card texts: each headline rate under content = "assumed" (every
-Mythos card in the pack) beside content = "rules" (only cards whose effect and amount are
-public), for a lake whose grid varies ``content``.
+printed Mythos card as the pack gives it) beside content = "rules" (the cards whose effect
+and amount are public; the others played as blanks), for a lake whose grid varies
+``content``.
 
-Cells that differ only in content share their seeds, so the difference is a paired one
-(common random numbers) with its 95% interval. The cards that make the difference are
-the ones the rules mode leaves out (simkit.revenge.mythos: ``public`` is False).
+Both modes play the printed 30-card deck, so the difference is the invented texts alone,
+not a smaller deck that brings each kept card up more often (the 7-card "rules" deck of
+ENGINE_VERSION 7 did). Cells that differ only in content share their seeds: the difference
+is a paired one (common random numbers) with its 95% interval. How far the answer moves
+over plausible content is the worlds section's band (simkit.report.worlds).
 """
 
 from __future__ import annotations
@@ -18,12 +21,17 @@ def varies_content(lake: analysis.Lake) -> bool:
 
 
 def left_out_cards() -> tuple[list[str], list[str]]:
-    """(cards played only under 'assumed', cards played under both) of the shipped deck."""
+    """(cards of assumed text, blanks under 'rules'; cards of public text, played under both)
+    of the shipped deck; the cards of unknown text are blanks in both (unknown = "blank")."""
     from simkit.revenge.mythos import load_mythos
 
     deck = load_mythos()
     return (
-        [n for n, p in zip(deck.names, deck.public, strict=True) if not p],
+        [
+            n
+            for n, p, u in zip(deck.names, deck.public, deck.unknown, strict=True)
+            if not p and not u
+        ],
         [n for n, p in zip(deck.names, deck.public, strict=True) if p],
     )
 
@@ -70,11 +78,15 @@ def section(lake: analysis.Lake, sid: str) -> str:
     return (
         f'<section id="{sid}-content"><h2>What rests on invented card texts '
         f"({esc(lake.experiment)})</h2>"
-        f"<p>Each cell's <b>{esc(metric)}</b> with every Mythos card in the pack (<i>assumed</i>) "
-        "beside only the cards whose effect and amount are public text (<i>rules</i>), on the same "
-        f"seeds. The difference is made by the {len(out_only)} cards the rules mode leaves out: "
-        f"{esc(', '.join(out_only))} (their effects or amounts are assumed; GAME-DATA.md says "
-        f"how). Played in both modes: {esc(', '.join(both))}. Assumed numbers (TP costs, tile "
-        "values, the Old One deck) stay in both.</p>"
+        f"<p>Each cell's <b>{esc(metric)}</b> with every Mythos card as the pack gives it "
+        "(<i>assumed</i>) beside only the cards whose effect and amount are public text "
+        "(<i>rules</i>), on the same seeds. Both play the printed 30-card deck (Revenge "
+        "Components), so a kept card comes up as often as in the game in both modes. The "
+        f"difference is made by the {len(out_only)} cards of assumed text, played as blanks "
+        f"under rules: {esc(', '.join(out_only))} (GAME-DATA.md says what is assumed). Played "
+        f"in both modes: {esc(', '.join(both))}. The 14 cards no text names are blanks in both. "
+        "Assumed numbers (TP costs, tile values, the Old One deck) and the readings of open "
+        "texts stay in both: how much they move the answer is a worlds run's band "
+        "(experiments/worlds_revenge.toml).</p>"
         f"{table}</section>"
     )

@@ -31,7 +31,9 @@ font-size: .85rem; }
 margin-top: 1rem; }
 .summary h2 { margin-top: .6rem; } .summary li { margin: .15rem 0; }
 nav.toc { font-size: .9rem; margin: 1rem 0; } nav.toc ol { margin: .2rem 0; columns: 2; }
-table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: .86rem; }
+table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: .86rem; \
+display: block; overflow-x: auto; max-width: 100%; }
+h1, h2, h3, p, li, figcaption { overflow-wrap: anywhere; }
 th, td { border: 1px solid #ccc; padding: .22rem .45rem; text-align: right; }
 th { background: #eee; } td.l, th.l { text-align: left; }
 td.up { color: #a1261a; } td.down { color: #1c5aa6; }

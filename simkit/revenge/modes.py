@@ -90,6 +90,8 @@ def spec_of(params: Mapping[str, Any]) -> GameSpec:
             ruleset=params["ruleset"],
             oop=params["oop"],
             content=params.get("content", "assumed"),
+            unknown=params.get("unknown", "blank"),
+            world=params.get("world", 0),
         )
     except UserError as exc:
         raise UserError(f"mode 'revenge': {exc}") from None
@@ -111,6 +113,8 @@ def solo_spec_of(params: Mapping[str, Any]) -> GameSpec:
             params["strategy"],
             difficulty=params["difficulty"],
             content=params.get("content", "assumed"),
+            unknown=params.get("unknown", "blank"),
+            world=params.get("world", 0),
         )
     except UserError as exc:
         raise UserError(f"mode 'mythos-solo': {exc}") from None

@@ -11,6 +11,9 @@ Keys name a value the way the pack files do, and values keep the pack's units:
     port.<field>              strength_normal, strength_weak, flip_threshold,
                               sanity_strength_4, sanity_strength_2, oop_vp
     combat.sanity_per_combat
+    reading.<name>            a reading of an open rule text (readings.toml), e.g. temple
+    mythos.<card>.<field>     effect, tp_cost, amount, level, combat of one Mythos card
+                              (mythos_cards.csv; the full game's Revenge and Mythos Solo)
     deck.assumed_seed         redraw the assumed Old One deck with another seed (the same
                               rules-of-thumb targets; only for a pack holding the shipped deck)
 
@@ -63,8 +66,18 @@ OVERRIDE_PATTERNS = (
     "old_ones.<type>.<" + "|".join(_OLD_ONE_FIELDS) + ">",
     "port.<" + "|".join(_PORT_FIELDS) + ">",
     "combat.sanity_per_combat",
+    "reading.<name>",
+    "mythos.<card>.<effect|tp_cost|amount|level|combat>",
     "deck.assumed_seed",
 )
+# Mythos card fields: (kind, lowest, highest), as mythos_cards.csv bounds them
+_MYTHOS_FIELDS = {
+    "effect": (str, None, None),
+    "tp_cost": (int, 0, 2),
+    "amount": (int, 0, 9),
+    "level": (int, 0, 3),
+    "combat": (int, 0, 1),
+}
 
 
 MAX_OVERRIDE = 10_000  # the data pack's own bound on a value (simkit.datapack.MAX_VALUE)
@@ -126,6 +139,33 @@ def check_override(key: str, value: Any) -> Any:
         return _value(key, value, int, 0)
     if key == "deck.assumed_seed":
         return _value(key, value, int, 0)
+    if parts[0] == "reading" and len(parts) == 2:
+        from simkit.game.readings import check_reading
+
+        try:
+            return check_reading(parts[1], value)
+        except UserError as exc:
+            raise UserError(f"override '{key}': {exc}") from None
+    if parts[0] == "mythos" and len(parts) == 3:
+        if parts[2] not in _MYTHOS_FIELDS:
+            raise UserError(
+                f"override '{key}': unknown Mythos card field '{parts[2]}' "
+                f"(expected one of: {', '.join(_MYTHOS_FIELDS)})"
+            )
+        kind, lo, hi = _MYTHOS_FIELDS[parts[2]]
+        if kind is str:
+            from simkit.game.mythos import EFFECTS
+
+            if value not in EFFECTS:
+                raise UserError(
+                    f"override '{key}': unknown effect {value!r} "
+                    f"(expected one of: {', '.join(EFFECTS)})"
+                )
+            return value
+        value = _value(key, value, int, lo)
+        if value > hi:
+            raise UserError(f"override '{key}' must be at most {hi}, got {value!r}")
+        return value
     raise UserError(f"unknown override '{key}' (expected one of: {', '.join(OVERRIDE_PATTERNS)})")
 
 
@@ -184,6 +224,23 @@ def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
                     "this pack holds another deck (your own cards?)"
                 )
             changes.update(deck_arrays(value))
+        elif parts[0] == "reading":
+            chosen = dict(changes.get("readings", data.readings))
+            chosen[parts[1]] = value
+            changes["readings"] = tuple(sorted(chosen.items()))
+        elif parts[0] == "mythos":
+            from simkit.game.arrays import mythos_deck
+
+            names = mythos_deck(data).names
+            if parts[1] not in names:
+                raise UserError(
+                    f"override '{key}': no Mythos card '{parts[1]}' in the pack "
+                    f"(cards: {', '.join(names)})"
+                )
+            kept = [
+                m for m in changes.get("mythos_set", data.mythos_set) if m[:2] != tuple(parts[1:])
+            ]
+            changes["mythos_set"] = tuple(sorted([*kept, (parts[1], parts[2], value)]))
         else:
             changes["sanity_per_combat"] = value
     if port["strength_weak"] > port["strength_normal"]:
@@ -210,6 +267,25 @@ def pack_value(data: AuzData, key: str) -> Any:
         from simkit.datapack.assumed_deck import SEED
 
         return SEED
+    if parts[0] == "reading" and len(parts) == 2:
+        from simkit.game.readings import check_reading, load_readings
+
+        readings = load_readings(data.path)
+        if parts[1] not in readings:
+            check_reading(parts[1], None)  # raises, naming the known readings
+        return dict(data.readings).get(parts[1], readings[parts[1]].default)
+    if parts[0] == "mythos" and len(parts) == 3 and parts[2] in _MYTHOS_FIELDS:
+        from simkit.game.arrays import mythos_deck
+
+        deck = mythos_deck(data)
+        if parts[1] not in deck.names:
+            raise UserError(f"override '{key}': no Mythos card '{parts[1]}' in the pack")
+        i = deck.names.index(parts[1])
+        if parts[2] == "effect":
+            from simkit.game.mythos import EFFECTS
+
+            return EFFECTS[int(deck.effect[i])]
+        return int(getattr(deck, parts[2])[i])
     raise UserError(
         f"unknown override key '{key}' (expected one of: {', '.join(OVERRIDE_PATTERNS)})"
     )

@@ -21,8 +21,10 @@ import simkit
 from simkit.errors import UserError
 from simkit.modes import Mode, get_mode
 from simkit.runner.overrides import apply_overrides, check_override, override_hash
+from simkit.runner.worlds import MAX_WORLDS, check_sources, world_overrides
 
-TABLES = ("experiment", "params", "grid", "overrides", "override_grid")
+TABLES = ("experiment", "params", "grid", "overrides", "override_grid", "readings", "worlds")
+WORLD_KEYS = ("count", "sources", "per_source")
 EXPERIMENT_KEYS = {
     "name": "experiment name (default: the file name)",
     "description": "free text",
@@ -88,6 +90,7 @@ class Spec:
     engine_version: int
     data_hash: str
     design: str = "grid"
+    world_sources: tuple[str, ...] = ()  # [worlds] sources (the grid's "world" is the count)
     cells: tuple[Cell, ...] = field(default=())
     experiment_id: str = ""
     data: Any = field(default=None, repr=False, compare=False)  # the loaded pack (before overrides)
@@ -135,6 +138,7 @@ class Spec:
             "overrides": self.overrides,
             "override_grid": self.override_grid,
             "design": self.design,
+            "world_sources": list(self.world_sources),
         }
 
 
@@ -146,7 +150,9 @@ class _Where:
         return UserError(f"{self.file}: {where}: {message}" if where else f"{self.file}: {message}")
 
 
-def load_spec(path: str | Path) -> Spec:
+def load_spec(path: str | Path, sets: dict[str, Any] | None = None) -> Spec:
+    """The spec in ``path``; ``sets`` (``--set``/``--reading`` overrides) join its
+    [overrides] for every cell (a key its [override_grid] varies is refused)."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"{path}: no such experiment spec")
@@ -155,6 +161,20 @@ def load_spec(path: str | Path) -> Spec:
         raw = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: not valid TOML: {exc}") from None
+    if sets:
+        if not isinstance(raw.get("overrides", {}), dict):
+            raise UserError(f"{path}: 'overrides' must be a table [overrides]")
+        grid = raw.get("override_grid", {})
+        for key in sets:
+            if isinstance(grid, dict) and key in grid:
+                raise UserError(f"--set {key}: the spec's [override_grid] varies it")
+            name = key.removeprefix("reading.")
+            if key.startswith("reading.") and name in raw.get("readings", {}):
+                raise UserError(f"--reading {name}: the spec's [readings] sets it")
+        raw["overrides"] = {**raw.get("overrides", {}), **sets}
+        text += "\n# simkit experiment run --set\n" + "".join(
+            f"# {k} = {v!r}\n" for k, v in sets.items()
+        )
     return parse_spec(raw, str(path), text=text, base_dir=path.parent, default_name=path.stem)
 
 
@@ -233,6 +253,14 @@ def parse_spec(
     override_grid = {
         k: _grid_values(w, "override_grid", k, v) for k, v in raw.get("override_grid", {}).items()
     }
+    for name, option in raw.get("readings", {}).items():
+        key = f"reading.{name}"
+        if key in overrides or key in override_grid:
+            raise w.error(f"[readings] {name}", f"is also set as '{key}': give it in one table")
+        overrides[key] = option
+    world_sources: tuple[str, ...] = ()
+    if "worlds" in raw:
+        world_sources = _worlds(w, raw["worlds"], params, grid)
     design = exp.get("design", "grid")
     if design not in DESIGNS:
         raise w.error("[experiment] design", f"must be one of {', '.join(DESIGNS)}, got {design!r}")
@@ -261,7 +289,7 @@ def parse_spec(
             "one_at_a_time needs an [override_grid] and a mode that loads the AuZtralia data pack",
         )
 
-    varying = [k for k, v in grid.items() if len(v) > 1] + [
+    varying = [k for k, v in grid.items() if len(v) > 1 and k != "world_point"] + [
         k for k, v in override_grid.items() if len(v) > 1
     ]
     hint = [k for k in mode.extra.get("partition_hint", ()) if k in varying]
@@ -301,12 +329,50 @@ def parse_spec(
         engine_version=int(simkit.ENGINE_VERSION),
         data_hash=getattr(data, "hash", "none"),
         design=design,
+        world_sources=world_sources,
         data=data,
     )
     cells = _cells(w, spec, mode, data)
     spec = _replace(spec, cells=cells)
     digest = hashlib.sha256(json.dumps(spec.identity(), sort_keys=True).encode()).hexdigest()
     return _replace(spec, experiment_id=f"{name}-{digest[:8]}")
+
+
+def _worlds(w: _Where, table: dict, params: dict, grid: dict) -> tuple[str, ...]:
+    """[worlds] count = N, sources = [...]: the grid gains world = 0..N-1."""
+    for key in table:
+        if key not in WORLD_KEYS:
+            raise w.error("[worlds]", f"unknown key '{key}' (expected: {', '.join(WORLD_KEYS)})")
+    count = table.get("count")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_WORLDS:
+        raise w.error("[worlds] count", f"must be a whole number 1..{MAX_WORLDS}, got {count!r}")
+    sources = table.get("sources")
+    if not isinstance(sources, list):
+        raise w.error("[worlds] sources", f"must be a list of source names, got {sources!r}")
+    try:
+        sources = check_sources(sources)
+    except UserError as exc:
+        raise w.error("[worlds] sources", str(exc)) from None
+    for key in ("world", "world_source", "unknown"):
+        if key in params or key in grid:
+            raise w.error(
+                "[worlds]", f"sets '{key}' for every cell: do not give it in [params] or [grid]"
+            )
+    per_source = table.get("per_source", 0)
+    if (
+        isinstance(per_source, bool)
+        or not isinstance(per_source, int)
+        or not 0 <= per_source <= count
+    ):
+        raise w.error(
+            "[worlds] per_source", f"must be a whole number 0..count ({count}), got {per_source!r}"
+        )
+    # the joint worlds (every source varies) and, with per_source = K, K worlds per source in
+    # which that source alone varies (how much of the band each source explains)
+    points = [("all", k) for k in range(count)]
+    points += [(s, k) for s in sources for k in range(per_source)] if len(sources) > 1 else []
+    grid["world_point"] = points  # expanded into world_source and world by _points
+    return sources
 
 
 def _replace(spec: Spec, **kw) -> Spec:
@@ -417,6 +483,7 @@ def _generated(w: _Where, where: str, spec: dict) -> list:
 def _check_keys(
     w: _Where, mode: Mode, params: dict, grid: dict, overrides: dict, override_grid: dict
 ) -> None:
+    grid = {k: v for k, v in grid.items() if k != "world_point"}  # [worlds], checked there
     for table, keys in (("params", params), ("grid", grid)):
         for key in keys:
             if key not in mode.params:
@@ -461,6 +528,9 @@ def _points(spec: Spec, data) -> list[dict[str, Any]]:
     grid = [
         dict(zip(spec.grid, combo, strict=True)) for combo in itertools.product(*spec.grid.values())
     ]
+    for g in grid:  # [worlds]: one grid value names (world_source, world)
+        if "world_point" in g:
+            g["world_source"], g["world"] = g.pop("world_point")
     if spec.design == "one_at_a_time":
         from simkit.runner.overrides import pack_value
 
@@ -484,8 +554,14 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
     cells = []
     seen: dict[str, int] = {}
     for index, point in enumerate(_points(spec, data)):
-        given = {**spec.params, **{k: point[k] for k in spec.grid}}
+        given = {**spec.params, **{k: point[k] for k in point if k not in spec.override_grid}}
         overrides = {**spec.overrides, **{k: point[k] for k in spec.override_grid}}
+        if spec.world_sources:  # the world's draws; a value the spec sets itself wins
+            ws = given["world_source"]
+            varied = spec.world_sources if ws == "all" else (ws,)
+            drawn = world_overrides(data, given["world"], varied)
+            overrides = {**drawn, **overrides}
+            given["unknown"] = "prior" if "unknown_mythos" in varied else "blank"
         overrides = {k: check_override(k, v) for k, v in sorted(overrides.items())}
         where = (
             "cell {" + ", ".join(f"{k}={v!r}" for k, v in point.items()) + "}"

@@ -54,6 +54,8 @@ def mythos_score(S, X, c):
     e = S.myth_effect[c]
     if not 0 <= e < L.MYTH_NUM_EFFECTS:  # a card the engine cannot play
         return -1.0
+    if e == L.MYTH_BLANK:  # no effect: kept only when Summon offers nothing else
+        return 0.0
     v = 1.0 + 0.5 * S.myth_tp[c]
     if S.myth_combat[c] != 0:
         v += 1.0 * X.oop_params[L.OP_COMBAT_MYTHOS]  # free to play in a fight, off-turn

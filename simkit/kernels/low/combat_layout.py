@@ -33,6 +33,9 @@ A matchup's static side is ``mx`` (int64) and ``mx_cost`` (float64):
     mx[EXTRA_PURPLE]   purple cubes added to every card (Revenge Mythos Deep Ones; 0 otherwise)
     mx[KEEP_DAMAGE]    1: surviving units keep their damage at the end (the game carries it
                        into the next fight of the same turn; Revenge) instead of healing
+    mx[PORT_JOINS]     1: when the last unit is gone and the Port token still stands, the
+                       token fights on as Infantry (reading port_as_infantry =
+                       "when_units_gone"); 0: the force is defeated then
     mx_cost[s]         gold value of one unit of stack s (allocation, objectives)
 """
 
@@ -78,6 +81,7 @@ MATCHUP_LAYOUT = Layout(
         ("JONES", 1),
         ("EXTRA_PURPLE", 1),
         ("KEEP_DAMAGE", 1),
+        ("PORT_JOINS", 1),
     ),
     size_name="MATCHUP_SIZE",
 )

@@ -43,6 +43,16 @@ def is_revenge_like(X):
 
 
 @kernel
+def atlach_nacha_pays(S, X, p):
+    """Atlach-Nacha's "You must pay 1 extra Time when the next Combat occurs": seat p pays
+    at its combat under the reading "next_combat" (whoever fights next), only if the card
+    was played against p under "target" (readings.toml atlach_nacha_payer)."""
+    if S.r[L.R_READ + L.READ_ATLACH_NACHA_PAYER] == L.ATLACH_NACHA_PAYER_TARGET:
+        return X.g[L.G_EXTRA_TIME_SEAT] == p
+    return True
+
+
+@kernel
 def now(X):
     """The purple disc's space (the time of Old One events)."""
     return X.g[L.G_OO_TIME]

@@ -159,6 +159,7 @@ G_LAYOUT = Layout(
             1,
             "Atlach-Nacha: TP the human pays at the next combat (attack or defence)",
         ),
+        ("G_EXTRA_TIME_SEAT", 1, "Atlach-Nacha: the seat it was played against"),
         ("G_SPAWNS_TAKEN", 1),
         ("G_OUTPOSTS_BUILT", 1),
         ("G_OUTPOSTS_LOST", 1),
@@ -302,10 +303,43 @@ R_LAYOUT = Layout(
         # Revenge of the Old Ones (game.toml [revenge])
         ("R_OOP_TILES", 3, "+ level-1: Old One tiles the OOP draws at setup (9 / 6 / 4)"),
         ("R_REV_BLIGHT_VP", 1, "OOP VP per blighted Farm at the end"),
+        ("R_OUTPOST_SUPPLY", 1, "Outpost tiles in the box, shared by all humans (units.toml)"),
+        ("R_READ", 8, "+ READ_*: the option chosen for each reading (READINGS below)"),
     ),
     size_name="R_SIZE",
 )
 globals().update(R_LAYOUT.constants())
+
+# -- readings: where a rule text leaves a choice open, the options the engine implements ----
+# (name, options); option 0 is the engine's historical choice. The pack's readings.toml
+# quotes the text and names the default; S.r[R_READ + READ_<NAME>] holds the option index
+# and the kernels compare it with <NAME>_<OPTION> (e.g. SERVITOR_PLACEMENT_TEMPLE).
+READINGS = (
+    ("servitor_placement", ("spawn_near_port", "temple")),
+    ("yog_sothoth_tile", ("return_face_up", "removed")),
+    ("atlach_nacha_payer", ("next_combat", "target")),
+    ("port_loss", ("old_ones_remain", "token_destroyed")),
+    ("outpost_order", ("oop_choice", "hex_order")),
+    ("rails_removed", ("farthest_from_port", "nearest_port")),
+    ("port_as_infantry", ("at_start", "when_units_gone")),
+)
+READING_NAMES = tuple(name for name, _ in READINGS)
+READING_OPTIONS = dict(READINGS)
+# written out so a reader (and grep) finds each one; the assert below checks them
+READ_SERVITOR_PLACEMENT, READ_YOG_SOTHOTH_TILE, READ_ATLACH_NACHA_PAYER = 0, 1, 2
+READ_PORT_LOSS, READ_OUTPOST_ORDER, READ_RAILS_REMOVED, READ_PORT_AS_INFANTRY = 3, 4, 5, 6
+SERVITOR_PLACEMENT_SPAWN_NEAR_PORT, SERVITOR_PLACEMENT_TEMPLE = 0, 1
+YOG_SOTHOTH_TILE_RETURN_FACE_UP, YOG_SOTHOTH_TILE_REMOVED = 0, 1
+ATLACH_NACHA_PAYER_NEXT_COMBAT, ATLACH_NACHA_PAYER_TARGET = 0, 1
+PORT_LOSS_OLD_ONES_REMAIN, PORT_LOSS_TOKEN_DESTROYED = 0, 1
+OUTPOST_ORDER_OOP_CHOICE, OUTPOST_ORDER_HEX_ORDER = 0, 1
+RAILS_REMOVED_FARTHEST_FROM_PORT, RAILS_REMOVED_NEAREST_PORT = 0, 1
+PORT_AS_INFANTRY_AT_START, PORT_AS_INFANTRY_WHEN_UNITS_GONE = 0, 1
+for _i, (_name, _options) in enumerate(READINGS):
+    assert globals()[f"READ_{_name.upper()}"] == _i
+    for _j, _opt in enumerate(_options):
+        assert globals()[f"{_name.upper()}_{_opt.upper()}"] == _j
+assert len(READINGS) <= 8  # R_READ slots
 MAX_TIME = 64  # illuminated[] length; spaces past R_END are never reached by the disc
 
 # -- Revelation kinds ----------------------------------------------------------------------
@@ -364,6 +398,7 @@ MYTHOS_EFFECTS = (
     "level3_near_port",
     # a player's Old One tile returns face up where it died; they get its VP as tokens
     "take_trophy",
+    "blank",  # no effect: a printed card whose text is unknown (unknown = "blank")
 )
 MYTHOS_EFFECT_LAYOUT = Layout(
     "myth_effect ids",
@@ -592,9 +627,7 @@ Static = namedtuple(
         "myth_tp",
         "myth_combat",
         "myth_amount",
-        "myth_level",  # int64 [n_mythos]
-        # bool [n_mythos] the card is played (the game's content mode; Engine sets it per spec)
-        "myth_in_deck",
+        "myth_level",  # int64 [n_mythos]; Engine sets the myth_* arrays per content mode
     ),
 )
 

@@ -14,15 +14,21 @@ from simkit.kernels.low.board import clear_network, distance_field
 from simkit.kernels.low.game_common import is_revenge_like, log_event
 from simkit.kernels.low.jit import kernel
 
-MAX_OUTPOSTS = 2  # per player: 8 Outpost tiles in the box; the rules speak of "both their Outposts"
+# per player: the rules speak of "both their Outposts"; the box's 8 tiles (units.toml
+# outpost.box_count, S.r[R_OUTPOST_SUPPLY]) are one supply for every human
+MAX_OUTPOSTS = 2
 
 
 @kernel
 def can_buy_outpost(S, X, p, gold_left):
     """Revenge-like game, fewer than MAX_OUTPOSTS placed and ``gold_left`` pays for one."""
+    placed = 0
+    for q in range(X.g[L.G_NUM_PLAYERS]):
+        placed += X.pl[q, L.P_OUTPOSTS]
     return (
         is_revenge_like(X)
         and X.pl[p, L.P_OUTPOSTS] < MAX_OUTPOSTS
+        and placed < S.r[L.R_OUTPOST_SUPPLY]  # the box's tiles are shared (units.toml)
         and gold_left >= S.unit_cost_f[L.OUTPOST_STACK]
     )
 

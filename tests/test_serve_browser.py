@@ -1,0 +1,164 @@
+"""`simkit serve` in a real browser: Playwright driving Debian's chromium (`make browser`
+installs both). Clicks +/-, checks the answer against `simkit combat --json`, reloads from
+the URL, goes back, and checks the phone width (390 px) never scrolls sideways.
+Screenshots land in $SIMKIT_SCREENSHOTS (default: the system temp folder)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("SIMKIT_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(
+        f"no chromium at {CHROMIUM}: `make browser` installs it (apt-get install -y chromium)",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright: pip install -e '.[dev]'")
+
+SHOTS = Path(os.environ.get("SIMKIT_SCREENSHOTS", tempfile.gettempdir()))
+
+
+@pytest.fixture(scope="module")
+def server():
+    import uvicorn
+
+    from simkit.datapack import load_pack
+    from simkit.serve.app import create_app
+    from simkit.serve.calc import Calculator
+
+    data = load_pack()
+    calc = Calculator(data)
+    calc.warm()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    token = secrets.token_urlsafe(16)
+    app = create_app(data, token, port, calculator=calc)
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", token
+    srv.should_exit = True
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def open_page(browser, server, width: int, path: str = "/"):
+    base, token = server
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sep = "&" if "?" in path else "?"
+    page.goto(f"{base}{path}{sep}token={token}")
+    assert "token=" not in page.url  # the token becomes a cookie; shared links never carry it
+    return page, errors
+
+
+def headline(page, index: int = 0) -> str:
+    loc = page.locator(f"#result{index} [data-testid=p-destroy]")
+    loc.wait_for(timeout=20_000)
+    return loc.inner_text()
+
+
+def cli_p_destroy(capsys, force: str, vs: str, withdraw: str = "never") -> float:
+    from simkit.cli import main
+
+    code = main(["combat", "--force", force, "--vs", vs, "--withdraw", withdraw, "--json"])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)["p_destroy"]
+
+
+def test_plus_minus_updates_the_answer_and_the_url_and_matches_the_cli(browser, server, capsys):
+    page, errors = open_page(browser, server, 1280, "/?vs=zombie&w=never&f=1.0.0.0.0")
+    assert headline(page) == f"{100 * cli_p_destroy(capsys, 'infantry=1', 'zombie'):.1f}%"
+    page.click("#force0 button[data-unit=infantry][data-op=plus]")
+    page.wait_for_url(re.compile(r"f=2\.0\.0\.0\.0"))
+    page.wait_for_function("document.querySelector('#result0 .method') !== null")
+    page.wait_for_function(
+        "document.querySelector('#force0 output[data-unit=infantry]').textContent === '2'"
+    )
+    want = f"{100 * cli_p_destroy(capsys, 'infantry=2', 'zombie'):.1f}%"
+    page.wait_for_function(
+        f"(document.querySelector('#result0 [data-testid=p-destroy]') || {{}}).textContent "
+        f"=== '{want}'",
+        timeout=20_000,
+    )
+    assert page.locator("#result0 .method").get_attribute("data-method") == "exact"
+    assert "2 Gold" in page.locator("#force0 .cost").inner_text()
+    page.click("#force0 button[data-unit=artillery][data-op=plus]")
+    page.wait_for_url(re.compile(r"f=2\.0\.1\.0\.0"))
+    assert "5 Gold" in page.locator("#force0 .cost").inner_text()
+    assert "2 TP" in page.locator("#force0 .cost").inner_text()
+    page.go_back()
+    page.wait_for_url(re.compile(r"f=2\.0\.0\.0\.0"))
+    assert page.locator("#force0 output[data-unit=artillery]").inner_text() == "0"
+    assert not errors
+
+
+def test_a_shared_url_restores_every_control_and_shows_the_withdraw_rule(browser, server):
+    path = "/?vs=mi_go&w=table-value&seen=3&f=1.0.0.0.1&f=2.0.1.0.0"
+    page, errors = open_page(browser, server, 1280, path)
+    headline(page, 0)
+    headline(page, 1)
+    assert page.locator("#vs0").input_value() == "mi_go"
+    assert page.locator("input[name=w][value=table-value]").is_checked()
+    assert page.locator("button.face.seen").count() == 1
+    assert page.locator("#force0 .rule table tbody tr").count() > 0
+    page.screenshot(path=str(SHOTS / "simkit-serve-1280.png"), full_page=True)
+    page.reload()
+    headline(page, 1)
+    assert page.locator("article.force").count() == 2
+    assert "w=table-value" in page.url and "seen=3" in page.url
+    assert not errors
+
+
+def test_malformed_links_get_a_message_on_the_page_and_a_400(browser, server):
+    base, token = server
+    page, _ = open_page(browser, server, 1280)
+    response = page.goto(f"{base}/?f=99.0.0.0.0")
+    assert response.status == 400
+    assert "at most 10 infantry" in page.locator("#error").inner_text()
+
+
+def test_the_phone_width_never_scrolls_sideways(browser, server):
+    path = "/?vs=shoggoth&w=table-value&seen=3.17&f=2.0.1.0.0&f=3.1.0.0.1"
+    page, errors = open_page(browser, server, 390, path)
+    headline(page, 0)
+    headline(page, 1)
+    assert page.locator("details.seen[open]").count() == 1  # seen cards open the list
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide at a 390 px viewport"
+    page.screenshot(path=str(SHOTS / "simkit-serve-390.png"), full_page=True)
+    assert not errors
