@@ -22,7 +22,7 @@ import polars as pl
 
 from simkit.core.stats import Z95, wilson_interval
 from simkit.errors import UserError
-from simkit.lake import LakeError, LakeIndex, Manifest, scan, unified_schema
+from simkit.lake import Coverage, LakeError, LakeIndex, Manifest, coverage, scan, unified_schema
 
 PAIR_KEYS = ("root_seed", "chunk_id", "game_index")
 LEVEL_ORDER = {"easy": 0, "normal": 1, "hard": 2, "heroic": 3}  # difficulty levels in play order
@@ -61,7 +61,13 @@ Frame = pl.LazyFrame | pl.DataFrame
 class Lake:
     """One experiment of a lake: its verified files, grid keys and key metric."""
 
-    def __init__(self, root: str | Path, experiment: str | None = None, verify: bool = True):
+    def __init__(
+        self,
+        root: str | Path,
+        experiment: str | None = None,
+        verify: bool = True,
+        allow_incomplete: bool = False,
+    ):
         self.root = Path(root)
         self.manifest = Manifest.load(self.root)
         if not self.manifest.exists():
@@ -80,6 +86,29 @@ class Lake:
         self.index: LakeIndex = scan(self.root, self.manifest)
         if verify:
             self.index.raise_problems()
+        _OPENED[self.root] = None  # a read that fails later names the damaged file (cli.main)
+        self.coverage: Coverage = coverage(self.index, self.manifest, experiment)
+        if verify and not allow_incomplete and not self.coverage.complete:
+            raise LakeError(
+                f"{self.root}: experiment '{experiment}' is incomplete or changed: "
+                f"{self.coverage.describe()}; {self.coverage.summary(2)} (rerun the spec to "
+                "complete it, or pass --allow-incomplete to read what is there)"
+            )
+
+    @property
+    def complete(self) -> bool:
+        return self.coverage.complete
+
+    def missing_note(self) -> str:
+        """'' for a complete lake, else one sentence saying how much is missing."""
+        if self.coverage.complete:
+            return ""
+        c = self.coverage
+        return (
+            f"INCOMPLETE: experiment '{self.experiment}' holds {c.describe()}"
+            + (f", {c.games_missing:,} games missing" if c.games_missing else "")
+            + f" ({c.summary(2)})"
+        )
 
     @property
     def cells(self) -> dict[str, dict[str, Any]]:
@@ -119,8 +148,23 @@ class Lake:
         )
 
 
-def open_lake(root: str | Path, experiment: str | None = None, verify: bool = True) -> Lake:
-    return Lake(root, experiment, verify)
+def open_lake(
+    root: str | Path,
+    experiment: str | None = None,
+    verify: bool = True,
+    allow_incomplete: bool = False,
+) -> Lake:
+    """One experiment of a lake, checked against its manifest: a lake whose run did not finish,
+    or whose files differ from what the manifest lists, is refused unless ``allow_incomplete``
+    (then ``lake.coverage`` and ``lake.missing_note()`` say how much is missing)."""
+    return Lake(root, experiment, verify, allow_incomplete)
+
+
+_OPENED: dict[Path, None] = {}  # lakes this process has read (in order)
+
+
+def opened_lakes() -> list[Path]:
+    return list(_OPENED)
 
 
 def _lazy(frame: Frame) -> pl.LazyFrame:

@@ -17,3 +17,16 @@ class DataPackError(UserError):
         if field is not None:
             where += f": field '{field}'"
         super().__init__(f"data pack {where}: {message}")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C's KeyboardInterrupt so every cleanup
+    (temporary files, the lake's manifest, workers, a Dask cluster's scratch) runs; the
+    command line ends with exit code 143 instead of 130."""
+
+    exit_code = 143
+    raised = False  # set when one is raised: typer reports any KeyboardInterrupt as 130
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        Terminated.raised = True

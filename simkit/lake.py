@@ -228,6 +228,7 @@ class ChunkFile:
     rows: int
     meta: dict[str, Any]
     schema: pa.Schema | None = None
+    size: int = 0  # bytes on disk
 
     @property
     def n_games(self) -> int:
@@ -379,6 +380,10 @@ def _check_file(
         except Exception as exc:  # noqa: BLE001
             index.problems.append(Problem(rel, "corrupt", f"unreadable data: {exc}"))
             return
+        wrong = _row_keys_problem(data, meta, cell, chunk, exp, table)
+        if wrong:
+            index.problems.append(Problem(rel, "corrupt", wrong))
+            return
         key = meta.get("key_metric")
         if table == "summary" and key and key in data.column_names:
             total = int(
@@ -402,6 +407,7 @@ def _check_file(
             rows=md.num_rows,
             meta=meta,
             schema=md.schema.to_arrow_schema(),
+            size=os.stat(root / rel).st_size,
         )
     )
 
@@ -432,6 +438,42 @@ def unified_schema(files: Iterable[ChunkFile]) -> pa.Schema:
     return pa.schema(list(fields.values()))
 
 
+def _row_keys_problem(
+    data: pa.Table, meta: dict, cell: str, chunk: int, exp: dict, table: str
+) -> str | None:
+    """What is wrong with a file's key columns, row by row (None: every row is this chunk's).
+
+    Every row must carry the file's experiment, cell, chunk and the experiment's root seed;
+    game indices lie in 0..n_games-1, and the summary holds each game once, in order. A file
+    rewritten with another chunk's rows (same footer) fails here."""
+    n = int(meta.get("n_games", -1))
+    want = {
+        "experiment_id": meta.get("experiment_id"),
+        "cell": cell,
+        "chunk_id": chunk,
+        "root_seed": exp.get("root_seed"),
+    }
+    for name, value in want.items():
+        if name not in data.column_names:
+            return f"no '{name}' column"
+        col = data.column(name)
+        bad = col.to_numpy(zero_copy_only=False) != value if col.null_count == 0 else None
+        if bad is None or bool(np.any(bad)):
+            first = int(np.flatnonzero(bad)[0]) if bad is not None else 0
+            return (
+                f"row {first}: {name} {col[first].as_py()!r}, the file and manifest say {value!r}"
+            )
+    if "game_index" not in data.column_names:
+        return "no 'game_index' column"
+    gi = np.asarray(data.column("game_index").to_numpy(zero_copy_only=False), dtype=np.int64)
+    if table == "summary":
+        if gi.size != n or not np.array_equal(gi, np.arange(n)):
+            return f"game_index is not 0..{n - 1} in order (each game of the chunk once)"
+    elif gi.size and (gi.min() < 0 or gi.max() >= n):
+        return f"game_index outside 0..{n - 1}"
+    return None
+
+
 def _check_complete(index: LakeIndex, manifest: Manifest) -> None:
     """An event table file whose chunk has no summary file was cut off mid-chunk."""
     summaries = {(f.cell, f.chunk_id, f.n_games) for f in index.files if f.table == "summary"}
@@ -444,6 +486,137 @@ def _check_complete(index: LakeIndex, manifest: Manifest) -> None:
         else:
             keep.append(f)
     index.files = keep
+
+
+# -- what the manifest says the lake holds ------------------------------------------------
+
+
+@dataclass
+class Coverage:
+    """One experiment's files compared with its manifest: what is missing or changed."""
+
+    experiment: str
+    status: str
+    games_expected: int | None  # None: sized by a precision target and not finished
+    games_present: int
+    chunks_expected: int | None
+    chunks_present: int
+    issues: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # "cell:chunk" listed or planned, absent
+
+    @property
+    def complete(self) -> bool:
+        return not self.issues
+
+    @property
+    def games_missing(self) -> int | None:
+        if self.games_expected is None:
+            return None
+        return max(self.games_expected - self.games_present, 0)
+
+    def describe(self) -> str:
+        """How much is there, in a few words ('4,000 of 6,000 games (2 of 3 chunks)')."""
+        if self.games_expected is None:
+            return f"{self.games_present:,} games in {self.chunks_present} chunk(s), total unknown"
+        return (
+            f"{self.games_present:,} of {self.games_expected:,} games "
+            f"({self.chunks_present} of {self.chunks_expected} chunks)"
+        )
+
+    def summary(self, limit: int = 3) -> str:
+        shown = "; ".join(self.issues[:limit])
+        more = f"; and {len(self.issues) - limit} more" if len(self.issues) > limit else ""
+        return f"{shown}{more}"
+
+
+def _planned_chunks(record: Mapping[str, Any]) -> dict[int, int] | None:
+    """chunk id -> games every cell of a fixed-size experiment has (None: a precision target)."""
+    spec = record.get("spec") or {}
+    games, chunk = spec.get("games"), record.get("chunk_size")
+    if not isinstance(games, int) or not isinstance(chunk, int) or chunk < 1:
+        return None
+    from simkit.core.seeds import chunk_sizes
+
+    return dict(enumerate(chunk_sizes(games, chunk)))
+
+
+def coverage(index: LakeIndex, manifest: Manifest, experiment: str) -> Coverage:
+    """Compare the files of ``experiment`` with its manifest record.
+
+    Issues: the run's status is not "complete"; a chunk the manifest lists (or a fixed-size
+    spec plans) has no file, or fewer tables than the experiment writes; a file's rows or
+    size differ from what the manifest recorded; a file of the experiment's cells that the
+    manifest does not list."""
+    rec = manifest.experiments[experiment]
+    cells = set(rec.get("cells", {}))
+    outputs = list(rec.get("outputs") or ["summary"])
+    listed: dict[tuple[str, int], dict] = {}
+    for key, entry in (rec.get("chunks") or {}).items():
+        cell, _, k = key.rpartition(":")
+        if cell in cells:
+            listed[(cell, int(k))] = entry
+    files: dict[tuple[str, int], dict[str, ChunkFile]] = {}
+    for f in index.files:
+        if f.cell in cells and f.meta.get("experiment_id") == experiment:
+            files.setdefault((f.cell, f.chunk_id), {})[f.table] = f
+    issues: list[str] = []
+    missing: list[str] = []
+    status = str(rec.get("status", "unknown"))
+    if status != "complete":
+        issues.append(f"manifest status '{status}' (the run did not finish)")
+    planned = _planned_chunks(rec)
+    expected_keys: dict[tuple[str, int], int] = {
+        k: int(e.get("n_games", 0)) for k, e in listed.items()
+    }
+    if planned is not None:
+        for cell in cells:
+            for k, n in planned.items():
+                expected_keys.setdefault((cell, k), n)
+    present_games = present_chunks = 0
+    for key in sorted(expected_keys):
+        cell, k = key
+        have = files.get(key, {})
+        name = f"{cell}:{k}"
+        absent = [t for t in outputs if t not in have]
+        if absent:
+            missing.append(name)
+            where = "listed in the manifest" if key in listed else "planned by the spec"
+            issues.append(f"chunk {k} of cell {cell} ({where}): no {', '.join(absent)} file")
+            continue
+        entry = listed.get(key)
+        if entry is None:
+            issues.append(f"chunk {k} of cell {cell}: its files are not in the manifest")
+        else:
+            n = entry.get("n_games")
+            if have["summary"].n_games != n or have["summary"].rows != n:
+                issues.append(
+                    f"{have['summary'].relpath}: {have['summary'].rows} rows, "
+                    f"the manifest says {n} games"
+                )
+            for t, rec_f in (entry.get("files") or {}).items():
+                f = have.get(t)
+                if f is not None and (f.rows != rec_f.get("rows") or f.size != rec_f.get("bytes")):
+                    issues.append(
+                        f"{f.relpath}: {f.rows} rows / {f.size} bytes, the manifest recorded "
+                        f"{rec_f.get('rows')} rows / {rec_f.get('bytes')} bytes (changed since)"
+                    )
+        present_games += have["summary"].n_games
+        present_chunks += 1
+    for key in sorted(set(files) - set(expected_keys)):
+        issues.append(f"chunk {key[1]} of cell {key[0]}: its files are not in the manifest")
+        present_games += files[key]["summary"].n_games if "summary" in files[key] else 0
+        present_chunks += 1
+    known = planned is not None or status == "complete"
+    return Coverage(
+        experiment=experiment,
+        status=status,
+        games_expected=sum(expected_keys.values()) if known else None,
+        games_present=present_games,
+        chunks_expected=len(expected_keys) if known else None,
+        chunks_present=present_chunks,
+        issues=issues,
+        missing=missing,
+    )
 
 
 # -- manifest ----------------------------------------------------------------------------
@@ -471,6 +644,7 @@ class Manifest:
                 f"{obj.get('format') if isinstance(obj, dict) else None!r}, "
                 f"expected {LAKE_FORMAT!r})"
             )
+        validate_manifest(obj, path)
         return cls(root=root, experiments=obj.get("experiments", {}), format=obj["format"])
 
     def exists(self) -> bool:
@@ -496,6 +670,80 @@ class Manifest:
             raise
 
 
+# The manifest's schema: the fields readers rely on and their JSON types (others are free).
+_INT, _STR, _DICT, _LIST = (int,), (str,), (dict,), (list,)
+EXPERIMENT_SCHEMA: dict[str, tuple[type, ...]] = {
+    "experiment_id": _STR,
+    "name": _STR,
+    "mode": _STR,
+    "key_metric": _STR,
+    "root_seed": _INT,
+    "chunk_size": _INT,
+    "engine_version": _INT,
+    "data_hash": _STR,
+    "status": _STR,
+    "outputs": _LIST,
+    "partition_by": _LIST,
+    "spec": _DICT,
+    "cells": _DICT,
+    "chunks": _DICT,
+    "runs": _LIST,
+}
+CELL_SCHEMA = {"params": _DICT, "overrides": _DICT, "data_hash": _STR, "partition": _LIST}
+CHUNK_SCHEMA = {"n_games": _INT, "key_sum": (int, type(None)), "files": _DICT}
+STATUSES = ("complete", "incomplete", "interrupted", "failed", "running")
+CHUNK_KEY_RE = re.compile(r"^[0-9a-f]{10}(?:[0-9a-f]{10})?:\d+$")
+
+
+def _type_name(types: tuple[type, ...]) -> str:
+    return {int: "a whole number", str: "a string", dict: "an object", list: "a list"}[types[0]]
+
+
+def _check_fields(obj: Mapping, schema: Mapping, where: str, path: Path) -> None:
+    for key, types in schema.items():
+        if key in obj:
+            v = obj[key]
+            if not isinstance(v, types) or (types == _INT and isinstance(v, bool)):
+                raise LakeError(
+                    f"{path}: field '{where}{key}' must be {_type_name(types)}, got {v!r:.60}"
+                )
+
+
+def validate_manifest(obj: Any, path: Path) -> None:
+    """Check a loaded manifest against its schema; a wrong type is one line naming the field."""
+    exps = obj.get("experiments", {})
+    if not isinstance(exps, dict):
+        raise LakeError(f"{path}: field 'experiments' must be an object, got {exps!r:.60}")
+    for eid, exp in exps.items():
+        if not isinstance(exp, dict):
+            raise LakeError(f"{path}: field 'experiments.{eid}' must be an object")
+        _check_fields(exp, EXPERIMENT_SCHEMA, f"experiments.{eid}.", path)
+        if "status" in exp and exp["status"] not in STATUSES:
+            raise LakeError(
+                f"{path}: field 'experiments.{eid}.status' must be one of "
+                f"{', '.join(STATUSES)}, got {exp['status']!r:.60}"
+            )
+        for cid, cell in exp.get("cells", {}).items():
+            if not isinstance(cell, dict):
+                raise LakeError(f"{path}: field 'experiments.{eid}.cells.{cid}' must be an object")
+            _check_fields(cell, CELL_SCHEMA, f"experiments.{eid}.cells.{cid}.", path)
+            for item in cell.get("partition", []):
+                if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+                    raise LakeError(
+                        f"{path}: field 'experiments.{eid}.cells.{cid}.partition' must hold "
+                        f"[name, value] pairs, got {item!r:.60}"
+                    )
+        for key, entry in exp.get("chunks", {}).items():
+            if not CHUNK_KEY_RE.match(key):
+                raise LakeError(
+                    f"{path}: field 'experiments.{eid}.chunks' has key {key!r:.60}, "
+                    f"expected '<cell>:<chunk>'"
+                )
+            if not isinstance(entry, dict):
+                raise LakeError(f"{path}: field 'experiments.{eid}.chunks.{key}' must be an object")
+            _check_fields(entry, CHUNK_SCHEMA, f"experiments.{eid}.chunks.{key}.", path)
+
+
 def _json_default(obj):
     if isinstance(obj, np.integer):
         return int(obj)
@@ -515,8 +763,9 @@ class LakeLock:
     cannot both hold it. The file records the holder's pid and host for the message.
     """
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, what: str = "lake"):
         self.path = Path(root) / LOCK
+        self.what = what
         self.held = False
         self._fd: int | None = None
 
@@ -533,7 +782,7 @@ class LakeLock:
                 os.close(fd)
                 holder = _read_holder(self.path)
                 raise LakeError(
-                    f"{self.path.parent}: another run ({holder}) is writing this lake; "
+                    f"{self.path.parent}: another run ({holder}) is writing this {self.what}; "
                     f"wait for it to finish"
                 ) from None
             # the file we locked is still the one at the path (not unlinked by a releasing holder)

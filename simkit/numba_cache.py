@@ -132,6 +132,32 @@ def _cache_dir_of() -> dict[str, Path]:
     return out
 
 
+def ensure_cache_dir() -> dict[str, Path]:
+    """Where each kernel folder caches (``_cache_dir_of``); when numba finds no writable place
+    for some (a read-only install used by an account without a writable home: numba would
+    fail with "no locator available"), the cache moves to a private temporary folder for
+    this process and the workers it starts, with one warning."""
+    import os
+    import sys
+    import tempfile
+
+    import numba
+
+    where = _cache_dir_of()
+    if len(where) == len(SOURCE_DIRS):
+        return where
+    tmp = tempfile.mkdtemp(prefix="simkit-numba-cache-")
+    numba.config.CACHE_DIR = tmp
+    os.environ["NUMBA_CACHE_DIR"] = tmp  # loky workers compile and cache the same way
+    print(
+        f"simkit: warning: no writable numba cache folder (read-only install, no writable "
+        f"home); compiled kernels are cached in {tmp} for this run only (set NUMBA_CACHE_DIR "
+        "to a writable folder to keep them)",
+        file=sys.stderr,
+    )
+    return _cache_dir_of()
+
+
 def _read_stamp(path: Path) -> dict:
     try:
         stamp = json.loads(path.read_text())
@@ -149,7 +175,7 @@ def drop_stale_kernel_cache() -> bool:
     if _DONE:
         return False
     _DONE = True
-    where = _cache_dir_of()
+    where = ensure_cache_dir()
     if not where:
         return False
     stamp_path = next(iter(where.values())) / STAMP

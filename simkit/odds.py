@@ -475,9 +475,11 @@ def odds_table(
         else:
             from joblib import Parallel, delayed
 
+            from simkit.core.watch import watched
+
             parts = []
             for part in Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(_batch)(b, data, seed, budget, games, target_ci) for b in batches
+                delayed(watched(_batch))(b, data, seed, budget, games, target_ci) for b in batches
             ):
                 parts.append(part)
                 bar.advance(len(part[0]))

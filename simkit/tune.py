@@ -328,8 +328,10 @@ class Evaluator:
         else:
             from joblib import delayed
 
+            from simkit.core.watch import watched
+
             parts = self._pool(
-                delayed(_play_block)(self.spec, candidate, chunk, a, b, self.data_path)
+                delayed(watched(_play_block))(self.spec, candidate, chunk, a, b, self.data_path)
                 for a, b in blocks
             )
         return np.concatenate(parts)
@@ -371,33 +373,136 @@ def _sampler(spec: TuneSpec, default):
             # x0 / sigma0 are deprecated since optuna 4.9 and go in 6.0 (pyproject pins < 6);
             # the search starts at the defaults through them until a replacement exists
             warnings.simplefilter("ignore", FutureWarning)
-            return optuna.samplers.CmaEsSampler(
-                x0=as_params(default, True), sigma0=SIGMA0, seed=spec.seed, with_margin=True
+            return _seeded_per_trial(
+                optuna.samplers.CmaEsSampler(
+                    x0=as_params(default, True), sigma0=SIGMA0, seed=spec.seed, with_margin=True
+                ),
+                spec.seed,
             )
-    return optuna.samplers.TPESampler(seed=spec.seed, multivariate=True)
+    return _seeded_per_trial(
+        optuna.samplers.TPESampler(seed=spec.seed, multivariate=True), spec.seed
+    )
 
 
-def open_study(spec: TuneSpec, out: Path, default):
+def _seeded_per_trial(sampler, seed: int):
+    """The sampler's random numbers as a function of (seed, trial number) alone.
+
+    optuna seeds a sampler once per process and draws from it trial after trial, so a
+    resumed study (a new process) draws other numbers than an uninterrupted one would
+    have: another strategy. Reseeding every generator the sampler holds as each trial
+    starts (``before_trial`` runs before its parameters are sampled) makes trial k the same
+    whichever process samples it."""
+    from optuna.samplers._lazy_random_state import LazyRandomState
+
+    before = sampler.before_trial
+
+    def before_trial(study, trial) -> None:
+        state = np.random.SeedSequence([seed, trial.number]).generate_state(2)
+        for attr in ("_cma_rng", "_rng"):
+            if hasattr(sampler, attr):
+                setattr(sampler, attr, LazyRandomState(int(state[0])))
+        for name in ("_independent_sampler", "_random_sampler"):
+            inner = getattr(sampler, name, None)
+            if inner is not None and hasattr(inner, "_rng"):
+                inner._rng = LazyRandomState(int(state[1]))
+        before(study, trial)
+
+    sampler.before_trial = before_trial
+    return sampler
+
+
+class _Stopped(BaseException):
+    """Ctrl-C or SIGTERM inside a trial, carried past optuna (which would mark the trial
+    FAIL, shifting every later trial's number): the trial stays RUNNING in study.db and the
+    next run finishes it under its own number, as an uninterrupted run would have."""
+
+    def __init__(self, cause: BaseException):
+        super().__init__()
+        self.cause = cause
+
+
+# settings a rerun may change: more (or fewer) trials extend the same study
+RESUMABLE = ("trials",)
+
+
+def study_error(out: Path, exc: BaseException) -> UserError:
+    """One line for a study that cannot be used: a corrupt or truncated study.db, another
+    run holding it, a full disk (optuna's storage raises sqlalchemy errors)."""
+    text = " ".join(str(exc).split())
+    low = text.lower()
+    path = out / STUDY_FILE
+    if "locked" in low or "busy" in low:
+        why = "another tuning run is using it (wait for it to finish)"
+    elif "disk" in low and ("full" in low or "space" in low) or "no space" in low:
+        why = "disk full"
+    elif "malformed" in low or "not a database" in low or "file is not a database" in low:
+        why = "not a readable optuna study (corrupt or truncated); move it away to start afresh"
+    elif "readonly" in low or "read-only" in low or "permission" in low:
+        why = "cannot be written (read-only or permission denied)"
+    else:
+        why = f"{type(exc).__name__}: {text[:160]}"
+    return UserError(f"{path}: {why}")
+
+
+def study_errors() -> tuple[type[BaseException], ...]:
+    import optuna
+
+    errors: list[type[BaseException]] = [optuna.exceptions.StorageInternalError]
+    try:
+        import sqlalchemy.exc
+
+        errors.append(sqlalchemy.exc.SQLAlchemyError)
+    except ImportError:  # pragma: no cover - optuna's RDB storage needs it
+        pass
+    import sqlite3
+
+    errors.append(sqlite3.Error)
+    return tuple(errors)
+
+
+def open_study(spec: TuneSpec, out: Path, default, data_hash: str | None = None):
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     out.mkdir(parents=True, exist_ok=True)
-    storage = f"sqlite:///{(out / STUDY_FILE).resolve()}"
-    study = optuna.create_study(
-        study_name="tune",
-        storage=storage,
-        direction="maximize",
-        sampler=_sampler(spec, default),
-        load_if_exists=True,
-    )
-    recorded = study.user_attrs.get("spec")
-    if recorded is None:
-        study.set_user_attr("spec", spec.record())
-    elif recorded != spec.record():
+    db = out / STUDY_FILE
+    if db.exists() and db.stat().st_size and db.read_bytes()[:16] != b"SQLite format 3\x00":
         raise UserError(
-            f"{out}: holds a tuning run with other settings ({_diff(recorded, spec.record())}); "
-            "use another --out or the same settings to resume"
+            f"{db}: not a readable optuna study (corrupt or truncated); move it away to "
+            "start afresh"
         )
+    storage = f"sqlite:///{db.resolve()}"
+    try:
+        study = optuna.create_study(
+            study_name="tune",
+            storage=storage,
+            direction="maximize",
+            sampler=_sampler(spec, default),
+            load_if_exists=True,
+        )
+        recorded = study.user_attrs.get("spec")
+        now = spec.record()
+        if recorded is None:
+            study.set_user_attr("spec", now)
+        else:
+            fixed = {k: v for k, v in recorded.items() if k not in RESUMABLE}
+            if fixed != {k: v for k, v in now.items() if k not in RESUMABLE}:
+                raise UserError(
+                    f"{out}: holds a tuning run with other settings ({_diff(recorded, now)}); "
+                    "use another --out or the same settings to resume"
+                )
+            if recorded != now:
+                study.set_user_attr("spec", now)  # more --trials: the rerun adds them
+        pack = study.user_attrs.get("data_hash")
+        if pack is None and data_hash is not None:
+            study.set_user_attr("data_hash", data_hash)
+        elif data_hash is not None and pack != data_hash:
+            raise UserError(
+                f"{out}: this study was tuned on data pack {pack}, --data gives {data_hash}; "
+                "use another --out (a study plays every trial on one pack)"
+            )
+    except study_errors() as exc:
+        raise study_error(out, exc) from None
     return study
 
 
@@ -413,30 +518,59 @@ def run_tune(
     data_path: str | None = None,
     on_trial: Callable[[int, int, float], None] | None = None,
 ) -> dict[str, Any]:
-    """Tune, choose, score on held-out games; write DIR/strategy.toml; return the record."""
-    import optuna
+    """Tune, choose, score on held-out games; write DIR/strategy.toml; return the record.
+
+    One run at a time per folder (an flock on DIR/.lock, as a lake's): a second run would
+    take the first one's unfinished trials for a stopped run's."""
+    from simkit.lake import LakeLock
 
     default = base_strategy(spec)
     space_of(default)
     game_spec(spec, default)  # opponents and options checked before any game
-    study = open_study(spec, out, default)
+    out.mkdir(parents=True, exist_ok=True)
+    with LakeLock(out, what="tuning study"):
+        return _run_tune(spec, out, jobs, data_path, on_trial, default)
+
+
+def _run_tune(spec, out, jobs, data_path, on_trial, default) -> dict[str, Any]:
+    import optuna
+
+    from simkit.datapack import load_pack
+
+    pack_hash = _pack(data_path).hash if data_path else load_pack().hash
+    study = open_study(spec, out, default, pack_hash)
     index = spec.sampler == "cmaes"
-    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    first = as_params(default, index)
     with Evaluator(spec, jobs, data_path) as evaluate:
-        if not study.trials:
-            study.enqueue_trial(
-                as_params(default, index)
-            )  # trial 0: the defaults, on the same games
 
         def objective(trial):
-            value = float(evaluate(suggest(trial, default, index), TRAIN).mean())
+            try:
+                value = float(evaluate(suggest(trial, default, index), TRAIN).mean())
+            except KeyboardInterrupt as exc:
+                raise _Stopped(exc) from None
             if on_trial is not None:
                 on_trial(trial.number + 1, spec.trials, value)
             return value
 
+        try:
+            done = resume(study, first, objective)
+        except _Stopped as stop:
+            raise stop.cause from None
+        except study_errors() as exc:
+            raise study_error(out, exc) from None
+
         left = spec.trials - len(done)
         if left > 0:
-            study.optimize(objective, n_trials=left)
+            # optuna logs a stopped trial's traceback at WARNING; the stop is reported once
+            optuna.logging.set_verbosity(optuna.logging.ERROR)
+            try:
+                study.optimize(objective, n_trials=left, catch=())
+            except _Stopped as stop:
+                raise stop.cause from None
+            except study_errors() as exc:
+                raise study_error(out, exc) from None
+            finally:
+                optuna.logging.set_verbosity(optuna.logging.WARNING)
         complete = sorted(
             (t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE),
             key=lambda t: (-t.value, t.number),
@@ -468,15 +602,48 @@ def run_tune(
             },
             "trials": len(complete),
             "default_train": next(
-                (float(t.value) for t in study.trials if t.number == 0 and t.value is not None),
+                (float(t.value) for t in complete if _is_default(t, first) and t.value is not None),
                 float("nan"),
             ),
             "leaders": [{k: v for k, v in r.items() if k != "candidate"} for r in leaders],
             "holdout": held,
+            # the choice scored below the defaults on held-out games: say so, never silently
+            "worse_than_default": bool(held["diff"] < 0),
         },
     }
     write_record(record, out / RESULT_FILE)
     return record
+
+
+def resume(study, first: dict[str, Any], objective=None) -> list:
+    """Ready a (new or stopped) study. A trial a stopped run left RUNNING (killed, or
+    stopped by Ctrl-C / SIGTERM, while sampling or playing) is run again by ``objective``
+    under its own number: the parameters it had are kept, the rest are sampled as the
+    uninterrupted run would have (the sampler's numbers depend on the trial number only,
+    _seeded_per_trial), so trial 0 (the defaults) is replayed and the study goes on exactly
+    as an uninterrupted one. Without ``objective`` such a trial is failed. The defaults are
+    queued unless a complete or waiting trial plays them. Returns the complete trials."""
+    import optuna
+
+    RUNNING = optuna.trial.TrialState.RUNNING
+    for t in study.get_trials(deepcopy=False, states=(RUNNING,)):
+        if objective is None:
+            study._storage.set_trial_state_values(t._trial_id, state=optuna.trial.TrialState.FAIL)
+            continue
+        trial = optuna.trial.Trial(study, t._trial_id)
+        study.tell(trial, objective(trial))
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    waiting = study.get_trials(states=(optuna.trial.TrialState.WAITING,))
+    if not any(_is_default(t, first) for t in done + waiting):
+        study.enqueue_trial(first)
+    return done
+
+
+def _is_default(trial, first: dict[str, Any]) -> bool:
+    """The trial plays the defaults (trial 0 of an uninterrupted run): every parameter the
+    defaults fix, as the defaults have it (or, while it waits, as enqueued)."""
+    params = trial.params or dict(trial.system_attrs.get("fixed_params", {}))
+    return all(params.get(k) == v for k, v in first.items())
 
 
 def write_record(record: dict[str, Any], path: Path) -> None:
@@ -539,9 +706,15 @@ def parse_opponents(text: str | None) -> tuple[str, ...]:
 def describe(record: dict[str, Any]) -> Sequence[str]:
     ev = record["evaluation"]
     h = ev["holdout"]
-    return [
+    lines = [
         f"tuned {record['strategy']['role']} strategy from '{record['strategy']['base']}' "
         f"({ev['trials']} trials, objective {ev['objective']})",
         f"held-out games: {h['games']:,}; tuned {h['tuned']:.3f}, default {h['default']:.3f}; "
         f"paired difference {h['diff']:+.3f} (95% {h['ci_low']:+.3f} to {h['ci_high']:+.3f})",
     ]
+    if h["diff"] < 0:
+        lines.append(
+            f"warning: the tuned strategy did worse than the defaults on held-out games "
+            f"({h['diff']:+.3f}); prefer the defaults, or tune with more games per trial"
+        )
+    return lines

@@ -28,16 +28,64 @@ def file_role(text: str) -> str | None:
         return None
 
 
-def read_strategy_file(path: str | Path) -> tuple[str, str, dict[str, Any]]:
-    """(role, base strategy name, fields) from a strategy.toml (or a folder holding one)."""
+MAX_STRATEGY_FILE = 1 << 20  # bytes: a strategy.toml is a few KB; more is not one
+
+
+def strategy_path(path: str | Path) -> Path:
+    """The strategy.toml a ``file:`` spec names (its folder names the file inside)."""
     p = Path(path)
-    if p.is_dir():
-        p = p / RESULT_FILE
+    return p / RESULT_FILE if p.is_dir() else p
+
+
+def read_strategy_bytes(path: str | Path) -> tuple[Path, bytes]:
+    """The bytes of a strategy file: a regular file only (never a device such as /dev/zero, a
+    FIFO that would block, or a folder), at most MAX_STRATEGY_FILE bytes."""
+    import os
+    import stat
+
+    p = strategy_path(path)
+    if "\0" in str(p):
+        raise UserError(f"{str(p)!r}: a strategy file name cannot hold a NUL character")
     try:
-        doc = tomllib.loads(p.read_text(encoding="utf-8"))
+        st = os.stat(p)
     except FileNotFoundError:
         raise UserError(f"{p}: no such strategy file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{p}: cannot be read ({exc.__class__.__name__})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise UserError(f"{p}: not a regular file (a strategy file is a strategy.toml)")
+    if st.st_size > MAX_STRATEGY_FILE:
+        raise UserError(
+            f"{p}: {st.st_size:,} bytes, more than a strategy file's {MAX_STRATEGY_FILE:,}"
+        )
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced since the stat
+                raise UserError(f"{p}: not a regular file (a strategy file is a strategy.toml)")
+            raw = os.read(fd, MAX_STRATEGY_FILE + 1)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise UserError(f"{p}: cannot be read ({exc.__class__.__name__})") from None
+    if len(raw) > MAX_STRATEGY_FILE:
+        raise UserError(f"{p}: more than a strategy file's {MAX_STRATEGY_FILE:,} bytes")
+    return p, raw
+
+
+def strategy_digest(path: str | Path) -> str:
+    """sha256 of a strategy file's content: what a cell's identity records (not its path)."""
+    import hashlib
+
+    return hashlib.sha256(read_strategy_bytes(path)[1]).hexdigest()
+
+
+def read_strategy_file(path: str | Path) -> tuple[str, str, dict[str, Any]]:
+    """(role, base strategy name, fields) from a strategy.toml (or a folder holding one)."""
+    p, raw = read_strategy_bytes(path)
+    try:
+        doc = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
         raise UserError(f"{p}: cannot be read ({exc.__class__.__name__})") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{p}: not TOML ({exc})") from None

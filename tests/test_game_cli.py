@@ -191,7 +191,8 @@ def test_solo(tmp_path, capsys):
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys, tmp_path, args, message):
-    code, out, err = run(capsys, "simulate", "--games", "5", "--out", str(tmp_path / "x"), *args)
+    games = [] if "--games" in args else ["--games", "5"]  # a flag is given once (issue 26)
+    code, out, err = run(capsys, "simulate", *games, "--out", str(tmp_path / "x"), *args)
     assert code == 2 and message in err and err.count("\n") == 1 and not out
 
 

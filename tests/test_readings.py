@@ -257,10 +257,11 @@ def test_the_rails_removed_are_the_farthest_or_the_nearest_links_to_the_port(eng
 # -- Ports: "If you have no Units when your Port is attacked, the Port fights as Infantry" ----
 def test_a_port_token_fights_on_after_its_last_unit_only_under_when_units_gone(pack):
     """One Infantry (capacity 2) defends with the token, its cubes going on the cheapest
-    stack first (the token last); every card hits Infantry once and brings 2 purple cubes. The first card kills the Infantry, the Zombie has 1 damage left.
-    at_start: the force is defeated there and the Port is lost; when_units_gone: the token
-    fights on as Infantry, its hit on the second card destroys the Zombie (the same card's
-    cubes knock the token out) and the Port stands."""
+    stack first (the token last); every card hits Infantry once and brings 2 purple cubes.
+    The first card kills the Infantry, the Zombie has 1 damage left. at_start: the force is
+    defeated there and the Port is lost. when_units_gone: the token fights on as Infantry,
+    its hit on the second card destroys the Zombie (the same card's cubes knock the token
+    out) and the Port stands."""
     from simkit.kernels.low import combat_layout as C
     from strategies.combat.allocation import CHEAPEST
 

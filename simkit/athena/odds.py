@@ -335,8 +335,10 @@ def monte_carlo_odds(
     else:
         from joblib import Parallel, delayed
 
+        from simkit.core.watch import watched
+
         parts = Parallel(n_jobs=jobs)(
-            delayed(_mc_chunk)(r, n, st0, mx, data, start_deck, n_bins)
+            delayed(watched(_mc_chunk))(r, n, st0, mx, data, start_deck, n_bins)
             for r, n in zip(rngs, sizes, strict=True)
         )
     total = sum(p[0] for p in parts)

@@ -59,10 +59,17 @@ def read_rows(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
         ) from None
     header: list[str] | None = None
     rows: list[tuple[int, list[str]]] = []
+    from simkit.core.packfiles import MAX_FIELD
+
+    if csv.field_size_limit() < MAX_FIELD:  # long source texts are fine, as in pack files
+        csv.field_size_limit(MAX_FIELD)
     for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        cells = [c.strip() for c in next(csv.reader([line]))]
+        try:
+            cells = [c.strip() for c in next(csv.reader([line]))]
+        except csv.Error as exc:  # e.g. a field over the csv module's size limit
+            raise DataPackError(name, f"not a CSV row ({exc})", row=line_no) from None
         if header is None:
             header = [c.lower() for c in cells]
             continue
@@ -76,15 +83,27 @@ def read_rows(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
     return header, rows
 
 
+MAX_MAP_INT = 1_000_000  # any whole number in a map file: hex numbers, coordinates, levels
+
+
 def _int(
     name: str, line: int, col: str, text: str, lo: int | None = None, hi: int | None = None
 ) -> int:
     try:
         val = int(text)
     except ValueError:
+        shown = text if len(text) <= 40 else text[:40] + "..."
         raise DataPackError(
-            name, f"expected a whole number, got {text!r}", row=line, field=col
+            name, f"expected a whole number, got {shown!r}", row=line, field=col
         ) from None
+    if abs(val) > MAX_MAP_INT:  # beyond any map, and beyond the int64 arrays it fills
+        raise DataPackError(
+            name,
+            f"{str(val)[:40]}{'...' if len(str(val)) > 40 else ''} is out of range "
+            f"(at most {MAX_MAP_INT:,} either way)",
+            row=line,
+            field=col,
+        )
     if (lo is not None and val < lo) or (hi is not None and val > hi):
         bound = f"{lo}..{hi}" if hi is not None else f">= {lo}"
         raise DataPackError(name, f"expected {bound}, got {val}", row=line, field=col)

@@ -74,12 +74,55 @@ def one_line(text: str) -> str:
     return "; ".join(part.strip() for part in text.splitlines() if part.strip())
 
 
+def _on_sigterm(signum, frame) -> None:
+    from simkit.errors import Terminated
+
+    raise Terminated()
+
+
+def _install_sigterm():
+    """SIGTERM unwinds like Ctrl-C (finally blocks run: nothing half-written, no scratch
+    left); only in the main thread, and only where SIGTERM still has its default action.
+    Returns the handler to restore (None: nothing installed)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        previous = signal.getsignal(signal.SIGTERM)
+        if previous in (signal.SIG_DFL, None):
+            signal.signal(signal.SIGTERM, _on_sigterm)
+            return signal.SIG_DFL
+    except (ValueError, OSError):  # pragma: no cover - not the main interpreter
+        pass
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    previous = _install_sigterm()
+    try:
+        return _main(argv)
+    finally:
+        if previous is not None:
+            import signal
+
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: list[str] | None = None) -> int:
+    from simkit.errors import Terminated
+
+    Terminated.raised = False
     _register()
     from simkit.cli.validate import prescan
 
     try:
-        prescan(list(sys.argv[1:] if argv is None else argv))
+        args = list(sys.argv[1:] if argv is None else argv)
+        prescan(args)
+        from simkit.cli.validate import refuse_repeated
+
+        refuse_repeated(typer.main.get_command(app), args)
         # with standalone_mode=False typer returns the code of typer.Exit / Ctrl-C instead of
         # exiting
         code = app(args=argv, standalone_mode=False)
@@ -87,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"simkit: error: {one_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except typer.Exit as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # typer: Ctrl-C -> Exit(130), silent
+            return _stopped(exc.__cause__)
         return exc.exit_code
     except OSError as exc:
         # The last line of defence for an operating-system failure on a named path (disk
@@ -94,21 +139,69 @@ def main(argv: list[str] | None = None) -> int:
         # Validation before work catches the foreseeable ones; errors without a path
         # are bugs and keep their traceback.
         if exc.filename is None:
-            raise
+            line = damaged_file_line(exc)
+            if line is None:
+                raise
+            print(f"simkit: error: {line}", file=sys.stderr)
+            return 2
         from simkit.core.atomic import describe_os_error
 
         print(f"simkit: error: {describe_os_error(exc, exc.filename)}", file=sys.stderr)
         return 2
-    except (typer.Abort, KeyboardInterrupt):
-        print("simkit: aborted", file=sys.stderr)
-        return 130
+    except (typer.Abort, KeyboardInterrupt) as exc:
+        return _stopped(exc.__cause__ if isinstance(exc, typer.Abort) else exc)
     except click.ClickException as exc:  # usage errors (bad flag, bad type): exit code 2
         if type(exc).__name__ == "NoArgsIsHelpError":
             return 0  # the help was printed: asking for it is no mistake
         where = f"{exc.ctx.command_path}: " if getattr(exc, "ctx", None) is not None else ""
         print(f"simkit: error: {where}{one_line(exc.format_message())}", file=sys.stderr)
         return exc.exit_code
+    except Exception as exc:
+        line = damaged_file_line(exc)
+        if line is None:
+            raise
+        print(f"simkit: error: {line}", file=sys.stderr)
+        return 2
+    if code == 130:  # typer turned a KeyboardInterrupt into a silent exit code 130
+        from simkit.errors import Terminated
+
+        return _stopped(Terminated() if Terminated.raised else KeyboardInterrupt())
     return code if isinstance(code, int) else 0
+
+
+def _stopped(exc: BaseException | None) -> int:
+    """One line for Ctrl-C (exit 130) or SIGTERM (simkit.errors.Terminated, exit 143)."""
+    code = getattr(exc, "exit_code", 130)
+    what = "terminated (SIGTERM)" if code == 143 else "interrupted"
+    print(f"simkit: {what}: stopped; nothing half-written is left", file=sys.stderr)
+    return code
+
+
+def damaged_file_line(exc: BaseException) -> str | None:
+    """One line naming the damaged lake file behind a Parquet reader's error, or None.
+
+    Readers check each file's footer before reading; damage inside a data page (a flipped
+    byte) shows only when the rows are read, deep in polars or pyarrow. Then every lake this
+    process read is checked page by page (checksums) and the first bad file is named."""
+    module = type(exc).__module__ or ""
+    if not module.startswith(("polars", "pyarrow")) or "simkit.analysis" not in sys.modules:
+        return None
+    from simkit.analysis import opened_lakes
+    from simkit.lake import scan
+
+    for root in opened_lakes():
+        try:
+            bad = [p for p in scan(root, deep=True).problems if p.kind == "corrupt"]
+        except Exception:  # noqa: BLE001 - the original error is the one to report
+            continue
+        if bad:
+            detail = one_line(bad[0].detail)[:200]
+            more = f" (and {len(bad) - 1} more bad file(s))" if len(bad) > 1 else ""
+            return (
+                f"{root / bad[0].relpath}: damaged file ({detail}){more}; check with "
+                f"'simkit experiment verify {root} --deep' and rerun the spec to rewrite it"
+            )
+    return None
 
 
 def run() -> None:

@@ -9,7 +9,7 @@ import numpy as np
 import typer
 
 from simkit.cli import app, validate
-from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack
+from simkit.cli.common import DataOption, JsonOption, data_pack
 from simkit.cli.output import emit
 from simkit.errors import UserError
 
@@ -39,6 +39,12 @@ def show(
     reveal: Annotated[
         bool, typer.Option(help="Print the Old One type on face-down tiles.")
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Replace --out even if simkit did not write it (or it changed)."
+        ),
+    ] = False,
     data: DataOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -52,6 +58,9 @@ def show(
     )
     if out.suffix.lower() != ".png":
         raise UserError(f"--out must be a .png file, got {out}")
+    from simkit.core.owned import check_replace, write_owned
+
+    check_replace(out, force)
     if players < 0:
         raise UserError(f"--players must be 0..4, got {players}")
     board = load_map(map_name, data)
@@ -73,7 +82,7 @@ def show(
             f"{board.name}: {'Revenge ' if revenge else ''}setup "
             f"seed {setup_seed}, {players} players (map {board.hash})"
         )
-    atomic_write_bytes(out, render_png(board, setup, title=title, reveal=reveal))
+    write_owned(out, render_png(board, setup, title=title, reveal=reveal), force)
     if json:
         emit(
             "board show",

@@ -15,7 +15,6 @@ from simkit.cli.common import (
     DataOption,
     JsonOption,
     SetOption,
-    atomic_write_bytes,
     data_pack,
     parse_sets,
 )
@@ -385,6 +384,12 @@ def odds_table_cmd(
         ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Replace --out even if simkit did not write it (or it changed)."
+        ),
+    ] = False,
     data: DataOption = None,
     sets: SetOption = None,
     json: JsonOption = False,
@@ -402,6 +407,9 @@ def odds_table_cmd(
     if out is None:
         raise UserError("--out FILE.parquet is required")
     validate.check_odds(out=out, seed_=seed, jobs_=jobs, max_per_type=max_per_type)
+    from simkit.core.owned import check_replace, write_owned
+
+    check_replace(out, force)  # before the table is computed
     if not 0 <= max_per_type <= 6:
         raise UserError(f"--max-per-type must be 0..6, got {max_per_type}")
     if jobs <= 0:
@@ -420,7 +428,7 @@ def odds_table_cmd(
         progress=progress_enabled(quiet or json),
     )
     seconds = time.perf_counter() - start
-    atomic_write_bytes(out, table_bytes(table, pack, seed))
+    write_owned(out, table_bytes(table, pack, seed), force)
     mc = table[table["method"] == "mc"]
     half = float(((mc["p_destroy_hi"] - mc["p_destroy_lo"]) / 2).max()) if len(mc) else 0.0
     facts = {

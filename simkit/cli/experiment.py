@@ -26,6 +26,14 @@ SpecArg = Annotated[
     Path, typer.Argument(help="Experiment spec (TOML), e.g. experiments/combat_odds_grid.toml.")
 ]
 LakeArg = Annotated[Path, typer.Argument(help="Result lake folder (the run's --out).")]
+AllowIncompleteOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-incomplete",
+        help="Read a lake whose run did not finish (or whose files differ from its manifest); "
+        "the output says how much is missing.",
+    ),
+]
 
 
 def varying_labels(spec) -> dict[str, str]:
@@ -67,6 +75,13 @@ def run_cmd(
         str | None,
         typer.Option(help="Dask scheduler address (default: a LocalCluster on 127.0.0.1)."),
     ] = None,
+    security: Annotated[
+        str | None,
+        typer.Option(
+            help="With --scheduler: a YAML file of distributed Security options (tls_ca_file, "
+            "tls_client_cert, tls_client_key, require_encryption) for your cluster."
+        ),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option(help="Lake folder (default: results/<spec name>).")
     ] = None,
@@ -97,14 +112,17 @@ def run_cmd(
             force=force,
             target_ci=target_ci,
             quiet=quiet,
+            security=security,
         )
-    except KeyboardInterrupt:
-        # one line and exit code 130 (simkit.cli.main reports UserErrors; typer alone would
-        # return 0 here)
+    except KeyboardInterrupt as exc:
+        # one line and exit code 130 (SIGTERM: 143; simkit.cli.main reports UserErrors; typer
+        # alone would return 0 here)
+        code = getattr(exc, "exit_code", 130)
+        what = "terminated (SIGTERM)" if code == 143 else "interrupted"
         err = RunFailed(
-            "interrupted: finished chunks are kept; rerun the same command to complete the rest"
+            f"{what}: finished chunks are kept; rerun the same command to complete the rest"
         )
-        err.exit_code = 130
+        err.exit_code = code
         raise err from None
     labels = varying_labels(spec)
     from simkit.analysis import LEVEL_ORDER
@@ -233,12 +251,16 @@ def verify_cmd(
     json: JsonOption = False,
 ) -> None:
     """Check every file of a lake against its manifest; bad files are listed (exit 2)."""
-    from simkit.lake import Manifest, scan
+    from simkit.lake import Manifest, Problem, coverage, scan
 
     manifest = Manifest.load(lake)
     if not manifest.exists():
         raise UserError(f"{lake}: not a simkit lake (no manifest.json)")
     index = scan(lake, manifest, deep=deep)
+    for exp in sorted(manifest.experiments):
+        cov = coverage(index, manifest, exp)
+        for issue in cov.issues:
+            index.problems.append(Problem(exp, "missing", issue))
     if json:
         emit(
             "experiment verify",
@@ -267,34 +289,79 @@ def summary_cmd(
     experiment: Annotated[
         str | None, typer.Option(help="Experiment id (when the lake holds several).")
     ] = None,
+    allow_incomplete: AllowIncompleteOption = False,
     json: JsonOption = False,
 ) -> None:
     """Key-metric rate per cell with Wilson 95% intervals."""
     from simkit import analysis
 
-    lk = analysis.open_lake(lake, experiment)
+    lk = analysis.open_lake(lake, experiment, allow_incomplete=allow_incomplete)
     by = lk.grid_keys or ["cell"]
     df = analysis.play_order(analysis.win_rates(lk.scan(), by=by, metric=lk.key_metric), by)
+    expected = cell_games_expected(lk, by)
     if json:
+        rows = df.to_dicts()
+        if expected is not None:
+            for r in rows:
+                r["games_expected"] = expected.get(tuple(r[k] for k in by))
+        cov = lk.coverage
         emit(
             "experiment summary",
-            {"lake": lake, "experiment": experiment},
+            {"lake": lake, "experiment": experiment, "allow_incomplete": allow_incomplete},
             {
                 "experiment_id": lk.experiment,
                 "key_metric": lk.key_metric,
                 "keys": by,
-                "rows": df.to_dicts(),
+                "complete": cov.complete,
+                "games_present": cov.games_present,
+                "games_expected": cov.games_expected,
+                "games_missing": cov.games_missing,
+                "issues": cov.issues,
+                "rows": rows,
             },
         )
         return
-    table = Table(title=f"{lk.experiment}: {lk.key_metric}")
-    for col in by + ["games", "rate", "95% interval"]:
+    note = lk.missing_note()
+    table = Table(title=f"{lk.experiment}: {lk.key_metric}" + (" (INCOMPLETE)" if note else ""))
+    cols = by + ["games"] + (["of"] if note and expected is not None else []) + ["rate"]
+    for col in cols + ["95% interval"]:
         table.add_column(col, justify="left" if col in by else "right")
     for row in df.iter_rows(named=True):
+        of = []
+        if note and expected is not None:
+            want = expected.get(tuple(row[k] for k in by))
+            of = [f"{want:,}" if want is not None else "?"]
         table.add_row(
             *[str(row[c]) for c in by],
             f"{row['games']:,}",
+            *of,
             f"{row['rate']:.4f}",
             f"{row['ci_low']:.4f} .. {row['ci_high']:.4f}",
         )
     Console().print(table)
+    if note:
+        typer.echo(note)
+
+
+def cell_games_expected(lk, by: list[str]) -> dict[tuple, int] | None:
+    """Games each row of a summary should hold (by its key values), from the manifest; None when
+    unknown (a precision target whose run did not finish)."""
+    from simkit.lake import _planned_chunks
+
+    if lk.coverage.games_expected is None:
+        return None
+    planned = _planned_chunks(lk.record)
+    per_cell: dict[str, int] = {}
+    for key, entry in (lk.record.get("chunks") or {}).items():
+        cell, _, _k = key.rpartition(":")
+        if cell in lk.cells:
+            per_cell[cell] = per_cell.get(cell, 0) + int(entry.get("n_games", 0))
+    if planned is not None:
+        per_cell = {c: max(per_cell.get(c, 0), sum(planned.values())) for c in lk.cells}
+    out: dict[tuple, int] = {}
+    for cell, n in per_cell.items():
+        rec = lk.cells[cell]
+        values = {**rec["params"], **rec["overrides"], "cell": cell}
+        k = tuple(values.get(c) for c in by)
+        out[k] = out.get(k, 0) + n
+    return out

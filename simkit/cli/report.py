@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 
 from simkit.cli import app, validate
-from simkit.cli.common import JsonOption, atomic_write_bytes
+from simkit.cli.common import JsonOption
 from simkit.cli.output import emit
+from simkit.core.owned import check_replace, write_owned
 from simkit.errors import UserError
 
 
@@ -20,6 +21,20 @@ def report_cmd(
     source: Annotated[Path, typer.Argument(help="A results folder (or one odds table).")],
     out: Annotated[Path, typer.Option(help="HTML file to write.")] = Path("report.html"),
     title: Annotated[str | None, typer.Option(help="Report title.")] = None,
+    allow_incomplete: Annotated[
+        bool,
+        typer.Option(
+            "--allow-incomplete",
+            help="Report a lake whose run did not finish (or whose files differ from its "
+            "manifest); the banner says how much is missing.",
+        ),
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Replace --out even if simkit did not write it (or it changed)."
+        ),
+    ] = False,
     json: JsonOption = False,
 ) -> None:
     """A self-contained HTML report (figures embedded; opens offline; prints to PDF)."""
@@ -30,13 +45,27 @@ def report_cmd(
         raise UserError(f"--out must be an .html file, got {out}")
     if not source.exists():
         raise UserError(f"{source}: no such results folder or odds table")
-    report = build_report(source, title)
-    atomic_write_bytes(out, report.html.encode())
+    check_replace(out, force)  # before any work: never over a file simkit did not write
+    report = build_report(source, title, allow_incomplete)
+    write_owned(out, report.html.encode(), force)
     if json:
         emit(
             "report",
-            {"source": source, "out": out, "title": title},
-            {"wrote": out, "bytes": len(report.html.encode()), "sections": report.sections},
+            {
+                "source": source,
+                "out": out,
+                "title": title,
+                "allow_incomplete": allow_incomplete,
+                "force": force,
+            },
+            {
+                "wrote": out,
+                "bytes": len(report.html.encode()),
+                "sections": report.sections,
+                "incomplete": report.missing,
+            },
         )
         return
+    for note in report.missing:
+        typer.echo(f"warning: {note}", err=True)
     typer.echo(f"wrote {out} ({', '.join(report.sections)})")

@@ -316,11 +316,18 @@ def simulate(
     console.print(f"report: simkit report {out} --out {out / 'report.html'}", markup=False)
 
 
-def _lake_game(lake: Path, experiment: str | None, cell: str | None, seed: int | None):
-    """(mode, root seed, parameters) of one cell of a lake, from its manifest."""
+def _lake_game(
+    lake: Path,
+    experiment: str | None,
+    cell: str | None,
+    seed: int | None,
+    allow_incomplete: bool = False,
+):
+    """(mode, root seed, parameters) of one cell of a lake, from its manifest (checked against
+    its files like every reader: an incomplete or changed lake is refused unless asked)."""
     from simkit import analysis
 
-    lk = analysis.open_lake(lake, experiment, verify=False)
+    lk = analysis.open_lake(lake, experiment, allow_incomplete=allow_incomplete)
     mode = str(lk.record.get("mode"))
     if mode not in ("base", "solo", "revenge", "mythos-solo"):
         raise UserError(
@@ -396,6 +403,13 @@ def replay(
         str, typer.Option("--content", help="As given to simulate: assumed or rules.")
     ] = "assumed",
     data: DataOption = None,
+    allow_incomplete: Annotated[
+        bool,
+        typer.Option(
+            "--allow-incomplete",
+            help="With --lake: accept a lake whose run did not finish or whose files changed.",
+        ),
+    ] = False,
     json: JsonOption = False,
 ) -> None:
     """Rebuild one game from its seed and print a readable turn-by-turn log (Revenge: the
@@ -405,7 +419,7 @@ def replay(
     from simkit.game.replay import replay_text
 
     if lake is not None:
-        mode, seed, params = _lake_game(lake, experiment, cell, seed)
+        mode, seed, params = _lake_game(lake, experiment, cell, seed, allow_incomplete)
         players = params.get("players")
         humans = params.get("humans")
         strategies = params.get("strategies", params.get("strategy", strategies))

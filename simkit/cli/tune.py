@@ -116,7 +116,8 @@ def tune(
     validate.jobs(jobs)
     validate.seed("--seed", seed)
     validate.out_dir(out)
-    if out.is_dir() and any(out.iterdir()) and not (out / "study.db").exists():
+    visible = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+    if visible and not (out / "study.db").exists():  # (a killed run's .lock is no file of yours)
         raise UserError(
             f"--out {out} holds other files and no tuning study: use an empty or new folder"
         )

@@ -42,6 +42,51 @@ def prescan(argv: list[str]) -> None:
             raise UserError(f"{flag}: empty path (give a file or folder name)")
 
 
+def refuse_repeated(command, argv: list[str]) -> None:
+    """Refuse a single-value option given twice (``--force A --force B``): click keeps the
+    last silently, so the command would answer a question other than the one typed first.
+    ``command`` is the root click command; options that take many values are fine."""
+    group, rest = command, list(argv)
+    while hasattr(group, "get_command"):  # walk to the leaf command (groups take no values)
+        i = next((k for k, a in enumerate(rest) if not a.startswith("-")), None)
+        if i is None:
+            return
+        sub = group.get_command(None, rest[i])
+        if sub is None:
+            return
+        group, rest = sub, rest[i + 1 :]
+    opts = {}
+    for param in getattr(group, "params", []):
+        if getattr(param, "param_type_name", "") != "option":
+            continue
+        if param.multiple or param.count or (param.is_flag and not param.secondary_opts):
+            continue
+        for name in [*param.opts, *param.secondary_opts]:
+            opts[name] = param
+    seen: dict[str, list[str]] = {}
+    skip = False
+    for k, arg in enumerate(rest):
+        if skip:
+            skip = False
+            continue
+        if arg == "--":
+            break
+        name, eq, value = arg.partition("=")
+        param = opts.get(name)
+        if param is None:
+            continue
+        if not param.is_flag and not eq:
+            value = rest[k + 1] if k + 1 < len(rest) else ""
+            skip = True
+        seen.setdefault(param.name, []).append(f"{name} {value}".strip() if value else name)
+    for given in seen.values():
+        if len(given) > 1:
+            raise UserError(
+                f"{given[0].split()[0]}: given {len(given)} times ({', '.join(given)}); "
+                "give it once"
+            )
+
+
 def _ctx():
     try:  # typer >= 0.29 vendors click as typer._click
         from typer._click.globals import get_current_context
@@ -123,11 +168,13 @@ def out_file(path: Path, suffixes: tuple[str, ...], flag: str = "--out") -> Path
 def out_dir(path: Path, flag: str = "--out") -> Path:
     """A folder to write into: not a file, and every existing part of its path a folder."""
     from simkit.core.atomic import check_name, check_parents
+    from simkit.core.owned import check_folder_outside_lakes
 
     check_name(path, flag)
     if path.exists() and not path.is_dir():
         raise UserError(f"{flag} {path}: exists and is not a folder")
     check_parents(path, flag)
+    check_folder_outside_lakes(path, flag)
     return path
 
 
@@ -171,6 +218,8 @@ def check_combat(
     seed("--seed", seed_)
     jobs(jobs_)
     count("--state-budget", state_budget, 1, MAX_STATE_BUDGET)
+    if method != "mc":
+        state_budget_fits(state_budget)
     count("--old-one-damage", old_one_damage, 0, MAX_DAMAGE)
     count("--port-strength", port_strength, 0, MAX_DAMAGE)
     finite("--destroy-value", destroy_value, lo=0)
@@ -186,6 +235,20 @@ def check_combat(
         raise UserError(
             f"--destroy-value is used by --withdraw value or table-value only, not by "
             f"--withdraw {withdraw}"
+        )
+
+
+def state_budget_fits(state_budget: int) -> None:
+    """Refuse a --state-budget whose tables the machine cannot hold, before allocating."""
+    from simkit.combat import available_memory_bytes, exact_memory_bytes
+
+    need = exact_memory_bytes(state_budget)
+    have = available_memory_bytes()
+    if have is not None and need > 0.8 * have:
+        raise UserError(
+            f"--state-budget {state_budget:,}: the exact solver would allocate "
+            f"{need / 2**30:.1f} GiB, and this machine has {have / 2**30:.1f} GiB available; "
+            f"use a budget of at most {int(state_budget * 0.8 * have / need):,}"
         )
 
 

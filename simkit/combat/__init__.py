@@ -373,6 +373,50 @@ def cards_fingerprint(data: AuzData) -> bytes:
     return h.digest()
 
 
+def exact_memory_bytes(state_budget: int) -> int:
+    """Bytes the exact solver allocates up front for ``state_budget`` states: the hash table
+    (a power of two of at least twice the states, two int64 keys and an int64 row per slot)
+    and one row of values (NV float64), a decision byte and four int16 features per state."""
+    from simkit.kernels.combat_exact import NV
+
+    slots = 1 << max(4, int(2 * state_budget - 1).bit_length())
+    return slots * 24 + state_budget * (NV * 8 + 1 + 8)
+
+
+def available_memory_bytes() -> int | None:
+    """Memory the machine can give this process now (MemAvailable, or a cgroup's limit when
+    lower); None where unknown."""
+    avail = None
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError):
+        pass
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = open(path).read().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            used = 0
+            for cur in (
+                "/sys/fs/cgroup/memory.current",
+                "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+            ):
+                try:
+                    used = int(open(cur).read().strip())
+                    break
+                except (OSError, ValueError):
+                    continue
+            room = int(text) - used
+            avail = room if avail is None else min(avail, room)
+        break
+    return avail
+
+
 def exact_odds(
     combat: Combat,
     data: AuzData,
@@ -901,11 +945,15 @@ def monte_carlo_odds(
     else:
         from joblib import Parallel, delayed
 
+        from simkit.core.watch import watched
+
         parts = []
         for (_, n), part in zip(
             zip(rngs, sizes, strict=True),
             Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(_mc_chunk)(r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table)
+                delayed(watched(_mc_chunk))(
+                    r, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table
+                )
                 for r, n in zip(rngs, sizes, strict=True)
             ),
             strict=True,

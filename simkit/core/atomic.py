@@ -44,6 +44,8 @@ def describe_os_error(exc: OSError, path: Path | str) -> str:
 def check_name(path: Path, flag: str = "--out") -> None:
     if not str(path).strip():
         raise OutputError(f"{flag}: empty path")
+    if "\0" in str(path):
+        raise OutputError(f"{flag} {str(path)!r}: a path cannot hold a NUL character")
     for part in path.parts:
         if len(part.encode()) > NAME_MAX:
             raise OutputError(

@@ -55,7 +55,7 @@ def start_in_background() -> subprocess.Popen:
 def main(argv: list[str]) -> int:
     import socket
 
-    from simkit.core.parent import watch_parent
+    from simkit.core.watch import watch_parent
 
     if len(argv) > 1 or (argv and not argv[0].isdigit()):
         print("usage: python -m simkit.game.warm [PARENT_PID]", file=sys.stderr)

@@ -20,9 +20,10 @@ from simkit.report.html import esc, page
 class Report:
     html: str
     sections: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # one note per incomplete lake read
 
 
-def _banner(metas: list[dict], sources: list[Path]) -> str:
+def _banner(metas: list[dict], sources: list[Path], missing: list[str] = ()) -> str:
     hashes = sorted({m.get("data_hash", "?") for m in metas})
     engines = sorted({str(m.get("engine_version", "?")) for m in metas})
     assumed = [m.get("provenance_shares", {}).get("assumed") for m in metas]
@@ -38,6 +39,11 @@ def _banner(metas: list[dict], sources: list[Path]) -> str:
         f"{dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}<br>Most card faces, tiles and "
         "the map are not public: numbers computed from assumed data are illustrations of the "
         "method until a user types in the real values (simkit/data/auztralia/README.md)."
+        + "".join(
+            f'<br><b style="color:#b00">{esc(note)}: every figure below from this lake '
+            "is computed on the games present only</b>"
+            for note in missing
+        )
     )
 
 
@@ -62,11 +68,11 @@ def _lake_meta(lake) -> dict:
     }
 
 
-def build_report(source: Path, title: str | None = None) -> Report:
+def build_report(source: Path, title: str | None = None, allow_incomplete: bool = False) -> Report:
     """Build the report for a results folder (or a single odds table file)."""
     from simkit import analysis
     from simkit.odds import read_table
-    from simkit.report import combat, content, games, lookahead, skill, worlds
+    from simkit.report import combat, worlds
 
     source = Path(source)
     if not source.exists():
@@ -74,6 +80,7 @@ def build_report(source: Path, title: str | None = None) -> Report:
     files = [source] if source.is_file() else sorted(source.glob("**/odds*.parquet"))
     lakes = [] if source.is_file() else sorted({p.parent for p in source.glob("**/manifest.json")})
     sections, metas, names, tables, game_lakes = [], [], [], [], []
+    missing: list[str] = []
     for i, path in enumerate(files):
         table, meta = read_table(path)
         metas.append(meta)
@@ -86,28 +93,27 @@ def build_report(source: Path, title: str | None = None) -> Report:
     for root in lakes:
         manifest = analysis.Manifest.load(root)
         for experiment in sorted(manifest.experiments):
-            lake = analysis.open_lake(root, experiment)
+            lake = analysis.open_lake(root, experiment, allow_incomplete=allow_incomplete)
+            if not lake.complete:
+                missing.append(f"{root.name}: {lake.missing_note()}")
             metas.append(_lake_meta(lake))
             game_lakes.append(lake)
             if sensitivity.is_sensitivity(lake):
                 sweeps.append(lake)
                 continue
+            first = len(sections)
             if worlds.applies(lake):  # one section: its hundreds of cells are worlds, not cells
                 sections.append(worlds.section(lake, f"lake{len(names)}"))
                 names.append(f"lake{len(names)}-worlds")
-                continue
-            for sid, html in games.sections(lake, len(names)):
-                sections.append(html)
-                names.append(sid)
-            if skill.applies(lake):
-                sections.append(skill.section(lake, f"lake{len(names)}"))
-                names.append(f"lake{len(names)}-skill")
-            if lookahead.applies(lake):
-                sections.append(lookahead.section(lake, f"lake{len(names)}"))
-                names.append(f"lake{len(names)}-lookahead")
-            if content.varies_content(lake):
-                sections.append(content.section(lake, f"lake{len(names)}"))
-                names.append(f"lake{len(names)}-content")
+            else:
+                _game_sections(lake, sections, names)
+            if not lake.complete:  # every figure of this lake says how much is missing
+                warn = (
+                    '<p style="color:#b00;font-weight:bold">'
+                    f"{esc(lake.missing_note())}: the figures below use the games present only"
+                    "</p>"
+                )
+                sections[first:] = [warn + html for html in sections[first:]]
     if sweeps:
         sections.append(sensitivity.section(sweeps))
         names.append("sensitivity")
@@ -120,6 +126,27 @@ def build_report(source: Path, title: str | None = None) -> Report:
     ]
     summary = summary_html(plain or game_lakes, tables, metas)
     html = page(
-        title or f"simkit report: {source.name}", _banner(metas, files + lakes), sections, summary
+        title or f"simkit report: {source.name}",
+        _banner(metas, files + lakes, missing),
+        sections,
+        summary,
     )
-    return Report(html=html, sections=names)
+    return Report(html=html, sections=names, missing=missing)
+
+
+def _game_sections(lake, sections: list[str], names: list[str]) -> None:
+    """The sections of one game lake: per-cell results, skill, look-ahead, content."""
+    from simkit.report import content, games, lookahead, skill
+
+    for sid, html in games.sections(lake, len(names)):
+        sections.append(html)
+        names.append(sid)
+    if skill.applies(lake):
+        sections.append(skill.section(lake, f"lake{len(names)}"))
+        names.append(f"lake{len(names)}-skill")
+    if lookahead.applies(lake):
+        sections.append(lookahead.section(lake, f"lake{len(names)}"))
+        names.append(f"lake{len(names)}-lookahead")
+    if content.varies_content(lake):
+        sections.append(content.section(lake, f"lake{len(names)}"))
+        names.append(f"lake{len(names)}-content")

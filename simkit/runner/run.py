@@ -107,10 +107,13 @@ def run_experiment(
     force: bool = False,
     target_ci: float | None = None,
     quiet: bool = False,
+    security: str | None = None,
 ) -> RunResult:
     """Run (or complete) ``spec`` into the lake ``out`` (default results/<name>)."""
     spec = spec.with_target(target_ci)
-    fan = Fanout(jobs, backend, scheduler)  # validates the flags before anything is touched
+    fan = Fanout(
+        jobs, backend, scheduler, security
+    )  # validates the flags before anything is touched
     out = Path(out) if out is not None else Path("results") / spec.name
     _check_out(out)
     start = time.perf_counter()
@@ -186,8 +189,10 @@ def own_files(spec: Spec, index: LakeIndex) -> dict[str, str]:
 
 def _check_out(out: Path) -> None:
     from simkit.core.atomic import check_name
+    from simkit.core.owned import check_folder_outside_lakes
 
     check_name(out)
+    check_folder_outside_lakes(out)
     for parent in out.parents:
         if parent.exists():
             if not parent.is_dir():
@@ -254,6 +259,7 @@ def _record(manifest: Manifest, spec: Spec) -> dict[str, Any]:
                     "overrides": c.overrides,
                     "data_hash": c.data_hash,
                     "partition": [list(p) for p in c.partition],
+                    **({"inputs": c.inputs} if c.inputs else {}),
                 }
                 for c in spec.cells
             },
@@ -283,8 +289,15 @@ def _record(manifest: Manifest, spec: Spec) -> dict[str, Any]:
 def _sync_chunks(record: dict[str, Any], index: LakeIndex, spec: Spec) -> None:
     """The manifest's chunk list is what the lake really holds for this experiment's cells."""
     cells = {c.cell_id for c in spec.cells}
+    sizes: dict[tuple[str, int], dict[str, dict[str, int]]] = {}
+    for f in index.files:
+        sizes.setdefault((f.cell, f.chunk_id), {})[f.table] = {"rows": f.rows, "bytes": f.size}
     record["chunks"] = {
-        f"{f.cell}:{f.chunk_id}": {"n_games": f.n_games, "key_sum": f.meta.get("key_sum")}
+        f"{f.cell}:{f.chunk_id}": {
+            "n_games": f.n_games,
+            "key_sum": f.meta.get("key_sum"),
+            "files": sizes[(f.cell, f.chunk_id)],
+        }
         for f in index.files
         if f.table == "summary" and f.cell in cells
     }
@@ -484,6 +497,7 @@ class _Run:
                 constants=constants,
                 meta={**meta, "data_hash": c.data_hash},
                 parent=parent,
+                inputs=c.inputs,
             )
 
     def _done(self, done: ChunkDone) -> None:
@@ -493,6 +507,7 @@ class _Run:
             "n_games": done.n_games,
             "key_sum": done.key_sum,
             "seconds": round(done.seconds, 4),
+            "files": {t: {"rows": done.rows[t], "bytes": b} for t, b in (done.sizes or {}).items()},
         }
         self.worker_seconds += done.seconds
         self.worker_peak_rss_mb = max(self.worker_peak_rss_mb, done.peak_rss_mb)

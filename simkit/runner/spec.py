@@ -61,6 +61,7 @@ class Cell:
     cell_id: str  # content hash: same cell, same chunks, same rows
     data_hash: str  # effective data (pack hash with the overrides)
     partition: tuple[tuple[str, Any], ...]
+    inputs: dict[str, str] = field(default_factory=dict)  # strategy file -> content sha256
 
     def label(self) -> str:
         return ", ".join(f"{k}={v}" for k, v in self.partition) or self.cell_id
@@ -208,6 +209,12 @@ def parse_spec(
         raise w.error("[experiment] mode", str(exc)) from None
 
     name = _string(w, exp, "name", default_name)
+    bad = next((ch for ch in name if ord(ch) < 32 or ord(ch) == 127), None)
+    if bad is not None:
+        raise w.error(
+            "[experiment] name",
+            f"holds the control character {bad!r} (U+{ord(bad):04X}); use a plain name",
+        )
     if not name or any(ch in name for ch in "/\\") or name.startswith("."):
         raise w.error("[experiment] name", f"must be a plain name (no slashes), got {name!r}")
     root_seed = _int(w, exp, "root_seed", None, 0, MAX_SEED)
@@ -570,20 +577,20 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
         except UserError as exc:
             raise w.error(where, str(exc)) from None
         data_hash = override_hash(spec.data_hash, overrides)
-        ident = {
-            "mode": spec.mode,
-            "params": params,
-            "overrides": overrides,
-            "data_hash": data_hash,
-            "root_seed": spec.root_seed,
-            "chunk_size": spec.chunk_size,
-            "engine_version": spec.engine_version,
-        }
-        # 80 bits: no two cells of any grid the limits allow share an id (40 bits collided
-        # in a 2,000,000-cell grid)
-        cell_id = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[
-            :CELL_ID_HEX
-        ]
+        try:
+            inputs = input_files(params)
+        except UserError as exc:
+            raise w.error(where, str(exc)) from None
+        cell_id = cell_identity(
+            spec.mode,
+            params,
+            overrides,
+            data_hash,
+            spec.root_seed,
+            spec.chunk_size,
+            spec.engine_version,
+            extra={"files": inputs} if inputs else None,
+        )
         if cell_id in seen:
             raise w.error(
                 where, f"is the same cell as cell {seen[cell_id]} (after defaults are filled in)"
@@ -600,6 +607,66 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
                 cell_id=cell_id,
                 data_hash=data_hash,
                 partition=partition,
+                inputs=inputs,
             )
         )
     return tuple(cells)
+
+
+def cell_identity(
+    mode: str,
+    params: dict[str, Any],
+    overrides: dict[str, Any],
+    data_hash: str,
+    root_seed: int,
+    chunk_size: int,
+    engine_version: int,
+    extra: dict[str, Any] | None = None,
+) -> str:
+    """A cell's id: the hash of everything that decides its rows.
+
+    ``data_hash`` is the content hash of the data pack with the cell's overrides; ``extra``
+    holds any further input as a JSON-able mapping (the content hash of each ``file:``
+    strategy under "files"; later inputs add their own keys). An empty ``extra`` leaves
+    the id as it was before it existed, so older lakes keep their cells."""
+    ident = {
+        "mode": mode,
+        "params": params,
+        "overrides": overrides,
+        "data_hash": data_hash,
+        "root_seed": root_seed,
+        "chunk_size": chunk_size,
+        "engine_version": engine_version,
+    }
+    if extra:
+        ident["extra"] = extra
+    # 80 bits: no two cells of any grid the limits allow share an id (40 bits collided
+    # in a 2,000,000-cell grid)
+    return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:CELL_ID_HEX]
+
+
+def strategy_file_refs(value: Any) -> list[str]:
+    """The strategy files a parameter value names: ``file:PATH`` tokens, and the rollout
+    policy of a search player when it is a path (``search:policy=PATH.toml``)."""
+    if not isinstance(value, str):
+        return []
+    refs = []
+    for token in value.split(","):
+        token = token.strip()
+        if token.startswith("file:"):
+            refs.append(token[5:].strip())
+            continue
+        for part in token.split(":")[1:]:
+            key, eq, val = part.partition("=")
+            if eq and key.strip() == "policy" and (val.endswith(".toml") or "/" in val):
+                refs.append(val.strip())
+    return refs
+
+
+def input_files(params: dict[str, Any]) -> dict[str, str]:
+    """path -> sha256 of the content of every strategy file the cell's parameters name."""
+    from strategies.files import strategy_digest
+
+    return {
+        ref: strategy_digest(ref) for value in params.values() for ref in strategy_file_refs(value)
+    }

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.core.parent import watch_parent
+from simkit.core.watch import watch_parent  # noqa: F401  (shared by every pool; re-exported)
 
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 
@@ -37,6 +37,7 @@ class ChunkTask:
     parent: tuple[str, int] | None = (
         None  # (host, pid) of the run: a local worker ends when it ends
     )
+    inputs: dict[str, str] | None = None  # strategy file -> the sha256 its cell id was made of
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class ChunkDone:
     seconds: float
     pid: int
     peak_rss_mb: float  # the worker process's peak resident memory so far (Linux; 0 elsewhere)
+    sizes: dict[str, int] | None = None  # table -> bytes of the file written (the manifest's)
 
 
 def peak_rss_mb() -> float:
@@ -80,15 +82,21 @@ def pin_threads() -> None:
         os.environ.setdefault(key, value)
 
 
-# watch_parent lives in simkit.core.parent (the game's warm-up uses it too, below the runner)
-
-
 def run_task(task: ChunkTask) -> ChunkDone:
     pin_threads()
     watch_parent(task.parent)
     from simkit.lake import LakeError, build_table, write_chunk
 
     start = time.perf_counter()
+    if task.inputs:  # a file edited since the spec was read would be pooled under the old id
+        from strategies.files import strategy_digest
+
+        for path, digest in task.inputs.items():
+            if strategy_digest(path) != digest:
+                raise LakeError(
+                    f"{path}: this strategy file changed while the run played it; rerun the "
+                    "spec (the new content is a new cell, never pooled with the old one)"
+                )
     mode = _mode(task.mode)
     tables = mode.run_chunk(
         task.params, task.data, task.root_seed, task.chunk_id, task.n_games, frozenset(task.outputs)
@@ -131,4 +139,5 @@ def run_task(task: ChunkTask) -> ChunkDone:
         seconds=time.perf_counter() - start,
         pid=os.getpid(),
         peak_rss_mb=peak_rss_mb(),
+        sizes={t: os.stat(Path(task.out) / rel).st_size for t, rel in task.files.items()},
     )

@@ -1,0 +1,299 @@
+"""Interruptions (issue 26, part 5): every command that starts workers ends them when it
+dies (the runner's parent watch, now simkit.core.watch, wraps every joblib pool: combat and
+athena Monte Carlo, odds, tune); SIGINT and SIGTERM give one line, exit 130 / 143, and
+leave nothing half-written. Real subprocesses: a process, a signal and its workers are
+what is tested. (tune's resume, trials and study errors: tests/test_identity.py.)
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+psutil = pytest.importorskip("psutil")
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = """
+[experiment]
+name = "stop"
+mode = "test_recovery"
+root_seed = 9
+chunk_size = 100
+games = 6000
+outputs = ["summary", "moves"]
+"""
+
+
+def env(**extra: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "CI": "1",
+        "SIMKIT_MODE_PROVIDERS": "fake_modes",
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)]),
+        **extra,
+    }
+
+
+def simkit(*argv: str, **extra: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "simkit", *argv],
+        env=env(**extra),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def python_children(proc: subprocess.Popen, want: int, timeout: float = 240) -> list:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        kids = [
+            c
+            for c in psutil.Process(proc.pid).children(recursive=True)
+            if "python" in c.name().lower()
+        ]
+        busy = [c for c in kids if c.cpu_percent(interval=0.1) > 5]
+        if len(busy) >= want:
+            return kids
+        time.sleep(0.3)
+    raise AssertionError("no busy worker processes seen")
+
+
+def assert_workers_end(proc: subprocess.Popen, workers: list) -> None:
+    proc.kill()  # SIGKILL of the command alone: no cleanup of its own
+    proc.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=15)
+    for p in alive:
+        p.kill()
+    assert not alive, f"{len(alive)} worker(s) outlived the command"
+
+
+def test_combat_mc_workers_end_when_the_command_is_killed():
+    proc = simkit(
+        "combat",
+        "--force",
+        "infantry=3,artillery=2",
+        "--vs",
+        "cthulhu",
+        "--method",
+        "mc",
+        "--games",
+        "900000000",
+        "--jobs",
+        "2",
+    )
+    assert_workers_end(proc, python_children(proc, 2))
+
+
+@pytest.mark.slow  # plays games (the game engine compiles on a cold cache)
+def test_tune_workers_end_when_the_command_is_killed(tmp_path):
+    proc = simkit(
+        "tune",
+        "--mode",
+        "base",
+        "--strategy",
+        "balanced",
+        "--opponents",
+        "balanced",
+        "--trials",
+        "500",
+        "--games-per-trial",
+        "2000",
+        "--jobs",
+        "2",
+        "--out",
+        str(tmp_path / "t"),
+    )
+    assert_workers_end(proc, python_children(proc, 2, timeout=600))
+
+
+def start_run(tmp_path: Path) -> tuple[subprocess.Popen, Path]:
+    spec = tmp_path / "stop.toml"
+    spec.write_text(SPEC)
+    out = tmp_path / "lake"
+    proc = simkit(
+        "experiment",
+        "run",
+        str(spec),
+        "--out",
+        str(out),
+        "--quiet",
+        "--jobs",
+        "2",
+        SIMKIT_FAKE_SLEEP="0.2",
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not list(out.glob("summary/**/chunk-*.parquet")):
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    return proc, out
+
+
+@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_gives_one_line_its_exit_code_and_nothing_half_written(tmp_path, sig, code):
+    from simkit.lake import Manifest, scan
+
+    proc, out = start_run(tmp_path)
+    workers = psutil.Process(proc.pid).children(recursive=True)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    err = err.decode()
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert proc.returncode == code, err
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert ("terminated" if code == 143 else "interrupted") in lines[0]
+    rec = next(iter(Manifest.load(out).experiments.values()))
+    assert rec["status"] == "interrupted"
+    assert not [p for p in out.rglob("*") if ".tmp" in p.name]
+    index = scan(out)
+    assert not [p for p in index.problems if p.kind != "incomplete"]
+    psutil.wait_procs(workers, timeout=15)
+    assert not [w for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]
+    # and a rerun completes it
+    rerun = simkit("experiment", "run", str(tmp_path / "stop.toml"), "--out", str(out), "-q")
+    _, err = rerun.communicate(timeout=300)
+    assert rerun.returncode == 0, err.decode()
+
+
+def test_sigterm_during_a_report_leaves_no_half_file(tmp_path):
+    """A command without workers: SIGTERM while it writes ends 143 with no temporary."""
+    from simkit.cli import main
+    from simkit.errors import Terminated
+
+    assert issubclass(Terminated, KeyboardInterrupt) and Terminated.exit_code == 143
+    import simkit.core.atomic as atomic
+
+    real = atomic.os.replace
+
+    def stop(*a, **kw):
+        raise Terminated()
+
+    atomic.os.replace = stop
+    try:
+        code = main(["board", "show", "--out", str(tmp_path / "b.png")])
+    finally:
+        atomic.os.replace = real
+    assert code == 143
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_study_db_held_by_another_run_is_one_line(tmp_path, capsys):
+    """Another process writes the study (an exclusive SQLite lock): one line, no traceback."""
+    import sqlite3
+
+    from simkit.cli import main
+    from simkit.tune import TuneSpec, base_strategy, open_study
+
+    out = tmp_path / "t"
+    spec = TuneSpec(mode="base", strategy="balanced", opponents=("balanced",), trials=5)
+    open_study(spec, out, base_strategy(spec))
+    holder = sqlite3.connect(out / "study.db", timeout=0.1)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code = main(
+            ["tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced"]
+            + ["--trials", "5", "--out", str(out)]
+        )
+    finally:
+        holder.rollback()
+        holder.close()
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert "study.db" in lines[0] and "another tuning run" in lines[0]
+
+
+@pytest.mark.slow  # plays games
+def test_tune_ctrl_c_is_one_line_and_exit_130(tmp_path):
+    out = tmp_path / "t"
+    proc = simkit(
+        "tune",
+        "--mode",
+        "base",
+        "--strategy",
+        "balanced",
+        "--opponents",
+        "balanced",
+        "--trials",
+        "500",
+        "--games-per-trial",
+        "500",
+        "--out",
+        str(out),
+    )
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and not (out / "study.db").exists():
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.2)
+    time.sleep(5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    err = err.decode()
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert proc.returncode == 130, err
+    assert len(lines) == 1 and "interrupted" in lines[0] and "Traceback" not in err, err
+
+
+TUNE = ["tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced"]
+TUNE += ["--trials", "8", "--games-per-trial", "1500", "--leaders", "2", "--seed", "4"]
+TUNE += ["--leader-games", "300", "--holdout-games", "300"]
+
+
+def tuned_fields(out: Path) -> tuple[dict, list]:
+    import tomllib
+
+    doc = tomllib.loads((out / "strategy.toml").read_text())
+    ev = doc["evaluation"]
+    return doc["strategy"]["fields"], [(r["trial"], r["train"]) for r in ev["leaders"]]
+
+
+def complete_trials(out: Path) -> int:
+    import sqlite3
+
+    try:
+        con = sqlite3.connect(f"file:{out / 'study.db'}?mode=ro", uri=True, timeout=1)
+        n = con.execute("select count(*) from trials where state = 'COMPLETE'").fetchone()[0]
+        con.close()
+        return n
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.slow  # plays a few thousand games, three tune processes
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_a_stopped_tune_resumed_chooses_what_an_uninterrupted_one_does(tmp_path, sig):
+    straight = tmp_path / "straight"
+    done = subprocess.run(
+        [sys.executable, "-m", "simkit", *TUNE, "--out", str(straight)],
+        env=env(),
+        cwd=ROOT,
+        capture_output=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    out = tmp_path / "stopped"
+    proc = simkit(*TUNE, "--out", str(out))
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and complete_trials(out) < 3:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    time.sleep(0.3)  # inside a trial, most likely
+    proc.send_signal(sig)
+    proc.communicate(timeout=120)
+    assert not (out / "strategy.toml").exists()
+    again = subprocess.run(
+        [sys.executable, "-m", "simkit", *TUNE, "--out", str(out)],
+        env=env(),
+        cwd=ROOT,
+        capture_output=True,
+        timeout=900,
+    )
+    assert again.returncode == 0, again.stderr.decode()
+    assert tuned_fields(out) == tuned_fields(straight)
