@@ -38,6 +38,17 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright: pip in
 SHOTS = Path(os.environ.get("SIMKIT_SCREENSHOTS", tempfile.gettempdir()))
 
 
+def wait_js(page, expression: str, timeout: float = 30_000) -> None:
+    """Poll a JavaScript expression from Python until it is true. (Playwright's own
+    wait_for_function evaluates its predicate with eval inside the page, which the page's
+    Content-Security-Policy -- script-src 'self' -- refuses.)"""
+    end = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for: {expression}")
+        time.sleep(0.05)
+
+
 @pytest.fixture(scope="module")
 def server():
     import uvicorn
@@ -105,12 +116,13 @@ def test_plus_minus_updates_the_answer_and_the_url_and_matches_the_cli(browser, 
     assert headline(page) == f"{100 * cli_p_destroy(capsys, 'infantry=1', 'zombie'):.1f}%"
     page.click("#force0 button[data-unit=infantry][data-op=plus]")
     page.wait_for_url(re.compile(r"f=2\.0\.0\.0\.0"))
-    page.wait_for_function("document.querySelector('#result0 .method') !== null")
-    page.wait_for_function(
-        "document.querySelector('#force0 output[data-unit=infantry]').textContent === '2'"
+    wait_js(page, "document.querySelector('#result0 .method') !== null")
+    wait_js(
+        page, "document.querySelector('#force0 output[data-unit=infantry]').textContent === '2'"
     )
     want = f"{100 * cli_p_destroy(capsys, 'infantry=2', 'zombie'):.1f}%"
-    page.wait_for_function(
+    wait_js(
+        page,
         f"(document.querySelector('#result0 [data-testid=p-destroy]') || {{}}).textContent "
         f"=== '{want}'",
         timeout=20_000,
