@@ -149,3 +149,40 @@ def test_compare_gives_the_paired_difference_of_two_separate_runs(tmp_path):
     assert np.isclose(diff["difference"], rates[1] - rates[0], atol=1e-12)
     assert diff["a"] == pytest.approx(rates[0]) and diff["b"] == pytest.approx(rates[1])
     assert diff["ci_low"] <= diff["difference"] <= diff["ci_high"]
+
+
+def test_a_worlds_lake_reports_bands_claims_shares_and_the_content_band(tmp_path):
+    from simkit.report import build_report
+    from simkit.runner import run_experiment
+
+    spec = parse_spec(
+        {
+            "experiment": {
+                "name": "w",
+                "mode": "revenge",
+                "root_seed": 3,
+                "games": 100,
+                "chunk_size": 100,
+                "outputs": ["summary"],
+            },
+            "params": {"oop": "mythos"},
+            "grid": {"difficulty": ["normal", "hard"], "content": ["assumed", "rules"]},
+            "worlds": {"count": 3, "sources": ["unit_costs", "unknown_mythos"], "per_source": 2},
+        },
+        "w.toml",
+    )
+    assert len(spec.cells) == (3 + 2 * 2) * 2 * 2
+    run_experiment(spec, out=tmp_path / "lake", jobs=1, quiet=True)
+    report = build_report(tmp_path / "lake")
+    html = report.html
+    assert report.sections == ["lake0-worlds"]
+    for text in (
+        "The headline as a band",
+        "3 worlds",
+        "normal-&gt;hard",
+        " of 3",
+        "How much of the band each source explains",
+        "unknown_mythos",
+        "What rests on invented card texts, over plausible content",
+    ):
+        assert text in html, text

@@ -29,12 +29,24 @@ def applies(lake: analysis.Lake) -> bool:
     return bool(lake.record.get("spec", {}).get("world_sources"))
 
 
+def varies_content(lake: analysis.Lake) -> bool:
+    """The worlds run also varies content (a [grid] content = ["assumed", "rules"])."""
+    return "content" in lake.record.get("spec", {}).get("grid", {})
+
+
+def _frame(lake: analysis.Lake) -> pl.LazyFrame:
+    """The rows the bands are drawn from: content "assumed" when the run varies content
+    (the rules-only cells are the content comparison's)."""
+    frame = lake.scan()
+    return frame.filter(pl.col("content") == "assumed") if varies_content(lake) else frame
+
+
 def world_rates(lake: analysis.Lake) -> pl.DataFrame:
     """One row per (world_source, world, humans, difficulty): games, rate."""
     metric = lake.key_metric
     keys = ["world_source", "world", *[k for k in ("humans", "difficulty") if k in _cols(lake)]]
     return (
-        lake.scan()
+        _frame(lake)
         .group_by(keys)
         .agg(pl.len().alias("games"), pl.col(metric).cast(pl.Float64).mean().alias("rate"))
         .collect()
@@ -50,7 +62,7 @@ def world_steps(lake: analysis.Lake) -> pl.DataFrame:
     """Per joint world and humans: each difficulty step (b - a) paired over the same games,
     with its 95% interval. Columns: world, humans, step, diff, ci_low, ci_high."""
     metric = lake.key_metric
-    frame = lake.scan().filter(pl.col("world_source") == "all")
+    frame = _frame(lake).filter(pl.col("world_source") == "all")
     has_humans = "humans" in _cols(lake)
     rows = []
     wide = (
@@ -85,6 +97,82 @@ def world_steps(lake: analysis.Lake) -> pl.DataFrame:
                 }
             )
     return pl.DataFrame(rows)
+
+
+def content_differences(lake: analysis.Lake) -> pl.DataFrame:
+    """Per joint world and difficulty: rules - assumed paired over the same games, with its
+    95% interval (what the invented card texts move, in that world)."""
+    metric = lake.key_metric
+    wide = (
+        lake.scan()
+        .filter(pl.col("world_source") == "all")
+        .select(
+            "world",
+            "difficulty",
+            "chunk_id",
+            "game_index",
+            "content",
+            pl.col(metric).cast(pl.Float64),
+        )
+        .collect()
+        .pivot(on="content", values=metric)
+    )
+    rows = []
+    for (world, level), part in wide.group_by(["world", "difficulty"], maintain_order=True):
+        d = (part["rules"] - part["assumed"]).drop_nulls().to_numpy()
+        se = d.std(ddof=1) / np.sqrt(d.size)
+        rows.append(
+            {
+                "world": world,
+                "difficulty": level,
+                "diff": float(d.mean()),
+                "ci_low": float(d.mean() - 1.96 * se),
+                "ci_high": float(d.mean() + 1.96 * se),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def content_html(lake: analysis.Lake, sid: str) -> str:
+    """What rests on invented card texts, as a band over the worlds."""
+    diffs = content_differences(lake)
+    order = {lv: i for i, lv in enumerate(LEVELS)}
+    rows = []
+    for (level,), part in sorted(
+        diffs.group_by(["difficulty"]), key=lambda kv: order.get(kv[0][0], 9)
+    ):
+        d, hi, lo = part["diff"].to_numpy(), part["ci_high"].to_numpy(), part["ci_low"].to_numpy()
+        p10, med, p90 = np.percentile(d, [10, 50, 90])
+        rows.append(
+            [
+                level,
+                f"{med:+.3f}",
+                f"{p10:+.3f} to {p90:+.3f}",
+                f"{int((d < 0).sum())} of {d.size}",
+                f"{int((hi < 0).sum())} of {d.size}",
+                f"{int((lo > 0).sum())} of {d.size}",
+            ]
+        )
+    table = table_html(
+        [
+            "difficulty",
+            "rules - assumed: median",
+            "10th-90th percentile",
+            "invented texts help the OOP in",
+            "... with the paired 95% interval below 0",
+            "... hurt it, interval above 0",
+        ],
+        rows,
+        f"table-{sid}-content-band",
+    )
+    return (
+        "<h3>What rests on invented card texts, over plausible content</h3>"
+        "<p>Per world, the OOP's win rate with only the Mythos cards of public text (the others "
+        "blanks; <i>rules</i>) minus the win rate with every card as the pack gives it "
+        "(<i>assumed</i>), paired over the same games; both on the printed 30-card deck. A "
+        "negative difference means the invented texts help the Old One player in that world. "
+        "The bands above are the <i>assumed</i> cells.</p>" + table
+    )
 
 
 def source_shares(rates: pl.DataFrame, sources: list[str]) -> list[dict]:
@@ -257,5 +345,5 @@ def section(lake: analysis.Lake, sid: str) -> str:
         "world when its step clears the threshold (and, stricter, when the step's 95% interval "
         "does).</p>"
         f"{claim_table}<h3>How much of the band each source explains</h3>{share_table}{check}"
-        "</section>"
+        f"{content_html(lake, sid) if varies_content(lake) else ''}</section>"
     )
