@@ -43,11 +43,12 @@ browser:
 serve: $(RUN_STAMP)
 	$(PY) -m simkit serve
 
-## The one test command (README and CI): the whole suite, spread over 2 pytest-xdist workers
-## (every test is independent of the others; the slow ones too: signals, locks, subprocess
-## workers, fuzz, notebooks).
+## The one test command (README and CI): the whole suite. The tests not marked slow run
+## spread over 2 workers (pytest-xdist; they are independent, as test-fast shows), then the
+## slow ones (signals, locks, subprocess workers, fuzz, notebooks) one at a time.
 test: $(DEV_STAMP) browser
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -m "not slow" -n 2
+	$(PY) -m pytest -m slow
 
 ## The edit loop: everything but the tests marked slow (fuzz, big sweeps, notebooks, Dask),
 ## spread over the cores (pytest-xdist; every test stays independent of the others).
