@@ -5,7 +5,6 @@ the change alone, plus whatever chance the change itself moves)."""
 
 from __future__ import annotations
 
-import math
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -15,11 +14,11 @@ import typer
 from simkit.cli import app
 from simkit.cli.common import DataOption, JsonOption, ReadingOption, SetOption, parse_sets
 from simkit.cli.output import emit
+from simkit.core.stats import mean_interval
 from simkit.errors import UserError
 
 # the summary columns compared (those a run has), the mode's key metric first
 METRICS = ("old_ones_win", "humans_win", "oo_vp", "best_player_vp", "ports_lost", "farms_blighted")
-Z95 = 1.959963984540054
 
 
 def paired_difference(a, b, metric: str) -> dict:
@@ -34,17 +33,15 @@ def paired_difference(a, b, metric: str) -> dict:
     x = joined[metric].to_numpy().astype(np.float64)
     y = joined[f"{metric}_b"].to_numpy().astype(np.float64)
     d = y - x
-    n = d.size
-    se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    mean = float(d.mean())
+    low, high = mean_interval(float(d.sum()), float((d * d).sum()), d.size)
     return {
         "metric": metric,
-        "games": n,
+        "games": d.size,
         "a": float(x.mean()),
         "b": float(y.mean()),
-        "difference": mean,
-        "ci_low": mean - Z95 * se,
-        "ci_high": mean + Z95 * se,
+        "difference": float(d.mean()),
+        "ci_low": low,
+        "ci_high": high,
     }
 
 

@@ -83,6 +83,8 @@ class MythosDeck:
     public: np.ndarray  # bool: effect and amount are the printed text (rules or external)
     unknown: np.ndarray  # bool: a printed card whose text is unknown (provenance unknown)
     effect_public: np.ndarray  # bool: the effect kind is public (its amount may be assumed)
+    amount_assumed: np.ndarray  # bool: amount_provenance is "assumed" (a world may redraw it)
+    tp_assumed: np.ndarray  # bool: tp_provenance is "assumed"
     declared_size: int = 0  # pack.toml [mythos] size (0: not declared)
 
     @property
@@ -99,6 +101,8 @@ def load_mythos(pack_dir: str | Path | None = None) -> MythosDeck:
     names, effect, tp, combat, amount, level, public = [], [], [], [], [], [], []
     unknown: list[bool] = []
     effect_public: list[bool] = []
+    amount_assumed: list[bool] = []
+    tp_assumed: list[bool] = []
     import io
 
     with io.StringIO(read_text(root, FILE), newline="") as fh:  # UTF-8, a BOM dropped
@@ -159,6 +163,8 @@ def load_mythos(pack_dir: str | Path | None = None) -> MythosDeck:
                 )
             unknown.append(is_unknown)
             effect_public.append(row["effect_provenance"].strip() in PUBLIC_TAGS)
+            amount_assumed.append(row["amount_provenance"].strip() == "assumed")
+            tp_assumed.append(row["tp_provenance"].strip() == "assumed")
             names.append(name)
             public.append(
                 all(
@@ -191,6 +197,8 @@ def load_mythos(pack_dir: str | Path | None = None) -> MythosDeck:
         np.array(public, dtype=bool),
         np.array(unknown, dtype=bool),
         np.array(effect_public, dtype=bool),
+        np.array(amount_assumed, dtype=bool),
+        np.array(tp_assumed, dtype=bool),
         size,
     )
 

@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 
 from simkit import analysis
+from simkit.core.stats import mean_interval
 from simkit.report.html import esc, figure_html, table_html
 
 LEVELS = ("normal", "hard", "heroic")
@@ -85,15 +86,12 @@ def world_steps(lake: analysis.Lake) -> pl.DataFrame:
             d = (part[b] - part[a]).drop_nulls().to_numpy()
             if d.size < 2:
                 continue
-            se = d.std(ddof=1) / np.sqrt(d.size)
             rows.append(
                 {
                     "world": key[0],
                     "humans": key[1] if has_humans else None,
                     "step": f"{a}->{b}",
-                    "diff": float(d.mean()),
-                    "ci_low": float(d.mean() - 1.96 * se),
-                    "ci_high": float(d.mean() + 1.96 * se),
+                    **_paired(d),
                 }
             )
     return pl.DataFrame(rows)
@@ -120,16 +118,7 @@ def content_differences(lake: analysis.Lake) -> pl.DataFrame:
     rows = []
     for (world, level), part in wide.group_by(["world", "difficulty"], maintain_order=True):
         d = (part["rules"] - part["assumed"]).drop_nulls().to_numpy()
-        se = d.std(ddof=1) / np.sqrt(d.size)
-        rows.append(
-            {
-                "world": world,
-                "difficulty": level,
-                "diff": float(d.mean()),
-                "ci_low": float(d.mean() - 1.96 * se),
-                "ci_high": float(d.mean() + 1.96 * se),
-            }
-        )
+        rows.append({"world": world, "difficulty": level, **_paired(d)})
     return pl.DataFrame(rows)
 
 
@@ -173,6 +162,12 @@ def content_html(lake: analysis.Lake, sid: str) -> str:
         "negative difference means the invented texts help the Old One player in that world. "
         "The bands above are the <i>assumed</i> cells.</p>" + table
     )
+
+
+def _paired(d: np.ndarray) -> dict:
+    """The mean of per-game paired differences with its 95% interval."""
+    low, high = mean_interval(float(d.sum()), float((d * d).sum()), d.size)
+    return {"diff": float(d.mean()), "ci_low": low, "ci_high": high}
 
 
 def source_shares(rates: pl.DataFrame, sources: list[str]) -> list[dict]:

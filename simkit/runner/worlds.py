@@ -119,49 +119,20 @@ def world_overrides(data, world: int, sources: Iterable[str]) -> dict[str, Any]:
 
 
 def _mythos_draws(data, source: str, rng: np.random.Generator) -> dict[str, Any]:
+    from simkit.game.arrays import mythos_deck
     from simkit.game.mythos import EFFECTS, PRIOR_AMOUNTS, load_mythos
 
-    deck = load_mythos(None if data is None else _pack_dir(data))
-    tags = _card_tags(None if data is None else _pack_dir(data))
+    deck = load_mythos() if data is None else mythos_deck(data)
     out: dict[str, Any] = {}
     for i, card in enumerate(deck.names):
         if deck.unknown[i]:
             continue  # unknown cards are the unknown_mythos source
-        if source == "mythos_amounts" and tags[card]["amount"] == "assumed":
+        if source == "mythos_amounts" and deck.amount_assumed[i]:
             lo, hi = {**PRIOR_AMOUNTS, **_MYTHOS_AMOUNTS}.get(EFFECTS[int(deck.effect[i])], (1, 1))
             out[f"mythos.{card}.amount"] = int(rng.integers(lo, hi + 1))
-        if source == "tp_costs" and tags[card]["tp"] == "assumed":
+        if source == "tp_costs" and deck.tp_assumed[i]:
             out[f"mythos.{card}.tp_cost"] = int(rng.integers(0, 2 if deck.combat[i] else 3))
     return out
-
-
-def _pack_dir(data):
-    from pathlib import Path
-
-    from simkit.game.mythos import FILE
-
-    here = Path(data.path) if getattr(data, "path", None) else None
-    return here if here is not None and (here / FILE).is_file() else None
-
-
-def _card_tags(root) -> dict[str, dict[str, str]]:
-    """Per Mythos card, the provenance of its amount and TP cost (mythos_cards.csv)."""
-    import csv
-    import io
-
-    from simkit.core.packfiles import read_text
-    from simkit.datapack import DEFAULT_PACK
-    from simkit.game.mythos import FILE
-
-    text = read_text(root or DEFAULT_PACK, FILE)
-    rows = csv.DictReader(io.StringIO(text, newline=""))
-    return {
-        r["card"].strip(): {
-            "amount": r["amount_provenance"].strip(),
-            "tp": r["tp_provenance"].strip(),
-        }
-        for r in rows
-    }
 
 
 def source_fields(source: str) -> list[str]:
