@@ -190,6 +190,7 @@ def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
         return changes[name]
 
     port = dict(data.port)
+    names = None  # the pack's Mythos card names, read at the first mythos.* key
     for key, raw in sorted(overrides.items()):
         value = check_override(key, raw)
         parts = key.split(".")
@@ -229,9 +230,10 @@ def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
             chosen[parts[1]] = value
             changes["readings"] = tuple(sorted(chosen.items()))
         elif parts[0] == "mythos":
-            from simkit.game.arrays import mythos_deck
+            if names is None:  # read the pack's cards once per call, not once per key
+                from simkit.game.arrays import mythos_deck
 
-            names = mythos_deck(data).names
+                names = mythos_deck(data).names
             if parts[1] not in names:
                 raise UserError(
                     f"override '{key}': no Mythos card '{parts[1]}' in the pack "
