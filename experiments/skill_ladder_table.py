@@ -13,6 +13,7 @@ them (simkit.analysis.difficulty_steps). A lake that varies the Old One player w
 from __future__ import annotations
 
 import argparse
+import re
 
 import polars as pl
 
@@ -20,11 +21,8 @@ from simkit import analysis
 
 
 def short(text: object) -> str:
-    s = str(text)
-    if "/" in s:  # file: specs and search's rollout-policy paths, by file name
-        head, _, tail = s.partition("experiments/strategies/")
-        s = head.removeprefix("file:") + "tuned:" + tail.removesuffix(".toml")
-    return s
+    # file: specs and search's rollout-policy paths, by file name
+    return re.sub(r"(?:file:)?[^,:=]*/([^,:=/]+)\.toml", r"tuned:\1", str(text))
 
 
 def rate(r: dict, level: str) -> str:

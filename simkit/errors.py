@@ -30,3 +30,30 @@ class Terminated(KeyboardInterrupt):
     def __init__(self, *args):
         super().__init__(*args)
         Terminated.raised = True
+
+
+# Tab, line feed and carriage return are layout; every other C0 control character, DEL and
+# the C1 range are never part of a name, a token or a card text: a NUL or an escape in one
+# is a damaged file or a pasted terminal sequence, refused before it reaches a label,
+# a path or a Parquet column.
+_LAYOUT = "\t\n\r"
+
+
+def first_control_char(text: str) -> tuple[int, str] | None:
+    """(line number, character) of the first control character in ``text``, or None.
+
+    >>> first_control_char("name = 'ok'\\nother = 'b\\x00d'")
+    (2, '\\x00')
+    >>> first_control_char("tabs\\tand\\nlines") is None
+    True
+    """
+    for i, ch in enumerate(text):
+        o = ord(ch)
+        if (o < 32 and ch not in _LAYOUT) or 127 <= o < 160:
+            return text.count("\n", 0, i) + 1, ch
+    return None
+
+
+def control_char_message(ch: str) -> str:
+    """'holds the control character '\\x01' (U+0001)': the tail of every such refusal."""
+    return f"holds the control character {ch!r} (U+{ord(ch):04X})"

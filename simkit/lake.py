@@ -793,8 +793,15 @@ class LakeLock:
             if not same:
                 os.close(fd)
                 continue
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n{socket.gethostname()}\n{time.time():.0f}\n".encode())
+            try:
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n{socket.gethostname()}\n{time.time():.0f}\n".encode())
+            except OSError as exc:  # a full disk: one line naming the lock file
+                from simkit.core.atomic import describe_os_error
+
+                self.path.unlink(missing_ok=True)
+                os.close(fd)
+                raise LakeError(f"cannot write {describe_os_error(exc, self.path)}") from None
             self._fd = fd
             self.held = True
             return self
@@ -830,6 +837,53 @@ def remove_temporaries(index: LakeIndex) -> int:
     for rel in temps:
         (index.root / rel).unlink(missing_ok=True)
     return len(temps)
+
+
+def _writer_alive(name: str) -> bool:
+    """Whether the process a chunk temporary's name records (``.NAME.tmp-PID-…``) still runs
+    (this process never counts: it is not writing while it cleans up)."""
+    try:
+        pid = int(name.rsplit(".tmp-", 1)[1].split("-", 1)[0])
+    except (IndexError, ValueError):
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - another account's process: leave its file
+        return True
+    try:  # an ended child its parent has not reaped yet (a zombie) writes nothing more
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):  # no /proc (macOS): alive as far as we can tell
+        return True
+
+
+def settle_temporaries(root: Path, timeout: float = 10.0) -> int:
+    """After a run stopped its workers (interrupt, failure): wait for every writer named in a
+    chunk temporary to end, then delete the temporaries. A worker stopped mid-write leaves
+    its ``.chunk-*.tmp-*`` file; this run, not the next one, clears it. A writer still alive
+    after ``timeout`` keeps its file (the next run removes it, under the lock). Returns the
+    number removed."""
+    deadline = time.monotonic() + timeout
+    removed = 0
+    while True:
+        temps = [
+            Path(dirpath, name)
+            for dirpath, _, names in os.walk(root)
+            for name in names
+            if TEMP_RE.match(name)
+        ]
+        alive = [p for p in temps if _writer_alive(p.name)]
+        for p in temps:
+            if p not in alive:
+                p.unlink(missing_ok=True)
+                removed += 1
+        if not alive or time.monotonic() > deadline:
+            return removed
+        time.sleep(0.05)
 
 
 def redo_problems(index: LakeIndex, own: Mapping[str, str]) -> list[Problem]:

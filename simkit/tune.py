@@ -471,8 +471,15 @@ def open_study(spec: TuneSpec, out: Path, default, data_hash: str | None = None)
             f"{db}: not a readable optuna study (corrupt or truncated); move it away to "
             "start afresh"
         )
-    storage = f"sqlite:///{db.resolve()}"
+    storage = None
     try:
+        from sqlalchemy.pool import NullPool
+
+        # NullPool: a connection closes when its session ends, so an error (even one inside
+        # RDBStorage's own set-up, before it is returned) leaves no study.db open
+        storage = optuna.storages.RDBStorage(
+            f"sqlite:///{db.resolve()}", engine_kwargs={"poolclass": NullPool}
+        )
         study = optuna.create_study(
             study_name="tune",
             storage=storage,
@@ -502,8 +509,25 @@ def open_study(spec: TuneSpec, out: Path, default, data_hash: str | None = None)
                 "use another --out (a study plays every trial on one pack)"
             )
     except study_errors() as exc:
+        release_storage(storage)
         raise study_error(out, exc) from None
+    except BaseException:
+        release_storage(storage)
+        raise
     return study
+
+
+def release_storage(storage) -> None:
+    """Close a study's database connections (an error or the end of a run): an open
+    study.db would keep its folder busy (a full disk's mount cannot even be unmounted)."""
+    storage = getattr(storage, "_backend", storage)  # optuna wraps RDBStorage in a cache
+    if storage is None or not hasattr(storage, "engine"):
+        return
+    try:
+        storage.scoped_session.remove()
+        storage.engine.dispose()
+    except Exception:  # noqa: BLE001 - never hide the error being reported
+        pass
 
 
 def _diff(a: dict, b: dict) -> str:
@@ -533,12 +557,20 @@ def run_tune(
 
 
 def _run_tune(spec, out, jobs, data_path, on_trial, default) -> dict[str, Any]:
-    import optuna
 
     from simkit.datapack import load_pack
 
     pack_hash = _pack(data_path).hash if data_path else load_pack().hash
     study = open_study(spec, out, default, pack_hash)
+    try:
+        return _tune_study(study, spec, out, jobs, data_path, on_trial, default)
+    finally:
+        release_storage(study._storage)
+
+
+def _tune_study(study, spec, out, jobs, data_path, on_trial, default) -> dict[str, Any]:
+    import optuna
+
     index = spec.sampler == "cmaes"
     first = as_params(default, index)
     with Evaluator(spec, jobs, data_path) as evaluate:

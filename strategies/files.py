@@ -11,7 +11,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from simkit.errors import UserError
+from simkit.errors import UserError, control_char_message, first_control_char
 from strategies.spaces import check_value, space_of
 
 RESULT_FILE = "strategy.toml"
@@ -84,7 +84,11 @@ def read_strategy_file(path: str | Path) -> tuple[str, str, dict[str, Any]]:
     """(role, base strategy name, fields) from a strategy.toml (or a folder holding one)."""
     p, raw = read_strategy_bytes(path)
     try:
-        doc = tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        bad = first_control_char(text)
+        if bad is not None:
+            raise UserError(f"{p}: line {bad[0]} {control_char_message(bad[1])}")
+        doc = tomllib.loads(text)
     except UnicodeDecodeError as exc:
         raise UserError(f"{p}: cannot be read ({exc.__class__.__name__})") from None
     except tomllib.TOMLDecodeError as exc:

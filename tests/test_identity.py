@@ -63,6 +63,45 @@ def test_the_same_content_under_the_same_path_keeps_its_cell(tmp_path):
     assert load_spec(spec_with_file(tmp_path, strategy)).cells[0].cell_id == a.cells[0].cell_id
 
 
+def test_a_spec_names_its_strategy_file_relative_to_its_own_folder(tmp_path, monkeypatch):
+    """Like its ``data``: the same spec plays the same file from any current folder, and a
+    file of that name in the current folder is never picked up instead."""
+    (tmp_path / "tuned").mkdir()
+    shutil.copy(TUNED, tmp_path / "tuned" / "s.toml")
+    spec = spec_with_file(tmp_path, Path("tuned/s.toml"))
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "tuned").mkdir(parents=True)
+    (elsewhere / "tuned" / "s.toml").write_text(TUNED.read_text() + "\n# another file\n")
+    ids = []
+    for cwd in (tmp_path, elsewhere, ROOT):
+        monkeypatch.chdir(cwd)
+        cell = load_spec(spec).cells[0]
+        assert cell.inputs == {str(tmp_path / "tuned" / "s.toml"): sha256_of(TUNED)}
+        ids.append(cell.cell_id)
+    assert len(set(ids)) == 1
+
+
+def test_a_missing_relative_strategy_file_is_looked_for_beside_the_spec(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # where experiments/strategies/... would resolve from the cwd
+    spec = spec_with_file(tmp_path, Path("experiments/strategies/balanced_tuned_base_2p.toml"))
+    with pytest.raises(UserError, match=str(tmp_path / "experiments")):
+        load_spec(spec)
+
+
+def test_the_same_content_under_another_path_is_the_same_cell(tmp_path):
+    """The id hashes a strategy file's content, not its path (another clone, another name)."""
+    a, b = tmp_path / "a.toml", tmp_path / "b" / "renamed.toml"
+    b.parent.mkdir()
+    shutil.copy(TUNED, a)
+    shutil.copy(TUNED, b)
+    ca, cb = (load_spec(spec_with_file(tmp_path, p)).cells[0] for p in (a, b))
+    assert ca.params != cb.params and ca.cell_id == cb.cell_id
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def test_a_rerun_after_the_edit_is_refused_not_pooled(tmp_path):
     """The lake holds the old experiment; the edited spec is another one: check_compatible
     refuses to mix them (exactly what `experiment run` does before playing)."""

@@ -367,3 +367,44 @@ def test_cell_ids_are_80_bits_and_old_10_digit_chunk_names_still_read():
     assert lk.CHUNK_RE.match("chunk-0123456789-000000.parquet")
     assert lk.CHUNK_RE.match("chunk-0123456789abcdef0123-000000.parquet")
     assert not lk.CHUNK_RE.match("chunk-0123456789abc-000000.parquet")
+
+
+def _temp_named_for(folder: Path, pid: int) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    p = folder / f".chunk-0123456789-000000.parquet.tmp-{pid}-abcd1234"
+    p.write_bytes(b"half a chunk")
+    return p
+
+
+def test_an_interrupted_run_waits_for_its_writer_then_removes_the_temporary(tmp_path):
+    """A worker stopped while writing: the run's cleanup waits for that process to end
+    (it could still be renaming or writing) and then deletes what it left."""
+    import subprocess
+    import sys
+    import time
+
+    from simkit.lake import settle_temporaries
+
+    writer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.6)"])
+    temp = _temp_named_for(tmp_path / "summary" / "cell=x", writer.pid)
+    start = time.monotonic()
+    assert settle_temporaries(tmp_path, timeout=20) == 1
+    assert writer.poll() is not None and time.monotonic() - start >= 0.3
+    assert not temp.exists()
+
+
+def test_a_temporary_of_a_writer_still_alive_after_the_timeout_is_kept(tmp_path):
+    import subprocess
+    import sys
+
+    from simkit.lake import settle_temporaries
+
+    writer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        temp = _temp_named_for(tmp_path / "summary", writer.pid)
+        dead = _temp_named_for(tmp_path / "games", 2**22 + 12345)  # no such process
+        assert settle_temporaries(tmp_path, timeout=0.2) == 1
+        assert temp.exists() and not dead.exists()
+    finally:
+        writer.kill()
+        writer.wait()

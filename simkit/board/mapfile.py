@@ -57,9 +57,11 @@ def read_rows(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
             name,
             f"not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); save the file as UTF-8",
         ) from None
+    from simkit.core.packfiles import MAX_FIELD, refuse_control_chars
+
+    refuse_control_chars(name, text)
     header: list[str] | None = None
     rows: list[tuple[int, list[str]]] = []
-    from simkit.core.packfiles import MAX_FIELD
 
     if csv.field_size_limit() < MAX_FIELD:  # long source texts are fine, as in pack files
         csv.field_size_limit(MAX_FIELD)

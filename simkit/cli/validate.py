@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from simkit.core.jobs import MAX_JOBS, OVERSUBSCRIBE_ENV, cores, jobs  # noqa: F401  (the shared --jobs rule)
-from simkit.errors import UserError
+from simkit.errors import UserError, control_char_message, first_control_char
 
 MAX_SEED = 2**63 - 1
 # Flags whose value is a path: an empty value would silently mean "the current folder".
@@ -27,7 +27,18 @@ PATH_FLAGS = ("--out", "--data", "--table", "--map")
 
 
 def prescan(argv: list[str]) -> None:
-    """Refuse an empty path value (``--out ""`` or ``--out=``) before typer turns it into '.'."""
+    """Refuse an empty path value (``--out ""`` or ``--out=``) before typer turns it into '.',
+    and any argument holding a control character (a NUL, an escape: never part of a name,
+    a path or a value; a pasted terminal sequence or a script's bug)."""
+    for i, arg in enumerate(argv):
+        bad = first_control_char(arg)
+        if bad is not None:
+            flag = argv[i - 1] if i and argv[i - 1].startswith("-") and "=" not in arg else ""
+            shown = repr(arg[:40]) + ("..." if len(arg) > 40 else "")
+            raise UserError(
+                f"argument {i + 1} {shown}{f' (of {flag})' if flag else ''} "
+                f"{control_char_message(bad[1])}"
+            )
     for i, arg in enumerate(argv):
         flag, eq, value = arg.partition("=")
         if flag not in PATH_FLAGS:

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from simkit.errors import DataPackError
+from simkit.errors import DataPackError, control_char_message, first_control_char
 
 PROVENANCE_TAGS = ("rules", "external", "inferred", "assumed")
 MAX_FIELD = 1 << 24  # characters in one CSV field at most
@@ -32,13 +32,23 @@ def read_text(root: Path, name: str) -> str:
     except OSError as exc:
         raise DataPackError(name, f"cannot read: {exc.strerror}") from None
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise DataPackError(
             name,
             f"not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); save the file as UTF-8",
         ) from None
+    refuse_control_chars(name, text)
+    return text
+
+
+def refuse_control_chars(name: str, text: str) -> None:
+    """A pack or map file holding a control character (a NUL, an escape) is refused with
+    the line it is on; tabs and line breaks are fine."""
+    bad = first_control_char(text)
+    if bad is not None:
+        raise DataPackError(name, f"line {bad[0]} {control_char_message(bad[1])}")
 
 
 def read_toml(root: Path, name: str) -> dict:

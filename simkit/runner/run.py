@@ -36,6 +36,7 @@ from simkit.lake import (
     chunk_relpath,
     redo_problems,
     remove_temporaries,
+    settle_temporaries,
     scan,
 )
 from simkit.modes import get_mode
@@ -143,12 +144,15 @@ def run_experiment(
                 run.bar = bar
                 cells = run.execute()
         except KeyboardInterrupt:
+            settle_temporaries(out)
             run.finish("interrupted")
             raise
         except UserError:
+            settle_temporaries(out)
             run.finish("failed")
             raise
         except Exception as exc:
+            settle_temporaries(out)
             run.finish("failed")
             if type(exc).__name__ in ("TerminatedWorkerError", "KilledWorker", "BrokenProcessPool"):
                 raise RunFailed(

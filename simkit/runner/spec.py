@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import simkit
-from simkit.errors import UserError
+from simkit.errors import UserError, control_char_message, first_control_char
 from simkit.modes import Mode, get_mode
 from simkit.runner.overrides import apply_overrides, check_override, override_hash
 from simkit.runner.worlds import MAX_WORLDS, check_sources, world_overrides
@@ -178,6 +178,27 @@ def load_spec(path: str | Path, sets: dict[str, Any] | None = None) -> Spec:
     return parse_spec(raw, str(path), text=text, base_dir=path.parent, default_name=path.stem)
 
 
+def _refuse_control_chars(w: _Where, value: Any, where: str) -> None:
+    """A control character in any key or string of a spec (TOML lets ``\\u0000`` through):
+    in a name, a strategy or a value alike it is refused where it stands."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            at = f"{where}.{key}" if where else str(key)
+            bad = first_control_char(str(key))
+            if bad is not None:
+                raise w.error(f"key {at!r}", control_char_message(bad[1]))
+            _refuse_control_chars(w, item, at)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _refuse_control_chars(w, item, f"{where}[{i}]")
+    elif isinstance(value, str):
+        bad = first_control_char(value)
+        if bad is not None:
+            table, _, key = where.rpartition(".")
+            at = f"[{table}] {key}" if table and "." not in table else where
+            raise w.error(at, f"{control_char_message(bad[1])}; use a plain name or value")
+
+
 def parse_spec(
     raw: dict[str, Any],
     file: str = "<spec>",
@@ -186,6 +207,7 @@ def parse_spec(
     default_name: str = "experiment",
 ) -> Spec:
     w = _Where(file)
+    _refuse_control_chars(w, raw, "")
     for table in raw:
         if table not in TABLES:
             raise w.error("", f"unknown table [{table}] (expected: {', '.join(TABLES)})")
@@ -209,12 +231,9 @@ def parse_spec(
         raise w.error("[experiment] mode", str(exc)) from None
 
     name = _string(w, exp, "name", default_name)
-    bad = next((ch for ch in name if ord(ch) < 32 or ord(ch) == 127), None)
+    bad = first_control_char(name)
     if bad is not None:
-        raise w.error(
-            "[experiment] name",
-            f"holds the control character {bad!r} (U+{ord(bad):04X}); use a plain name",
-        )
+        raise w.error("[experiment] name", f"{control_char_message(bad[1])}; use a plain name")
     if not name or any(ch in name for ch in "/\\") or name.startswith("."):
         raise w.error("[experiment] name", f"must be a plain name (no slashes), got {name!r}")
     root_seed = _int(w, exp, "root_seed", None, 0, MAX_SEED)
@@ -247,8 +266,11 @@ def parse_spec(
         raise w.error("[experiment] data", f"must be a folder name, got {data_path!r}")
     data = _load_data(w, mode, data_path, base_dir)
 
-    params = dict(raw.get("params", {}))
-    grid = {k: _grid_values(w, "grid", k, v) for k, v in raw.get("grid", {}).items()}
+    params = {k: resolve_strategy_files(v, base_dir) for k, v in raw.get("params", {}).items()}
+    grid = {
+        k: [resolve_strategy_files(x, base_dir) for x in _grid_values(w, "grid", k, v)]
+        for k, v in raw.get("grid", {}).items()
+    }
     overrides = dict(raw.get("overrides", {}))
     override_grid = {
         k: _grid_values(w, "override_grid", k, v) for k, v in raw.get("override_grid", {}).items()
@@ -583,13 +605,12 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
             raise w.error(where, str(exc)) from None
         cell_id = cell_identity(
             spec.mode,
-            params,
+            identity_params(params, inputs),
             overrides,
             data_hash,
             spec.root_seed,
             spec.chunk_size,
             spec.engine_version,
-            extra={"files": inputs} if inputs else None,
         )
         if cell_id in seen:
             raise w.error(
@@ -625,10 +646,10 @@ def cell_identity(
 ) -> str:
     """A cell's id: the hash of everything that decides its rows.
 
-    ``data_hash`` is the content hash of the data pack with the cell's overrides; ``extra``
-    holds any further input as a JSON-able mapping (the content hash of each ``file:``
-    strategy under "files"; later inputs add their own keys). An empty ``extra`` leaves
-    the id as it was before it existed, so older lakes keep their cells."""
+    ``data_hash`` is the content hash of the data pack with the cell's overrides (every
+    ``--set``, reading and world draw is one); ``params`` name strategy files by content
+    (:func:`identity_params`); ``extra`` holds any further input as a JSON-able mapping.
+    An empty ``extra`` leaves the id as it was before it existed."""
     ident = {
         "mode": mode,
         "params": params,
@@ -648,19 +669,49 @@ def cell_identity(
 def strategy_file_refs(value: Any) -> list[str]:
     """The strategy files a parameter value names: ``file:PATH`` tokens, and the rollout
     policy of a search player when it is a path (``search:policy=PATH.toml``)."""
+    refs: list[str] = []
+    map_strategy_file_refs(value, lambda ref: refs.append(ref) or ref)
+    return refs
+
+
+def map_strategy_file_refs(value: Any, change) -> Any:
+    """``value`` with every strategy file it names replaced by ``change(path)`` (the same
+    tokens as :func:`strategy_file_refs`); other values come back as they are."""
     if not isinstance(value, str):
-        return []
-    refs = []
+        return value
+    tokens = []
     for token in value.split(","):
         token = token.strip()
         if token.startswith("file:"):
-            refs.append(token[5:].strip())
+            tokens.append("file:" + change(token[5:].strip()))
             continue
-        for part in token.split(":")[1:]:
+        head, *parts = token.split(":")
+        for i, part in enumerate(parts):
             key, eq, val = part.partition("=")
             if eq and key.strip() == "policy" and (val.endswith(".toml") or "/" in val):
-                refs.append(val.strip())
-    return refs
+                parts[i] = f"{key}={change(val.strip())}"
+        tokens.append(":".join([head, *parts]))
+    return ",".join(tokens) if tokens != [t.strip() for t in value.split(",")] else value
+
+
+def resolve_strategy_files(value: Any, base_dir: Path | None) -> Any:
+    """Strategy file paths in a spec resolve against the spec's folder, as its ``data``
+    does: the same spec names the same files from any current folder."""
+    if base_dir is None:
+        return value
+    return map_strategy_file_refs(
+        value, lambda ref: ref if Path(ref).is_absolute() else str(base_dir / ref)
+    )
+
+
+def identity_params(params: dict[str, Any], digests: dict[str, str]) -> dict[str, Any]:
+    """The parameters as a cell id hashes them: a strategy file by its content's sha256,
+    never its path (the same file under another name, or from another clone, is the same
+    cell; an edited file is a new one)."""
+    return {
+        k: map_strategy_file_refs(v, lambda ref: f"sha256:{digests[ref]}")
+        for k, v in params.items()
+    }
 
 
 def input_files(params: dict[str, Any]) -> dict[str, str]:
