@@ -36,8 +36,8 @@ from simkit.lake import (
     chunk_relpath,
     redo_problems,
     remove_temporaries,
-    settle_temporaries,
     scan,
+    settle_temporaries,
 )
 from simkit.modes import get_mode
 from simkit.runner.fanout import Fanout
