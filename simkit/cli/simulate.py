@@ -78,6 +78,28 @@ def one_cell_spec(
     )
 
 
+SETTING_ORDER = ("players", "humans", "strategies", "strategy", "oop", "difficulty", "ruleset")
+QUIET_DEFAULTS = {"unknown": "blank", "world": 0, "world_source": "none", "checked": False}
+
+
+def settings_line(params: dict, overrides: dict | None = None) -> str:
+    """What was played, as typed: players or humans, strategies (file: paths in full), the Old
+    One player, difficulty, rules, content, and any --set/--reading (defaults that change
+    nothing, such as unknown=blank, are left out)."""
+    keys = [k for k in SETTING_ORDER if k in params] + [k for k in params if k not in SETTING_ORDER]
+    parts = []
+    for k in keys:
+        v = params[k]
+        if QUIET_DEFAULTS.get(k, object()) == v:
+            continue
+        if k == "shuffle_seats":
+            parts.append("seats shuffled" if v else "seats in the order given")
+            continue
+        parts.append(f"{k}={v}")
+    parts += [f"{k}={v}" for k, v in (overrides or {}).items()]
+    return "settings: " + ", ".join(parts)
+
+
 def rate_rows(frame, by: list[str], metric: str) -> list[dict]:
     from simkit import analysis
 
@@ -248,7 +270,7 @@ def simulate(
     overall = rate_rows(lake.scan(), ["cell"], metric)[0]
     per_strategy, per_seat = [], []
     if "seats" in wanted:
-        seats = lake.scan("seats")
+        seats = analysis.seat_strategies(lake.scan("seats"))
         per_strategy = rate_rows(seats, ["strategy"], "win")
         per_seat = rate_rows(seats, ["seat"], "win")
     if json:
@@ -292,6 +314,7 @@ def simulate(
         f"{spec.experiment_id}, in {result.seconds:.1f} s ({speed})",
         markup=False,
     )
+    console.print(settings_line(params, overrides), markup=False)
     console.print(
         f"{metric}: {overall['rate']:.4f} (95% {overall['ci_low']:.4f}-{overall['ci_high']:.4f})"
     )
@@ -303,7 +326,9 @@ def simulate(
             continue
         table = Table(title=title)
         for col in (key, "seats", "wins", "rate", "95% interval"):
-            table.add_column(col, justify="left" if col == key else "right")
+            table.add_column(
+                col, justify="left" if col == key else "right", overflow="fold", no_wrap=False
+            )
         for r in rows:
             table.add_row(
                 str(r[key]),

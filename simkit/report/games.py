@@ -406,7 +406,7 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
         ),
     ]
     try:
-        seats = analysis.vp_by_source(lake.scan("seats"), by=["strategy"])
+        seats = analysis.vp_by_source(analysis.seat_strategies(lake.scan("seats")), by=["strategy"])
     except analysis.LakeError:
         seats = None
     if seats is not None and len(seats):
@@ -570,7 +570,7 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
     """Per-strategy and per-seat win rates (seats table), and the bot pools compared within
     each cell of the other grid keys."""
     try:
-        seats = lake.scan("seats")
+        seats = analysis.seat_strategies(lake.scan("seats"))
     except analysis.LakeError:
         seats = None
     flag = pool_flag(lake)
