@@ -90,3 +90,21 @@ def test_file_strategy_is_labelled_by_its_file(revenge_lake):
     assert names == {TUNED, "balanced"}, names
     assert sum(r["games"] for r in obj["per_strategy"]) == 40
     assert "balanced_tuned_base_2p.toml" in "".join(text.split())
+
+
+@pytest.mark.parametrize(
+    "where, culprit",
+    [(("--chunk", "99", "--game", "5"), "--chunk 99"), (("--game", "5000"), "--game 5000")],
+)
+def test_replay_refuses_a_game_the_lake_never_played(revenge_lake, where, culprit):
+    """The lake holds chunk 0 with games 0..19: chunk 99 or game 5000 would be rebuilt from
+    the seed, but it is no row of the lake (it used to be replayed without a word)."""
+    import bad_inputs as bi
+
+    out, _, _ = revenge_lake
+    code, stdout, err = bi.run_in_process(["replay", "--lake", str(out), *where])
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1 and culprit in lines[0], (code, err)
+    assert "0..19" in lines[0] or "chunk 0" in lines[0], lines[0]
+    code, stdout, err = bi.run_in_process(["replay", "--lake", str(out), "--game", "19"])
+    assert code == 0 and "Traceback" not in err, err

@@ -347,6 +347,8 @@ def _lake_game(
     cell: str | None,
     seed: int | None,
     allow_incomplete: bool = False,
+    chunk: int | None = None,
+    game: int | None = None,
 ):
     """(mode, root seed, parameters) of one cell of a lake, from its manifest (checked against
     its files like every reader: an incomplete or changed lake is refused unless asked)."""
@@ -372,7 +374,31 @@ def _lake_game(
     root = int(lk.record.get("root_seed", 0))
     if seed is not None and seed != root:
         raise UserError(f"--seed {seed} differs from the lake's root seed {root}; drop --seed")
+    if chunk is not None and game is not None:
+        check_in_lake(lake, lk.record.get("chunks") or {}, cell, chunk, game)
     return mode, root, dict(cells[cell]["params"])
+
+
+def check_in_lake(lake: Path, chunks: dict, cell: str, chunk: int, game: int) -> None:
+    """Refuse a --chunk/--game the lake never played (the seed would rebuild a game, but
+    not one of its rows): one line naming the flag and what the lake holds."""
+    have = {
+        int(k): int(entry.get("n_games", 0))
+        for key, entry in chunks.items()
+        for c, _, k in [key.rpartition(":")]
+        if c == cell and k.isdigit()
+    }
+    if chunk not in have:
+        span = f"chunks 0..{max(have)}" if have else "no chunks"
+        if len(have) == 1:
+            span = f"chunk {next(iter(have))} only"
+        elif have and len(have) != max(have) + 1:
+            span = f"{len(have)} chunk(s) between 0 and {max(have)}"
+        raise UserError(f"--chunk {chunk}: not in the lake {lake} (this cell holds {span})")
+    if not 0 <= game < have[chunk]:
+        raise UserError(
+            f"--game {game}: chunk {chunk} of the lake {lake} holds games 0..{have[chunk] - 1}"
+        )
 
 
 @app.command("replay", epilog="Example: simkit replay --lake results/rv --chunk 0 --game 5")
@@ -444,7 +470,9 @@ def replay(
     from simkit.game.replay import replay_text
 
     if lake is not None:
-        mode, seed, params = _lake_game(lake, experiment, cell, seed, allow_incomplete)
+        mode, seed, params = _lake_game(
+            lake, experiment, cell, seed, allow_incomplete, chunk=chunk, game=game
+        )
         players = params.get("players")
         humans = params.get("humans")
         strategies = params.get("strategies", params.get("strategy", strategies))
