@@ -108,3 +108,27 @@ def test_replay_refuses_a_game_the_lake_never_played(revenge_lake, where, culpri
     assert "0..19" in lines[0] or "chunk 0" in lines[0], lines[0]
     code, stdout, err = bi.run_in_process(["replay", "--lake", str(out), "--game", "19"])
     assert code == 0 and "Traceback" not in err, err
+
+
+def test_progress_counts_its_own_unit_and_never_shows_0_of_0():
+    import io
+
+    from simkit.runner.progress import Progress
+
+    buf = io.StringIO()
+    with Progress(True, "odds table", unit="odds rows", file=buf) as bar:
+        assert "0/0" not in bar.count_text() and "starting" in bar.count_text()
+        bar._bar.refresh()
+        bar.add_total(300)
+        bar.advance(120)
+        assert bar.count_text() == "120/300 odds rows"
+        assert bar.rate_text().endswith("odds rows/s")
+    text = buf.getvalue()
+    assert "0/0" not in text and "games" not in text, text
+    assert "120/300 odds rows" in text
+
+
+def test_combat_lake_progress_counts_fights():
+    from simkit.modes import get_mode
+
+    assert get_mode("combat").extra["row_unit"] == "fights"

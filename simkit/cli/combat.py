@@ -231,7 +231,9 @@ def combat_cmd(
     from simkit.runner.progress import Progress, progress_enabled
 
     with Progress(
-        progress_enabled(json) and method != Method.exact and games >= 2_000_000, "fights"
+        progress_enabled(json) and method != Method.exact and games >= 2_000_000,
+        "combat",
+        unit="fights",
     ) as bar:
         bar.add_total(games)
         if method == Method.exact:

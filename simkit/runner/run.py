@@ -139,7 +139,8 @@ def run_experiment(
         manifest.save()
         run = _Run(spec, out, manifest, record, index, fan)
         try:
-            with fan, Progress(progress_enabled(quiet), spec.name) as bar:
+            unit = get_mode(spec.mode).extra.get("row_unit", "games")
+            with fan, Progress(progress_enabled(quiet), spec.name, unit=unit) as bar:
                 run.bar = bar
                 cells = run.execute()
         except KeyboardInterrupt:
