@@ -132,3 +132,83 @@ def test_combat_lake_progress_counts_fights():
     from simkit.modes import get_mode
 
     assert get_mode("combat").extra["row_unit"] == "fights"
+
+
+SMALL_GRID = """
+[experiment]
+name = "tiny_grid"
+mode = "combat"
+root_seed = 5
+chunk_size = 1000
+games = 2000
+outputs = ["summary"]
+
+[params]
+allocate = "cheapest"
+withdraw = "never"
+
+[grid]
+force = ["infantry=1", "infantry=2"]
+vs = ["zombie"]
+"""
+
+
+def test_experiment_run_games_is_its_own_experiment(tmp_path):
+    """`experiment run --games N` plays N per cell; N enters the cell ids (so the
+    experiment id), the manifest records the spec's own sizing, and the spec's full run
+    refuses the resized lake (never pooled with it)."""
+    import bad_inputs as bi
+
+    spec = tmp_path / "tiny.toml"
+    spec.write_text(SMALL_GRID)
+    lake = tmp_path / "lake"
+    full = json.loads(run("experiment", "check", str(spec), "--json").stdout)
+    small = json.loads(
+        run("experiment", "run", str(spec), "--games", "300", "--out", str(lake), "--json").stdout
+    )
+    assert small["games_written"] == 600
+    assert [c["games"] for c in small["cells"]] == [300, 300]
+    assert small["resized_from"] == {"games": 2000, "target_ci": None}
+    assert small["experiment_id"] != full["experiment_id"]
+    manifest = json.loads((lake / "manifest.json").read_text())
+    rec = manifest["experiments"][small["experiment_id"]]
+    assert rec["spec"]["resized_from"]["games"] == 2000 and rec["spec"]["games"] == 300
+    from simkit.runner import load_spec
+
+    assert not set(rec["cells"]) & {c.cell_id for c in load_spec(spec).cells}
+    summary = json.loads(run("experiment", "summary", str(lake), "--json").stdout)
+    assert summary["resized_from"]["games"] == 2000
+    assert "resized" in run("experiment", "summary", str(lake)).stdout
+    code, out, err = bi.run_in_process(["experiment", "run", str(spec), "--out", str(lake)])
+    assert code == 2 and "resized with --games 300" in err, err
+    # the same N as the spec's own games is no resize: the spec's own experiment
+    same = json.loads(run("experiment", "check", str(spec), "--json").stdout)
+    again = json.loads(
+        run(
+            "experiment",
+            "run",
+            str(spec),
+            "--games",
+            "2000",
+            "--out",
+            str(tmp_path / "b"),
+            "--json",
+            "--quiet",
+        ).stdout
+    )
+    assert again["experiment_id"] == same["experiment_id"] and again["resized_from"] is None
+
+
+def test_experiment_run_games_refuses_bad_values(tmp_path):
+    import bad_inputs as bi
+
+    spec = tmp_path / "tiny.toml"
+    spec.write_text(SMALL_GRID)
+    for extra, culprit in (
+        (["--games", "0"], "--games"),
+        (["--games", "5", "--target-ci", "0.01"], "--games or --target-ci"),
+    ):
+        code, out, err = bi.run_in_process(
+            ["experiment", "run", str(spec), "--out", str(tmp_path / "x"), *extra]
+        )
+        assert code == 2 and culprit in err and len(err.strip().splitlines()) == 1, err
