@@ -212,3 +212,32 @@ def test_experiment_run_games_refuses_bad_values(tmp_path):
             ["experiment", "run", str(spec), "--out", str(tmp_path / "x"), *extra]
         )
         assert code == 2 and culprit in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_outcome_names_are_explained_in_help():
+    text = " ".join(RUNNER.invoke(app, ["combat", "--help"], terminal_width=200).stdout.split())
+    for key in ("win_and_defeat", "defeat", "withdraw", "stalemate"):
+        assert f"{key} (" in text, key
+    assert "a defeat can leave units alive" in text
+
+
+def test_outcome_words_match_the_web_calculator():
+    """One wording: the CLI and report read simkit.names.OUTCOME_TEXT, the web app its own
+    copy (simkit.serve.calc.OUTCOMES, to import it once serve/ is free to change)."""
+    from simkit.kernels.low import combat_layout as C
+    from simkit.names import OUTCOME_TEXT
+    from simkit.serve.calc import OUTCOMES
+
+    assert OUTCOME_TEXT == OUTCOMES
+    assert set(OUTCOME_TEXT) == set(C.OUTCOME_NAMES)
+
+
+def test_combat_lake_report_explains_outcomes(tmp_path):
+    spec = tmp_path / "tiny.toml"
+    spec.write_text(SMALL_GRID)
+    lake = tmp_path / "lake"
+    run("experiment", "run", str(spec), "--games", "200", "--out", str(lake), "--quiet")
+    run("report", str(lake), "--out", str(tmp_path / "r.html"))
+    html = (tmp_path / "r.html").read_text()
+    assert 'class="outcome-legend"' in html
+    assert "a defeat can leave units alive" in html

@@ -626,6 +626,20 @@ def outcome_names() -> dict[int, str]:
     return dict(enumerate(C.OUTCOME_NAMES))
 
 
+def outcome_legend(keys: list[str]) -> str:
+    """What each combat outcome name means (simkit.names.OUTCOME_TEXT): a defeat, say, can
+    leave units alive."""
+    from simkit.names import OUTCOME_TEXT
+
+    items = [
+        f"<dt><code>{esc(k)}</code> — {esc(OUTCOME_TEXT[k][0])}</dt>"
+        f"<dd>{esc(OUTCOME_TEXT[k][1])}</dd>"
+        for k in keys
+        if k in OUTCOME_TEXT
+    ]
+    return f'<dl class="outcome-legend">{"".join(items)}</dl>' if items else ""
+
+
 def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
     """A combat-mode lake: P(destroy) per force x Old One (other keys labelled per row), how
     each fight ended (every outcome code present, with Wilson intervals) and Gold lost."""
@@ -700,6 +714,7 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
                 row.append(with_interval(c / t["games"], lo, hi))
             body.append(row)
         parts.append("<h3>How each fight ended (share, 95% interval)</h3>")
+        parts.append(outcome_legend([names.get(o, str(o)) for o in present]))
         parts.append(
             table_html(
                 [*keys, "fights", *(names.get(o, str(o)) for o in present)],
