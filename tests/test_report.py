@@ -85,6 +85,22 @@ def test_report_is_html_with_provenance_banner_and_combat_section(results, tmp_p
     assert {"summary", "toc"} <= page.ids
 
 
+def assert_every_heading_in_toc(html: str) -> None:
+    """Every section heading (h2) has an id, unique in the page, and a ToC entry to it."""
+    import re
+
+    heads = re.findall(r"<h2([^>]*)>(.*?)</h2>", html, re.S)
+    assert heads
+    toc = re.search(r'<nav class="toc" id="toc">(.*?)</nav>', html, re.S).group(1)
+    ids = re.findall(r'\bid="([^"]+)"', re.sub(r"<svg.*?</svg>", "", html, flags=re.S))
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    for attrs, text in heads:
+        m = re.search(r'id="([^"]+)"', attrs)
+        assert m, f"h2 without id: {text[:60]}"
+        if m.group(1) != "summary-head":
+            assert f'href="#{m.group(1)}"' in toc, f"not in the ToC: {text[:60]}"
+
+
 def assert_self_contained(html: str) -> None:
     """Nothing to fetch: no script, stylesheet link, external image, font or import."""
     import re
@@ -784,6 +800,7 @@ def test_a_lake_varying_content_shows_each_rate_under_both_modes_and_names_the_c
     page = build(folder, tmp_path, capsys)
     assert any(i.endswith("-content") for i in page.ids)
     html = (tmp_path / "report.html").read_text()
+    assert_every_heading_in_toc(html)
     assert (
         "What rests on invented card texts" in html
         and "deep_ones" in html
@@ -823,6 +840,7 @@ def test_a_ladder_lake_gets_a_balance_against_skill_section_with_paired_steps(
     ).to_dicts()
     html = (tmp_path / "report.html").read_text()
     assert "Balance against skill" in html
+    assert_every_heading_in_toc(html)
     for r in steps:
         assert {"normal", "hard", "heroic", "normal_to_hard", "hard_to_heroic", "ordered"} <= set(r)
         assert (
