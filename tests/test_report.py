@@ -915,3 +915,19 @@ def test_a_single_rung_lake_still_gets_its_difficulty_steps(tmp_path_factory, tm
     r = analysis.difficulty_steps(lake.scan(), by=["strategies"]).to_dicts()[0]
     assert row[0] == "economist"
     assert row[1] == f"{r['normal']:.3f} ({r['normal_lo']:.3f}-{r['normal_hi']:.3f})"
+
+
+def test_skill_order_tells_a_reversed_step_from_one_not_shown():
+    """'ordered: no' used to stand for both a step that goes the wrong way and one the
+    sample cannot tell; they are different findings."""
+    from simkit.report.skill import order_verdict
+
+    base = {"normal_to_hard": 0.05, "hard_to_heroic": 0.04, "ordered": False}
+    shown = {**base, "ordered": True, "normal_to_hard_lo": 0.01, "normal_to_hard_hi": 0.09}
+    shown |= {"hard_to_heroic_lo": 0.01, "hard_to_heroic_hi": 0.07}
+    assert order_verdict(shown) == "yes"
+    rev = {**shown, "ordered": False, "hard_to_heroic": -0.05}
+    rev |= {"hard_to_heroic_lo": -0.08, "hard_to_heroic_hi": -0.02}
+    assert order_verdict(rev) == "reversed: Hard to Heroic is easier"
+    open_ = {**shown, "ordered": False, "hard_to_heroic_lo": -0.01, "hard_to_heroic_hi": 0.09}
+    assert order_verdict(open_) == "not shown at this sample size"
