@@ -931,3 +931,19 @@ def test_skill_order_tells_a_reversed_step_from_one_not_shown():
     assert order_verdict(rev) == "reversed: Hard to Heroic is easier"
     open_ = {**shown, "ordered": False, "hard_to_heroic_lo": -0.01, "hard_to_heroic_hi": 0.09}
     assert order_verdict(open_) == "not shown at this sample size"
+
+
+def test_the_summary_covers_every_lake_of_the_folder(tmp_path_factory, tmp_path, capsys):
+    """Two lakes in one folder (a difficulty ladder and a content pair): the summary has a
+    line or table for each (it used to read the first lake that varies difficulty only)."""
+    import re
+    import shutil
+
+    folder = tmp_path / "both"
+    shutil.copytree(_run_spec(tmp_path_factory, "skill", SKILL_SPEC) / "lake", folder / "a")
+    shutil.copytree(_run_spec(tmp_path_factory, "content", CONTENT_SPEC) / "lake", folder / "b")
+    build(folder, tmp_path, capsys)
+    html = (tmp_path / "report.html").read_text()
+    summary = re.search(r'<section class="summary".*?</section>', html, re.S).group(0)
+    head = summary.split('<ul id="summary-facts">')[0]
+    assert "skill_pair-" in head and "content_pair-" in head, head[:2000]
