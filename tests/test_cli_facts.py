@@ -241,3 +241,14 @@ def test_combat_lake_report_explains_outcomes(tmp_path):
     html = (tmp_path / "r.html").read_text()
     assert 'class="outcome-legend"' in html
     assert "a defeat can leave units alive" in html
+
+
+def test_one_cell_report_labels_rows_by_words_not_the_cell_hash(revenge_lake, tmp_path):
+    """A simulate lake (one cell): its VP and ending tables said `cell=<hash>`."""
+    out, _, _ = revenge_lake
+    manifest = json.loads((out / "manifest.json").read_text())
+    (cell,) = next(iter(manifest["experiments"].values()))["cells"]
+    run("report", str(out), "--out", str(tmp_path / "r.html"))
+    html = (tmp_path / "r.html").read_text()
+    assert cell not in html and cell[:8] not in html
+    assert "all games" in html

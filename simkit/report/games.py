@@ -18,6 +18,14 @@ END_REASONS = {0: "unfinished", 1: "time (53)", 2: "port lost", 3: "aborted"}
 POOL_SPREAD_FLAG = 0.10  # flag a balance claim when strategy pools disagree by more than this
 
 
+ONE_CELL = "which games"  # the row label column of a one-cell lake (no grid key varies)
+
+
+def one_cell(frame, keys: list[str]):
+    """A one-cell lake labelled "all games" instead of by its cell hash."""
+    return frame.with_columns(pl.lit("all games").alias(ONE_CELL)) if keys == [ONE_CELL] else frame
+
+
 def cell_label(row: dict, keys: list[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in keys) or "all games"
 
@@ -363,7 +371,8 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
     names = summary.collect_schema().names()
     if "oo_vp" not in names:
         return ""
-    keys = lake.grid_keys or ["cell"]
+    keys = lake.grid_keys or [ONE_CELL]
+    summary = one_cell(summary, keys)
     sources = analysis.old_ones_vp_sources(summary)
     present = [
         c for c in sources.collect_schema().names() if c.startswith("vp_") and c != "vp_total"
@@ -437,7 +446,8 @@ def ending_section(lake: analysis.Lake, sid: str) -> str:
     names = summary.collect_schema().names()
     if "end_reason" not in names or "end_time" not in names:
         return ""
-    keys = headline_keys(lake) or lake.grid_keys or ["cell"]
+    keys = headline_keys(lake) or lake.grid_keys or [ONE_CELL]
+    summary = one_cell(summary, keys)
     counts = natural_sort(
         summary.group_by([*keys, "end_reason"]).len().collect(), [*keys, "end_reason"]
     )
