@@ -294,6 +294,25 @@ def per_strategy(
     return win_rates(frame, by=list(by) + cols, metric=metric, pandas=pandas)
 
 
+def seat_strategies(frame: Frame) -> pl.LazyFrame:
+    """A seats table whose ``strategy`` names each seat's player as it was listed: the token
+    of the cell's ``strategies`` at the seat's ``listed`` index when it is more than a family
+    name (``file:PATH``, ``balanced:withdraw=table-value``, ``search:rollouts=8``), so a tuned
+    file and the plain heuristic of its family are two rows, not one ``balanced``."""
+    lf = _lazy(frame)
+    have = lf.collect_schema().names()
+    if not {"strategies", "listed", "strategy"} <= set(have):
+        return lf
+    tokens = pl.col("strategies").cast(pl.String).str.split(",")
+    token = tokens.list.get(pl.col("listed") % tokens.list.len(), null_on_oob=True)
+    token = token.str.strip_chars()
+    return lf.with_columns(
+        strategy=pl.when(token.str.contains(":", literal=True))
+        .then(token)
+        .otherwise(pl.col("strategy").cast(pl.String))
+    )
+
+
 def per_seat(
     frame: Frame,
     seat: str = "seat",

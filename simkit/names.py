@@ -23,6 +23,41 @@ OLD_ONES = ("zombie", "mi_go", "shoggoth", "cthulhu", "temple", "loyalist")
 ZOMBIE, MI_GO, SHOGGOTH, CTHULHU, TEMPLE, LOYALIST = range(6)
 NUM_OLD_ONES = len(OLD_ONES)
 
+# How a combat ends (the kernels' outcome codes, simkit.kernels.low.combat_layout), each as
+# (plain name, what it means for the fight). The web calculator (simkit.serve.calc.OUTCOMES)
+# words them the same way; tests/test_cli_facts.py keeps the two equal.
+OUTCOME_TEXT = {
+    "win": (
+        "Destroyed",
+        "every Old One is destroyed and your force still stands; damaged units heal",
+    ),
+    "win_and_defeat": (
+        "Destroyed, force defeated",
+        "the card that destroys the Old One also defeats your force (Sanity runs out or "
+        "no unit is left): you score the kill, your damaged units are lost",
+    ),
+    "defeat": (
+        "Defeated",
+        "Sanity ran out or every unit fell before the Old One did: it survives; a defeat "
+        "can leave units alive (undamaged ones go home, damaged ones are lost)",
+    ),
+    "withdraw": (
+        "Withdrew",
+        "you pulled out under the withdraw rule: the units that leave go home undamaged, "
+        "the Old One survives",
+    ),
+    "stalemate": (
+        "Stalemate",
+        "a whole pass of the deck changed nothing, so the fight can never end",
+    ),
+}
+
+
+def outcome_help() -> str:
+    """The outcome names as one help paragraph: 'win: ...; defeat: ...'."""
+    return "; ".join(f"{key} ({name}): {text}" for key, (name, text) in OUTCOME_TEXT.items())
+
+
 PERSONALITIES = ("alexander_proust", "boris_krupp", "bombardier_milligan", "corporal_jones")
 
 _EXTRA_ALIASES = {

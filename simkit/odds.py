@@ -465,7 +465,7 @@ def odds_table(
     n_batches = max(1, min(len(tasks), jobs * 32))
     bounds = np.linspace(0, len(tasks), n_batches + 1).round().astype(int)
     batches = [tasks[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
-    with Progress(progress, "odds rows") as bar:
+    with Progress(progress, "odds table", unit="odds rows") as bar:
         bar.add_total(len(tasks))
         if jobs == 1:
             parts = []

@@ -77,3 +77,66 @@ def test_bad_input(case, fixtures):
     assert case.culprit.lower() in lines[0].lower(), lines[0]
     assert bi.SECRET not in err + out
     assert bi.sentinels(root) == before
+
+
+JSON_CASES = [c for c in bi.CASES if "--json" not in c.argv and "--" not in c.argv]
+
+
+@pytest.mark.parametrize("case", JSON_CASES, ids=[c.id for c in JSON_CASES])
+def test_bad_input_with_json_prints_one_error_object(case, fixtures):
+    """With --json the same mistake is also one JSON object on stdout (the shared error path
+    in simkit.cli.main, every command): {"error": the stderr line, "exit_code": 2, ...}."""
+    import json
+
+    root, before = fixtures
+    code, out, err = bi.run_in_process([*case.args(root), "--json"])
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert "Traceback" not in err, err
+    assert code == 2, (code, err, out[-300:])
+    assert len(lines) == 1, err
+    assert out.count("\n") == 1 and out.endswith("\n"), out
+    obj = json.loads(out)
+    assert obj["exit_code"] == 2
+    assert case.culprit.lower() in obj["error"].lower(), obj
+    assert lines[0] == f"simkit: error: {obj['error']}"
+    assert bi.SECRET not in err + out
+    assert bi.sentinels(root) == before
+
+
+def test_json_error_names_the_command():
+    import json
+
+    code, out, err = bi.run_in_process(["experiment", "run", "/no/such/spec.toml", "--json"])
+    assert code == 2 and json.loads(out)["command"] == "experiment run"
+    code, out, err = bi.run_in_process(["no-such-command", "--json"])
+    assert code == 2 and json.loads(out)["command"] is None
+
+
+def test_json_error_never_follows_a_result(tmp_path, monkeypatch):
+    """`experiment verify --json` prints its result object and then fails (exit 2): stdout
+    still holds exactly one object (the result, "ok": false)."""
+    import json
+
+    import simkit.lake as lake
+
+    (tmp_path / "manifest.json").write_text("{}")
+    monkeypatch.setattr(lake.Manifest, "load", classmethod(lambda cls, root: _FakeManifest()))
+    monkeypatch.setattr(
+        lake,
+        "scan",
+        lambda *a, **k: lake.LakeIndex(
+            root=tmp_path, files=[], problems=[lake.Problem("x.parquet", "corrupt", "bad")]
+        ),
+    )
+    code, out, err = bi.run_in_process(["experiment", "verify", str(tmp_path), "--json"])
+    assert code == 2, err
+    assert out.count("\n") == 1, out
+    assert json.loads(out)["ok"] is False
+    assert err.startswith("simkit: error:")
+
+
+class _FakeManifest:
+    experiments: dict = {}
+
+    def exists(self):
+        return True

@@ -85,6 +85,22 @@ def test_report_is_html_with_provenance_banner_and_combat_section(results, tmp_p
     assert {"summary", "toc"} <= page.ids
 
 
+def assert_every_heading_in_toc(html: str) -> None:
+    """Every section heading (h2) has an id, unique in the page, and a ToC entry to it."""
+    import re
+
+    heads = re.findall(r"<h2([^>]*)>(.*?)</h2>", html, re.S)
+    assert heads
+    toc = re.search(r'<nav class="toc" id="toc">(.*?)</nav>', html, re.S).group(1)
+    ids = re.findall(r'\bid="([^"]+)"', re.sub(r"<svg.*?</svg>", "", html, flags=re.S))
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    for attrs, text in heads:
+        m = re.search(r'id="([^"]+)"', attrs)
+        assert m, f"h2 without id: {text[:60]}"
+        if m.group(1) != "summary-head":
+            assert f'href="#{m.group(1)}"' in toc, f"not in the ToC: {text[:60]}"
+
+
 def assert_self_contained(html: str) -> None:
     """Nothing to fetch: no script, stylesheet link, external image, font or import."""
     import re
@@ -784,6 +800,7 @@ def test_a_lake_varying_content_shows_each_rate_under_both_modes_and_names_the_c
     page = build(folder, tmp_path, capsys)
     assert any(i.endswith("-content") for i in page.ids)
     html = (tmp_path / "report.html").read_text()
+    assert_every_heading_in_toc(html)
     assert (
         "What rests on invented card texts" in html
         and "deep_ones" in html
@@ -823,6 +840,7 @@ def test_a_ladder_lake_gets_a_balance_against_skill_section_with_paired_steps(
     ).to_dicts()
     html = (tmp_path / "report.html").read_text()
     assert "Balance against skill" in html
+    assert_every_heading_in_toc(html)
     for r in steps:
         assert {"normal", "hard", "heroic", "normal_to_hard", "hard_to_heroic", "ordered"} <= set(r)
         assert (
@@ -897,3 +915,35 @@ def test_a_single_rung_lake_still_gets_its_difficulty_steps(tmp_path_factory, tm
     r = analysis.difficulty_steps(lake.scan(), by=["strategies"]).to_dicts()[0]
     assert row[0] == "economist"
     assert row[1] == f"{r['normal']:.3f} ({r['normal_lo']:.3f}-{r['normal_hi']:.3f})"
+
+
+def test_skill_order_tells_a_reversed_step_from_one_not_shown():
+    """'ordered: no' used to stand for both a step that goes the wrong way and one the
+    sample cannot tell; they are different findings."""
+    from simkit.report.skill import order_verdict
+
+    base = {"normal_to_hard": 0.05, "hard_to_heroic": 0.04, "ordered": False}
+    shown = {**base, "ordered": True, "normal_to_hard_lo": 0.01, "normal_to_hard_hi": 0.09}
+    shown |= {"hard_to_heroic_lo": 0.01, "hard_to_heroic_hi": 0.07}
+    assert order_verdict(shown) == "yes"
+    rev = {**shown, "ordered": False, "hard_to_heroic": -0.05}
+    rev |= {"hard_to_heroic_lo": -0.08, "hard_to_heroic_hi": -0.02}
+    assert order_verdict(rev) == "reversed: Hard to Heroic is easier"
+    open_ = {**shown, "ordered": False, "hard_to_heroic_lo": -0.01, "hard_to_heroic_hi": 0.09}
+    assert order_verdict(open_) == "not shown at this sample size"
+
+
+def test_the_summary_covers_every_lake_of_the_folder(tmp_path_factory, tmp_path, capsys):
+    """Two lakes in one folder (a difficulty ladder and a content pair): the summary has a
+    line or table for each (it used to read the first lake that varies difficulty only)."""
+    import re
+    import shutil
+
+    folder = tmp_path / "both"
+    shutil.copytree(_run_spec(tmp_path_factory, "skill", SKILL_SPEC) / "lake", folder / "a")
+    shutil.copytree(_run_spec(tmp_path_factory, "content", CONTENT_SPEC) / "lake", folder / "b")
+    build(folder, tmp_path, capsys)
+    html = (tmp_path / "report.html").read_text()
+    summary = re.search(r'<section class="summary".*?</section>', html, re.S).group(0)
+    head = summary.split('<ul id="summary-facts">')[0]
+    assert "skill_pair-" in head and "content_pair-" in head, head[:2000]

@@ -111,14 +111,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None = None) -> int:
+    from simkit.cli import output
     from simkit.errors import Terminated
 
     Terminated.raised = False
+    output.EMITTED = False
     _register()
     from simkit.cli.validate import prescan
 
+    args = list(sys.argv[1:] if argv is None else argv)
+    fail = _Failure(args)
     try:
-        args = list(sys.argv[1:] if argv is None else argv)
         prescan(args)
         from simkit.cli.validate import refuse_repeated
 
@@ -127,11 +130,10 @@ def _main(argv: list[str] | None = None) -> int:
         # exiting
         code = app(args=argv, standalone_mode=False)
     except UserError as exc:
-        print(f"simkit: error: {one_line(str(exc))}", file=sys.stderr)
-        return exc.exit_code
+        return fail(one_line(str(exc)), exc.exit_code)
     except typer.Exit as exc:
         if isinstance(exc.__cause__, KeyboardInterrupt):  # typer: Ctrl-C -> Exit(130), silent
-            return _stopped(exc.__cause__)
+            return _stopped(exc.__cause__, fail)
         return exc.exit_code
     except OSError as exc:
         # The last line of defence for an operating-system failure on a named path (disk
@@ -142,37 +144,77 @@ def _main(argv: list[str] | None = None) -> int:
             line = damaged_file_line(exc)
             if line is None:
                 raise
-            print(f"simkit: error: {line}", file=sys.stderr)
-            return 2
+            return fail(line, 2)
         from simkit.core.atomic import describe_os_error
 
-        print(f"simkit: error: {describe_os_error(exc, exc.filename)}", file=sys.stderr)
-        return 2
+        return fail(describe_os_error(exc, exc.filename), 2)
     except (typer.Abort, KeyboardInterrupt) as exc:
-        return _stopped(exc.__cause__ if isinstance(exc, typer.Abort) else exc)
+        return _stopped(exc.__cause__ if isinstance(exc, typer.Abort) else exc, fail)
     except click.ClickException as exc:  # usage errors (bad flag, bad type): exit code 2
         if type(exc).__name__ == "NoArgsIsHelpError":
             return 0  # the help was printed: asking for it is no mistake
         where = f"{exc.ctx.command_path}: " if getattr(exc, "ctx", None) is not None else ""
-        print(f"simkit: error: {where}{one_line(exc.format_message())}", file=sys.stderr)
-        return exc.exit_code
+        return fail(f"{where}{one_line(exc.format_message())}", exc.exit_code)
     except Exception as exc:
         line = damaged_file_line(exc)
         if line is None:
             raise
-        print(f"simkit: error: {line}", file=sys.stderr)
-        return 2
+        return fail(line, 2)
     if code == 130:  # typer turned a KeyboardInterrupt into a silent exit code 130
         from simkit.errors import Terminated
 
-        return _stopped(Terminated() if Terminated.raised else KeyboardInterrupt())
+        return _stopped(Terminated() if Terminated.raised else KeyboardInterrupt(), fail)
     return code if isinstance(code, int) else 0
 
 
-def _stopped(exc: BaseException | None) -> int:
+class _Failure:
+    """The one way a command line fails: one line on stderr (``simkit: error: ...``) and,
+    when ``--json`` was asked for, one JSON object on stdout too: ``{"error": LINE,
+    "exit_code": N, "command": "experiment run", "argv": [...]}`` (unless the command had
+    already printed its object: stdout never holds two)."""
+
+    def __init__(self, args: list[str]):
+        self.args = args
+        words = args[: args.index("--")] if "--" in args else args
+        self.json = "--json" in words
+
+    def command(self) -> str | None:
+        """The subcommand path the arguments name ("experiment run"), as far as it exists."""
+        try:
+            group = typer.main.get_command(app)
+        except Exception:  # noqa: BLE001 - a name for the error object, never a new error
+            return None
+        path: list[str] = []
+        for arg in self.args:
+            if arg.startswith("-") or not hasattr(group, "get_command"):
+                break
+            sub = group.get_command(None, arg)
+            if sub is None:
+                break
+            path.append(arg)
+            group = sub
+        return " ".join(path) or None
+
+    def __call__(self, line: str, code: int, prefix: str = "error") -> int:
+        print(f"simkit: {prefix}: {line}", file=sys.stderr)
+        from simkit.cli import output
+
+        if self.json and not output.EMITTED:
+            import json
+
+            body = {"error": line, "exit_code": int(code), "command": self.command()}
+            body["argv"] = [str(a) for a in self.args]
+            sys.stdout.write(json.dumps(body) + "\n")
+            sys.stdout.flush()
+        return code
+
+
+def _stopped(exc: BaseException | None, fail: _Failure | None = None) -> int:
     """One line for Ctrl-C (exit 130) or SIGTERM (simkit.errors.Terminated, exit 143)."""
     code = getattr(exc, "exit_code", 130)
     what = "terminated (SIGTERM)" if code == 143 else "interrupted"
+    if fail is not None:
+        return fail("stopped; nothing half-written is left", code, prefix=what)
     print(f"simkit: {what}: stopped; nothing half-written is left", file=sys.stderr)
     return code
 

@@ -30,7 +30,7 @@ from simkit.combat import (
     parse_old_ones,
 )
 from simkit.errors import UserError
-from simkit.names import OLD_ONES, old_one_id, personality_name
+from simkit.names import OLD_ONES, old_one_id, outcome_help, personality_name
 from strategies.combat import parse_allocation, parse_withdrawal
 from strategies.combat.allocation import OptimalAllocation
 from strategies.combat.withdrawal import OptimalWithdrawal
@@ -135,6 +135,10 @@ def _render(odds: CombatOdds, dist=None, seen=(), rule=None) -> None:
 
 @app.command(
     "combat",
+    help="Odds of one combat: outcomes, P(destroy), expected losses and cards.\n\n"
+    "How a fight ends (the outcome rows; P(destroy) = win + win_and_defeat): "
+    + outcome_help()
+    + ".",
     epilog="Example: simkit combat --force infantry=2,artillery=1 "
     "--vs mi_go --seen '3,zombie:I+AC/a1' --json",
 )
@@ -193,7 +197,6 @@ def combat_cmd(
     sets: SetOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Odds of one combat: outcomes, P(destroy), expected losses and cards."""
     validate.check_combat(
         method=method.value,
         games=games,
@@ -231,7 +234,9 @@ def combat_cmd(
     from simkit.runner.progress import Progress, progress_enabled
 
     with Progress(
-        progress_enabled(json) and method != Method.exact and games >= 2_000_000, "fights"
+        progress_enabled(json) and method != Method.exact and games >= 2_000_000,
+        "combat",
+        unit="fights",
     ) as bar:
         bar.add_total(games)
         if method == Method.exact:

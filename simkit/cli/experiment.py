@@ -89,6 +89,15 @@ def run_cmd(
         float | None,
         typer.Option(help="Add chunks per cell until the key metric's 95% half-width is this."),
     ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            help="Play N games per cell instead of the spec's sizing (a quick look at a big "
+            "spec). N enters the cells' ids: the resized run is an experiment of its own, "
+            "never pooled with the spec's full run.",
+        ),
+    ] = None,
     force: Annotated[
         bool, typer.Option(help="Add to a lake built by another spec, engine or data version.")
     ] = False,
@@ -101,7 +110,11 @@ def run_cmd(
     change data for every cell (they enter the cells' ids: a new lake cell, never pooled)."""
     from simkit.runner import RunFailed, load_spec, run_experiment
 
-    spec = load_spec(spec_file, parse_sets(sets, readings))
+    if games is not None and games < 1:
+        raise UserError(f"--games must be positive, got {games}")
+    if games is not None and target_ci is not None:
+        raise UserError("give --games or --target-ci, not both")
+    spec = load_spec(spec_file, parse_sets(sets, readings), games=games)
     try:
         result = run_experiment(
             spec,
@@ -153,11 +166,13 @@ def run_cmd(
                 "scheduler": scheduler,
                 "out": out,
                 "target_ci": target_ci,
+                "games": games,
                 "force": force,
             },
             {
                 "out": result.out,
                 "experiment_id": result.experiment_id,
+                "resized_from": spec.resized_from,
                 "chunks_written": result.chunks_written,
                 "chunks_skipped": result.chunks_skipped,
                 "games_written": result.games_written,
@@ -196,10 +211,28 @@ def run_cmd(
                 c.stop,
             )
         console.print(table)
+    from simkit.modes import get_mode
+
+    unit = get_mode(spec.mode).extra.get("row_unit", "games")
+    if spec.resized_from:
+        console.print(resized_note(spec.resized_from, spec.games), markup=False)
     console.print(
-        f"{result.chunks_written} chunk(s) written ({result.games_written:,} games, "
-        f"{result.games_per_second:,.0f} games/s), {result.chunks_skipped} found done; "
+        f"{result.chunks_written} chunk(s) written ({result.games_written:,} {unit}, "
+        f"{result.games_per_second:,.0f} {unit}/s), {result.chunks_skipped} found done; "
         f"lake: {result.out}"
+    )
+
+
+def resized_note(resized_from: dict, games: int | None) -> str:
+    """One line saying a run was resized with --games (its own cells, never pooled)."""
+    asked = (
+        f"{resized_from['games']:,} games per cell"
+        if resized_from.get("games")
+        else f"a 95% half-width of {resized_from.get('target_ci')}"
+    )
+    return (
+        f"resized: {games:,} games per cell with --games (the spec asks for {asked}); "
+        "its cells are its own, never pooled with the spec's full run"
     )
 
 
@@ -316,12 +349,14 @@ def summary_cmd(
                 "games_present": cov.games_present,
                 "games_expected": cov.games_expected,
                 "games_missing": cov.games_missing,
+                "resized_from": (lk.record.get("spec") or {}).get("resized_from"),
                 "issues": cov.issues,
                 "rows": rows,
             },
         )
         return
     note = lk.missing_note()
+    resized = (lk.record.get("spec") or {}).get("resized_from")
     table = Table(title=f"{lk.experiment}: {lk.key_metric}" + (" (INCOMPLETE)" if note else ""))
     cols = by + ["games"] + (["of"] if note and expected is not None else []) + ["rate"]
     for col in cols + ["95% interval"]:
@@ -339,6 +374,8 @@ def summary_cmd(
             f"{row['ci_low']:.4f} .. {row['ci_high']:.4f}",
         )
     Console().print(table)
+    if resized:
+        typer.echo(resized_note(resized, (lk.record.get("spec") or {}).get("games")))
     if note:
         typer.echo(note)
 

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import typer
 
+EMITTED = False  # set once a command printed its object (simkit.cli.main: no second object)
+
 
 def jsonable(obj: Any) -> Any:
     """``obj`` as plain JSON values (recursively); NaN/inf -> None."""
@@ -70,7 +72,9 @@ def dumps(command: str, inputs: Mapping[str, Any], result: Mapping[str, Any]) ->
 
 def emit(command: str, inputs: Mapping[str, Any], result: Mapping[str, Any]) -> None:
     """Print the one JSON object of ``command`` (its inputs echoed, then its result)."""
+    global EMITTED
     typer.echo(dumps(command, inputs, result))
+    EMITTED = True
 
 
 def force_mapping(force: tuple[int, ...]) -> dict[str, int]:

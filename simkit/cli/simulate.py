@@ -78,6 +78,28 @@ def one_cell_spec(
     )
 
 
+SETTING_ORDER = ("players", "humans", "strategies", "strategy", "oop", "difficulty", "ruleset")
+QUIET_DEFAULTS = {"unknown": "blank", "world": 0, "world_source": "none", "checked": False}
+
+
+def settings_line(params: dict, overrides: dict | None = None) -> str:
+    """What was played, as typed: players or humans, strategies (file: paths in full), the Old
+    One player, difficulty, rules, content, and any --set/--reading (defaults that change
+    nothing, such as unknown=blank, are left out)."""
+    keys = [k for k in SETTING_ORDER if k in params] + [k for k in params if k not in SETTING_ORDER]
+    parts = []
+    for k in keys:
+        v = params[k]
+        if QUIET_DEFAULTS.get(k, object()) == v:
+            continue
+        if k == "shuffle_seats":
+            parts.append("seats shuffled" if v else "seats in the order given")
+            continue
+        parts.append(f"{k}={v}")
+    parts += [f"{k}={v}" for k, v in (overrides or {}).items()]
+    return "settings: " + ", ".join(parts)
+
+
 def rate_rows(frame, by: list[str], metric: str) -> list[dict]:
     from simkit import analysis
 
@@ -248,7 +270,7 @@ def simulate(
     overall = rate_rows(lake.scan(), ["cell"], metric)[0]
     per_strategy, per_seat = [], []
     if "seats" in wanted:
-        seats = lake.scan("seats")
+        seats = analysis.seat_strategies(lake.scan("seats"))
         per_strategy = rate_rows(seats, ["strategy"], "win")
         per_seat = rate_rows(seats, ["seat"], "win")
     if json:
@@ -292,6 +314,7 @@ def simulate(
         f"{spec.experiment_id}, in {result.seconds:.1f} s ({speed})",
         markup=False,
     )
+    console.print(settings_line(params, overrides), markup=False)
     console.print(
         f"{metric}: {overall['rate']:.4f} (95% {overall['ci_low']:.4f}-{overall['ci_high']:.4f})"
     )
@@ -303,7 +326,9 @@ def simulate(
             continue
         table = Table(title=title)
         for col in (key, "seats", "wins", "rate", "95% interval"):
-            table.add_column(col, justify="left" if col == key else "right")
+            table.add_column(
+                col, justify="left" if col == key else "right", overflow="fold", no_wrap=False
+            )
         for r in rows:
             table.add_row(
                 str(r[key]),
@@ -322,6 +347,8 @@ def _lake_game(
     cell: str | None,
     seed: int | None,
     allow_incomplete: bool = False,
+    chunk: int | None = None,
+    game: int | None = None,
 ):
     """(mode, root seed, parameters) of one cell of a lake, from its manifest (checked against
     its files like every reader: an incomplete or changed lake is refused unless asked)."""
@@ -347,7 +374,31 @@ def _lake_game(
     root = int(lk.record.get("root_seed", 0))
     if seed is not None and seed != root:
         raise UserError(f"--seed {seed} differs from the lake's root seed {root}; drop --seed")
+    if chunk is not None and game is not None:
+        check_in_lake(lake, lk.record.get("chunks") or {}, cell, chunk, game)
     return mode, root, dict(cells[cell]["params"])
+
+
+def check_in_lake(lake: Path, chunks: dict, cell: str, chunk: int, game: int) -> None:
+    """Refuse a --chunk/--game the lake never played (the seed would rebuild a game, but
+    not one of its rows): one line naming the flag and what the lake holds."""
+    have = {
+        int(k): int(entry.get("n_games", 0))
+        for key, entry in chunks.items()
+        for c, _, k in [key.rpartition(":")]
+        if c == cell and k.isdigit()
+    }
+    if chunk not in have:
+        span = f"chunks 0..{max(have)}" if have else "no chunks"
+        if len(have) == 1:
+            span = f"chunk {next(iter(have))} only"
+        elif have and len(have) != max(have) + 1:
+            span = f"{len(have)} chunk(s) between 0 and {max(have)}"
+        raise UserError(f"--chunk {chunk}: not in the lake {lake} (this cell holds {span})")
+    if not 0 <= game < have[chunk]:
+        raise UserError(
+            f"--game {game}: chunk {chunk} of the lake {lake} holds games 0..{have[chunk] - 1}"
+        )
 
 
 @app.command("replay", epilog="Example: simkit replay --lake results/rv --chunk 0 --game 5")
@@ -419,7 +470,9 @@ def replay(
     from simkit.game.replay import replay_text
 
     if lake is not None:
-        mode, seed, params = _lake_game(lake, experiment, cell, seed, allow_incomplete)
+        mode, seed, params = _lake_game(
+            lake, experiment, cell, seed, allow_incomplete, chunk=chunk, game=game
+        )
         players = params.get("players")
         humans = params.get("humans")
         strategies = params.get("strategies", params.get("strategy", strategies))

@@ -317,6 +317,7 @@ COMBAT_MODE = register(
         "(simkit combat --method mc with fixed policies)",
         extra={
             "default_chunk_size": DEFAULT_CHUNK,
+            "row_unit": "fights",  # what a row is (progress bars count these)
             "check": check_cell,
             "data": "auztralia",
             "partition_hint": ("vs", "force"),

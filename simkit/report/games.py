@@ -18,6 +18,14 @@ END_REASONS = {0: "unfinished", 1: "time (53)", 2: "port lost", 3: "aborted"}
 POOL_SPREAD_FLAG = 0.10  # flag a balance claim when strategy pools disagree by more than this
 
 
+ONE_CELL = "which games"  # the row label column of a one-cell lake (no grid key varies)
+
+
+def one_cell(frame, keys: list[str]):
+    """A one-cell lake labelled "all games" instead of by its cell hash."""
+    return frame.with_columns(pl.lit("all games").alias(ONE_CELL)) if keys == [ONE_CELL] else frame
+
+
 def cell_label(row: dict, keys: list[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in keys) or "all games"
 
@@ -363,7 +371,8 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
     names = summary.collect_schema().names()
     if "oo_vp" not in names:
         return ""
-    keys = lake.grid_keys or ["cell"]
+    keys = lake.grid_keys or [ONE_CELL]
+    summary = one_cell(summary, keys)
     sources = analysis.old_ones_vp_sources(summary)
     present = [
         c for c in sources.collect_schema().names() if c.startswith("vp_") and c != "vp_total"
@@ -406,7 +415,7 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
         ),
     ]
     try:
-        seats = analysis.vp_by_source(lake.scan("seats"), by=["strategy"])
+        seats = analysis.vp_by_source(analysis.seat_strategies(lake.scan("seats")), by=["strategy"])
     except analysis.LakeError:
         seats = None
     if seats is not None and len(seats):
@@ -437,7 +446,8 @@ def ending_section(lake: analysis.Lake, sid: str) -> str:
     names = summary.collect_schema().names()
     if "end_reason" not in names or "end_time" not in names:
         return ""
-    keys = headline_keys(lake) or lake.grid_keys or ["cell"]
+    keys = headline_keys(lake) or lake.grid_keys or [ONE_CELL]
+    summary = one_cell(summary, keys)
     counts = natural_sort(
         summary.group_by([*keys, "end_reason"]).len().collect(), [*keys, "end_reason"]
     )
@@ -570,7 +580,7 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
     """Per-strategy and per-seat win rates (seats table), and the bot pools compared within
     each cell of the other grid keys."""
     try:
-        seats = lake.scan("seats")
+        seats = analysis.seat_strategies(lake.scan("seats"))
     except analysis.LakeError:
         seats = None
     flag = pool_flag(lake)
@@ -624,6 +634,20 @@ def outcome_names() -> dict[int, str]:
     from simkit.kernels.low import combat_layout as C
 
     return dict(enumerate(C.OUTCOME_NAMES))
+
+
+def outcome_legend(keys: list[str]) -> str:
+    """What each combat outcome name means (simkit.names.OUTCOME_TEXT): a defeat, say, can
+    leave units alive."""
+    from simkit.names import OUTCOME_TEXT
+
+    items = [
+        f"<dt><code>{esc(k)}</code> — {esc(OUTCOME_TEXT[k][0])}</dt>"
+        f"<dd>{esc(OUTCOME_TEXT[k][1])}</dd>"
+        for k in keys
+        if k in OUTCOME_TEXT
+    ]
+    return f'<dl class="outcome-legend">{"".join(items)}</dl>' if items else ""
 
 
 def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
@@ -700,6 +724,7 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
                 row.append(with_interval(c / t["games"], lo, hi))
             body.append(row)
         parts.append("<h3>How each fight ended (share, 95% interval)</h3>")
+        parts.append(outcome_legend([names.get(o, str(o)) for o in present]))
         parts.append(
             table_html(
                 [*keys, "fights", *(names.get(o, str(o)) for o in present)],

@@ -106,6 +106,30 @@ def table_html(
 
 
 H2 = re.compile(r'<h2 id="([^"]+)"[^>]*>(.*?)</h2>', re.S)
+# a heading without an id, and the id of the <section> it opens (if it opens one)
+_BARE_H2 = re.compile(r'(<section id="([^"]+)"[^>]*>\s*)?<h2(?![^>]*\bid=)([^>]*)>(.*?)</h2>', re.S)
+
+
+def with_heading_ids(sections: Sequence[str]) -> list[str]:
+    """Every h2 given an id (so the table of contents lists it): the id of the section it
+    opens plus "-head", else a slug of its text; never one already in the page."""
+    taken = {m.group(1) for s in sections for m in re.finditer(r'\bid="([^"]+)"', s)}
+
+    def fix(m: re.Match) -> str:
+        opener, section_id, attrs, text = m.group(1) or "", m.group(2), m.group(3), m.group(4)
+        plain = re.sub(r"<[^>]+>", "", text)
+        base = (
+            f"{section_id}-head"
+            if section_id
+            else (re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:48] or "section")
+        )
+        new, n = base, 2
+        while new in taken:
+            new, n = f"{base}-{n}", n + 1
+        taken.add(new)
+        return f'{opener}<h2 id="{new}"{attrs}>{text}</h2>'
+
+    return [_BARE_H2.sub(fix, s) for s in sections]
 
 
 def toc_html(sections: Sequence[str]) -> str:
@@ -122,6 +146,7 @@ def toc_html(sections: Sequence[str]) -> str:
 def page(title: str, banner: str, sections: Sequence[str], summary: str = "") -> str:
     """The whole document: title, provenance banner, the one-screen summary, the table of
     contents, then the sections."""
+    sections = with_heading_ids(sections)
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

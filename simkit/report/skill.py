@@ -32,6 +32,26 @@ def _short(text: object) -> str:
     return "tuned:" + s.rsplit("/", 1)[-1].removesuffix(".toml") if s.startswith("file:") else s
 
 
+STEPS = (("normal_to_hard", "Normal to Hard"), ("hard_to_heroic", "Hard to Heroic"))
+
+
+def order_verdict(r: dict) -> str:
+    """Whether Normal < Hard < Heroic holds for one group, in three honest answers:
+    "yes" (both paired steps' 95% intervals above zero), "reversed: ..." (a step's interval
+    lies wholly below zero: that level is easier than the one before), or "not shown at
+    this sample size" (an interval still covers zero: more games could tell)."""
+    if r.get("ordered"):
+        return "yes"
+    reversed_ = [
+        label for key, label in STEPS if r.get(f"{key}_hi") is not None and r[f"{key}_hi"] < 0
+    ]
+    if reversed_:
+        return "reversed: " + ", ".join(f"{label} is easier" for label in reversed_)
+    if any(r.get(key) is None for key, _ in STEPS):
+        return "-"
+    return "not shown at this sample size"
+
+
 def section(lake: analysis.Lake, sid: str) -> str:
     # every other key the grid varies (the rung, the Old One player, humans, ruleset...)
     by = [k for k in lake.grid_keys if k != "difficulty"] or ["strategies"]
@@ -59,7 +79,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
             pct(r, "heroic"),
             step(r, "normal_to_hard"),
             step(r, "hard_to_heroic"),
-            "yes" if r["ordered"] else "no",
+            order_verdict(r),
         ]
         for r in rows_in
     ]
@@ -67,6 +87,9 @@ def section(lake: analysis.Lake, sid: str) -> str:
     for r in rows_in:
         per_rung.setdefault(_short(r.get("strategies", "all")), []).append(bool(r["ordered"]))
     said = "; ".join(f"{esc(k)} {sum(v)} of {len(v)}" for k, v in per_rung.items())
+    verdicts = [order_verdict(r) for r in rows_in]
+    n_rev = sum(v.startswith("reversed") for v in verdicts)
+    n_open = sum(v == "not shown at this sample size" for v in verdicts)
     table = table_html(
         [
             *by,
@@ -86,6 +109,10 @@ def section(lake: analysis.Lake, sid: str) -> str:
         f"<p>The Old One player's win rate (<b>{esc(lake.key_metric)}</b>) at each difficulty, for "
         "each rung of human play (<i>tuned:</i> a strategy tuned by <code>simkit tune</code>) and "
         "each Old One player, with the paired steps between levels on shared seeds. "
-        "<b>Ordered</b>: Normal &lt; Hard &lt; Heroic with both steps' 95% intervals above zero. "
-        f"Groups ordered per rung: {said}.</p>{table}</section>"
+        "<b>Ordered</b>: <i>yes</i> when Normal &lt; Hard &lt; Heroic with both steps' 95% "
+        "intervals above zero; <i>reversed</i> when a step's interval lies wholly below zero "
+        "(that level is easier than the one before it); <i>not shown at this sample size</i> "
+        "when an interval still covers zero (more games could tell). "
+        f"Groups ordered per rung: {said}; reversed: {n_rev}; not shown at this sample size: "
+        f"{n_open}.</p>{table}</section>"
     )

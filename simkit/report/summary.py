@@ -87,7 +87,7 @@ def _step_cell(s: dict) -> str:
     return f"{s['diff']:+.3f} ({s['ci_low']:+.3f}..{s['ci_high']:+.3f})"
 
 
-def difficulty_table(lake: analysis.Lake) -> str:
+def difficulty_table(lake: analysis.Lake, index: int = 0) -> str:
     facts = difficulty_steps(lake)
     hk, levels = facts["humans_key"], facts["levels"]
     groups = sorted({r[hk] for r in facts["rates"]}) if hk else [None]
@@ -125,7 +125,12 @@ def difficulty_table(lake: analysis.Lake) -> str:
     )
     return (
         f"<h3>Difficulty: {esc(lake.experiment)}</h3>"
-        + table_html(headers, rows, "table-summary-difficulty", text_columns=(0,))
+        + table_html(
+            headers,
+            rows,
+            "table-summary-difficulty" + (f"-{index}" if index else ""),
+            text_columns=(0,),
+        )
         + note
     )
 
@@ -220,44 +225,35 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
     parts = [
         '<section class="summary" id="summary"><h2 id="summary-head" class="first">Summary</h2>'
     ]
-    dl = difficulty_lake(lakes)
-    if dl is not None:
-        parts.append(difficulty_table(dl))
-    else:
-        for lk in lakes[:1]:
-            if mode_of(lk) == "combat":
-                continue
-            r = analysis.win_rates(
-                lk.scan(), by=lk.grid_keys or ["cell"], metric=lk.key_metric
-            ).sort("rate")
-            if r.height == 1:
-                one = r.row(0, named=True)
-                fixed = ", ".join(
-                    f"{k}={v}"
-                    for k, v in next(iter(lk.cells.values()))["params"].items()
-                    if k
-                    in (
-                        "humans",
-                        "players",
-                        "difficulty",
-                        "ruleset",
-                        "strategies",
-                        "strategy",
-                        "oop",
-                    )
-                )
-                parts.append(
-                    f"<p>{esc(lk.experiment)} ({esc(fixed)}): {esc(lk.key_metric)} "
-                    f"{_rate_cell(one)} over {one['games']:,} games.</p>"
-                )
-            elif r.height:
-                lo, hi = r.row(0, named=True), r.row(r.height - 1, named=True)
-                keys = lk.grid_keys or ["cell"]
-                parts.append(
-                    f"<p>{esc(lk.experiment)}: {esc(lk.key_metric)} ranges from {_rate_cell(lo)} "
-                    f"({esc(', '.join(f'{k}={lo[k]}' for k in keys))}) to {_rate_cell(hi)} "
-                    f"({esc(', '.join(f'{k}={hi[k]}' for k in keys))}) over {r.height} cell(s).</p>"
-                )
+    for i, lk in enumerate(lakes):  # every lake read, not only the first
+        if "difficulty" in lk.grid_keys:
+            parts.append(difficulty_table(lk, i))
+            continue
+        if mode_of(lk) == "combat":
+            continue  # its line is the combat headline below
+        r = analysis.win_rates(lk.scan(), by=lk.grid_keys or ["cell"], metric=lk.key_metric).sort(
+            "rate"
+        )
+        if r.height == 1:
+            one = r.row(0, named=True)
+            fixed = ", ".join(
+                f"{k}={v}"
+                for k, v in next(iter(lk.cells.values()))["params"].items()
+                if k
+                in ("humans", "players", "difficulty", "ruleset", "strategies", "strategy", "oop")
+            )
+            parts.append(
+                f"<p>{esc(lk.experiment)} ({esc(fixed)}): {esc(lk.key_metric)} "
+                f"{_rate_cell(one)} over {one['games']:,} games.</p>"
+            )
+        elif r.height:
+            lo, hi = r.row(0, named=True), r.row(r.height - 1, named=True)
+            keys = lk.grid_keys or ["cell"]
+            parts.append(
+                f"<p>{esc(lk.experiment)}: {esc(lk.key_metric)} ranges from {_rate_cell(lo)} "
+                f"({esc(', '.join(f'{k}={lo[k]}' for k in keys))}) to {_rate_cell(hi)} "
+                f"({esc(', '.join(f'{k}={hi[k]}' for k in keys))}) over {r.height} cell(s).</p>"
+            )
     items = []
     for line in combat_headline(odds, lakes):
         items.append(f"<li><b>Combat.</b> {esc(line)}</li>")

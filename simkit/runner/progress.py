@@ -1,4 +1,7 @@
-"""A progress bar with games/s and ETA on stderr; silent in CI or when stderr is not a terminal."""
+"""A progress bar with rate and ETA on stderr; silent in CI or when stderr is not a terminal.
+
+It counts what the work is made of (``unit``: games, fights, odds rows) and says "starting"
+until the first total is known (never ``0/0`` while workers start)."""
 
 from __future__ import annotations
 
@@ -12,10 +15,12 @@ def progress_enabled(quiet: bool = False) -> bool:
 
 
 class Progress:
-    """Counts games done against a total that a precision target may still raise."""
+    """Counts units (games, fights, rows) done against a total a precision target may raise."""
 
-    def __init__(self, enabled: bool, description: str = "games"):
+    def __init__(self, enabled: bool, description: str = "games", unit: str = "games", file=None):
         self.enabled = enabled
+        self.unit = unit
+        self._file = file  # default: the terminal's stderr
         self.total = 0
         self.done = 0
         self.skipped = 0
@@ -29,7 +34,6 @@ class Progress:
             from rich.console import Console
             from rich.progress import (
                 BarColumn,
-                MofNCompleteColumn,
                 TextColumn,
                 TimeElapsedColumn,
                 TimeRemainingColumn,
@@ -39,16 +43,20 @@ class Progress:
             self._bar = Bar(
                 TextColumn("{task.description}"),
                 BarColumn(),
-                MofNCompleteColumn(),
+                TextColumn("{task.fields[count]}"),
                 TextColumn("{task.fields[rate]}"),
                 TimeElapsedColumn(),
                 TextColumn("ETA"),
                 TimeRemainingColumn(),
-                console=Console(stderr=True),
+                console=Console(stderr=True)
+                if self._file is None
+                else Console(file=self._file, force_terminal=True, width=120),
                 transient=False,
             )
             self._bar.__enter__()
-            self._task = self._bar.add_task(self._description, total=0, rate="")
+            self._task = self._bar.add_task(
+                self._description, total=None, count=self.count_text(), rate=""
+            )
         return self
 
     def __exit__(self, *exc) -> None:
@@ -56,23 +64,36 @@ class Progress:
             self._bar.__exit__(*exc)
             self._bar = None
 
-    def add_total(self, games: int, already_done: int = 0) -> None:
-        """Plan ``games`` more, of which ``already_done`` were found finished in the lake."""
-        self.total += games
+    def add_total(self, n: int, already_done: int = 0) -> None:
+        """Plan ``n`` more units, of which ``already_done`` were found finished in the lake."""
+        self.total += n
         self.skipped += already_done
         self._update(already_done)
 
-    def advance(self, games: int) -> None:
-        self.done += games
-        self._update(games)
+    def advance(self, n: int) -> None:
+        self.done += n
+        self._update(n)
 
     @property
     def rate(self) -> float:
         elapsed = time.perf_counter() - self._start
         return self.done / elapsed if elapsed > 0 else 0.0
 
+    def count_text(self) -> str:
+        if not self.total:
+            return f"starting (no {self.unit} planned yet)"
+        text = f"{self.done + self.skipped:,}/{self.total:,} {self.unit}"
+        return text if self.done else text + " (starting)"
+
+    def rate_text(self) -> str:
+        return f"{self.rate:,.0f} {self.unit}/s" if self.done else ""
+
     def _update(self, advance: int) -> None:
         if self._bar is not None:
             self._bar.update(
-                self._task, total=self.total, advance=advance, rate=f"{self.rate:,.0f} games/s"
+                self._task,
+                total=self.total or None,
+                advance=advance,
+                count=self.count_text(),
+                rate=self.rate_text(),
             )

@@ -140,7 +140,8 @@ def run_experiment(
         manifest.save()
         run = _Run(spec, out, manifest, record, index, fan)
         try:
-            with fan, Progress(progress_enabled(quiet), spec.name) as bar:
+            unit = get_mode(spec.mode).extra.get("row_unit", "games")
+            with fan, Progress(progress_enabled(quiet), spec.name, unit=unit) as bar:
                 run.bar = bar
                 cells = run.execute()
         except KeyboardInterrupt:
@@ -224,6 +225,12 @@ def check_compatible(manifest: Manifest, spec: Spec, out: Path, force: bool) -> 
             what.append(f"engine version {exp.get('engine_version')} vs {spec.engine_version}")
         if exp.get("data_hash") != spec.data_hash:
             what.append(f"data pack {exp.get('data_hash')} vs {spec.data_hash}")
+        for label, sizing in (
+            ("it was", (exp.get("spec") or {}).get("resized_from") and exp["spec"].get("games")),
+            ("this run is", spec.resized_from and spec.games),
+        ):
+            if sizing:
+                what.append(f"{label} resized with --games {sizing}")
         if not what:
             what.append("a different spec")
         diffs.append(f"'{exp_id}' ({', '.join(what)})")

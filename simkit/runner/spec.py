@@ -91,6 +91,10 @@ class Spec:
     data_hash: str
     design: str = "grid"
     world_sources: tuple[str, ...] = ()  # [worlds] sources (the grid's "world" is the count)
+    # `experiment run --games N`: the spec's own sizing ({"games": ..., "target_ci": ...});
+    # N then enters every cell's id (its own cells and experiment, never pooled with the
+    # spec's full run)
+    resized_from: dict[str, Any] | None = None
     cells: tuple[Cell, ...] = field(default=())
     experiment_id: str = ""
     data: Any = field(default=None, repr=False, compare=False)  # the loaded pack (before overrides)
@@ -139,6 +143,7 @@ class Spec:
             "override_grid": self.override_grid,
             "design": self.design,
             "world_sources": list(self.world_sources),
+            **({"resized_from": self.resized_from} if self.resized_from else {}),
         }
 
 
@@ -150,9 +155,14 @@ class _Where:
         return UserError(f"{self.file}: {where}: {message}" if where else f"{self.file}: {message}")
 
 
-def load_spec(path: str | Path, sets: dict[str, Any] | None = None) -> Spec:
+def load_spec(
+    path: str | Path, sets: dict[str, Any] | None = None, games: int | None = None
+) -> Spec:
     """The spec in ``path``; ``sets`` (``--set``/``--reading`` overrides) join its
-    [overrides] for every cell (a key its [override_grid] varies is refused)."""
+    [overrides] for every cell (a key its [override_grid] varies is refused). ``games``
+    (``experiment run --games N``) plays N games per cell instead of the spec's sizing; N
+    then enters every cell's id, so the resized run is an experiment of its own (its lake
+    is refused as the full run's, and a full run refuses its lake without --force)."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"{path}: no such experiment spec")
@@ -175,7 +185,26 @@ def load_spec(path: str | Path, sets: dict[str, Any] | None = None) -> Spec:
         text += "\n# simkit experiment run --set\n" + "".join(
             f"# {k} = {v!r}\n" for k, v in sets.items()
         )
-    return parse_spec(raw, str(path), text=text, base_dir=path.parent, default_name=path.stem)
+    resized = None
+    if games is not None:
+        if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+            raise UserError(f"--games must be a positive whole number, got {games!r}")
+        exp = raw.get("experiment")
+        if isinstance(exp, dict) and not (exp.get("games") == games and "target_ci" not in exp):
+            resized = {"games": exp.get("games"), "target_ci": exp.get("target_ci")}
+            raw["experiment"] = {
+                k: v for k, v in exp.items() if k not in ("target_ci", "min_games", "max_games")
+            }
+            raw["experiment"]["games"] = games
+            text += f"\n# simkit experiment run --games {games}\n"
+    return parse_spec(
+        raw,
+        str(path),
+        text=text,
+        base_dir=path.parent,
+        default_name=path.stem,
+        resized_from=resized,
+    )
 
 
 def _refuse_control_chars(w: _Where, value: Any, where: str) -> None:
@@ -205,6 +234,7 @@ def parse_spec(
     text: str = "",
     base_dir: Path | None = None,
     default_name: str = "experiment",
+    resized_from: dict[str, Any] | None = None,
 ) -> Spec:
     w = _Where(file)
     _refuse_control_chars(w, raw, "")
@@ -352,6 +382,7 @@ def parse_spec(
         data_hash=getattr(data, "hash", "none"),
         design=design,
         world_sources=world_sources,
+        resized_from=resized_from,
         data=data,
     )
     cells = _cells(w, spec, mode, data)
@@ -611,6 +642,7 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
             spec.root_seed,
             spec.chunk_size,
             spec.engine_version,
+            extra={"games": spec.games} if spec.resized_from else None,
         )
         if cell_id in seen:
             raise w.error(
