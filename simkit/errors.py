@@ -1,5 +1,7 @@
 """User-facing errors: one clear line, exit code 2, never a traceback."""
 
+import re
+
 
 class UserError(Exception):
     """A mistake in something the user typed or supplied (flag, data pack, spec)."""
@@ -36,7 +38,7 @@ class Terminated(KeyboardInterrupt):
 # the C1 range are never part of a name, a token or a card text: a NUL or an escape in one
 # is a damaged file or a pasted terminal sequence, refused before it reaches a label,
 # a path or a Parquet column.
-_LAYOUT = "\t\n\r"
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def first_control_char(text: str) -> tuple[int, str] | None:
@@ -47,11 +49,8 @@ def first_control_char(text: str) -> tuple[int, str] | None:
     >>> first_control_char("tabs\\tand\\nlines") is None
     True
     """
-    for i, ch in enumerate(text):
-        o = ord(ch)
-        if (o < 32 and ch not in _LAYOUT) or 127 <= o < 160:
-            return text.count("\n", 0, i) + 1, ch
-    return None
+    m = _CONTROL.search(text)
+    return None if m is None else (text.count("\n", 0, m.start()) + 1, m.group())
 
 
 def control_char_message(ch: str) -> str:

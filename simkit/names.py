@@ -24,8 +24,8 @@ ZOMBIE, MI_GO, SHOGGOTH, CTHULHU, TEMPLE, LOYALIST = range(6)
 NUM_OLD_ONES = len(OLD_ONES)
 
 # How a combat ends (the kernels' outcome codes, simkit.kernels.low.combat_layout), each as
-# (plain name, what it means for the fight). The web calculator (simkit.serve.calc.OUTCOMES)
-# words them the same way; tests/test_cli_facts.py keeps the two equal.
+# (plain name, what it means for the fight): the one wording of the CLI help, the report's
+# legend and the web calculator (simkit.serve.calc.OUTCOMES).
 OUTCOME_TEXT = {
     "win": (
         "Destroyed",

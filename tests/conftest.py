@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 import dataclasses
+import subprocess
 
 import numpy as np
 import pytest
 
 from simkit.datapack import AuzData, load_pack
 from simkit.game.streams import game_streams
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    """A real 1 MB file system (tmpfs) for disk-full cases; skips where none may be mounted
+    (without root). Unmounted afterwards, lazily if a test left it busy."""
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root); the injected ENOSPC tests cover it")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
 
 
 @pytest.fixture(scope="session")

@@ -29,47 +29,14 @@ def revenge_lake(tmp_path_factory):
     out = tmp_path_factory.mktemp("facts") / "rv"
     import os
 
+    argv = ["simulate", "--mode", "revenge", "--humans", "2", "--difficulty", "heroic"]
+    argv += ["--oop", "blighter", "--strategies", f"{TUNED},balanced", "--games", "20"]
+    argv += ["--out", str(out)]
     here = os.getcwd()
     os.chdir(ROOT)  # the file: path is relative to the checkout, as a user types it
     try:
-        text = run(
-            "simulate",
-            "--mode",
-            "revenge",
-            "--humans",
-            "2",
-            "--difficulty",
-            "heroic",
-            "--oop",
-            "blighter",
-            "--strategies",
-            f"{TUNED},balanced",
-            "--games",
-            "20",
-            "--out",
-            str(out),
-            "--quiet",
-        ).stdout
-        obj = json.loads(
-            run(
-                "simulate",
-                "--mode",
-                "revenge",
-                "--humans",
-                "2",
-                "--difficulty",
-                "heroic",
-                "--oop",
-                "blighter",
-                "--strategies",
-                f"{TUNED},balanced",
-                "--games",
-                "20",
-                "--out",
-                str(out),
-                "--json",
-            ).stdout
-        )
+        text = run(*argv, "--quiet").stdout
+        obj = json.loads(run(*argv, "--json").stdout)
     finally:
         os.chdir(here)
     return out, text, obj

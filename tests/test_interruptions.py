@@ -211,43 +211,33 @@ def test_a_study_db_held_by_another_run_is_one_line(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("spare_kb", [0, 16, 64], ids=["no-byte-left", "16KB-left", "64KB-left"])
-def test_tune_on_a_really_full_disk_is_one_line(tmp_path, capsys, spare_kb):
+def test_tune_on_a_really_full_disk_is_one_line(small_tmpfs, capsys, spare_kb):
     """Not an injected error: a 1 MB tmpfs filled before tune starts (to the last byte, or
-    with room for the lock and records but not the study; skips where no tmpfs may be
-    mounted, i.e. without root)."""
+    with room for the lock and records but not the study)."""
     from simkit.cli import main
 
-    mnt = tmp_path / "small"
-    mnt.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True
-    )
-    if mounted.returncode != 0:
-        pytest.skip("cannot mount a tmpfs here (needs root); study_error's table covers the text")
+    mnt = small_tmpfs
+    fd = os.open(mnt / "filler", os.O_WRONLY | os.O_CREAT)
     try:
-        fd = os.open(mnt / "filler", os.O_WRONLY | os.O_CREAT)
-        try:
-            while os.write(fd, b"\0" * 4096):
-                pass
-        except OSError:  # full: what the test wants
+        while os.write(fd, b"\0" * 4096):
             pass
-        finally:
-            os.close(fd)
-        size = os.path.getsize(mnt / "filler")
-        os.truncate(mnt / "filler", max(0, size - spare_kb * 1024))
-        code = main(
-            ["tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced"]
-            + ["--trials", "2", "--out", str(mnt / "t")]
-        )
-        err = capsys.readouterr().err
-        lines = [ln for ln in err.splitlines() if ln.strip()]
-        assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
-        assert "disk full" in lines[0] and str(mnt / "t") in lines[0], err
-        # nothing of the study is left open (an open study.db keeps the mount busy)
-        umount = subprocess.run(["umount", str(mnt)], capture_output=True, text=True)
-        assert umount.returncode == 0, umount.stderr
+    except OSError:  # full: what the test wants
+        pass
     finally:
-        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+        os.close(fd)
+    size = os.path.getsize(mnt / "filler")
+    os.truncate(mnt / "filler", max(0, size - spare_kb * 1024))
+    code = main(
+        ["tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced"]
+        + ["--trials", "2", "--out", str(mnt / "t")]
+    )
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert "disk full" in lines[0] and str(mnt / "t") in lines[0], err
+    # nothing of the study is left open (an open study.db keeps the mount busy)
+    umount = subprocess.run(["umount", str(mnt)], capture_output=True, text=True)
+    assert umount.returncode == 0, umount.stderr
 
 
 @pytest.mark.slow  # plays games

@@ -273,24 +273,14 @@ def test_disk_full_injected_one_line_no_temporaries_no_running_manifest(
     )  # room again: it completes
 
 
-def test_disk_full_on_a_small_tmpfs(tmp_path, straight, capsys):
-    mnt = tmp_path / "small"
-    mnt.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True
-    )
-    if mounted.returncode != 0:
-        pytest.skip("cannot mount a tmpfs here (needs root); the injected ENOSPC test covers it")
-    try:
-        path = spec_file(tmp_path)
-        out = mnt / "lake"
-        code = main(["experiment", "run", str(path), "--out", str(out), "--quiet"])
-        err = capsys.readouterr().err
-        assert code == 2, err
-        assert "Traceback" not in err and "disk full" in err.strip().splitlines()[-1], err
-        _full_disk_checks(out)
-    finally:
-        subprocess.run(["umount", str(mnt)], capture_output=True)
+def test_disk_full_on_a_small_tmpfs(tmp_path, straight, capsys, small_tmpfs):
+    path = spec_file(tmp_path)
+    out = small_tmpfs / "lake"
+    code = main(["experiment", "run", str(path), "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "Traceback" not in err and "disk full" in err.strip().splitlines()[-1], err
+    _full_disk_checks(out)
 
 
 @pytest.mark.slow  # real processes / a long exact solve: make test runs it

@@ -34,7 +34,7 @@ from simkit.core.seen import remaining_cards
 from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels.low import combat_layout as C
-from simkit.names import OLD_ONES, UNITS, old_one_id
+from simkit.names import OLD_ONES, OUTCOME_TEXT, UNITS, old_one_id
 from simkit.odds import attack_tp
 
 SERVE_STATE_BUDGET = 150_000  # exact-solver states per query (~0.5 s at most), else Monte Carlo
@@ -57,31 +57,7 @@ WITHDRAW = {
     ),
 }
 
-OUTCOMES = {
-    "win": (
-        "Destroyed",
-        "every Old One is destroyed and your force still stands; damaged units heal",
-    ),
-    "win_and_defeat": (
-        "Destroyed, force defeated",
-        "the card that destroys the Old One also defeats your force (Sanity runs out or "
-        "no unit is left): you score the kill, your damaged units are lost",
-    ),
-    "defeat": (
-        "Defeated",
-        "Sanity ran out or every unit fell before the Old One did: it survives; a defeat "
-        "can leave units alive (undamaged ones go home, damaged ones are lost)",
-    ),
-    "withdraw": (
-        "Withdrew",
-        "you pulled out under the withdraw rule: the units that leave go home undamaged, "
-        "the Old One survives",
-    ),
-    "stalemate": (
-        "Stalemate",
-        "a whole pass of the deck changed nothing, so the fight can never end",
-    ),
-}
+OUTCOMES = OUTCOME_TEXT  # plain name and meaning of each outcome (simkit.names)
 
 
 class QueryError(UserError):
