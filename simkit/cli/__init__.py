@@ -100,6 +100,14 @@ def _install_sigterm():
 
 
 def main(argv: list[str] | None = None) -> int:
+    import warnings
+
+    # joblib warns when an interrupted run closes its generator with tasks in flight; the
+    # interrupt's own line already says finished chunks are kept, so a second one (a file
+    # path and a warnings.warn echo) would break the one-line rule.
+    warnings.filterwarnings(
+        "ignore", message=r".*tasks which were still being processed", category=UserWarning
+    )
     previous = _install_sigterm()
     try:
         return _main(argv)
