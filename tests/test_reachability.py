@@ -155,3 +155,97 @@ def test_a_security_file_gives_the_client_its_certificates(tmp_path):
     (tmp_path / "bad.yaml").write_text("tls_nonsense: 1\n")
     with pytest.raises(UserError, match="--security"):
         _security_from_file(str(tmp_path / "bad.yaml"))
+
+
+SECOND_USER = r"""
+import os, sys, threading
+from pathlib import Path
+addr, scratch = sys.argv[1], Path(sys.argv[2])
+from distributed import Client
+print("uid", os.getuid(), flush=True)
+try:
+    os.listdir(scratch)
+    print("scratch: readable")
+except PermissionError:
+    print("scratch: refused")
+
+def attempt(tried, said, security):
+    try:
+        Client(tried, timeout=3, security=security).close()
+        said.append("connected")
+    except Exception as exc:  # any failure to connect counts: the test looks at "connected"
+        said.append(f"refused {type(exc).__name__}")
+
+from distributed.security import Security
+tries = [("tls, own certificate", addr, Security.temporary()), ("tls, none", addr, None)]
+tries.append(("tcp", addr.replace("tls://", "tcp://"), None))
+for name, tried, security in tries:
+    said = []
+    t = threading.Thread(target=attempt, args=(tried, said, security), daemon=True)
+    t.start()
+    t.join(20)  # a plain-TCP hello to a TLS server can wait for an answer that never comes
+    print(name, said[0] if said else "refused (no answer in 20 s)", flush=True)
+os._exit(0)  # a failed Client may leave its event-loop thread behind
+"""
+
+
+@pytest.mark.slow  # a second process under another account, with distributed's import
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to run as nobody"
+)
+def test_another_local_account_can_neither_connect_nor_read_the_key():
+    """The attack of issue 26 as it was: another unprivileged account on the machine (uid
+    65534) tries the private cluster's scheduler, with plain TCP and with TLS, and tries to
+    read the scratch folder that holds the temporary key."""
+    from distributed import Client
+
+    from simkit.runner.fanout import private_cluster
+
+    with private_cluster(1) as cluster, Client(cluster) as client:
+        addr = cluster.scheduler_address
+        if addr.startswith("inproc://"):
+            pytest.skip("no certificate tool: the cluster is in-process (nothing listens)")
+        assert addr.startswith("tls://"), addr
+        scratch = next(
+            Path(d) for d in client.run(lambda dask_worker: dask_worker.local_directory).values()
+        )
+        key_folder = scratch.parent if scratch.name.startswith("dask-scratch") else scratch
+        while not key_folder.name.startswith("simkit-dask-") and key_folder != key_folder.parent:
+            key_folder = key_folder.parent
+        assert key_folder.name.startswith("simkit-dask-"), scratch
+
+        def as_nobody():
+            os.setgid(65534)
+            os.setuid(65534)
+
+        # the venv's interpreter may live in a folder only root can enter (pyenv under
+        # /root): then the system's Python of the same version, with the venv's packages
+        import site
+        import sysconfig
+
+        packages = os.pathsep.join(site.getsitepackages() + [sysconfig.get_paths()["purelib"]])
+        version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+        done = None
+        for python in (sys.executable, f"/usr/bin/{version}"):
+            try:
+                done = subprocess.run(
+                    [python, "-u", "-c", SECOND_USER, addr, str(key_folder)],
+                    preexec_fn=as_nobody,
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
+                    cwd="/",
+                    env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "PYTHONPATH": packages},
+                )
+                break
+            except (PermissionError, FileNotFoundError):
+                continue
+        if done is None:
+            pytest.skip("no Python the account nobody may run")
+        out = done.stdout
+        if "uid 65534" not in out:
+            pytest.skip(f"cannot run Python as nobody here: {done.stderr.strip()[-200:]}")
+        assert "scratch: refused" in out, out
+        assert "connected" not in out, out
+        assert out.count("refused") == 4, out + done.stderr[-2000:]
+        assert client.submit(int, "7").result() == 7  # the owner still can

@@ -147,6 +147,9 @@ row = src[h + 1].rsplit(",", 1)
 m2 = src[: h + 1] + [row[0] + ',"' + "s" * 200_000 + '"'] + src[h + 2 :]
 (work / "big_f.csv").write_text("\n".join(m2) + "\n")
 out["board check: a 200 KB field"] = sh("board", "check", work / "big_f.csv")
+m3 = src[: h + 1] + [row[0] + ',"' + "s" * (17 << 20) + '"'] + src[h + 2 :]
+(work / "huge_f.csv").write_text("\n".join(m3) + "\n")
+out["board check: a 17 MB field (over the limit)"] = sh("board", "check", work / "huge_f.csv")
 tuned = ROOT / "experiments/strategies/balanced_tuned_base_2p.toml"
 shutil.copy(tuned, work / "t.toml")
 code = (
