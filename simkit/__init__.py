@@ -7,4 +7,6 @@ __version__ = "0.1.0"
 # 7: the streams are xoshiro256** states seeded in the kernel from (chunk key, game, stream)
 # 8: printed deck sizes (30 Mythos cards, 51 Personalities; unknown texts are blanks), the
 #    Outpost supply read from units.toml, readings of open rule texts as switches
-ENGINE_VERSION = 8
+# 9: honest search: Revelations re-dealt from every undrawn card of a level, the Mythos
+#    pile re-dealt in Mythos Solo, opponents rolled out with a public model by default
+ENGINE_VERSION = 9

@@ -32,10 +32,14 @@ def parse_one(spec: str) -> HeuristicParams:
         return strategy_from_file(spec.strip()[5:], "human", get)
     name, *overrides = spec.strip().split(":")
     if name.strip().lower() == "search":  # look-ahead over the engine (strategies.search)
-        from strategies.search import SearchPlayer
+        from strategies.old_ones import parse_oop
+        from strategies.search import SearchPlayer, spec_of
 
         player = with_overrides(SearchPlayer(), overrides, "strategy 'search'")
-        return player.with_policy(parse_one(player.policy_spec()))
+        player = player.with_policy(parse_one(player.policy_spec()))
+        return player.with_models(
+            parse_one(player.opponents_spec()), parse_oop(spec_of(player.oop_model))
+        )
     strategy = get(name)
     out = with_overrides(strategy, overrides, f"strategy '{name}'")
     out.lower()  # validates combat policies and vector lengths now, not mid-run

@@ -108,6 +108,23 @@ def _hide_differently(eng, p):
     if hi - lo > 1:
         X.pers_deck[lo:hi] = X.pers_deck[lo:hi][::-1].copy()
         changed.append("personality pile")
+    rlo, rhi = int(X.g[L.G_REV_POS]), int(X.g[L.G_REV_SIZE])
+    seen_or_dealt = set(X.rev_deck[:rhi].tolist())
+    for j in range(rlo, rhi):  # a card setup left out (of another kind) replaces a dealt one
+        lv = S.rev_level[X.rev_deck[j]]
+        out = [c for c in range(S.rev_level.size) if S.rev_level[c] == lv]
+        out = [
+            c for c in out if c not in seen_or_dealt and S.rev_kind[c] != S.rev_kind[X.rev_deck[j]]
+        ]
+        if out:
+            changed.append(f"revelation {X.rev_deck[j]} -> left-out {out[0]}")
+            X.rev_deck[j] = out[0]
+            break
+    nm, pos, left = X.mythos_deck.size, int(X.g[L.G_MYTHOS_POS]), int(X.g[L.G_MYTHOS_LEFT])
+    if X.g[L.G_MODE] == L.MODE_MYTHOS_SOLO and left > 1:
+        at = [(pos + k) % nm for k in range(left)]
+        X.mythos_deck[at] = X.mythos_deck[at][::-1].copy()
+        changed.append("mythos pile")
     if X.g[L.G_MODE] == L.MODE_REVENGE:
         held = np.flatnonzero(X.mythos_hand > 0)
         nm, pos = X.mythos_deck.size, int(X.g[L.G_MYTHOS_POS])
@@ -120,13 +137,18 @@ def _hide_differently(eng, p):
 
 
 @pytest.mark.parametrize(
-    "mode, kw, decisions_before, seed",
-    [("base", {}, 6, 5), ("revenge", {"difficulty": "hard", "oop": "mythos"}, 5, 1)],
+    "mode, players, kw, decisions_before, seed",
+    [
+        ("base", 2, {}, 6, 5),
+        ("revenge", 2, {"difficulty": "hard", "oop": "mythos"}, 5, 1),
+        ("mythos-solo", 1, {"difficulty": "normal"}, 5, 2),
+    ],
 )
 def test_search_decisions_do_not_change_when_only_hidden_information_changes(
-    eng, mode, kw, decisions_before, seed
+    eng, mode, players, kw, decisions_before, seed
 ):
-    spec = make_spec(mode, 2, ["search:rollouts=3", "balanced"], **kw)
+    seats = ["search:rollouts=3", "balanced"][:players]
+    spec = make_spec(mode, players, seats, **kw)
     _, p, player = _position(eng, spec, seed, decisions_before)  # hides several kinds
     look = Lookahead(eng)
     snap = _snapshot(eng)
@@ -180,3 +202,80 @@ def test_a_search_game_is_legal_and_reproducible(eng, mode, kw):
     row2, log2 = eng.play(np.random.default_rng(4), spec, log=True, checked=True)
     np.testing.assert_array_equal(row, row2)
     np.testing.assert_array_equal(log, log2)
+
+
+def test_search_spec_takes_an_opponent_model_and_peek():
+    s = parse_one("search:rollouts=2:model=actual:peek=1")
+    assert (s.model, s.peek) == ("actual", 1)
+    d = parse_one("search")
+    assert d.model == "public" and d.peek == 0
+    assert d.human_model.name == "balanced" and d.oop_policy.name == "rusher"
+    o = parse_one("search:opponents=hunter:oop_model=mythos")
+    assert o.human_model.name == "hunter" and o.oop_policy.name == "mythos"
+    from strategies.old_ones import parse_oop
+
+    oop = parse_oop("search:rollouts=2")
+    assert oop.model == "public" and oop.human_model.name == "balanced"
+    for bad, words in (("model=true", "model 'true'"), ("peek=2", "peek must be 0 or 1")):
+        with pytest.raises(UserError, match=words):
+            parse_one(f"search:{bad}")
+    with pytest.raises(UserError, match="opponents cannot be search"):
+        parse_one("search:opponents=search")
+
+
+def test_public_model_never_reads_the_opponents_true_strategy(eng):
+    """With model=public the other seats are rolled out with the public model, so changing
+    a rival's true strategy and parameters changes nothing the searcher computes; with
+    model=actual it does (the check can fail)."""
+    for model, moves in (("public", False), ("actual", True)):
+        spec = make_spec("base", 2, [f"search:rollouts=3:model={model}", "balanced"])
+        _, p, player = _position(eng, spec, 5, 6)
+        look = Lookahead(eng)
+        _, scores = _decide(eng, look, p, player)
+        q = 1 - p
+        rival = parse_one("hunter")
+        eng.state.sid[q] = rival.sid
+        eng.state.params[q, :] = 0.0
+        eng.state.params[q, : rival.lower().size] = rival.lower()
+        _, scores2 = _decide(eng, look, p, player)
+        assert (not np.array_equal(scores, scores2)) == moves, model
+
+
+def test_the_old_one_search_public_model_ignores_the_humans_true_strategies(eng):
+    spec = make_spec(
+        "revenge", 2, ["economist", "hunter"], difficulty="normal", oop="search:rollouts=2"
+    )
+    from simkit.kernels.game_loop import OLD_ONES, STOP_OLD_ONES, step_oop
+
+    rngs = game_streams(3)
+    eng.set_up(rngs, spec, checked=True)
+    look = Lookahead(eng)
+    for _ in range(40):  # to the first Old One turn with more than one legal action
+        p = advance(rngs, eng.S, eng.X, eng.W, STOP_OLD_ONES)
+        assert p == OLD_ONES
+        action = look.decide_oop(single_stream(2), spec.oop)
+        if look.last_scores.size > 1:
+            break
+        step_oop(rngs, eng.S, eng.X, eng.W, action)
+    else:
+        pytest.fail("no Old One turn with a choice in 40 turns")
+    first = look.last_scores.copy()
+    balanced = parse_one("balanced")
+    for q in range(2):
+        eng.state.sid[q] = balanced.sid
+        eng.state.params[q, :] = 0.0
+        eng.state.params[q, : balanced.lower().size] = balanced.lower()
+    look.decide_oop(single_stream(2), spec.oop)
+    np.testing.assert_array_equal(look.last_scores, first)
+
+
+def test_peek_sees_the_hidden_cards(eng):
+    """peek=1 does not re-deal: changing only hidden information moves its scores (the
+    honest searcher's do not: test_search_decisions_do_not_change_...)."""
+    spec = make_spec("base", 2, ["search:rollouts=3:peek=1", "balanced"])
+    _, p, player = _position(eng, spec, 5, 6)
+    look = Lookahead(eng)
+    _, scores = _decide(eng, look, p, player)
+    assert _hide_differently(eng, p)
+    _, scores2 = _decide(eng, look, p, player)
+    assert not np.array_equal(scores, scores2)

@@ -184,6 +184,7 @@ def new_work(S: L.Static) -> L.Work:
         S.card_hits.shape[0],
         S.pers_effect.size,
         3 * int(S.r[L.R_REV_PER_LEVEL]),
+        S.rev_level.size,  # every Revelation card of a level may be dealt into the pile
         S.myth_effect.size,
     )
     big = 6 * n + 8

@@ -72,6 +72,7 @@ class Lookahead:
         ]
         self.rollouts_played = 0
         self.last_scores = np.zeros(0)
+        self._models: dict = {}  # (seat, player id) -> the public model's arrays
 
     def _copy_in(self) -> None:
         for dst, src in self._state_pairs:
@@ -129,6 +130,31 @@ class Lookahead:
             return -1
         return self._search(rng, OLD_ONES, player, actions, step_oop)
 
+    def _public_model(self, p: int, player) -> tuple:
+        """(strategy id, parameters) for the other humans and the Old One parameters
+        (None: leave them) that ``model=public`` rolls out in place of the true ones."""
+        key = (p, id(player))
+        if key not in self._models:
+            human = player.human_model
+            oop = player.oop_policy if p != OLD_ONES else None
+            self._models[key] = (
+                int(human.sid),
+                np.asarray(human.lower(), dtype=np.float64),
+                None if oop is None else np.asarray(oop.lower(), dtype=np.float64),
+            )
+        return self._models[key]
+
+    def _apply_model(self, p: int, model: tuple) -> None:
+        sid, params, oop = model
+        X = self.state
+        for q in range(int(X.g[L.G_NUM_PLAYERS])):
+            if q != p:
+                X.sid[q] = sid
+                X.params[q, : params.size] = params
+                X.pl[q, L.P_STRATEGY] = sid
+        if oop is not None and X.g[L.G_MODE] == L.MODE_REVENGE:
+            X.oop_params[: oop.size] = oop
+
     def _search(self, rng, p: int, player, choices: np.ndarray, step) -> int:
         """The choice with the best mean rollout result for p (a seat, or OLD_ONES); every
         choice meets the same re-deals and the same rollout chance. ``rng``: the deciding
@@ -140,11 +166,15 @@ class Lookahead:
         total = np.zeros(choices.size)
         S, X, W = self.S, self.X, self.W
         rngs, key = self.rngs, self.roll_key
+        model = self._public_model(p, player) if player.model == "public" else None
         for det_seed, roll_seed in seeds:
             key[0] = roll_seed
             for a, choice in enumerate(choices):
                 self._copy_in()
-                determinize(single_stream(det_seed), S, X, W, p)
+                if model is not None:
+                    self._apply_model(p, model)
+                if not player.peek:
+                    determinize(single_stream(det_seed), S, X, W, p)
                 seed_game_streams(rngs, key, 0)
                 step(rngs, S, X, W, int(choice))
                 run_game(rngs, S, X, W)

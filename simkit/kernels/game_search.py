@@ -3,8 +3,9 @@ copy of the game as one seat sees it (determinization).
 
 A human seat sees the board, every face-up tile, the discard piles and its rivals'
 pieces, but not the identity of a face-down Old One tile (on the map, in a stack or set
-aside), the order of the Old One deck, the Revelation and Personality draw piles, nor
-(Revenge) which Mythos cards the Old One player holds. ``determinize`` deals those
+aside), the order of the Old One deck, the Personality draw pile, the Revelation pile
+(which of each level's cards setup put in it, and their order), the Mythos pile (Revenge
+and Mythos Solo), nor (Revenge) which Mythos cards the Old One player holds. ``determinize`` deals those
 unseen identities anew from ``rng``: it first lists the unseen identities in a fixed
 order and the places they may occupy in a fixed order, so the result depends only on
 what the seat can see and on ``rng``, never on where the hidden cards and tiles really
@@ -108,17 +109,26 @@ def _redeal_tiles(rng, S, X, W, lv, board):
 
 @kernel
 def _redeal_revelations(rng, S, X, W):
-    """The Revelation draw pile keeps its levels in place (they show on the backs)."""
+    """The Revelation draw pile keeps its levels in place (they show on the backs), and
+    each level's places are dealt from every card of that level not yet drawn: setup put
+    only R_REV_PER_LEVEL of each level's cards in the pile, and nobody knows which."""
     lo = X.g[L.G_REV_POS]
     hi = X.g[L.G_REV_SIZE]
     buf = W.deal
+    nrev = S.rev_level.size
     for lv in range(1, 4):
         n = 0
-        for j in range(lo, hi):
-            if S.rev_level[X.rev_deck[j]] == lv:
-                buf[n] = X.rev_deck[j]
+        for c in range(nrev):  # the level's cards in a fixed order, minus those drawn
+            if S.rev_level[c] != lv:
+                continue
+            drawn = False
+            for j in range(lo):
+                if X.rev_deck[j] == c:
+                    drawn = True
+                    break
+            if not drawn:
+                buf[n] = c
                 n += 1
-        _sort(buf, n)
         shuffle_prefix(rng, buf, n)
         k = 0
         for j in range(lo, hi):
@@ -164,8 +174,11 @@ def determinize(rng, S, X, W, p):
     _redeal_window(rng, X.oo_deck, 0, X.g[L.G_DECK_LEFT], W.deal)
     _redeal_window(rng, X.pers_deck, X.g[L.G_PERS_POS], X.g[L.G_PERS_SIZE], W.deal)
     _redeal_revelations(rng, S, X, W)
-    if X.g[L.G_MODE] == L.MODE_REVENGE:
+    mode = X.g[L.G_MODE]
+    if mode == L.MODE_REVENGE:
         _redeal_mythos(rng, X, W, human)
+    elif mode == L.MODE_MYTHOS_SOLO:  # the pile is face down; flipped cards are seen
+        _redeal_mythos(rng, X, W, False)
 
 
 @kernel

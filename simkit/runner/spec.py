@@ -699,8 +699,9 @@ def cell_identity(
 
 
 def strategy_file_refs(value: Any) -> list[str]:
-    """The strategy files a parameter value names: ``file:PATH`` tokens, and the rollout
-    policy of a search player when it is a path (``search:policy=PATH.toml``)."""
+    """The strategy files a parameter value names: ``file:PATH`` tokens, and a search
+    player's rollout policy or opponent models when they are paths
+    (``search:policy=PATH.toml``, ``opponents=``, ``oop_model=``)."""
     refs: list[str] = []
     map_strategy_file_refs(value, lambda ref: refs.append(ref) or ref)
     return refs
@@ -720,7 +721,8 @@ def map_strategy_file_refs(value: Any, change) -> Any:
         head, *parts = token.split(":")
         for i, part in enumerate(parts):
             key, eq, val = part.partition("=")
-            if eq and key.strip() == "policy" and (val.endswith(".toml") or "/" in val):
+            named = key.strip() in ("policy", "opponents", "oop_model")  # search players' policies
+            if eq and named and (val.endswith(".toml") or "/" in val):
                 parts[i] = f"{key}={change(val.strip())}"
         tokens.append(":".join([head, *parts]))
     return ",".join(tokens) if tokens != [t.strip() for t in value.split(",")] else value

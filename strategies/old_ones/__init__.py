@@ -105,10 +105,12 @@ def parse_oop(spec: str) -> OOPParams:
     name, *overrides = spec.strip().split(":")
     key = name.strip().lower()
     if key == "search":  # look-ahead over the engine (strategies.search)
+        from strategies.registry import parse_one
         from strategies.search import OOPSearchPlayer
 
         player = with_overrides(OOPSearchPlayer(), overrides, "Old One strategy 'search'")
-        return player.with_policy(parse_oop(player.policy_spec()))
+        player = player.with_policy(parse_oop(player.policy_spec()))
+        return player.with_models(parse_one(player.opponents_spec()), None)
     if key not in OOP_REGISTRY:
         available = ", ".join([*OOP_REGISTRY, "search"])
         raise UserError(f"unknown Old One strategy '{name}' (available: {available})")
