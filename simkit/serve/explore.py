@@ -52,9 +52,13 @@ DEFAULT_SECONDS = 30.0  # hard limit of one what-if (both sides)
 MAX_SEED = 2**31 - 1
 WHATIF_PARAMS = ("set", "games", "humans", "difficulty", "seed")
 CACHE_SIZE = 64
-METRIC_TEXT = {
+METRIC_TEXT = {  # compare's headline metrics, as the page names them
     "old_ones_win": "Old Ones win",
-    "humans_win": "humans win",
+    "humans_win": "Humans win",
+    "oo_vp": "Old Ones' VP",
+    "best_player_vp": "Best player's VP",
+    "ports_lost": "Ports lost",
+    "farms_blighted": "Farms blighted",
 }
 
 
@@ -549,7 +553,7 @@ class Explorer:
             "difference": head["difference"],
             "ci95": [head["ci_low"], head["ci_high"]],
             "verdict": verdict,
-            "metrics": results,
+            "metrics": [{**r, "name": METRIC_TEXT.get(r["metric"], r["metric"])} for r in results],
             "seconds": round(seconds, 2),
             "limit_seconds": self.seconds,
             "command": command,

@@ -32,6 +32,27 @@ function pts(d) {
   return (v > 0 ? "+" : v < 0 ? "\u2212" : "\u00b1") + Math.abs(v).toFixed(1);
 }
 
+function signed(x, digits) {
+  return (x > 0 ? "+" : x < 0 ? "\u2212" : "\u00b1") + Math.abs(x).toFixed(digits);
+}
+
+// a command line that wraps between its options, never inside one (copies as typed)
+function renderCommand(command) {
+  const words = command.split(" ");
+  const groups = [];
+  for (const w of words) {
+    const last = groups[groups.length - 1];
+    if (last && last.length === 1 && last[0].startsWith("--") && !w.startsWith("--")) last.push(w);
+    else groups.push([w]);
+  }
+  const code = el("code", {});
+  groups.forEach((g, i) => {
+    if (i) code.append(" ");
+    code.append(el("span", { class: "arg" }, g.join(" ")));
+  });
+  return el("pre", { class: "command", "data-testid": "command" }, code);
+}
+
 function level(name) {
   return LEVEL_NAME[name] || name;
 }
@@ -171,7 +192,7 @@ function renderTable(t) {
                   : null,
               },
               pct(c.rate),
-              el("small", {}, pct(c.ci_low) + "\u2013" + pct(c.ci_high)),
+              el("small", {}, (100 * c.ci_low).toFixed(1) + "\u2013" + (100 * c.ci_high).toFixed(1)),
             );
           }),
         ),
@@ -356,7 +377,7 @@ async function runFromState() {
         "div",
         { class: "failed", "data-status": response ? response.status : 0 },
         el("p", { class: "error" }, text),
-        answer.command ? el("pre", { class: "command" }, el("code", {}, answer.command)) : null,
+        answer.command ? renderCommand(answer.command) : null,
       ),
     );
     return;
@@ -400,16 +421,21 @@ function renderResult(a) {
     el(
       "tr",
       {},
-      el("th", { class: "l" }, m.metric.replace(/_/g, " ")),
+      el("th", { class: "l" }, m.name),
       el("td", {}, m.a.toFixed(3)),
       el("td", {}, m.b.toFixed(3)),
-      el("td", {}, (m.difference >= 0 ? "+" : "\u2212") + Math.abs(m.difference).toFixed(3), el("small", {}, m.ci_low.toFixed(3) + " to " + m.ci_high.toFixed(3))),
+      el(
+        "td",
+        { title: "95% interval " + m.ci_low.toFixed(3) + " to " + m.ci_high.toFixed(3) },
+        signed(m.difference, 3),
+        el("small", {}, "\u00b1" + ((m.ci_high - m.ci_low) / 2).toFixed(3)),
+      ),
     ),
   );
   const metrics = el(
     "table",
     { class: "metrics" },
-    el("caption", {}, "Every headline metric, per game (B \u2212 A paired, 95% interval)"),
+    el("caption", {}, "Every headline metric, mean per game (B \u2212 A paired, \u00b1 its 95% interval)"),
     el("thead", {}, el("tr", {}, el("th", { class: "l" }, "metric"), el("th", {}, "A: pack"), el("th", {}, "B: changed"), el("th", {}, "B \u2212 A"))),
     el("tbody", {}, rows),
   );
@@ -417,7 +443,7 @@ function renderResult(a) {
     "div",
     { class: "repro" },
     el("p", { class: "note" }, "The same games on the command line:"),
-    el("pre", { class: "command", "data-testid": "command" }, el("code", {}, a.command)),
+    renderCommand(a.command),
   );
   return el(
     "div",
