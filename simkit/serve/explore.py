@@ -278,6 +278,11 @@ class Explorer:
             f"the lake {self.lake_path} (experiment {lake.experiment}, "
             f"{found['games']:,} games)" + (f"; {note}" if note else "")
         )
+        hashes = {rec.get("data_hash") for rec in lake.cells.values()}
+        if self.data.hash not in hashes:
+            found["source_text"] += (
+                f"; its data is not the served pack ({self.data.hash}), which the what-if plays"
+            )
         return found
 
     def _facts(self, lake) -> dict[str, Any]:
