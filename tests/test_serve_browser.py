@@ -49,23 +49,15 @@ def wait_js(page, expression: str, timeout: float = 30_000) -> None:
         time.sleep(0.05)
 
 
-@pytest.fixture(scope="module")
-def server():
+def serve_in_thread(make_app):
+    """Run ``make_app(token, port)`` on uvicorn in a thread; yields (base URL, token)."""
     import uvicorn
 
-    from simkit.datapack import load_pack
-    from simkit.serve.app import create_app
-    from simkit.serve.calc import Calculator
-
-    data = load_pack()
-    calc = Calculator(data)
-    calc.warm()
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     token = secrets.token_urlsafe(16)
-    app = create_app(data, token, port, calculator=calc)
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    srv = uvicorn.Server(uvicorn.Config(make_app(token, port), log_level="warning", lifespan="off"))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     for _ in range(100):
@@ -75,6 +67,18 @@ def server():
     yield f"http://127.0.0.1:{port}", token
     srv.should_exit = True
     thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def server():
+    from simkit.datapack import load_pack
+    from simkit.serve.app import create_app
+    from simkit.serve.calc import Calculator
+
+    data = load_pack()
+    calc = Calculator(data)
+    calc.warm()
+    yield from serve_in_thread(lambda token, port: create_app(data, token, port, calculator=calc))
 
 
 @pytest.fixture(scope="module")
@@ -173,4 +177,115 @@ def test_the_phone_width_never_scrolls_sideways(browser, server):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide at a 390 px viewport"
     page.screenshot(path=str(SHOTS / "simkit-serve-390.png"), full_page=True)
+    assert not errors
+
+
+def test_a_saved_force_stays_in_this_browser_after_a_reload(browser, server):
+    page, errors = open_page(browser, server, 1280, "/?vs=zombie&w=never&f=1.0.1.0.0")
+    headline(page)
+    assert page.locator("select[aria-label='add a saved force']").count() == 0  # fresh browser
+    page.click("#force0 button.small:text-is('save force')")
+    saved = page.evaluate("localStorage.getItem('simkit.savedForces')")
+    assert json.loads(saved) == [[1, 0, 1, 0, 0]]
+    page.reload()
+    headline(page)
+    picker = page.locator("select[aria-label='add a saved force']")
+    assert picker.locator("option").all_inner_texts()[1] == "1 infantry, 1 artillery"
+    picker.select_option("1.0.1.0.0")
+    page.wait_for_url(re.compile(r"f=1\.0\.1\.0\.0&f=1\.0\.1\.0\.0"))
+    assert page.locator("article.force").count() == 2
+    assert not errors
+
+
+# ---- the design explorer (/explore) ----------------------------------------------------------
+
+STRONG = "old_ones.cthulhu.damage_capacity=30"
+
+
+@pytest.fixture(scope="module")
+def explore_server():
+    from simkit.datapack import load_pack
+    from simkit.serve.app import create_app
+    from simkit.serve.explore import Explorer
+
+    data = load_pack()
+    explorer = Explorer(data, table_games=100)
+    explorer.table()  # the bounded run on the pack, made once (the server does it at start)
+    yield from serve_in_thread(lambda token, port: create_app(data, token, port, explorer=explorer))
+
+
+def whatif_answer(page) -> str:
+    loc = page.locator("#result [data-testid=difference]")
+    loc.wait_for(timeout=60_000)
+    return loc.inner_text()
+
+
+def choose(page, path: str, value: str, games: str = "200", humans: str = "2") -> None:
+    page.select_option("#path", path)
+    if page.locator("select#value").count():
+        page.select_option("#value", value)
+    else:
+        page.fill("#value", value)
+    page.select_option("#humans", humans)
+    page.fill("#games", games)
+    page.click("#run")
+
+
+def test_the_explorer_runs_a_whatif_by_clicking_and_keeps_it_in_the_url(browser, explore_server):
+    page, errors = open_page(browser, explore_server, 1280, "/explore")
+    page.locator("#balance-rates tbody tr").nth(3).wait_for(timeout=30_000)
+    assert page.locator("#balance-steps tbody tr").count() == 4
+    assert "bounded run" in page.locator("#table .source").inner_text()
+    assert "human strategies balanced" in page.locator("#table .labels").inner_text()
+    page.select_option("#path", "old_ones.cthulhu.damage_capacity")
+    assert page.locator("#value").input_value() == "12"  # the pack's value, to edit
+    choose(page, "old_ones.cthulhu.damage_capacity", "30")
+    page.wait_for_url(re.compile(r"set=old_ones\.cthulhu\.damage_capacity=30&humans=2"))
+    assert whatif_answer(page).startswith("+")  # a much tougher Cthulhu: the Old Ones win more
+    command = page.locator("[data-testid=command]").inner_text()
+    assert command.startswith("simkit compare --mode revenge --humans 2")
+    assert command.endswith("--set-b " + STRONG)
+    assert "Old One player rusher" in page.locator("#result .labels").inner_text()
+    page.screenshot(path=str(SHOTS / "serve-explorer-1280.png"), full_page=True)
+    choose(page, "units.artillery.cost", "9")
+    page.wait_for_url(re.compile(r"set=units\.artillery\.cost=9"))
+    wait_js(
+        page,
+        "document.querySelector('#result .change code')?.textContent === 'units.artillery.cost'",
+    )
+    page.go_back()
+    page.wait_for_url(re.compile(r"set=old_ones\.cthulhu\.damage_capacity=30"))
+    assert page.locator("#path").input_value() == "old_ones.cthulhu.damage_capacity"
+    assert page.locator("#value").input_value() == "30"
+    wait_js(
+        page,
+        "document.querySelector('#result .change code')?.textContent === "
+        "'old_ones.cthulhu.damage_capacity'",
+    )
+    page.reload()
+    assert whatif_answer(page).startswith("+")
+    assert page.locator("#games").input_value() == "200"
+    assert page.locator("#result .note").first.inner_text().endswith("(cached).")
+    assert not errors
+
+
+def test_a_malformed_explorer_link_gets_its_message_on_the_page(browser, explore_server):
+    base, _ = explore_server
+    page, errors = open_page(browser, explore_server, 1280, "/explore")
+    response = page.goto(f"{base}/explore?set=units.artillery.cost=cheap&humans=2")
+    assert response.status == 400
+    wait_js(page, "document.querySelector('#result .failed') !== null")
+    assert "must be float" in page.locator("#error").inner_text()
+    assert page.locator("#result .failed").get_attribute("data-status") == "400"
+    assert not errors
+
+
+def test_the_explorer_at_phone_width_never_scrolls_sideways(browser, explore_server):
+    path = f"/explore?set={STRONG}&humans=2&difficulty=normal&games=200"
+    page, errors = open_page(browser, explore_server, 390, path)
+    page.locator("#balance-rates tbody tr").nth(3).wait_for(timeout=30_000)
+    whatif_answer(page)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide at a 390 px viewport"
+    page.screenshot(path=str(SHOTS / "serve-explorer-390.png"), full_page=True)
     assert not errors

@@ -45,6 +45,74 @@ def paired_difference(a, b, metric: str) -> dict:
     }
 
 
+def compare_params(
+    mode: str,
+    humans: int = 2,
+    players: int = 2,
+    strategies: str = "balanced",
+    oop: str = "rusher",
+    difficulty: str | None = None,
+    rules: str = "revenge",
+    content: str = "assumed",
+    unknown: str = "blank",
+) -> dict:
+    """The mode's validated parameters from compare's flags (the flags a mode does not read
+    are left out)."""
+    from simkit.modes import get_mode
+
+    given: dict = {"content": content, "unknown": unknown}
+    if mode == "revenge":
+        given |= {
+            "humans": humans,
+            "strategies": strategies,
+            "oop": oop,
+            "difficulty": difficulty or "normal",
+            "ruleset": rules,
+        }
+    elif mode == "base":
+        given |= {"players": players, "strategies": strategies}
+    elif mode in ("solo", "mythos-solo"):
+        given |= {"strategy": strategies, **({"difficulty": difficulty} if difficulty else {})}
+    else:
+        raise UserError(
+            f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)"
+        )
+    return get_mode(mode).validate(given)
+
+
+def paired_run(
+    mode: str,
+    params: dict,
+    seed: int,
+    games: int,
+    side_a: tuple,
+    side_b: tuple,
+    jobs: int = 1,
+    deadline: float | None = None,
+) -> list[dict]:
+    """Play one cell twice on the same seeds, side A and side B each a (data pack folder or
+    None, overrides) pair, and return paired_difference of every headline metric the runs
+    have. ``deadline`` (time.perf_counter() value): the runs stop with
+    simkit.runner.run.DeadlinePassed before a chunk that would end after it."""
+    from simkit import analysis
+    from simkit.cli.simulate import one_cell_spec
+    from simkit.runner import run_experiment
+
+    results = []
+    with tempfile.TemporaryDirectory(prefix="simkit-compare-") as tmp:
+        frames = []
+        for name, (pack, overrides) in (("a", side_a), ("b", side_b)):
+            spec = one_cell_spec(mode, params, seed, games, ("summary",), pack, overrides)
+            out = Path(tmp) / name
+            run_experiment(spec, out=out, jobs=jobs, quiet=True, deadline=deadline)
+            frames.append(analysis.open_lake(out, spec.experiment_id).scan().collect())
+        a, b = frames
+        for metric in METRICS:
+            if metric in a.columns and metric in b.columns:
+                results.append(paired_difference(a, b, metric))
+    return results
+
+
 @app.command(
     "compare",
     epilog="Example: simkit compare --mode revenge --oop mythos --games 4000 "
@@ -89,11 +157,6 @@ def compare(
 ) -> None:
     """Play side A (--data, --set, --reading) and side B (the same plus --data-b, --set-b,
     --reading-b) on the same seeds; print B - A for each headline metric, paired."""
-    from simkit import analysis
-    from simkit.cli.simulate import one_cell_spec
-    from simkit.modes import get_mode
-    from simkit.runner import run_experiment
-
     if games < 2:
         raise UserError(f"--games must be at least 2, got {games}")
     if not 0 <= seed < 2**63:
@@ -105,36 +168,10 @@ def compare(
     pack_b = data_b if data_b is not None else data
     if side_a == side_b and pack_b == data:
         raise UserError("compare: side B is side A (give --set-b, --reading-b or --data-b)")
-    given = {"content": content, "unknown": unknown}
-    if mode == "revenge":
-        given |= {
-            "humans": humans,
-            "strategies": strategies,
-            "oop": oop,
-            "difficulty": difficulty or "normal",
-            "ruleset": rules,
-        }
-    elif mode == "base":
-        given |= {"players": players, "strategies": strategies}
-    elif mode in ("solo", "mythos-solo"):
-        given |= {"strategy": strategies, **({"difficulty": difficulty} if difficulty else {})}
-    else:
-        raise UserError(
-            f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)"
-        )
-    params = get_mode(mode).validate(given)
-    results = []
-    with tempfile.TemporaryDirectory(prefix="simkit-compare-") as tmp:
-        frames = []
-        for name, pack, overrides in (("a", data, side_a), ("b", pack_b, side_b)):
-            spec = one_cell_spec(mode, params, seed, games, ("summary",), pack, overrides)
-            out = Path(tmp) / name
-            run_experiment(spec, out=out, jobs=jobs, quiet=True)
-            frames.append(analysis.open_lake(out, spec.experiment_id).scan().collect())
-        a, b = frames
-        for metric in METRICS:
-            if metric in a.columns and metric in b.columns:
-                results.append(paired_difference(a, b, metric))
+    params = compare_params(
+        mode, humans, players, strategies, oop, difficulty, rules, content, unknown
+    )
+    results = paired_run(mode, params, seed, games, (data, side_a), (pack_b, side_b), jobs=jobs)
     inputs = {
         "mode": mode,
         "params": params,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import secrets
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -40,14 +41,29 @@ def serve_cmd(
         ),
     ] = False,
     data: DataOption = None,
+    lake: Annotated[
+        Path | None,
+        typer.Option(
+            "--lake",
+            help="A lake whose experiment varies difficulty: the explorer's balance table "
+            "(default: a small run on the pack at start).",
+        ),
+    ] = None,
+    whatif_seconds: Annotated[
+        float, typer.Option("--whatif-seconds", help="Time limit of one what-if (seconds).")
+    ] = 30.0,
     json: JsonOption = False,
 ) -> None:
     """The odds calculator page on this machine: +/- per unit, exact or Monte Carlo odds,
-    the withdraw rule, seen cards, up to four forces side by side. Needs the token it
-    prints (like Jupyter); answers only requests to 127.0.0.1/localhost. With --json it
-    prints one object (url, host, port) once warm, then serves."""
+    the withdraw rule, seen cards, up to four forces side by side; and the design explorer
+    (/explore): the balance table per humans x difficulty with paired steps, and a what-if
+    (one value changed, a paired run on shared seeds). Needs the token it prints (like
+    Jupyter); answers only requests to 127.0.0.1/localhost. With --json it prints one object
+    (url, host, port) once warm, then serves."""
     if not 0 <= port <= 65535:
         raise UserError(f"--port must be 0..65535, got {port}")
+    if not 1 <= whatif_seconds <= 3600:
+        raise UserError(f"--whatif-seconds must be 1..3600, got {whatif_seconds:g}")
     if not is_loopback(host):
         if not allow_remote:
             raise UserError(
@@ -69,8 +85,10 @@ def serve_cmd(
 
     from simkit.serve.app import create_app
     from simkit.serve.calc import Calculator
+    from simkit.serve.explore import Explorer
 
     pack = data_pack(data)
+    explorer = Explorer(pack, lake=lake, seconds=whatif_seconds, data_arg=data)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -83,6 +101,14 @@ def serve_cmd(
     if not json:
         print("simkit serve: warming up the engine (the first run compiles ~35 s)...", flush=True)
     seconds = calc.warm()
+    if not json:
+        print(
+            "simkit serve: the explorer's balance table "
+            + (f"from {lake}" if lake else "(a small run on the pack; first compile ~3 min)")
+            + "...",
+            flush=True,
+        )
+    seconds += explorer.warm()
     token = secrets.token_urlsafe(24)
     shown = "127.0.0.1" if is_loopback(host) else host
     url = f"http://{shown}:{port}/?token={token}"
@@ -91,15 +117,27 @@ def serve_cmd(
 
         emit(
             "serve",
-            {"host": host, "port": port, "data": data},
-            {"url": url, "host": shown, "port": port, "warm_seconds": seconds},
+            {"host": host, "port": port, "data": data, "lake": lake},
+            {
+                "url": url,
+                "explore": url.replace("/?", "/explore?"),
+                "host": shown,
+                "port": port,
+                "warm_seconds": seconds,
+            },
         )
         sys.stdout.flush()
     else:
         print(f"simkit serve: engine warm in {seconds:.1f} s. Open this URL (Ctrl-C stops):")
         print(f"    {url}", flush=True)
+        print(f"    design explorer: {url.replace('/?', '/explore?')}", flush=True)
     asgi = create_app(
-        pack, token, port, extra_host=None if is_loopback(host) else host, calculator=calc
+        pack,
+        token,
+        port,
+        extra_host=None if is_loopback(host) else host,
+        calculator=calc,
+        explorer=explorer,
     )
     config = uvicorn.Config(asgi, log_level="warning", lifespan="off", server_header=False)
     server = uvicorn.Server(config)

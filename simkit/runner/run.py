@@ -66,6 +66,11 @@ class RunFailed(UserError):
     exit_code = 1
 
 
+class DeadlinePassed(TimeoutError):
+    """run_experiment(deadline=...) stopped before a chunk that would end after the deadline
+    (the slowest chunk so far is the estimate); finished chunks are kept."""
+
+
 @dataclass
 class CellResult:
     cell: str
@@ -109,8 +114,11 @@ def run_experiment(
     target_ci: float | None = None,
     quiet: bool = False,
     security: str | None = None,
+    deadline: float | None = None,
 ) -> RunResult:
-    """Run (or complete) ``spec`` into the lake ``out`` (default results/<name>)."""
+    """Run (or complete) ``spec`` into the lake ``out`` (default results/<name>).
+    ``deadline``: a time.perf_counter() value; no chunk starts that would end after it (the
+    slowest chunk so far is the estimate): DeadlinePassed is raised instead."""
     spec = spec.with_target(target_ci)
     fan = Fanout(
         jobs, backend, scheduler, security
@@ -139,6 +147,7 @@ def run_experiment(
         record["status"] = "incomplete"
         manifest.save()
         run = _Run(spec, out, manifest, record, index, fan)
+        run.deadline = deadline
         try:
             unit = get_mode(spec.mode).extra.get("row_unit", "games")
             with fan, Progress(progress_enabled(quiet), spec.name, unit=unit) as bar:
@@ -374,6 +383,8 @@ class _Run:
     ):
         self.spec, self.out, self.manifest, self.record, self.fan = spec, out, manifest, record, fan
         self.bar: Progress | None = None
+        self.deadline: float | None = None
+        self._slowest = 0.0  # seconds of the slowest chunk so far (the deadline's estimate)
         self.written = self.skipped = self.games_written = self.games_skipped = 0
         self.worker_seconds = 0.0
         self.worker_peak_rss_mb = 0.0
@@ -487,6 +498,14 @@ class _Run:
         }
         parent = None if self.fan.scheduler else (socket.gethostname(), os.getpid())
         for c, k, n in todo:
+            if self.deadline is not None:
+                now = time.perf_counter()
+                if now + self._slowest > self.deadline:
+                    raise DeadlinePassed(
+                        f"stopped at the time limit after {self.games_written:,} games "
+                        f"(the next chunk would end {now + self._slowest - self.deadline:.1f} s "
+                        "past it)"
+                    )
             constants = {
                 "experiment_id": spec.experiment_id,
                 "cell": c.cell_id,
@@ -521,6 +540,7 @@ class _Run:
             "files": {t: {"rows": done.rows[t], "bytes": b} for t, b in (done.sizes or {}).items()},
         }
         self.worker_seconds += done.seconds
+        self._slowest = max(self._slowest, done.seconds)
         self.worker_peak_rss_mb = max(self.worker_peak_rss_mb, done.peak_rss_mb)
         self.written += 1
         self.games_written += done.n_games

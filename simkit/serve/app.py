@@ -1,4 +1,6 @@
-"""The Starlette application behind `simkit serve`: the odds calculator page and its API.
+"""The Starlette application behind `simkit serve`: the odds calculator page (``/``), the
+design explorer page (``/explore``: balance table and what-if, simkit.serve.explore) and
+their API (``/api/odds``, ``/api/table``, ``/api/whatif``).
 
 Every request passes two gates before any route sees it (:class:`Gate`):
 
@@ -12,7 +14,9 @@ Every request passes two gates before any route sees it (:class:`Gate`):
    Anything else is 403.
 
 Malformed queries get 400 with the message (JSON for the API, the page with a banner for
-the page); the engine's unexpected errors get a plain 500 line, never a traceback.
+the page); a what-if over the time limit, or while another runs, gets 503 with the message
+and the command line that runs it without a limit; the engine's unexpected errors get a
+plain 500 line, never a traceback.
 """
 
 from __future__ import annotations
@@ -143,7 +147,8 @@ PAGE = """<!doctype html>
 <link rel="stylesheet" href="/static/style.css">
 <link rel="icon" href="data:,">
 </head><body>
-<header><h1>Combat odds</h1>
+<header><nav class="pages"><a href="/" aria-current="page">Combat odds</a>
+<a href="/explore">Design explorer</a></nav><h1>Combat odds</h1>
 <p class="sub">AuZtralia: your force against an Old One or a Temple, from simkit's engine
 (data pack {data_hash}).</p></header>
 <div id="error" class="error" role="alert"{error_hidden}>{error}</div>
@@ -160,12 +165,59 @@ provenance</code>).</p></footer>
 """
 
 
-def create_app(data, token: str, port: int, extra_host: str | None = None, calculator=None) -> Gate:
-    """The ASGI app (gated). ``calculator``: a warm simkit.serve.calc.Calculator to reuse."""
+EXPLORE_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>AuZtralia design explorer - simkit</title>
+<link rel="stylesheet" href="/static/style.css">
+<link rel="icon" href="data:,">
+</head><body>
+<header><nav class="pages"><a href="/">Combat odds</a>
+<a href="/explore" aria-current="page">Design explorer</a></nav><h1>Design explorer</h1>
+<p class="sub">Revenge of the Old Ones: how often the Old Ones win, per number of humans and
+difficulty, and what one changed value does to it (data pack {data_hash}).</p></header>
+<div id="error" class="error" role="alert"{error_hidden}>{error}</div>
+<main id="explore"><noscript>This page needs JavaScript (a small local script, nothing is
+fetched from elsewhere).</noscript></main>
+<footer><p>Balance numbers describe play: every figure here is how these bots played these
+rules on this data, labelled with the strategies, the Old One player, the ruleset, the content
+mode, the readings of open rules and the data pack. Many card faces and costs are
+<em>assumed</em> (see <code>simkit data provenance</code>). A what-if plays {min_games:,} to
+{max_games:,} games per side with a limit of {seconds:g} s; the command line it shows plays
+the same games without a limit.</p></footer>
+<script type="application/json" id="config">{config}</script>
+<script src="/static/explore.js"></script>
+</body></html>
+"""
+
+
+def create_app(
+    data,
+    token: str,
+    port: int,
+    extra_host: str | None = None,
+    calculator=None,
+    explorer=None,
+) -> Gate:
+    """The ASGI app (gated). ``calculator``: a warm simkit.serve.calc.Calculator to reuse;
+    ``explorer``: a simkit.serve.explore.Explorer (default: one on ``data``, no lake, its
+    table made at the first request)."""
+    from simkit.serve import explore as ex
     from simkit.serve.calc import SERVE_STATE_BUDGET
 
     calc = calculator or Calculator(data)
+    explorer = explorer or ex.Explorer(data)
     config = json.dumps(page_config(data)).replace("</", "<\\/")
+    explore_config = json.dumps(
+        {
+            "paths": ex.editable_paths(data),
+            "humans": list(ex.HUMANS),
+            "levels": list(ex.LEVELS),
+            "games": {"default": ex.DEFAULT_GAMES, "min": ex.MIN_GAMES, "max": ex.MAX_GAMES},
+            "seconds": explorer.seconds,
+            "data_hash": data.hash,
+        }
+    ).replace("</", "<\\/")
 
     def page_error(request: Request) -> str | None:
         params = request.query_params
@@ -192,6 +244,39 @@ def create_app(data, token: str, port: int, extra_host: str | None = None, calcu
             config=config,
         )
         return HTMLResponse(body, status_code=400 if error else 200)
+
+    async def explore_page(request: Request) -> Response:
+        error = None
+        try:
+            explorer.parse(request.query_params, need_set=False)
+        except QueryError as exc:
+            error = str(exc)
+        body = EXPLORE_PAGE.format(
+            data_hash=html.escape(data.hash),
+            error=html.escape(error or ""),
+            error_hidden="" if error else " hidden",
+            min_games=ex.MIN_GAMES,
+            max_games=ex.MAX_GAMES,
+            seconds=explorer.seconds,
+            config=explore_config,
+        )
+        return HTMLResponse(body, status_code=400 if error else 200)
+
+    def table(request: Request) -> Response:
+        if request.query_params:
+            raise QueryError("/api/table takes no parameters")
+        return JSONResponse(explorer.table(), headers={"cache-control": "no-store"})
+
+    def whatif(request: Request) -> Response:
+        try:
+            found = explorer.whatif(request.query_params)
+        except ex.WhatIfTooLong as exc:
+            return JSONResponse(
+                {"error": str(exc), "command": exc.command},
+                status_code=503,
+                headers={"retry-after": "5", "cache-control": "no-store"},
+            )
+        return JSONResponse(found, headers={"cache-control": "no-store"})
 
     def odds(request: Request) -> Response:
         params = request.query_params
@@ -227,6 +312,9 @@ def create_app(data, token: str, port: int, extra_host: str | None = None, calcu
         routes=[
             Route("/", index),
             Route("/api/odds", odds),
+            Route("/explore", explore_page),
+            Route("/api/table", table),
+            Route("/api/whatif", whatif),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={
@@ -237,4 +325,5 @@ def create_app(data, token: str, port: int, extra_host: str | None = None, calcu
         },
     )
     app.state.calculator = calc
+    app.state.explorer = explorer
     return Gate(app, token, port, extra_host)
