@@ -3,6 +3,7 @@
     .venv/bin/python experiments/skill_ladder_table.py results/skill_ladder_revenge \
         results/skill_ladder_search_revenge [results/skill_ladder_oop_search]
 
+A lake whose grid does not vary the difficulty (the base ladder) gets one row per rung.
 For each Revenge lake whose grid varies the difficulty: every group (rung x Old One player x
 humans) with the Old One player's win rate at Normal / Hard / Heroic (Wilson 95%) and the
 paired steps (shared seeds, 95%), as the report's "balance against skill" section computes
@@ -37,7 +38,26 @@ def step(r: dict, name: str) -> str:
     return f"{r[name]:+.3f} ({r[f'{name}_lo']:+.3f}..{r[f'{name}_hi']:+.3f})"
 
 
+def rungs(lake: analysis.Lake) -> None:
+    """A ladder without difficulty levels (the base game): the Old Ones' win rate per rung,
+    Wilson 95%, lowest rate (the strongest humans) last."""
+    by = list(lake.grid_keys) or ["strategies"]
+    rates = analysis.win_rates(lake.scan(), by=by, metric="old_ones_win").sort(
+        "rate", descending=True
+    )
+    name = lake.record.get("name", "lake")
+    print(f"\n### {name}: Old Ones' win rate per rung (Wilson 95%)\n")
+    print("| " + " | ".join(by) + " | games | Old Ones win |")
+    print("|" + "---|" * (len(by) + 2))
+    for r in rates.to_dicts():
+        cells = [short(r[k]) for k in by]
+        cells += [f"{r['games']:,}", f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"]
+        print("| " + " | ".join(cells) + " |")
+
+
 def ladder(lake: analysis.Lake) -> None:
+    if "difficulty" not in lake.grid_keys:
+        return rungs(lake)
     by = [k for k in lake.grid_keys if k != "difficulty"] or ["strategies"]
     steps = analysis.difficulty_steps(lake.scan(), by=by, metric="old_ones_win").sort(by)
     games = lake.scan().group_by(by + ["difficulty"]).agg(pl.len()).collect()["len"]
