@@ -11,6 +11,7 @@ from matplotlib.patches import RegularPolygon
 from simkit import analysis
 from simkit.report.html import esc, figure_html, table_html
 from simkit.report.order import error_bars, natural_sort
+from simkit.views import bounds
 
 MIN_FARMS = 30  # hexes with fewer farms placed are left unshaded on the blight map (too few to say)
 TOP_HEXES = 12  # rows of the most-blighted-hexes table
@@ -116,7 +117,7 @@ def port_section(ports: pl.LazyFrame, lake: analysis.Lake, sid: str) -> str:
         for level in levels:
             r = cell.get((level, h))
             row += (
-                [f"{r['games']:,}", f"{r['rate']:.3f}", f"{r['ci_low']:.3f}-{r['ci_high']:.3f}"]
+                [f"{r['games']:,}", f"{r['rate']:.3f}", bounds(r["ci_low"], r["ci_high"], 3)]
                 if r
                 else ["0", "-", "-"]
             )
@@ -174,7 +175,7 @@ def blight_table(farms: pl.LazyFrame, sid: str) -> str:
                 f"{r['games']:,}",
                 f"{r['wins']:,}",
                 f"{r['rate']:.3f}",
-                f"{r['ci_low']:.3f}-{r['ci_high']:.3f}",
+                bounds(r["ci_low"], r["ci_high"], 3),
             ]
             for r in top.to_dicts()
         ],

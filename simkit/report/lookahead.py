@@ -13,6 +13,7 @@ import polars as pl
 
 from simkit import analysis
 from simkit.report.html import esc, table_html
+from simkit.views import interval
 
 
 def _first(spec: object) -> str:
@@ -61,10 +62,10 @@ def section(lake: analysis.Lake, sid: str) -> str:
             [
                 _short(r["strategies"]),
                 str(r["games"]),
-                f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})",
+                interval(r["rate"], r["ci_low"], r["ci_high"]),
                 "baseline"
                 if d is None
-                else f"{d['diff']:+.3f} ({d['ci_low']:+.3f} to {d['ci_high']:+.3f})",
+                else interval(d["diff"], d["ci_low"], d["ci_high"], signed=True),
             ]
         )
     table = table_html(

@@ -19,7 +19,9 @@ import polars as pl
 
 from simkit import analysis
 from simkit.core.stats import mean_interval
+from simkit.names import label
 from simkit.report.html import esc, figure_html, table_html
+from simkit.views import bounds, interval
 
 LEVELS = ("normal", "hard", "heroic")
 STEPS = (("normal", "hard"), ("hard", "heroic"))
@@ -136,7 +138,7 @@ def content_html(lake: analysis.Lake, sid: str) -> str:
             [
                 level,
                 f"{med:+.3f}",
-                f"{p10:+.3f} to {p90:+.3f}",
+                bounds(p10, p90, signed=True),
                 f"{int((d < 0).sum())} of {d.size}",
                 f"{int((hi < 0).sum())} of {d.size}",
                 f"{int((lo > 0).sum())} of {d.size}",
@@ -211,7 +213,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
 
     spec = lake.record.get("spec", {})
     sources = list(spec.get("world_sources", []))
-    metric = lake.key_metric
+    metric = label(lake.key_metric)
     rates = world_rates(lake)
     joint = rates.filter(pl.col("world_source") == "all")
     n_worlds = joint["world"].n_unique()
@@ -228,8 +230,8 @@ def section(lake: analysis.Lake, sid: str) -> str:
             [
                 *key,
                 f"{med:.3f}",
-                f"{p10:.3f} to {p90:.3f}",
-                f"{x.min():.3f} to {x.max():.3f}",
+                bounds(p10, p90),
+                bounds(x.min(), x.max()),
                 str(x.size),
             ]
         )
@@ -255,7 +257,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
             d = part["diff"].to_numpy()
             lo = part["ci_low"].to_numpy()
             p10, med, p90 = np.percentile(d, [10, 50, 90])
-            cells = [*key, f"{med:+.3f} ({p10:+.3f} to {p90:+.3f})"]
+            cells = [*key, interval(med, p10, p90, signed=True)]
             for t in THRESHOLDS:
                 cells.append(f"{int((d > t).sum() if t == 0 else (d >= t).sum())} of {d.size}")
                 cells.append(f"{int((lo > t).sum() if t == 0 else (lo >= t).sum())} of {d.size}")
@@ -278,7 +280,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
             r["difficulty"],
             r["source"],
             SOURCES.get(r["source"], ""),
-            f"{r['p10']:.3f} to {r['p90']:.3f}",
+            bounds(r["p10"], r["p90"]),
             f"{r['share']:.0%}" if np.isfinite(r["share"]) else "-",
         ]
         for r in shares
