@@ -13,13 +13,13 @@ from typing import Annotated
 
 import typer
 
-from simkit import ENGINE_VERSION
+from simkit import ENGINE_VERSION, views
 from simkit.cli import app, validate
 from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack
 from simkit.cli.output import emit
 from simkit.combat import Combat, auto_odds, exact_odds
 from simkit.errors import UserError
-from simkit.names import OLD_ONES
+from simkit.names import OLD_ONES, label
 
 
 def _combat_odds(out: Path, data, max_per_type: int) -> None:
@@ -148,7 +148,8 @@ def balance_headline(lake_dir: Path) -> list[str]:
     lake = analysis.open_lake(lake_dir)
     if "difficulty" not in lake.grid_keys:
         r = analysis.win_rates(lake.scan(), by=["cell"], metric=lake.key_metric).row(0, named=True)
-        return [f"{lake.key_metric}: {r['rate']:.3f} (95% {r['ci_low']:.3f}-{r['ci_high']:.3f})"]
+        shown = views.interval(r["rate"], r["ci_low"], r["ci_high"])
+        return [f"{label(lake.key_metric)}: {shown} (95% interval)"]
     facts = difficulty_steps(lake)
     hk = facts["humans_key"]
     lines = []
@@ -159,9 +160,9 @@ def balance_headline(lake_dir: Path) -> list[str]:
         rates.sort(key=lambda r: order[r["difficulty"]])
         who = f" ({g} {hk})" if hk else ""
         lines.append(
-            f"headline{who}: {facts['metric']} "
+            f"headline{who}: {label(facts['metric'])} "
             + ", ".join(
-                f"{r['difficulty']} {r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"
+                f"{r['difficulty']} {views.interval(r['rate'], r['ci_low'], r['ci_high'])}"
                 for r in rates
             )
         )
@@ -181,8 +182,9 @@ def balance_headline(lake_dir: Path) -> list[str]:
                 else "not distinguishable"
             )
             lines.append(
-                f"  {st['to']} vs {st['from']}: {st['diff']:+.3f} "
-                f"(95% {st['ci_low']:+.3f}..{st['ci_high']:+.3f}, "
+                f"  {st['to']} vs {st['from']}: "
+                f"{views.interval(st['diff'], st['ci_low'], st['ci_high'], signed=True)} "
+                "(95% interval, "
                 f"paired on {st['games']:,} shared seeds): {verdict}"
             )
     return lines
