@@ -66,10 +66,16 @@ def results(tmp_path_factory) -> Path:
 
 
 def build(results: Path, tmp_path: Path, capsys) -> Collect:
+    """The report of a results folder, parsed; every report any test builds is also checked
+    for plain words, the one interval notation and unique SVG ids."""
     out = tmp_path / "report.html"
     assert main(["report", str(results), "--out", str(out)]) == 0
+    html = out.read_text()
+    assert_plain_words(html)
+    assert_one_interval_notation(html)
+    assert_unique_svg_ids(html)
     parser = Collect()
-    parser.feed(out.read_text())
+    parser.feed(html)
     return parser
 
 
@@ -985,9 +991,10 @@ class Visible(HTMLParser):
 
 
 def visible_text(html: str) -> str:
+    """The visible text, one " | " between elements (two table cells never read as one)."""
     v = Visible()
     v.feed(html)
-    return " ".join(v.parts)
+    return " | ".join(v.parts)
 
 
 RAW_NAMES = (
@@ -1005,11 +1012,14 @@ RAW_NAMES = (
 
 
 def assert_plain_words(html: str) -> None:
+    """No raw column or metric name a reader sees (a dotted data key such as
+    old_ones.mi_go.vp, or a folder name, is the user's own spelling and stays)."""
     import re
 
     text = visible_text(html)
     for raw in RAW_NAMES:
-        assert raw not in text, (raw, text[max(0, text.index(raw) - 80) : text.index(raw) + 80])
+        m = re.search(rf"(?<![\w.]){raw}(?![\w.])" if raw != "vp_" else r"(?<![\w.])vp_\w", text)
+        assert not m, (raw, text[max(0, m.start() - 80) : m.end() + 80])
     assert not re.search(r"\b[0-9a-f]{16}\b", text), "a hash outside the details lines"
 
 

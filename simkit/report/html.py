@@ -72,7 +72,6 @@ details.ids code { overflow-wrap: anywhere; }
   figure, tr { break-inside: avoid; page-break-inside: avoid; }
   figure svg { max-width: 100%; max-height: 240mm; width: auto; }
   nav.toc ol { columns: 2; }
-  details.ids > *:not(summary) { display: block; }
   table.sortable th[aria-sort]::after { content: none; }
   a { color: inherit; text-decoration: none; }
 }
