@@ -962,7 +962,7 @@ def test_the_summary_covers_every_lake_of_the_folder(tmp_path_factory, tmp_path,
     html = (tmp_path / "report.html").read_text()
     summary = re.search(r'<section class="summary".*?</section>', html, re.S).group(0)
     head = summary.split('<ul id="summary-facts">')[0]
-    assert "skill_pair-" in head and "content_pair-" in head, head[:2000]
+    assert "skill_pair" in head and "content_pair" in head, head[:2000]
 
 
 # ---- issue #27 item 5: labels, the combat-lake heatmap, your forces, one interval notation,
@@ -1021,6 +1021,8 @@ def assert_plain_words(html: str) -> None:
         m = re.search(rf"(?<![\w.]){raw}(?![\w.])" if raw != "vp_" else r"(?<![\w.])vp_\w", text)
         assert not m, (raw, text[max(0, m.start() - 80) : m.end() + 80])
     assert not re.search(r"\b[0-9a-f]{16}\b", text), "a hash outside the details lines"
+    eid = re.search(r"\b[a-z0-9_]+-[0-9a-f]{8}\b", text)  # an experiment id (name-hash)
+    assert not eid, text[max(0, eid.start() - 80) : eid.end() + 80]
 
 
 def assert_one_interval_notation(html: str) -> None:

@@ -207,7 +207,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
     per100 = 100.0 / max(games, 1)
     missing = [n for n in ("moves", "combats", "farms", "ports") if n not in tables]
     parts = [
-        f'<h2 id="{sid}-board">Board analytics: {esc(lake.experiment)}</h2>',
+        f'<h2 id="{sid}-board">Board analytics: {esc(lake.name)}</h2>',
         f'<p class="note">{games:,} games on the {esc(board.name)} map (assumed layout), all cells '
         "pooled; every hex carries its printed number (Port sites in bold with an anchor), so a "
         "hex named in a table can be found on the maps."

@@ -85,7 +85,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
     )
     return (
         f'<section id="{sid}-content"><h2>What rests on invented card texts '
-        f"({esc(lake.experiment)})</h2>"
+        f"({esc(lake.name)})</h2>"
         f"<p>Each cell's <b>{esc(label(metric))}</b> with every Mythos card as the pack gives it "
         "(<i>assumed</i>) beside only the cards whose effect and amount are public text "
         "(<i>rules</i>), on the same seeds. Both play the printed 30-card deck (Revenge "

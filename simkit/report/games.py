@@ -141,7 +141,7 @@ def outcome_section(lake: analysis.Lake, sid: str, heading: bool = True) -> str:
     ax.invert_yaxis()
     ax.set_title(f"{metric} by cell")
     parts = [
-        f'<h2 id="{sid}">{esc(title)}: {esc(lake.experiment)}</h2>' if heading else "",
+        f'<h2 id="{sid}">{esc(title)}: {esc(lake.name)}</h2>' if heading else "",
         f'<p class="note">Key metric <b>{esc(metric)}</b>; '
         f"{int(rates['games'].sum()):,} games.</p>",
         headline_tables(lake, sid) if heading else "",
@@ -589,7 +589,7 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
     flag = pool_flag(lake)
     if seats is None and not flag:
         return ""
-    parts = [f'<h2 id="{sid}-strategies">Strategies: {esc(lake.experiment)}</h2>']
+    parts = [f'<h2 id="{sid}-strategies">Strategies: {esc(lake.name)}</h2>']
     if seats is not None:
         per = analysis.per_strategy(seats, strategy="strategy", metric="win").sort("strategy")
         parts.append(
@@ -704,7 +704,7 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
     rates = analysis.win_rates(scan, by=keys, metric=lake.key_metric)
     orders = grid_orders(lake)
     parts = [
-        f'<h2 id="{sid}">Combat grid: {esc(lake.experiment)}</h2>',
+        f'<h2 id="{sid}">Combat grid: {esc(lake.name)}</h2>',
         f'<p class="note">One Monte Carlo fight per row; {int(rates["games"].sum()):,} fights; '
         f"P({esc(label(lake.key_metric))}) with Wilson 95% intervals.</p>",
     ]

@@ -36,6 +36,9 @@ display: block; overflow-x: auto; max-width: 100%; }
 h1, h2, h3, h4, p, li, dt, dd, figcaption, summary { overflow-wrap: anywhere; }
 th, td { border: 1px solid #ccc; padding: .22rem .45rem; text-align: right; }
 th { background: #eee; } td.l, th.l { text-align: left; }
+td:not(.l) { white-space: nowrap; }
+dl.outcome-legend { font-size: .9rem; } dl.outcome-legend dt { font-weight: 600; }
+dl.outcome-legend dd { margin: 0 0 .3rem 1.2rem; color: #444; }
 td.up { color: #a1261a; } td.down { color: #1c5aa6; }
 tr.yours td { background: #fff6d6; font-weight: 600; }
 table.sortable th[aria-sort] { cursor: pointer; }

@@ -76,7 +76,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
     )
     return (
         f'<section id="{sid}-lookahead"><h2>Look-ahead against the heuristics '
-        f"({esc(lake.experiment)})</h2><p>The first listed seat's win rate (it must outscore every "
+        f"({esc(lake.name)})</h2><p>The first listed seat's win rate (it must outscore every "
         f"other player and the Old Ones). <i>search(...)</i>: determinized Monte Carlo "
         f"look-ahead with its rollout budget and policy; <i>tuned:</i> a strategy tuned by "
         f"<code>simkit tune</code>. The last column is each cell minus the first cell on the "

@@ -40,7 +40,7 @@ def rows_for(lake: analysis.Lake) -> list[dict]:
         key = next(k for k in keys if r[k] != base[k])  # the one value this cell moved
         out.append(
             {
-                "experiment": lake.experiment,
+                "experiment": lake.name,
                 "mode": mode,
                 "params": fixed,
                 "key": key,

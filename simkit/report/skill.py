@@ -107,7 +107,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
         text_columns=tuple(range(len(by))) + (len(by) + 5,),
     )
     return (
-        f'<section id="{sid}-skill"><h2>Balance against skill ({esc(lake.experiment)})</h2>'
+        f'<section id="{sid}-skill"><h2>Balance against skill ({esc(lake.name)})</h2>'
         f"<p>The Old One player's win rate (<b>{esc(label(lake.key_metric))}</b>) at each "
         "difficulty, for "
         "each rung of human play (<i>tuned:</i> a strategy tuned by <code>simkit tune</code>) and "

@@ -127,7 +127,7 @@ def difficulty_table(lake: analysis.Lake, index: int = 0) -> str:
         + ".</p>"
     )
     return (
-        f"<h3>Difficulty: {esc(lake.experiment)}</h3>"
+        f"<h3>Difficulty: {esc(lake.name)}</h3>"
         + table_html(
             headers,
             rows,
@@ -175,7 +175,7 @@ def combat_headline(odds: list[pd.DataFrame], lakes: list[analysis.Lake]) -> lis
             said = cell_label(g, others)
             bits.append(f"{value_label('vs', vs)}: {said} {_rate_cell(g)}")
         out.append(
-            f"Best force of the combat grid {lk.experiment} "
+            f"Best force of the combat grid {lk.name} "
             "per Old One (P(destroy), 95% interval) — " + "; ".join(bits) + "."
         )
     return out
@@ -197,7 +197,7 @@ def pools(lakes: list[analysis.Lake]) -> list[str]:
             or "no bot parameters"
         )
         games = lk.scan().select(pl.len()).collect().item()
-        out.append(f"{lk.experiment} ({mode_of(lk)} mode, {games:,} games): {said}")
+        out.append(f"{lk.name} ({mode_of(lk)} mode, {games:,} games): {said}")
     return out
 
 
@@ -210,7 +210,7 @@ def content_shares(lakes: list[analysis.Lake]) -> list[str]:
         counts = lk.scan().group_by("content").len().collect().sort("content").to_dicts()
         total = sum(c["len"] for c in counts) or 1
         out.append(
-            f"{lk.experiment}: "
+            f"{lk.name}: "
             + ", ".join(f"{c['content']} {c['len'] / total:.0%} of games" for c in counts)
         )
     return out
@@ -246,14 +246,14 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
                 in ("humans", "players", "difficulty", "ruleset", "strategies", "strategy", "oop")
             )
             parts.append(
-                f"<p>{esc(lk.experiment)} ({esc(fixed)}): {esc(label(lk.key_metric))} "
+                f"<p>{esc(lk.name)} ({esc(fixed)}): {esc(label(lk.key_metric))} "
                 f"{_rate_cell(one)} over {one['games']:,} games.</p>"
             )
         elif r.height:
             lo, hi = r.row(0, named=True), r.row(r.height - 1, named=True)
             keys = lk.grid_keys or ["cell"]
             parts.append(
-                f"<p>{esc(lk.experiment)}: {esc(label(lk.key_metric))} ranges from "
+                f"<p>{esc(lk.name)}: {esc(label(lk.key_metric))} ranges from "
                 f"{_rate_cell(lo)} ({esc(cell_label(lo, keys))}) to {_rate_cell(hi)} "
                 f"({esc(cell_label(hi, keys))}) over {r.height} cell(s).</p>"
             )

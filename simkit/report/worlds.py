@@ -332,7 +332,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
     listed = "".join(f"<li><b>{esc(s)}</b>: {esc(SOURCES.get(s, ''))}</li>" for s in sources)
     return (
         f'<section id="{sid}-worlds"><h2>Claims over plausible content '
-        f"({esc(lake.experiment)})</h2>"
+        f"({esc(lake.name)})</h2>"
         f"<p>{n_worlds} worlds, each a seeded redraw of the values nobody states, within their "
         f"stated ranges and the rules of thumb; {games:,} games per world and cell, every world on "
         f"the same seeds. Fixed: {esc(fixed)}. What varies:</p><ul>{listed}</ul>"
