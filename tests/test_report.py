@@ -1008,6 +1008,7 @@ RAW_NAMES = (
     "armoured_car",
     "vp_",
     "key_metric",
+    "oop",
 )
 
 

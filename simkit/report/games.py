@@ -245,7 +245,7 @@ def quantile_table(q: pl.DataFrame, by: list[str], table_id: str, unit: str = "g
             "source",
             unit,
             "mean [95% interval]",
-            "scoring (95% interval)",
+            "scoring [95% interval]",
             "10%",
             "25%",
             "median",

@@ -34,7 +34,7 @@ def rows_for(lake: analysis.Lake) -> list[dict]:
     diffs = analysis.paired_difference(lake.scan(), base, metric=lake.key_metric, by=keys)
     spec = lake.record.get("spec", {})
     mode = spec.get("mode", "?")
-    fixed = ", ".join(f"{k}={v}" for k, v in spec.get("params", {}).items())
+    fixed = ", ".join(f"{label(k)}: {v}" for k, v in spec.get("params", {}).items())
     out = []
     for r in diffs.to_dicts():
         key = next(k for k in keys if r[k] != base[k])  # the one value this cell moved

@@ -121,7 +121,11 @@ def difficulty_table(lake: analysis.Lake, index: int = 0) -> str:
         f'<p class="note">{metric} rate per cell (Wilson 95% interval); the step columns are '
         "paired differences on shared seeds (same setup, decks and dice in both levels), "
         "95% interval"
-        + (f"; {esc(', '.join(pooled))} held equal within each pair, then pooled" if pooled else "")
+        + (
+            f"; {esc(', '.join(map(label, pooled)))} held equal within each pair, then pooled"
+            if pooled
+            else ""
+        )
         + ". "
         + "; ".join(verdicts)
         + ".</p>"

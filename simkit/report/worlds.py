@@ -218,7 +218,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
     joint = rates.filter(pl.col("world_source") == "all")
     n_worlds = joint["world"].n_unique()
     games = int(joint["games"].min()) if joint.height else 0
-    fixed = ", ".join(f"{k}={v}" for k, v in spec.get("params", {}).items())
+    fixed = ", ".join(f"{label(k)}: {v}" for k, v in spec.get("params", {}).items())
     has_humans = "humans" in joint.columns
     band_rows = []
     for key, part in joint.group_by(
