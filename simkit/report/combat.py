@@ -268,9 +268,12 @@ def counting_worth(table: pd.DataFrame, top: int = 8) -> tuple[str, list[list[ob
 
 
 def cheapest_table_rows(table: pd.DataFrame) -> list[list[object]]:
+    """Per Old One type and copies the table holds, and per target P: the cheapest mix."""
     rows = []
-    for kind in OLD_ONES:
-        for copies in (1, 2):
+    present = set(table["old_one"].astype(str))
+    held = sorted(int(c) for c in table["old_ones"].unique())
+    for kind in [k for k in OLD_ONES if k in present]:
+        for copies in held:
             for target in TARGETS:
                 best = cheapest_mixes(table, kind, copies, target, top=1)
                 if best.empty:
@@ -311,7 +314,7 @@ def section(table: pd.DataFrame, sid: str = "combat-odds", yours=None) -> str:
         parts.append(
             figure_html(
                 heatmap(table, int(copies), yours=yours),
-                f"P(destroy) by force and Old One type, {int(copies)} Old One(s) in the hex"
+                f"P(destroy) by force and Old One type, {int(copies)} of that type in the hex"
                 + (" (your forces first, starred)" if yours is not None and len(yours) else ""),
                 f"fig-heatmap-{int(copies)}",
             )
@@ -334,10 +337,18 @@ def section(table: pd.DataFrame, sid: str = "combat-odds", yours=None) -> str:
             "fig-survival",
         )
     )
-    parts.append("<h3>Cheapest mixes reaching a target</h3>")
+    parts.append("<h3>Cheapest forces reaching a target</h3>")
     parts.append(
         table_html(
-            ["Old One", "copies", "target P(destroy)", "cheapest mix", "Gold", "TP", "P(destroy)"],
+            [
+                "Old One",
+                "copies",
+                "target P(destroy)",
+                "cheapest force",
+                "Gold",
+                "TP",
+                "P(destroy)",
+            ],
             cheapest_table_rows(table),
             "table-cheapest",
             text_columns=(0, 3),
