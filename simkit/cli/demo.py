@@ -52,7 +52,8 @@ def _headline_combat(out: Path, data) -> None:
     odds = auto_odds(fight, data, games=1_000_000, seed=0)
     lo, hi = odds.ci95["p_destroy"] if odds.ci95 else (odds.p_destroy, odds.p_destroy)
     typer.echo(
-        f"    [{odds.method}] P(destroy) {odds.p_destroy:.4f} (95% {lo:.4f}..{hi:.4f}), "
+        f"    [{odds.method}] P(destroy) {views.interval(odds.p_destroy, lo, hi, 4)} "
+        "(95% interval), "
         f"expected units lost {sum(odds.expected_units_lost.values()):.3f}"
     )
     small = Combat.parse("infantry=2,artillery=1", "mi_go")
