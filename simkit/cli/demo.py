@@ -19,7 +19,7 @@ from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_p
 from simkit.cli.output import emit
 from simkit.combat import Combat, auto_odds, exact_odds
 from simkit.errors import UserError
-from simkit.names import OLD_ONES, label
+from simkit.names import OLD_ONE_TEXT, OLD_ONES, UNITS, label
 
 
 def _combat_odds(out: Path, data, max_per_type: int) -> None:
@@ -36,12 +36,14 @@ def _combat_odds(out: Path, data, max_per_type: int) -> None:
     for kind in OLD_ONES:
         best = cheapest_mixes(table, kind, 1, 0.8, top=1)
         if best.empty:
-            typer.echo(f"    vs {kind:9s}: no mix in this table reaches P(destroy) >= 0.8")
+            typer.echo(
+                f"    vs {OLD_ONE_TEXT[kind]:9s}: no mix in this table reaches P(destroy) >= 0.8"
+            )
             continue
         row = best.iloc[0]
-        mix = ", ".join(f"{row[c]} {c[2:]}" for c in table.columns if c.startswith("n_") and row[c])
+        mix = views.force_label([int(row[f"n_{u}"]) for u in UNITS])
         typer.echo(
-            f"    vs {kind:9s}: cheapest with P(destroy) >= 0.8: {mix} "
+            f"    vs {OLD_ONE_TEXT[kind]:9s}: cheapest with P(destroy) >= 0.8: {mix} "
             f"({row['gold_cost']:.0f} Gold, {row['tp_cost']} TP, P = {row['p_destroy']:.3f})"
         )
 
