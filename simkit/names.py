@@ -120,8 +120,8 @@ def label(name: object) -> str:
         return METRIC_TEXT[text]
     if text in KEY_TEXT:
         return KEY_TEXT[text]
-    if text.startswith("vp_") and text[3:] in METRIC_TEXT:
-        return METRIC_TEXT[text[3:]]
+    if text.startswith("vp_"):  # a VP source column: the source's name
+        return METRIC_TEXT.get(text[3:], text[3:].replace("_", " "))
     if text in OLD_ONE_TEXT:
         return OLD_ONE_TEXT[text]
     if text in UNIT_TEXT:

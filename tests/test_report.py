@@ -1009,6 +1009,7 @@ RAW_NAMES = (
     "vp_",
     "key_metric",
     "oop",
+    "vp farms",
 )
 
 
