@@ -3,9 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run
+NB_STAMP  := $(VENV)/.installed-notebooks
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: setup run test test-fast doctest lint bench bench-check browser serve clean
+.PHONY: setup run test test-fast doctest lint bench bench-check browser serve notebooks clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +76,17 @@ bench: $(DEV_STAMP)
 ## The guard alone, on lines already measured (e.g. one script: run_all.py game).
 bench-check: $(DEV_STAMP)
 	$(PY) benchmarks/check_figures.py benchmarks/results/latest.jsonl
+
+## JupyterLab on the worked examples (notebooks/), on http://127.0.0.1:8888 only: installs
+## the notebooks extra (JupyterLab, nbclient, ipykernel) first. Jupyter prints the URL with
+## its token; Ctrl-C stops it.
+NB_PORT ?= 8888
+$(NB_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet --no-compile -e '.[notebooks]'
+	touch $(NB_STAMP) $(RUN_STAMP)
+
+notebooks: $(NB_STAMP)
+	$(PY) -m jupyter lab --ip=127.0.0.1 --port=$(NB_PORT) --no-browser notebooks
 
 clean:
 	rm -rf $(VENV) results .pytest_cache

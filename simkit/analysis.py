@@ -115,6 +115,12 @@ class Lake:
         return self.record["cells"]
 
     @property
+    def name(self) -> str:
+        """The experiment's name as its spec gives it (the id without its hash suffix), for
+        headings; the id itself stays in reports' identifiers lines."""
+        return str(self.record.get("name") or self.experiment)
+
+    @property
     def key_metric(self) -> str:
         return self.record.get("key_metric", "win")
 

@@ -53,6 +53,96 @@ OUTCOME_TEXT = {
 }
 
 
+# Plain words for the column and parameter names a lake or odds table carries: the one
+# mapping every report heading, table header, axis and CLI summary uses (raw names stay in
+# the data and in each section's "identifiers" details line).
+METRIC_TEXT = {
+    "old_ones_win": "Old Ones win",
+    "humans_win": "humans win",
+    "destroyed": "Old One destroyed",
+    "p_destroy": "P(destroy)",
+    "win": "win",
+    "gold_lost": "Gold lost",
+    "units_lost": "units lost",
+    "cards": "cards drawn",
+    "oo_vp": "Old One VP",
+    "best_player_vp": "best human VP",
+    "ports_lost": "Ports lost",
+    "on_map": "tiles on the map",
+    "revealed": "revealed tiles",
+    "unrevealed": "unrevealed tiles (doubled)",
+    "blighted": "blighted farms",
+    "units": "units and Outposts",
+    "ports": "Ports",
+    "total": "total",
+}
+KEY_TEXT = {
+    "vs": "Old One",
+    "oop": "Old One player",
+    "humans": "humans",
+    "players": "players",
+    "strategies": "strategies",
+    "strategy": "strategy",
+    "difficulty": "difficulty",
+    "force": "force",
+    "allocate": "allocation",
+    "withdraw": "withdrawal",
+    "ruleset": "ruleset",
+    "content": "content",
+    "personalities": "personalities",
+    "seen": "cards seen",
+}
+OLD_ONE_TEXT = {
+    "zombie": "Zombie",
+    "mi_go": "Mi-Go",
+    "shoggoth": "Shoggoth",
+    "cthulhu": "Cthulhu",
+    "temple": "Temple",
+    "loyalist": "Loyalist",
+}
+UNIT_TEXT = {
+    "infantry": "Infantry",
+    "armoured_car": "Armoured Car",
+    "artillery": "Artillery",
+    "armoured_train": "Armoured Train",
+    "airship": "Airship",
+    "outpost": "Outpost",
+    "port": "Port",
+}
+
+
+def label(name: object) -> str:
+    """A column, metric or grid key in plain words: 'old_ones_win' -> 'Old Ones win',
+    'vs' -> 'Old One', 'vp_blighted' -> 'blighted farms'; a name it does not know loses its
+    underscores (dotted data keys such as 'units.artillery.cost' are kept as typed)."""
+    text = str(name)
+    if text in METRIC_TEXT:
+        return METRIC_TEXT[text]
+    if text in KEY_TEXT:
+        return KEY_TEXT[text]
+    if text.startswith("vp_"):  # a VP source column: the source's name
+        return METRIC_TEXT.get(text[3:], text[3:].replace("_", " "))
+    if text in OLD_ONE_TEXT:
+        return OLD_ONE_TEXT[text]
+    if text in UNIT_TEXT:
+        return UNIT_TEXT[text]
+    return text if "." in text else text.replace("_", " ")
+
+
+def outcome_label(key: str) -> str:
+    """A combat outcome code's plain name ('win_and_defeat' -> 'Destroyed, force defeated')."""
+    return OUTCOME_TEXT[key][0] if key in OUTCOME_TEXT else label(key)
+
+
+def value_label(key: str, value: object) -> str:
+    """A grid value as a reader reads it: Old Ones by their names ('mi_go' -> 'Mi-Go'),
+    everything else as typed."""
+    text = str(value)
+    if key == "vs":
+        return " + ".join(OLD_ONE_TEXT.get(t.strip(), t.strip()) for t in text.split(","))
+    return text
+
+
 def outcome_help() -> str:
     """The outcome names as one help paragraph: 'win: ...; defeat: ...'."""
     return "; ".join(f"{key} ({name}): {text}" for key, (name, text) in OUTCOME_TEXT.items())

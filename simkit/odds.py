@@ -507,6 +507,36 @@ def odds_table(
     return frame
 
 
+def force_rows(
+    data: AuzData,
+    mixes: list[tuple[int, ...]],
+    old_ones: list[int],
+    copies: tuple[int, ...] = (1, 2),
+    seed: int = 0,
+    budget: int = TABLE_STATE_BUDGET,
+    games: int = FALLBACK_GAMES,
+    target_ci: float | None = None,
+) -> pd.DataFrame:
+    """Rows of the odds table for chosen forces (a user's own, any size): the same columns,
+    methods and per-row seeds as :func:`odds_table`, so a row equals the table's row of the
+    same mix. ``mixes`` are counts per unit type in UNITS order."""
+    for mix in mixes:
+        if len(mix) != len(UNITS) or not any(mix) or min(mix) < 0:
+            raise UserError(f"a force is one count per unit type ({', '.join(UNITS)}), got {mix}")
+    rows = [
+        _row(tuple(int(n) for n in mix), t, k, data, seed, budget, games, target_ci)
+        for mix in mixes
+        for t in old_ones
+        for k in copies
+    ]
+    _MEMOS.clear()
+    frame = pd.DataFrame(rows)
+    for col in ("old_one", "method", "table_method", "value_policy_method"):
+        if col in frame:
+            frame[col] = frame[col].astype("category")
+    return frame
+
+
 def cheapest_mixes(
     table: pd.DataFrame, old_one: str, copies: int, min_p: float, top: int = 10
 ) -> pd.DataFrame:

@@ -28,6 +28,7 @@ import numpy as np
 from simkit.core.stats import Z95
 from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
+from simkit.views import interval
 from strategies.files import RESULT_FILE, file_role, read_strategy_file  # noqa: F401  (re-exported)
 from strategies.spaces import Choice, Integer, Real, Vector, space_of
 
@@ -742,7 +743,8 @@ def describe(record: dict[str, Any]) -> Sequence[str]:
         f"tuned {record['strategy']['role']} strategy from '{record['strategy']['base']}' "
         f"({ev['trials']} trials, objective {ev['objective']})",
         f"held-out games: {h['games']:,}; tuned {h['tuned']:.3f}, default {h['default']:.3f}; "
-        f"paired difference {h['diff']:+.3f} (95% {h['ci_low']:+.3f} to {h['ci_high']:+.3f})",
+        f"paired difference {interval(h['diff'], h['ci_low'], h['ci_high'], signed=True)} "
+        "(95% interval)",
     ]
     if h["diff"] < 0:
         lines.append(

@@ -186,3 +186,11 @@ def test_a_worlds_lake_reports_bands_claims_shares_and_the_content_band(tmp_path
         "What rests on invented card texts, over plausible content",
     ):
         assert text in html, text
+    import re
+
+    from simkit.views import OTHER_INTERVAL_FORMS
+
+    shown = re.sub(r"<(style|script|details)\b.*?</\1>", "", html, flags=re.S)
+    cells = [t for t in re.split(r"<[^>]+>", shown) if t.strip()]
+    assert not [t for t in cells if OTHER_INTERVAL_FORMS.search(t)]  # bands as [low, high]
+    assert "old_ones_win" not in " ".join(cells)  # the metric in words

@@ -9,8 +9,10 @@ import pytest
 
 from simkit.cli import main
 from simkit.datapack import load_pack
+from simkit.names import OLD_ONE_TEXT, label
 from simkit.odds import cheapest_mixes, odds_table, read_table, table_bytes
 from simkit.report.combat import mix_label, rate
+from simkit.views import bounds, interval, mean_interval
 
 
 class Collect(HTMLParser):
@@ -64,10 +66,16 @@ def results(tmp_path_factory) -> Path:
 
 
 def build(results: Path, tmp_path: Path, capsys) -> Collect:
+    """The report of a results folder, parsed; every report any test builds is also checked
+    for plain words, the one interval notation and unique SVG ids."""
     out = tmp_path / "report.html"
     assert main(["report", str(results), "--out", str(out)]) == 0
+    html = out.read_text()
+    assert_plain_words(html)
+    assert_one_interval_notation(html)
+    assert_unique_svg_ids(html)
     parser = Collect()
-    parser.feed(out.read_text())
+    parser.feed(html)
     return parser
 
 
@@ -102,12 +110,14 @@ def assert_every_heading_in_toc(html: str) -> None:
 
 
 def assert_self_contained(html: str) -> None:
-    """Nothing to fetch: no script, stylesheet link, external image, font or import."""
+    """Nothing to fetch: no stylesheet link, external image, font or import; one script, inline
+    (the table sorter), none with a src."""
     import re
 
     lowered = html.lower()
-    for bad in ("<script", "<link", "<img", "@import", "url(http", "<iframe"):
+    for bad in ("<link", "<img", "@import", "url(http", "<iframe", "<script src", "cdn"):
         assert bad not in lowered, bad
+    assert re.findall(r"<script[^>]*>", lowered) == ["<script>"]
     refs = re.findall(r'(?:src|href|xlink:href)\s*=\s*"([^"]*)"', html)
     assert all(r.startswith("#") for r in refs), [r for r in refs if not r.startswith("#")][:5]
 
@@ -123,12 +133,13 @@ def test_cheapest_mix_table_equals_the_parquet_data(results, tmp_path, capsys):
     page = build(results, tmp_path, capsys)
     table, _ = read_table(results / "odds.parquet")
     rows = {(r[0], int(r[1]), float(r[2])): r for r in page.tables["table-cheapest"][1:]}
+    assert page.headers["table-cheapest"][0] == "Old One"
     checked = 0
     for kind in ("zombie", "mi_go"):
         for copies in (1, 2):
             for target in (0.5, 0.8, 0.95):
                 best = cheapest_mixes(table, kind, copies, target, top=1)
-                row = rows[(kind, copies, target)]
+                row = rows[(OLD_ONE_TEXT[kind], copies, target)]
                 if best.empty:
                     assert row[3] == "none in table"
                     continue
@@ -217,7 +228,7 @@ def test_game_lake_rates_in_the_report_equal_the_analysis_api(game_results, tmp_
     assert len(shown) == len(expected) == 2
     for r in expected.to_dicts():
         row = shown[r["strategies"]]
-        assert row[2] == f"{r['rate']:.4f}" and row[3] == f"{r['ci_low']:.4f}-{r['ci_high']:.4f}"
+        assert row[2] == f"{r['rate']:.4f}" and row[3] == bounds(r["ci_low"], r["ci_high"], 4)
     per = analysis.per_strategy(lake.scan("seats"), strategy="strategy", metric="win")
     table = {row[0]: row for row in page.tables["table-lake0-strategies"][1:]}
     for r in per.to_dicts():
@@ -395,7 +406,7 @@ def test_board_section_shows_blight_per_hex_and_port_loss_by_site_equal_to_the_a
         assert rows[r["hex"]][k : k + 3] == [
             f"{r['games']:,}",
             f"{r['rate']:.3f}",
-            f"{r['ci_low']:.3f}-{r['ci_high']:.3f}",
+            bounds(r["ci_low"], r["ci_high"]),
         ]
     blight = {r["hex"]: r for r in analysis.blight_by_hex(lake.scan("farms")).to_dicts()}
     shown = page.tables["table-lake0-blight"][1:]
@@ -406,7 +417,7 @@ def test_board_section_shows_blight_per_hex_and_port_loss_by_site_equal_to_the_a
             f"{b['games']:,}",
             f"{b['wins']:,}",
             f"{b['rate']:.3f}",
-            f"{b['ci_low']:.3f}-{b['ci_high']:.3f}",
+            bounds(b["ci_low"], b["ci_high"]),
         ]
     rates = [float(r[3]) for r in shown]
     assert rates == sorted(rates, reverse=True)
@@ -427,15 +438,15 @@ def test_vp_quantile_tables_equal_the_analysis_api_for_each_side(revenge_results
         rows = {(r[0], r[1]): r for r in page.tables[f"table-lake0-vp-quantiles-{side}"][1:]}
         assert len(rows) == len(expected) and {"total"} < {s for _, s in rows}
         for r in expected:
-            row = rows[(r["difficulty"], r["source"])]
+            row = rows[(r["difficulty"], label(r["source"]))]
             assert r["mean_half_width"] > 0 or r["scoring"] in (
                 0.0,
                 1.0,
             )  # every mean carries its interval
             assert row[2:] == [
                 f"{r['games']:,}",
-                f"{r['mean']:.2f} ± {r['mean_half_width']:.2f}",
-                f"{r['scoring']:.3f} ({r['scoring_ci_low']:.3f}-{r['scoring_ci_high']:.3f})",
+                mean_interval(r["mean"], r["mean_half_width"]),
+                interval(r["scoring"], r["scoring_ci_low"], r["scoring_ci_high"]),
                 *(f"{r[q]:.0f}" for q in ("q10", "q25", "q50", "q75", "q90")),
             ]
     assert [r[0] for r in page.tables["table-lake0-vp-quantiles-oop"][1:]][::5] == [
@@ -586,13 +597,16 @@ def test_a_combat_lake_reports_without_error_even_with_rates_of_zero_and_one(
     grid = page.tables["table-lake0-combat-grid"]
     assert page.headers["table-lake0-combat-grid"] == [
         "force",
-        "zombie",
-        "cthulhu",
-    ]  # Old Ones in rulebook order
+        "Gold",
+        "Zombie",
+        "Cthulhu",
+    ]  # Old Ones in rulebook order, by name
     shown = {r[0]: r for r in grid[1:]}
+    from simkit.report.combat import force_text
+
     for r in rates.to_dicts():
-        col = 1 + ["zombie", "cthulhu"].index(r["vs"])
-        assert shown[r["force"]][col] == f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"
+        col = 2 + ["zombie", "cthulhu"].index(r["vs"])
+        assert shown[force_text(r["force"])][col] == interval(r["rate"], r["ci_low"], r["ci_high"])
     assert_self_contained((tmp_path / "report.html").read_text())
 
 
@@ -647,7 +661,7 @@ def test_every_result_table_labels_each_cell_with_every_varying_key(
         "difficulty=normal, oop=rusher",
     ]
     page = build(folder, tmp_path, capsys)
-    assert page.headers["table-lake0-rates"][:2] == ["difficulty", "oop"]
+    assert page.headers["table-lake0-rates"][:2] == ["difficulty", "Old One player"]
     rows = page.tables["table-lake0-rates"][1:]
     labels = [tuple(r[:2]) for r in rows]
     assert len(set(labels)) == len(labels) == 4  # no two rows look identical
@@ -730,7 +744,7 @@ def test_bot_pool_flag_compares_pools_within_a_cell_not_across_difficulties():
     assert (
         verdict.startswith("<b>Flag:</b>")
         and "1 of 2 cell(s)" in verdict
-        and "difficulty=normal" in verdict
+        and "difficulty: normal" in verdict
     )
     noisy = rates(
         [("normal", "rusher", 3, 10), ("normal", "mythos", 5, 10)]
@@ -809,7 +823,7 @@ def test_a_lake_varying_content_shows_each_rate_under_both_modes_and_names_the_c
     lake = analysis.open_lake(folder / "lake")
     rates = analysis.win_rates(lake.scan(), by=["content"], metric="old_ones_win").to_dicts()
     for r in rates:  # the section's numbers are the analysis API's
-        assert f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})" in html
+        assert interval(r["rate"], r["ci_low"], r["ci_high"]) in html
 
 
 SKILL_SPEC = """
@@ -844,8 +858,10 @@ def test_a_ladder_lake_gets_a_balance_against_skill_section_with_paired_steps(
     for r in steps:
         assert {"normal", "hard", "heroic", "normal_to_hard", "hard_to_heroic", "ordered"} <= set(r)
         assert (
-            f"{r['normal_to_hard']:+.3f} ({r['normal_to_hard_lo']:+.3f} "
-            f"to {r['normal_to_hard_hi']:+.3f})" in html
+            interval(
+                r["normal_to_hard"], r["normal_to_hard_lo"], r["normal_to_hard_hi"], signed=True
+            )
+            in html
         )
         assert r["ordered"] == (r["normal_to_hard_lo"] > 0 and r["hard_to_heroic_lo"] > 0)
 
@@ -883,7 +899,7 @@ def test_a_lake_with_a_search_seat_gets_a_paired_look_ahead_section(
     d = analysis.paired_difference(
         seats, {"strategies": "economist,economist"}, metric="win", by=["strategies"]
     ).to_dicts()[0]
-    assert table[2][3] == f"{d['diff']:+.3f} ({d['ci_low']:+.3f} to {d['ci_high']:+.3f})"
+    assert table[2][3] == interval(d["diff"], d["ci_low"], d["ci_high"], signed=True)
     assert "search" in set(seats.collect()["strategy"])
 
 
@@ -914,7 +930,7 @@ def test_a_single_rung_lake_still_gets_its_difficulty_steps(tmp_path_factory, tm
     lake = analysis.open_lake(folder / "lake")
     r = analysis.difficulty_steps(lake.scan(), by=["strategies"]).to_dicts()[0]
     assert row[0] == "economist"
-    assert row[1] == f"{r['normal']:.3f} ({r['normal_lo']:.3f}-{r['normal_hi']:.3f})"
+    assert row[1] == interval(r["normal"], r["normal_lo"], r["normal_hi"])
 
 
 def test_skill_order_tells_a_reversed_step_from_one_not_shown():
@@ -946,4 +962,319 @@ def test_the_summary_covers_every_lake_of_the_folder(tmp_path_factory, tmp_path,
     html = (tmp_path / "report.html").read_text()
     summary = re.search(r'<section class="summary".*?</section>', html, re.S).group(0)
     head = summary.split('<ul id="summary-facts">')[0]
-    assert "skill_pair-" in head and "content_pair-" in head, head[:2000]
+    assert "skill_pair" in head and "content_pair" in head, head[:2000]
+
+
+# ---- issue #27 item 5: labels, the combat-lake heatmap, your forces, one interval notation,
+# ---- phone layout and sortable tables, unique SVG ids
+
+
+class Visible(HTMLParser):
+    """The text a reader sees: everything but <style>, <script> and <details> (the machine
+    identifiers), SVG text included (axis labels, legends, heatmap cells)."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts, self._skip = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("style", "script", "details"):
+            self._skip += 1
+
+    def handle_endtag(self, tag):
+        if tag in ("style", "script", "details"):
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    """The visible text, one " | " between elements (two table cells never read as one)."""
+    v = Visible()
+    v.feed(html)
+    return " | ".join(v.parts)
+
+
+RAW_NAMES = (
+    "old_ones_win",
+    "humans_win",
+    "win_and_defeat",
+    "gold_lost",
+    "units_lost",
+    "oo_vp",
+    "mi_go",
+    "armoured_car",
+    "vp_",
+    "key_metric",
+    "oop",
+    "vp farms",
+)
+
+
+def assert_plain_words(html: str) -> None:
+    """No raw column or metric name a reader sees (a dotted data key such as
+    old_ones.mi_go.vp, or a folder name, is the user's own spelling and stays)."""
+    import re
+
+    text = visible_text(html)
+    for raw in RAW_NAMES:
+        m = re.search(rf"(?<![\w.]){raw}(?![\w.])" if raw != "vp_" else r"(?<![\w.])vp_\w", text)
+        assert not m, (raw, text[max(0, m.start() - 80) : m.end() + 80])
+    assert not re.search(r"\b[0-9a-f]{16}\b", text), "a hash outside the details lines"
+    eid = re.search(r"\b[a-z0-9_]+-[0-9a-f]{8}\b", text)  # an experiment id (name-hash)
+    assert not eid, text[max(0, eid.start() - 80) : eid.end() + 80]
+
+
+def assert_one_interval_notation(html: str) -> None:
+    """Every pair of bounds is written '[low, high]' (simkit.views): no 'a-b', 'a..b',
+    'a to b', '±' or '(a-b)' anywhere a reader sees, SVG text included."""
+    from simkit.views import OTHER_INTERVAL_FORMS
+
+    text = visible_text(html)
+    found = OTHER_INTERVAL_FORMS.findall(text)
+    assert not found, found[:5]
+
+
+def assert_unique_svg_ids(html: str) -> None:
+    """Every id in the page (inside the SVGs too) is unique, and each figure's references
+    (url(#..), href="#..", xlink:href="#..") point at ids of that same figure."""
+    import re
+
+    ids = re.findall(r'\bid="([^"]+)"', html)
+    dup = {i for i in ids if ids.count(i) > 1}
+    assert not dup, sorted(dup)[:5]
+    figures = re.findall(r'<figure id="([^"]+)"[^>]*>(.*?)</figure>', html, re.S)
+    assert figures
+    for fig_id, body in figures:
+        own = set(re.findall(r'\bid="([^"]+)"', body))
+        refs = re.findall(r"url\(#([^)]+)\)", body) + re.findall(r'href="#([^"]+)"', body)
+        assert all(r in own for r in refs), (fig_id, [r for r in refs if r not in own][:3])
+        assert all(i.startswith(f"{fig_id}-") for i in own), fig_id
+
+
+def test_svg_ids_are_prefixed_per_figure_with_their_references():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from simkit.report.html import figure_html
+
+    pages = []
+    for k in range(2):
+        fig, ax = plt.subplots()
+        ax.plot([0, 1], [k, 1 - k])
+        ax.text(0.5, 0.5, "same text")
+        pages.append(figure_html(fig, "a line", f"fig-{k}"))
+    raw = [p for p in pages]
+    html = "".join(raw)
+    assert "url(#fig-0-" in html and "url(#fig-1-" in html  # clip paths renamed with the id
+    assert_unique_svg_ids(html)
+
+
+def test_odds_report_speaks_plain_words_with_one_interval_notation_and_unique_ids(
+    results, tmp_path, capsys
+):
+    build(results, tmp_path, capsys)
+    html = (tmp_path / "report.html").read_text()
+    assert_plain_words(html)
+    assert_one_interval_notation(html)
+    assert_unique_svg_ids(html)
+    assert "<details" in html  # the data pack hash is in a details line
+    assert "Mi-Go" in visible_text(html)
+
+
+def test_my_force_adds_a_marked_row_to_every_odds_heatmap_equal_to_force_rows(
+    results, tmp_path, capsys
+):
+    """A force the table does not hold (4 Infantry + 2 Airships: the table has 0/1 of each)
+    gets its row in both heatmaps, starred, and its odds in a table; the odds are
+    simkit.odds.force_rows' (the table's seed and method); a force the table holds gets the
+    table's own numbers."""
+    import re
+
+    from simkit.odds import force_rows
+    from simkit.report.combat import YOURS
+
+    out = tmp_path / "mine.html"
+    argv = ["report", str(results), "--out", str(out)]
+    argv += ["--my-force", "infantry=4,airship=2", "--my-force", "infantry=1,artillery=1"]
+    assert main(argv) == 0
+    html = out.read_text()
+    page = Collect()
+    page.feed(html)
+    for copies in (1, 2):
+        fig = re.search(rf'<figure id="fig-heatmap-{copies}".*?</figure>', html, re.S).group(0)
+        assert f"{YOURS}4 Infantry + 2 Airship" in fig, copies  # the row, marked
+        assert f"{YOURS}1 Infantry + 1 Artillery" in fig
+    table, meta = read_table(results / "odds.parquet")
+    data = load_pack()
+    mine = force_rows(data, [(4, 0, 0, 0, 2)], [0, 1], (1, 2), seed=meta["seed"])
+    shown = page.tables["table-combat-odds-yours"][1:]
+    assert len(shown) == 2 * 2 * 2  # two forces x two Old Ones x one and two copies
+    for _, r in mine.iterrows():
+        vs = f"{int(r['old_ones'])} × {OLD_ONE_TEXT[str(r['old_one'])]}"
+        (row,) = [s for s in shown if s[0] == "4 Infantry + 2 Airship" and s[3] == vs]
+        gold = 4 * float(data.unit_cost[0]) + 2 * float(data.unit_cost[4])
+        assert float(row[1]) == gold == r["gold_cost"]
+        assert row[4] == rate(r["p_destroy"], r["p_destroy_lo"], r["p_destroy_hi"], r["method"])
+    held = table[(table.n_infantry == 1) & (table.n_artillery == 1) & (table.n_armoured_car == 0)]
+    held = held[(held.n_armoured_train == 0) & (held.n_airship == 0)]
+    for _, r in held.iterrows():  # the same row as the table's
+        vs = f"{int(r['old_ones'])} × {OLD_ONE_TEXT[str(r['old_one'])]}"
+        (row,) = [s for s in shown if s[0] == "1 Infantry + 1 Artillery" and s[3] == vs]
+        assert row[4] == rate(r["p_destroy"], r["p_destroy_lo"], r["p_destroy_hi"], r["method"])
+    assert_unique_svg_ids(html)
+    assert_one_interval_notation(html)
+
+
+def test_my_force_is_read_by_the_combat_parser_and_refused_when_wrong(results, tmp_path, capsys):
+    out = tmp_path / "bad.html"
+    assert main(["report", str(results), "--out", str(out), "--my-force", "infantry=x"]) == 2
+    assert "whole number" in capsys.readouterr().err  # simkit combat --force's own message
+    assert main(["report", str(results), "--out", str(out), "--my-force", "tanks=2"]) == 2
+    assert "unknown unit" in capsys.readouterr().err
+    assert not out.exists()
+
+
+COST_SPEC = """
+[experiment]
+name = "combat_cost_test"
+mode = "combat"
+root_seed = 4
+chunk_size = 1000
+games = 1000
+
+[grid]
+force = ["infantry=1", "infantry=2,artillery=1", "infantry=3,armoured_car=1,airship=1"]
+vs = ["zombie", "mi_go", "cthulhu"]
+"""
+
+
+def test_a_combat_lake_gets_a_force_by_old_one_heatmap_and_the_cheapest_force_per_target(
+    tmp_path_factory, tmp_path, capsys
+):
+    import re
+
+    from simkit import analysis
+    from simkit.combat import parse_force
+    from simkit.report.combat import force_text
+
+    folder = _run_spec(tmp_path_factory, "combat_cost", COST_SPEC)
+    page = build(folder, tmp_path, capsys)
+    html = (tmp_path / "report.html").read_text()
+    assert {"fig-lake0-force-heatmap", "table-lake0-combat-cheapest"} <= page.ids
+    lake = analysis.open_lake(folder / "lake")
+    rates = analysis.win_rates(lake.scan(), by=["force", "vs"], metric="destroyed").to_dicts()
+    cost = {
+        f: float(
+            sum(n * float(c) for n, c in zip(parse_force(f), load_pack().unit_cost, strict=False))
+        )
+        for f in {r["force"] for r in rates}
+    }
+    fig = re.search(r'<figure id="fig-lake0-force-heatmap".*?</figure>', html, re.S).group(0)
+    for f, gold in cost.items():  # every force is a row, its Gold cost in its label
+        assert f"{force_text(f)} ({gold:g} Gold)" in fig
+    for name in ("Zombie", "Mi-Go", "Cthulhu"):
+        assert f">{name}<" in fig or name in fig
+    rows = page.tables["table-lake0-combat-cheapest"][1:]
+    assert len(rows) == 3 * 3
+    for row in rows:
+        vs = {"Zombie": "zombie", "Mi-Go": "mi_go", "Cthulhu": "cthulhu"}[row[0]]
+        target = float(row[1])
+        reach = [r for r in rates if r["vs"] == vs and r["rate"] >= target]
+        if not reach:
+            assert row[3] == "none in this lake"
+            continue
+        best = min(reach, key=lambda r: (cost[r["force"]], -r["rate"]))
+        assert float(row[2]) == cost[best["force"]]  # the data pack's costs, summed
+        assert row[3] == force_text(best["force"])
+        assert row[4] == interval(best["rate"], best["ci_low"], best["ci_high"])
+    assert_plain_words(html)
+    assert_one_interval_notation(html)
+    assert_unique_svg_ids(html)
+    ids = " ".join(re.findall(r'<details class="ids">(.*?)</details>', html, re.S))
+    assert all(cell_id in ids for cell_id in lake.cells)  # cell ids: in the details line only
+    assert not any(cell_id in visible_text(html) for cell_id in lake.cells)
+
+
+def test_game_lake_report_speaks_plain_words_with_one_interval_notation(
+    game_results, tmp_path, capsys
+):
+    build(game_results, tmp_path, capsys)
+    html = (tmp_path / "report.html").read_text()
+    assert_plain_words(html)
+    assert_one_interval_notation(html)
+    assert_unique_svg_ids(html)
+    assert "Old Ones win" in visible_text(html)
+
+
+def test_long_tables_sort_and_the_page_keeps_a_phone_and_a_print_layout(results, tmp_path, capsys):
+    """Tables of 8 rows or more carry class "sortable" (the inline script sorts them; without
+    it they are plain tables); the stylesheet has a narrow-screen block and a print block
+    that lets tables grow instead of scrolling (nothing cut on paper)."""
+    import re
+
+    page = build(results, tmp_path, capsys)
+    html = (tmp_path / "report.html").read_text()
+    tables = re.findall(r'<table id="([^"]+)"([^>]*)>', html)
+    for tid, attrs in tables:
+        assert ('class="sortable"' in attrs) == (len(page.tables[tid]) - 1 >= 8), tid
+    assert any('class="sortable"' in a for _, a in tables)
+    css = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+    phone = re.search(r"@media \(max-width: 640px\) \{(.*?)\n\}", css, re.S).group(1)
+    assert "columns: 1" in phone
+    printed = re.search(r"@media print \{(.*?)\n\}", css, re.S).group(1)
+    assert "overflow: visible" in printed and "display: table" in printed
+    assert "#fff" in printed and "#000" in printed  # dark on white
+    assert "figure svg { max-width: 100%" in css
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def test_report_in_a_browser_fits_a_phone_and_sorts_a_table_on_click(results, tmp_path, capsys):
+    """The report at 390 px: no page-wide sideways scroll (tables scroll in their own box,
+    figures scale); a click on a long table's header sorts it. Screenshots at 1280 and 390 px
+    are written next to the report."""
+    if not CHROMIUM.exists():
+        pytest.skip("no chromium: `make browser` installs it")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    build(results, tmp_path, capsys)
+    url = (tmp_path / "report.html").as_uri()
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        try:
+            for width in (1280, 390):
+                page = browser.new_page(viewport={"width": width, "height": 900})
+                errors = []
+                page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+                page.goto(url)
+                page.screenshot(path=str(tmp_path / f"report-{width}.png"), full_page=False)
+                assert not errors
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                assert wide <= width, (width, wide)  # no sideways scroll of the whole page
+                figs = page.evaluate(
+                    "Array.from(document.querySelectorAll('figure svg'))"
+                    ".map(s => s.getBoundingClientRect().right)"
+                )
+                assert figs and max(figs) <= width
+            table = "table.sortable"
+            first = page.evaluate(
+                f"Array.from(document.querySelectorAll('{table}')[0].tBodies[0].rows)"
+                ".map(r => r.cells[4].textContent)"
+            )
+            page.locator(f"{table} th").nth(4).click()
+            after = page.evaluate(
+                f"Array.from(document.querySelectorAll('{table}')[0].tBodies[0].rows)"
+                ".map(r => r.cells[4].textContent)"
+            )
+            key = [float(x.replace(",", "")) if x else float("inf") for x in after]
+            assert sorted(after) == sorted(first) and key == sorted(key)
+            sort = page.locator(f"{table} th").nth(4).get_attribute("aria-sort")
+            assert sort == "ascending"
+        finally:
+            browser.close()

@@ -20,8 +20,11 @@ NOTEBOOKS = {
         ),
         (
             "code",
-            "from simkit.combat import Combat, auto_odds, exact_odds, monte_carlo_odds\n"
-            "from simkit.datapack import load_pack\n\n"
+            "%config InlineBackend.figure_formats = ['svg']   # vector figures, crisp when zoomed\n"
+            "from simkit.combat import Combat, auto_odds, exact_odds\n"
+            "from simkit.datapack import load_pack\n"
+            "from simkit.names import OUTCOME_TEXT\n"
+            "from simkit.views import gold_cost, interval\n\n"
             "data = load_pack()          # or load_pack('path/to/your/pack')\n"
             "FORCE = 'infantry=2,artillery=1'\n"
             "VS = 'mi_go'\n"
@@ -29,11 +32,14 @@ NOTEBOOKS = {
         ),
         (
             "code",
-            "fight = Combat.parse(FORCE, VS)\n"
+            "fight = Combat.parse(FORCE, VS)   # the parser of `simkit combat --force/--vs`\n"
             "odds = auto_odds(fight, data, games=GAMES, seed=1)\n"
-            "print(odds.method, fight.describe())\n"
-            "for name, p in odds.outcomes.items():\n"
-            "    print(f'{name:15s} {p:.4f}')\n"
+            "print(odds.method, fight.describe(), '|', gold_cost(fight.force, data.unit_cost), "
+            "'Gold')\n"
+            "ci = odds.ci95 or {}   # Monte Carlo intervals (an exact answer has none)\n"
+            "for key, p in odds.outcomes.items():\n"
+            "    shown = interval(p, *ci[key]) if key in ci else f'{p:.4f}'\n"
+            "    print(f'{OUTCOME_TEXT[key][0]:26s} {shown}')\n"
             "print('P(destroy)', round(odds.p_destroy, 4), "
             "'expected units lost', odds.expected_units_lost)",
         ),
@@ -92,14 +98,10 @@ NOTEBOOKS = {
             "code",
             "import matplotlib.pyplot as plt   # the notebook's own (inline) backend: the figure "
             "is stored below\n"
-            "from simkit.combat.losses import loss_distribution\n\n"
-            "dist = loss_distribution({'force': FORCE, 'vs': VS, 'allocate': 'cheapest', "
-            "'withdraw': 'never',\n"
-            "                          'personalities': '', 'old_one_damage': 0, 'port_strength': "
-            "0,\n"
-            "                          'port_defence': False, 'extra_sanity': 0, 'max_reshuffles': "
-            "3, 'seen': ''},\n"
-            "                         data, games=GAMES, seed=1)\n"
+            "from simkit.combat.losses import fight_params, loss_distribution\n\n"
+            "# fight_params fills every other combat parameter with its default (as the CLI does)\n"
+            "dist = loss_distribution(fight_params(FORCE, VS, withdraw='never'), data, "
+            "games=GAMES, seed=1)\n"
             "fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.5))\n"
             "width = 0.8 / len(dist.per_type)\n"
             "for i, (unit, rows) in enumerate(dist.per_type.items()):\n"
@@ -128,8 +130,11 @@ NOTEBOOKS = {
         ),
         (
             "code",
+            "%config InlineBackend.figure_formats = ['svg']   # vector figures, crisp when zoomed\n"
             "import tempfile, tomllib\nfrom pathlib import Path\nimport polars as pl\n"
-            "from simkit import analysis\nfrom simkit.runner import parse_spec, run_experiment\n\n"
+            "from simkit import analysis\nfrom simkit.names import label\n"
+            "from simkit.runner import parse_spec, run_experiment\n"
+            "from simkit.views import interval\n\n"
             "GAMES = 300\n"
             'spec = parse_spec(tomllib.loads(f"""\n'
             "[experiment]\n"
@@ -155,7 +160,10 @@ NOTEBOOKS = {
             "rates = analysis.play_order(analysis.win_rates(lake.scan(), by=['difficulty'], "
             "metric='old_ones_win'),\n"
             "                           ['difficulty'])\n"
-            "print(rates)",
+            "print(label('old_ones_win'), 'rate, 95% interval, per difficulty:')\n"
+            "for r in rates.to_dicts():\n"
+            "    print(f\"{r['difficulty']:7s} {interval(r['rate'], r['ci_low'], r['ci_high'])} "
+            "over {r['games']:,} games\")",
         ),
         (
             "code",
@@ -166,7 +174,7 @@ NOTEBOOKS = {
             "            yerr=[[max(x['rate'] - x['ci_low'], 0) for x in r], [max(x['ci_high'] - "
             "x['rate'], 0) for x in r]],\n"
             "            fmt='o', capsize=4)\n"
-            "ax.set_ylabel('Old One player win rate (95% interval)'); ax.set_ylim(0, 1); "
+            "ax.set_ylabel(f\"{label('old_ones_win')} (95% interval)\"); ax.set_ylim(0, 1); "
             "ax.grid(alpha=0.3)\n"
             "plt.show()",
         ),
@@ -177,8 +185,12 @@ NOTEBOOKS = {
         ),
         (
             "code",
-            "print(analysis.paired_difference(lake.scan(), {'difficulty': 'normal'}, "
-            "metric='old_ones_win', by=['difficulty']))",
+            "steps = analysis.paired_difference(lake.scan(), {'difficulty': 'normal'}, "
+            "metric='old_ones_win', by=['difficulty'])\n"
+            "for r in steps.to_dicts():\n"
+            "    print(f\"{r['difficulty']:7s} vs normal: \"\n"
+            "          f\"{interval(r['diff'], r['ci_low'], r['ci_high'], signed=True)} "
+            "(paired, {r['games']:,} games)\")",
         ),
         (
             "code",
@@ -244,7 +256,7 @@ NOTEBOOKS = {
             "from simkit.datapack.thumbs import rule_of_thumb_violations\n\n"
             "mine = Path(tempfile.mkdtemp()) / 'my-pack'\n"
             "shutil.copytree(DEFAULT_PACK, mine)\n"
-            "print(mine)",
+            "print('copied', len(list(mine.iterdir())), 'files of the shipped pack to', mine.name)",
         ),
         (
             "md",

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from simkit import views
 from simkit.cli import app, validate
 from simkit.cli.common import (
     DataOption,
@@ -73,7 +74,7 @@ def _render_losses(console: Console, losses) -> None:
     for k in range(width):
         table.add_column(f"P({k} lost)", justify="right")
     for unit, rows in losses.per_type.items():
-        cells = [f"{r['p']:.3f} ±{(r['ci_high'] - r['ci_low']) / 2:.3f}" for r in rows]
+        cells = [views.interval(r["p"], r["ci_low"], r["ci_high"]) for r in rows]
         table.add_row(unit, *cells, *([""] * (width - len(cells))))
     console.print(table)
     gold = Table(title="Gold lost (most likely values)")
@@ -81,7 +82,7 @@ def _render_losses(console: Console, losses) -> None:
     gold.add_column("probability", justify="right")
     gold.add_column("95% interval", justify="right")
     for r in losses.gold:
-        gold.add_row(f"{r['gold']:g}", f"{r['p']:.4f}", f"{r['ci_low']:.4f} .. {r['ci_high']:.4f}")
+        gold.add_row(f"{r['gold']:g}", f"{r['p']:.4f}", views.bounds(r["ci_low"], r["ci_high"], 4))
     console.print(gold)
     q = losses.gold_quantiles
     console.print(f"Gold lost: 10% {q['q10']:g}, median {q['q50']:g}, 90% {q['q90']:g}")
@@ -100,7 +101,7 @@ def _render(odds: CombatOdds, dist=None, seen=(), rule=None) -> None:
         cells = [name, f"{p:.4f}"]
         if odds.ci95:
             lo, hi = odds.ci95["p_destroy" if name == "P(destroy)" else name]
-            cells.append(f"{lo:.4f} .. {hi:.4f}")
+            cells.append(views.bounds(lo, hi, 4))
         table.add_row(*cells)
     console.print(table)
     losses = ", ".join(f"{u} {x:.3f}" for u, x in odds.expected_units_lost.items())
@@ -291,22 +292,20 @@ def combat_cmd(
         raise UserError(f"--loss-games must be 0 or positive, got {loss_games}")
     fixed = not (isinstance(wd, OptimalWithdrawal) or isinstance(alloc, OptimalAllocation))
     if loss_games and fixed:
-        from simkit.combat.losses import loss_distribution
+        from simkit.combat.losses import fight_params, loss_distribution
 
         losses = loss_distribution(
-            {
-                "force": ",".join(f"{k}={v}" for k, v in force_mapping(fight.force).items()),
-                "vs": ",".join(old_ones_list(fight.old_ones)),
-                "allocate": allocate,
-                "withdraw": withdraw,
-                "personalities": ",".join(fight.personalities),
-                "old_one_damage": old_one_damage,
-                "port_strength": port_strength,
-                "port_defence": port_defence,
-                "extra_sanity": 0,
-                "max_reshuffles": 3,
-                "seen": ",".join(map(str, cards)),
-            },
+            fight_params(
+                ",".join(f"{k}={v}" for k, v in force_mapping(fight.force).items()),
+                ",".join(old_ones_list(fight.old_ones)),
+                allocate=allocate,
+                withdraw=withdraw,
+                personalities=",".join(fight.personalities),
+                old_one_damage=old_one_damage,
+                port_strength=port_strength,
+                port_defence=port_defence,
+                seen=",".join(map(str, cards)),
+            ),
             pack,
             games=loss_games,
             seed=seed,
@@ -552,7 +551,7 @@ def odds_best_cmd(
         out.add_column(col, justify="left" if col in ("force", "method") else "right")
     for _, r in best.iterrows():
         exact = str(r["method"]) == "exact"
-        interval = "exact" if exact else f"{r['p_destroy_lo']:.4f}-{r['p_destroy_hi']:.4f}"
+        interval = "exact" if exact else views.bounds(r["p_destroy_lo"], r["p_destroy_hi"], 4)
         method = "exact" if exact else f"mc {int(r['games']):,}" if "games" in r else "mc"
         out.add_row(
             mix_label(r),

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from simkit import views
 from simkit.cli import app
 from simkit.cli.common import DataOption, JsonOption, ReadingOption, SetOption, parse_sets
 from simkit.cli.output import emit
@@ -209,6 +210,6 @@ def compare(
             f"{r['a']:.4f}",
             f"{r['b']:.4f}",
             f"{r['difference']:+.4f}",
-            f"{r['ci_low']:+.4f} to {r['ci_high']:+.4f}",
+            views.bounds(r["ci_low"], r["ci_high"], 4, signed=True),
         )
     console.print(table)

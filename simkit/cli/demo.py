@@ -13,13 +13,13 @@ from typing import Annotated
 
 import typer
 
-from simkit import ENGINE_VERSION
+from simkit import ENGINE_VERSION, views
 from simkit.cli import app, validate
 from simkit.cli.common import DataOption, JsonOption, atomic_write_bytes, data_pack
 from simkit.cli.output import emit
 from simkit.combat import Combat, auto_odds, exact_odds
 from simkit.errors import UserError
-from simkit.names import OLD_ONES
+from simkit.names import OLD_ONE_TEXT, OLD_ONES, UNITS, label
 
 
 def _combat_odds(out: Path, data, max_per_type: int) -> None:
@@ -36,12 +36,14 @@ def _combat_odds(out: Path, data, max_per_type: int) -> None:
     for kind in OLD_ONES:
         best = cheapest_mixes(table, kind, 1, 0.8, top=1)
         if best.empty:
-            typer.echo(f"    vs {kind:9s}: no mix in this table reaches P(destroy) >= 0.8")
+            typer.echo(
+                f"    vs {OLD_ONE_TEXT[kind]:9s}: no mix in this table reaches P(destroy) >= 0.8"
+            )
             continue
         row = best.iloc[0]
-        mix = ", ".join(f"{row[c]} {c[2:]}" for c in table.columns if c.startswith("n_") and row[c])
+        mix = views.force_label([int(row[f"n_{u}"]) for u in UNITS])
         typer.echo(
-            f"    vs {kind:9s}: cheapest with P(destroy) >= 0.8: {mix} "
+            f"    vs {OLD_ONE_TEXT[kind]:9s}: cheapest with P(destroy) >= 0.8: {mix} "
             f"({row['gold_cost']:.0f} Gold, {row['tp_cost']} TP, P = {row['p_destroy']:.3f})"
         )
 
@@ -52,7 +54,8 @@ def _headline_combat(out: Path, data) -> None:
     odds = auto_odds(fight, data, games=1_000_000, seed=0)
     lo, hi = odds.ci95["p_destroy"] if odds.ci95 else (odds.p_destroy, odds.p_destroy)
     typer.echo(
-        f"    [{odds.method}] P(destroy) {odds.p_destroy:.4f} (95% {lo:.4f}..{hi:.4f}), "
+        f"    [{odds.method}] P(destroy) {views.interval(odds.p_destroy, lo, hi, 4)} "
+        "(95% interval), "
         f"expected units lost {sum(odds.expected_units_lost.values()):.3f}"
     )
     small = Combat.parse("infantry=2,artillery=1", "mi_go")
@@ -148,7 +151,8 @@ def balance_headline(lake_dir: Path) -> list[str]:
     lake = analysis.open_lake(lake_dir)
     if "difficulty" not in lake.grid_keys:
         r = analysis.win_rates(lake.scan(), by=["cell"], metric=lake.key_metric).row(0, named=True)
-        return [f"{lake.key_metric}: {r['rate']:.3f} (95% {r['ci_low']:.3f}-{r['ci_high']:.3f})"]
+        shown = views.interval(r["rate"], r["ci_low"], r["ci_high"])
+        return [f"{label(lake.key_metric)}: {shown} (95% interval)"]
     facts = difficulty_steps(lake)
     hk = facts["humans_key"]
     lines = []
@@ -159,9 +163,9 @@ def balance_headline(lake_dir: Path) -> list[str]:
         rates.sort(key=lambda r: order[r["difficulty"]])
         who = f" ({g} {hk})" if hk else ""
         lines.append(
-            f"headline{who}: {facts['metric']} "
+            f"headline{who}: {label(facts['metric'])} "
             + ", ".join(
-                f"{r['difficulty']} {r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"
+                f"{r['difficulty']} {views.interval(r['rate'], r['ci_low'], r['ci_high'])}"
                 for r in rates
             )
         )
@@ -181,8 +185,9 @@ def balance_headline(lake_dir: Path) -> list[str]:
                 else "not distinguishable"
             )
             lines.append(
-                f"  {st['to']} vs {st['from']}: {st['diff']:+.3f} "
-                f"(95% {st['ci_low']:+.3f}..{st['ci_high']:+.3f}, "
+                f"  {st['to']} vs {st['from']}: "
+                f"{views.interval(st['diff'], st['ci_low'], st['ci_high'], signed=True)} "
+                "(95% interval, "
                 f"paired on {st['games']:,} shared seeds): {verdict}"
             )
     return lines

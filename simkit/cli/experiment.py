@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from simkit import views
 from simkit.cli import app
 from simkit.cli.common import JsonOption, ReadingOption, SetOption, parse_sets
 from simkit.cli.output import emit
@@ -196,10 +197,10 @@ def run_cmd(
     console = Console()
     if len(result.cells) <= 40:
         table = Table(title=f"{result.experiment_id}: key metric per cell")
-        for col in ("parameters", "games", "rate", "±95%", "stopped by"):
+        for col in ("parameters", "games", "rate", "95% half-width", "stopped by"):
             table.add_column(
                 col,
-                justify="right" if col in ("games", "rate", "±95%") else "left",
+                justify="right" if col in ("games", "rate", "95% half-width") else "left",
                 overflow="fold",
             )
         for c in result.cells:
@@ -371,7 +372,7 @@ def summary_cmd(
             f"{row['games']:,}",
             *of,
             f"{row['rate']:.4f}",
-            f"{row['ci_low']:.4f} .. {row['ci_high']:.4f}",
+            views.bounds(row["ci_low"], row["ci_high"], 4),
         )
     Console().print(table)
     if resized:

@@ -35,6 +35,19 @@ def report_cmd(
             "--force", help="Replace --out even if simkit did not write it (or it changed)."
         ),
     ] = False,
+    my_force: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--my-force",
+            help="Your own force for the combat odds heatmaps, as `simkit combat --force` "
+            "takes it: 'infantry=2,artillery=1,airship=1' (repeatable; rows marked with a "
+            "star, computed like the table's rows).",
+        ),
+    ] = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(help="The data pack the odds table was made from (for --my-force)."),
+    ] = None,
     json: JsonOption = False,
 ) -> None:
     """A self-contained HTML report (figures embedded; opens offline; prints to PDF)."""
@@ -46,7 +59,9 @@ def report_cmd(
     if not source.exists():
         raise UserError(f"{source}: no such results folder or odds table")
     check_replace(out, force)  # before any work: never over a file simkit did not write
-    report = build_report(source, title, allow_incomplete)
+    report = build_report(
+        source, title, allow_incomplete, forces=my_force, data_path=str(data) if data else None
+    )
     write_owned(out, report.html.encode(), force)
     if json:
         emit(
@@ -57,6 +72,8 @@ def report_cmd(
                 "title": title,
                 "allow_incomplete": allow_incomplete,
                 "force": force,
+                "my_force": my_force or [],
+                "data": data,
             },
             {
                 "wrote": out,

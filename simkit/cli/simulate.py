@@ -17,10 +17,12 @@ from typing import Annotated
 
 import typer
 
+from simkit import views
 from simkit.cli import app, validate
 from simkit.cli.common import DataOption, JsonOption, ReadingOption, SetOption, parse_sets
 from simkit.cli.output import emit
 from simkit.errors import UserError
+from simkit.names import label
 
 CHUNK = 1000
 
@@ -316,7 +318,9 @@ def simulate(
     )
     console.print(settings_line(params, overrides), markup=False)
     console.print(
-        f"{metric}: {overall['rate']:.4f} (95% {overall['ci_low']:.4f}-{overall['ci_high']:.4f})"
+        f"{label(metric)}: "
+        f"{views.interval(overall['rate'], overall['ci_low'], overall['ci_high'], 4)} "
+        "(95% interval)"
     )
     for title, key, rows in (
         ("win rate per strategy (each seat)", "strategy", per_strategy),
@@ -335,7 +339,7 @@ def simulate(
                 f"{r['games']:,}",
                 f"{r['wins']:,}",
                 f"{r['rate']:.4f}",
-                f"{r['ci_low']:.4f}-{r['ci_high']:.4f}",
+                views.bounds(r["ci_low"], r["ci_high"], 4),
             )
         console.print(table)
     console.print(f"report: simkit report {out} --out {out / 'report.html'}", markup=False)

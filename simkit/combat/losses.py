@@ -39,6 +39,26 @@ class LossDistribution:
         }
 
 
+def fight_params(force: str, vs: str, **given) -> dict:
+    """The combat-mode parameters of one fight (simkit.combat.mode.PARAMS): every default,
+    then ``force``, ``vs`` and any other given key, each checked and made canonical the way
+    an experiment cell is ('Infantry=2' -> 'infantry=2'). The one way the CLI, the web
+    calculator and the notebooks build what :func:`loss_distribution` takes.
+
+        >>> fight_params("infantry=2,artillery=1", "mi_go")["withdraw"]
+        'never'
+    """
+    from simkit.combat.mode import MODE, PARAMS
+    from simkit.errors import UserError
+
+    unknown = sorted(set(given) - set(PARAMS))
+    if unknown:
+        raise UserError(f"unknown combat parameter(s): {', '.join(unknown)}")
+    values = {key: p.default for key, p in PARAMS.items()}
+    values.update(given, force=force, vs=vs)
+    return {key: PARAMS[key].check(MODE, key, value) for key, value in values.items()}
+
+
 def loss_distribution(
     params: dict, data, games: int, seed: int, max_gold_rows: int = 10
 ) -> LossDistribution:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from simkit import ENGINE_VERSION
 from simkit.errors import UserError
-from simkit.report.html import esc, page
+from simkit.report.html import details_html, esc, page
 
 
 @dataclass
@@ -24,7 +24,9 @@ class Report:
 
 
 def _banner(metas: list[dict], sources: list[Path], missing: list[str] = ()) -> str:
+    """Provenance in words; the data pack hashes go to a details line below it."""
     hashes = sorted({m.get("data_hash", "?") for m in metas})
+    packs = sorted({str(m.get("data_pack") or "unnamed") for m in metas})
     engines = sorted({str(m.get("engine_version", "?")) for m in metas})
     assumed = [m.get("provenance_shares", {}).get("assumed") for m in metas]
     assumed_txt = (
@@ -33,7 +35,8 @@ def _banner(metas: list[dict], sources: list[Path], missing: list[str] = ()) -> 
     seeds = sorted({str(m.get("seed")) for m in metas if m.get("seed") is not None})
     return (
         f"<b>engine</b> {esc(', '.join(engines))} (this build {ENGINE_VERSION}) &middot; "
-        f"<b>data pack</b> {esc(', '.join(hashes))} &middot; <b>assumed values</b> "
+        f"<b>data pack{'s' if len(hashes) > 1 else ''}</b> {esc(', '.join(packs))} "
+        "&middot; <b>assumed values</b> "
         f"{esc(assumed_txt)} &middot; <b>seeds</b> {esc(', '.join(seeds) or 'n/a')} &middot; "
         f"<b>sources</b> {esc(', '.join(p.name for p in sources))} &middot; <b>made</b> "
         f"{dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}<br>Most card faces, tiles and "
@@ -44,6 +47,7 @@ def _banner(metas: list[dict], sources: list[Path], missing: list[str] = ()) -> 
             "is computed on the games present only</b>"
             for note in missing
         )
+        + details_html([("data pack hash", h) for h in hashes], "Data pack identifiers")
     )
 
 
@@ -53,23 +57,35 @@ def _lake_meta(lake) -> dict:
 
     record = lake.record
     data = record.get("data") or {}
-    shares = {}
+    shares, name = {}, None
     try:  # the share of assumed values is a property of the pack the lake was built from
         pack = load_pack(data.get("path") if isinstance(data, dict) else None)
         if pack.hash == record.get("data_hash") or not isinstance(data, dict):
             shares = provenance_shares(pack)
+            name = pack.name
     except UserError:
         pass
     return {
         "engine_version": record.get("engine_version", "?"),
         "data_hash": record.get("data_hash", "?"),
         "provenance_shares": shares,
+        "data_pack": name,
         "seed": record.get("root_seed"),
     }
 
 
-def build_report(source: Path, title: str | None = None, allow_incomplete: bool = False) -> Report:
-    """Build the report for a results folder (or a single odds table file)."""
+def build_report(
+    source: Path,
+    title: str | None = None,
+    allow_incomplete: bool = False,
+    forces: list[str] | None = None,
+    data_path: str | None = None,
+) -> Report:
+    """Build the report for a results folder (or a single odds table file). ``forces`` are
+    the user's own forces ('infantry=2,artillery=1', the parser of ``simkit combat
+    --force``): each odds table's heatmaps get a row for each, marked, computed the way the
+    table was (same seed, games and exact/Monte Carlo choice) on the pack in ``data_path``
+    (default: the shipped pack), which must be the table's."""
     from simkit import analysis
     from simkit.odds import read_table
     from simkit.report import combat, worlds
@@ -81,11 +97,17 @@ def build_report(source: Path, title: str | None = None, allow_incomplete: bool 
     lakes = [] if source.is_file() else sorted({p.parent for p in source.glob("**/manifest.json")})
     sections, metas, names, tables, game_lakes = [], [], [], [], []
     missing: list[str] = []
+    mixes = parse_forces(forces or [])
+    if mixes and not files:
+        raise UserError(f"{source}: --my-force needs an odds table (odds*.parquet) to add to")
     for i, path in enumerate(files):
         table, meta = read_table(path)
         metas.append(meta)
         tables.append(table)
-        sections.append(combat.section(table, "combat-odds" if i == 0 else f"combat-odds-{i}"))
+        yours = own_rows(table, meta, mixes, data_path) if mixes else None
+        sections.append(
+            combat.section(table, "combat-odds" if i == 0 else f"combat-odds-{i}", yours=yours)
+        )
         names.append("combat-odds")
     from simkit.report import sensitivity
 
@@ -150,3 +172,48 @@ def _game_sections(lake, sections: list[str], names: list[str]) -> None:
     if content.varies_content(lake):
         sections.append(content.section(lake, f"lake{len(names)}"))
         names.append(f"lake{len(names)}-content")
+
+
+def parse_forces(texts: list[str]) -> list[tuple[int, ...]]:
+    """The user's forces as counts per unit type (UNITS order), each read by the parser of
+    ``simkit combat --force`` ('infantry=2,artillery=1,airship')."""
+    from simkit.combat import parse_force
+    from simkit.names import UNITS
+
+    out = []
+    for text in texts:
+        counts = parse_force(text)
+        if any(counts[len(UNITS) :]):
+            raise UserError(f"--my-force '{text}': an odds table has military units only")
+        mix = tuple(counts[: len(UNITS)])
+        if mix not in out:
+            out.append(mix)
+    return out
+
+
+def own_rows(table, meta: dict, mixes: list[tuple[int, ...]], data_path: str | None = None):
+    """The odds rows of the user's forces against the table's Old Ones and copies, with the
+    table's seed, games and precision target (simkit.odds.force_rows)."""
+    from simkit.datapack import load_pack
+    from simkit.names import OLD_ONES
+    from simkit.odds import FALLBACK_GAMES, force_rows
+
+    data = load_pack(data_path)
+    if meta.get("data_hash") not in (None, data.hash):
+        raise UserError(
+            f"--my-force: the odds table was made with data pack {meta.get('data_pack', '?')} "
+            f"(hash {meta.get('data_hash')}), not {data.name} (hash {data.hash}): pass the "
+            "table's pack with --data"
+        )
+    present = set(table["old_one"].astype(str))
+    kinds = [i for i, k in enumerate(OLD_ONES) if k in present]
+    copies = tuple(sorted(int(c) for c in table["old_ones"].unique()))
+    return force_rows(
+        data,
+        mixes,
+        kinds,
+        copies,
+        seed=int(meta.get("seed") or 0),
+        games=int(meta.get("games") or FALLBACK_GAMES),
+        target_ci=meta.get("target_ci"),
+    )

@@ -11,6 +11,7 @@ from matplotlib.patches import RegularPolygon
 from simkit import analysis
 from simkit.report.html import esc, figure_html, table_html
 from simkit.report.order import error_bars, natural_sort
+from simkit.views import bounds
 
 MIN_FARMS = 30  # hexes with fewer farms placed are left unshaded on the blight map (too few to say)
 TOP_HEXES = 12  # rows of the most-blighted-hexes table
@@ -116,7 +117,7 @@ def port_section(ports: pl.LazyFrame, lake: analysis.Lake, sid: str) -> str:
         for level in levels:
             r = cell.get((level, h))
             row += (
-                [f"{r['games']:,}", f"{r['rate']:.3f}", f"{r['ci_low']:.3f}-{r['ci_high']:.3f}"]
+                [f"{r['games']:,}", f"{r['rate']:.3f}", bounds(r["ci_low"], r["ci_high"], 3)]
                 if r
                 else ["0", "-", "-"]
             )
@@ -174,7 +175,7 @@ def blight_table(farms: pl.LazyFrame, sid: str) -> str:
                 f"{r['games']:,}",
                 f"{r['wins']:,}",
                 f"{r['rate']:.3f}",
-                f"{r['ci_low']:.3f}-{r['ci_high']:.3f}",
+                bounds(r["ci_low"], r["ci_high"], 3),
             ]
             for r in top.to_dicts()
         ],
@@ -206,7 +207,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
     per100 = 100.0 / max(games, 1)
     missing = [n for n in ("moves", "combats", "farms", "ports") if n not in tables]
     parts = [
-        f'<h2 id="{sid}-board">Board analytics: {esc(lake.experiment)}</h2>',
+        f'<h2 id="{sid}-board">Board analytics: {esc(lake.name)}</h2>',
         f'<p class="note">{games:,} games on the {esc(board.name)} map (assumed layout), all cells '
         "pooled; every hex carries its printed number (Port sites in bold with an anchor), so a "
         "hex named in a table can be found on the maps."

@@ -13,7 +13,9 @@ over plausible content is the worlds section's band (simkit.report.worlds).
 from __future__ import annotations
 
 from simkit import analysis
+from simkit.names import label
 from simkit.report.html import esc, table_html
+from simkit.views import interval
 
 
 def varies_content(lake: analysis.Lake) -> bool:
@@ -55,7 +57,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
         if match.height == 0:
             return "-"
         r = match.row(0, named=True)
-        return f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"
+        return interval(r["rate"], r["ci_low"], r["ci_high"])
 
     rows = []
     for r in analysis.play_order(diffs, keys).to_dicts() if keys else diffs.to_dicts():
@@ -64,21 +66,27 @@ def section(lake: analysis.Lake, sid: str) -> str:
                 *(r[k] for k in keys),
                 rate_of(r, "assumed"),
                 rate_of(r, "rules"),
-                f"{r['diff']:+.3f} ({r['ci_low']:+.3f} to {r['ci_high']:+.3f})",
+                interval(r["diff"], r["ci_low"], r["ci_high"], signed=True),
                 f"{r['games']:,}",
             ]
         )
     out_only, both = left_out_cards()
     table = table_html(
-        [*keys, f"{metric}: assumed", f"{metric}: rules", "rules - assumed (paired 95%)", "games"],
+        [
+            *keys,
+            f"{label(metric)}: assumed",
+            f"{label(metric)}: rules",
+            "rules - assumed (paired 95%)",
+            "games",
+        ],
         rows,
         f"table-{sid}-content",
         text_columns=tuple(range(len(keys))),
     )
     return (
         f'<section id="{sid}-content"><h2>What rests on invented card texts '
-        f"({esc(lake.experiment)})</h2>"
-        f"<p>Each cell's <b>{esc(metric)}</b> with every Mythos card as the pack gives it "
+        f"({esc(lake.name)})</h2>"
+        f"<p>Each cell's <b>{esc(label(metric))}</b> with every Mythos card as the pack gives it "
         "(<i>assumed</i>) beside only the cards whose effect and amount are public text "
         "(<i>rules</i>), on the same seeds. Both play the printed 30-card deck (Revenge "
         "Components), so a kept card comes up as often as in the game in both modes. The "

@@ -11,8 +11,10 @@ import numpy as np
 import polars as pl
 
 from simkit import analysis
-from simkit.report.html import esc, figure_html, table_html
+from simkit.names import label, outcome_label, value_label
+from simkit.report.html import details_html, esc, figure_html, table_html
 from simkit.report.order import LEVEL_ORDER, error_bars, natural_sort
+from simkit.views import bounds, interval, mean_interval
 
 END_REASONS = {0: "unfinished", 1: "time (53)", 2: "port lost", 3: "aborted"}
 POOL_SPREAD_FLAG = 0.10  # flag a balance claim when strategy pools disagree by more than this
@@ -27,18 +29,19 @@ def one_cell(frame, keys: list[str]):
 
 
 def cell_label(row: dict, keys: list[str]) -> str:
-    return ", ".join(f"{k}={row[k]}" for k in keys) or "all games"
+    """'difficulty: hard, Old One player: rusher' (keys in plain words, simkit.names.label)."""
+    if keys == [ONE_CELL]:
+        return "all games"
+    return ", ".join(f"{label(k)}: {shown_value(k, row[k])}" for k in keys) or "all games"
 
 
 def pm(mean: float, half: float | None, digits: int = 2) -> str:
-    """A mean with its 95% half-width: '12.34 ± 0.21'."""
-    if half is None or not np.isfinite(half):
-        return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} ± {half:.{digits}f}"
+    """A mean with its 95% interval from the half-width: '12.34 [12.13, 12.55]'."""
+    return mean_interval(mean, half, digits)
 
 
 def with_interval(rate: float, low: float, high: float, digits: int = 3) -> str:
-    return f"{rate:.{digits}f} ({low:.{digits}f}-{high:.{digits}f})"
+    return interval(rate, low, high, digits)
 
 
 def grid_orders(lake: analysis.Lake) -> dict[str, list]:
@@ -72,8 +75,9 @@ def lake_keys(lake: analysis.Lake) -> list[str]:
 
 
 def rates_by_cell(lake: analysis.Lake, keys: list[str] | None = None) -> pl.DataFrame:
-    keys = keys if keys is not None else (lake_keys(lake) or ["cell"])
-    return natural_sort(analysis.win_rates(lake.scan(), by=keys, metric=lake.key_metric), keys)
+    keys = keys if keys is not None else (lake_keys(lake) or [ONE_CELL])
+    scan = one_cell(lake.scan(), keys)
+    return natural_sort(analysis.win_rates(scan, by=keys, metric=lake.key_metric), keys)
 
 
 def headline_keys(lake: analysis.Lake) -> list[str]:
@@ -98,17 +102,18 @@ def headline_tables(lake: analysis.Lake, sid: str) -> str:
         rates = rates_by_cell(lake, group)
         name = "-".join(group)
         parts.append(
-            f"<h3>{esc(lake.key_metric)} by {esc(' x '.join(group))} (other grid keys pooled)</h3>"
+            f"<h3>{esc(label(lake.key_metric))} by {esc(' x '.join(map(label, group)))} "
+            "(other grid keys pooled)</h3>"
         )
         parts.append(
             table_html(
                 [*group, "games", "rate", "95% interval"],
                 [
                     [
-                        *(r[k] for k in group),
+                        *(shown_value(k, r[k]) for k in group),
                         f"{r['games']:,}",
                         f"{r['rate']:.4f}",
-                        f"{r['ci_low']:.4f}-{r['ci_high']:.4f}",
+                        bounds(r["ci_low"], r["ci_high"], 4),
                     ]
                     for r in rates.to_dicts()
                 ],
@@ -120,9 +125,9 @@ def headline_tables(lake: analysis.Lake, sid: str) -> str:
 
 
 def outcome_section(lake: analysis.Lake, sid: str, heading: bool = True) -> str:
-    keys = lake_keys(lake)
+    keys = lake_keys(lake) or [ONE_CELL]
     rates = rates_by_cell(lake)
-    metric = lake.key_metric
+    metric = label(lake.key_metric)
     title = "Difficulty balance" if "difficulty" in keys else "Outcomes by cell"
     rows = rates.to_dicts()
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5))
@@ -136,7 +141,7 @@ def outcome_section(lake: analysis.Lake, sid: str, heading: bool = True) -> str:
     ax.invert_yaxis()
     ax.set_title(f"{metric} by cell")
     parts = [
-        f'<h2 id="{sid}">{esc(title)}: {esc(lake.experiment)}</h2>' if heading else "",
+        f'<h2 id="{sid}">{esc(title)}: {esc(lake.name)}</h2>' if heading else "",
         f'<p class="note">Key metric <b>{esc(metric)}</b>; '
         f"{int(rates['games'].sum()):,} games.</p>",
         headline_tables(lake, sid) if heading else "",
@@ -146,10 +151,10 @@ def outcome_section(lake: analysis.Lake, sid: str, heading: bool = True) -> str:
             [*keys, "games", "rate", "95% interval"],
             [
                 [
-                    *(r[k] for k in keys),
+                    *(shown_value(k, r[k]) for k in keys),
                     f"{r['games']:,}",
                     f"{r['rate']:.4f}",
-                    f"{r['ci_low']:.4f}-{r['ci_high']:.4f}",
+                    bounds(r["ci_low"], r["ci_high"], 4),
                 ]
                 for r in rows
             ],
@@ -192,13 +197,13 @@ def ruleset_section(lake: analysis.Lake, sid: str) -> str:
                 ],
                 [
                     [
-                        *(r[k] for k in others),
+                        *(shown_value(k, r[k]) for k in others),
                         r["ruleset"],
                         f"{r['games']:,}",
                         f"{r['rate']:.4f}",
                         f"{r['baseline_rate']:.4f}",
                         f"{r['diff']:+.4f}",
-                        f"{r['ci_low']:+.4f} .. {r['ci_high']:+.4f}",
+                        bounds(r["ci_low"], r["ci_high"], 4, signed=True),
                     ]
                     for r in diffs.to_dicts()
                 ],
@@ -239,8 +244,8 @@ def quantile_table(q: pl.DataFrame, by: list[str], table_id: str, unit: str = "g
             *by,
             "source",
             unit,
-            "mean ± 95%",
-            "scoring (95% interval)",
+            "mean [95% interval]",
+            "scoring [95% interval]",
             "10%",
             "25%",
             "median",
@@ -249,8 +254,8 @@ def quantile_table(q: pl.DataFrame, by: list[str], table_id: str, unit: str = "g
         ],
         [
             [
-                *(r[k] for k in by),
-                r["source"],
+                *(shown_value(k, r[k]) for k in by),
+                label(r["source"]),
                 f"{r['games']:,}",
                 pm(r["mean"], r["mean_half_width"]),
                 with_interval(r["scoring"], r["scoring_ci_low"], r["scoring_ci_high"]),
@@ -313,7 +318,7 @@ def box_panel(ax, q: pl.DataFrame, by: list[str], title: str) -> None:
         ax.plot(
             [], [], "s", color=colors(k), label=", ".join(str(v) for v in g.values()) or "all games"
         )
-    ax.set_xticks(range(len(sources)), sources, rotation=20, fontsize=8)
+    ax.set_xticks(range(len(sources)), [label(s) for s in sources], rotation=20, fontsize=8)
     ax.set_ylabel("VP per game")
     ax.grid(axis="y", alpha=0.3)
     ax.set_title(title, fontsize=10)
@@ -383,7 +388,7 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
     labels = [cell_label(r, keys) for r in means.to_dicts()]
     for c in present:
         vals = means[c].to_numpy()
-        ax.barh(labels, vals, left=left, label=c.removeprefix("vp_"))
+        ax.barh(labels, vals, left=left, label=label(c))
         left += vals
     ax.invert_yaxis()
     ax.set_xlabel("mean Old One VP per game")
@@ -393,17 +398,15 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
         f'<h3 id="{sid}-vp">VP by source</h3>',
         figure_html(
             fig,
-            "Mean Old One VP by source and cell ("
-            + ", ".join(c.removeprefix("vp_") for c in present)
-            + ")",
+            "Mean Old One VP by source and cell (" + ", ".join(label(c) for c in present) + ")",
             f"fig-{sid}-oo-vp",
         ),
-        '<p class="note">Mean Old One VP per game by source, each ± its 95% half-width.</p>',
+        '<p class="note">Mean Old One VP per game by source, each with its 95% interval.</p>',
         table_html(
-            [*keys, "games", *(c.removeprefix("vp_") for c in present), "total"],
+            [*keys, "games", *(label(c) for c in present), "total"],
             [
                 [
-                    *(r[k] for k in keys),
+                    *(shown_value(k, r[k]) for k in keys),
                     f"{r['games']:,}",
                     *(pm(r[c], r[f"half_width_{c.removeprefix('vp_')}"]) for c in present),
                     pm(r["vp_total"], r["half_width_total"]),
@@ -421,11 +424,11 @@ def vp_section(lake: analysis.Lake, sid: str) -> str:
     if seats is not None and len(seats):
         cols = [c for c in seats.columns if c.startswith("vp_")]
         parts.append(
-            '<p class="note">Each human\'s mean VP per seat by source, ± 95% half-width.</p>'
+            '<p class="note">Each human\'s mean VP per seat by source, with its 95% interval.</p>'
         )
         parts.append(
             table_html(
-                ["strategy", "seats", *(c.removeprefix("vp_") for c in cols)],
+                ["strategy", "seats", *(label(c) for c in cols)],
                 [
                     [
                         r["strategy"],
@@ -460,11 +463,11 @@ def ending_section(lake: analysis.Lake, sid: str) -> str:
         lo, hi = wilson_interval(r["len"], r["games"])
         rows.append(
             [
-                *(r[k] for k in keys),
+                *(shown_value(k, r[k]) for k in keys),
                 END_REASONS.get(int(r["end_reason"]), str(r["end_reason"])),
                 f"{r['len']:,}",
                 f"{r['len'] / r['games']:.4f}",
-                f"{lo:.4f}-{hi:.4f}",
+                bounds(lo, hi, 4),
             ]
         )
     port_times = (
@@ -552,7 +555,7 @@ def pool_verdict(
     threshold: float = POOL_SPREAD_FLAG,
 ) -> str:
     """The verdict text from rates per (others..., pools...) cell (see :func:`pool_flag`)."""
-    metric = esc(metric)
+    metric = esc(label(metric))
     spreads = pool_spread(rates, pools, others)
     if not spreads:
         return ""
@@ -586,7 +589,7 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
     flag = pool_flag(lake)
     if seats is None and not flag:
         return ""
-    parts = [f'<h2 id="{sid}-strategies">Strategies: {esc(lake.experiment)}</h2>']
+    parts = [f'<h2 id="{sid}-strategies">Strategies: {esc(lake.name)}</h2>']
     if seats is not None:
         per = analysis.per_strategy(seats, strategy="strategy", metric="win").sort("strategy")
         parts.append(
@@ -598,7 +601,7 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
                         f"{r['games']:,}",
                         f"{r['wins']:,}",
                         f"{r['rate']:.4f}",
-                        f"{r['ci_low']:.4f}-{r['ci_high']:.4f}",
+                        bounds(r["ci_low"], r["ci_high"], 4),
                     ]
                     for r in per.to_dicts()
                 ],
@@ -617,7 +620,7 @@ def strategy_section(lake: analysis.Lake, sid: str) -> str:
                             f"{r['games']:,}",
                             f"{r['wins']:,}",
                             f"{r['rate']:.4f}",
-                            f"{r['ci_low']:.4f}-{r['ci_high']:.4f}",
+                            bounds(r["ci_low"], r["ci_high"], 4),
                         ]
                         for r in by_seat.to_dicts()
                     ],
@@ -642,28 +645,68 @@ def outcome_legend(keys: list[str]) -> str:
     from simkit.names import OUTCOME_TEXT
 
     items = [
-        f"<dt><code>{esc(k)}</code> — {esc(OUTCOME_TEXT[k][0])}</dt>"
-        f"<dd>{esc(OUTCOME_TEXT[k][1])}</dd>"
+        f"<dt>{esc(OUTCOME_TEXT[k][0])}</dt><dd>{esc(OUTCOME_TEXT[k][1])}</dd>"
         for k in keys
         if k in OUTCOME_TEXT
     ]
     return f'<dl class="outcome-legend">{"".join(items)}</dl>' if items else ""
 
 
+def shown_value(key: str, value: object) -> str:
+    """A grid value in a table cell: forces as '3 Infantry + 1 Artillery', Old Ones by name."""
+    if key == "force":
+        from simkit.report.combat import force_text
+
+        return force_text(str(value))
+    return value_label(key, value)
+
+
+def combat_lake_heatmap(lake: analysis.Lake, rates: pl.DataFrame, sid: str) -> str:
+    """The force x Old One heatmap of P(destroy) (each force's Gold cost in its label) and
+    the cheapest force of the lake reaching each target P against each Old One."""
+    from simkit.report import combat
+
+    view = combat.lake_grid(lake, rates)
+    if view is None or len(view["order"]) * len(view["vs"]) < 2:
+        return ""
+    fig = combat.lake_heatmap(
+        view, f"P(destroy) by force and Old One: {len(view['order'])} force(s), cheapest first"
+    )
+    rows = combat.lake_cheapest_rows(view)
+    return (
+        f'<h3 id="{sid}-force-heatmap">P(destroy) by force and Old One, with Gold cost</h3>'
+        + figure_html(
+            fig,
+            "P(destroy) of each force of the grid against each Old One; Gold cost in each label",
+            f"fig-{sid}-force-heatmap",
+        )
+        + f'<h3 id="{sid}-cheapest">Cheapest force reaching a target P(destroy)</h3>'
+        + '<p class="note">Among the forces of this grid: the one of least Gold whose '
+        "estimated P(destroy) reaches the target, with its 95% interval. Gold cost = each "
+        "unit's cost in the lake's data pack, summed.</p>"
+        + table_html(
+            ["Old One", "target P(destroy)", "Gold", "cheapest force", "P(destroy)"],
+            rows,
+            f"table-{sid}-combat-cheapest",
+            text_columns=(0, 3),
+        )
+    )
+
+
 def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
     """A combat-mode lake: P(destroy) per force x Old One (other keys labelled per row), how
     each fight ended (every outcome code present, with Wilson intervals) and Gold lost."""
-    keys = lake.grid_keys or ["cell"]
-    scan = lake.scan()
+    keys = lake.grid_keys or [ONE_CELL]
+    scan = one_cell(lake.scan(), keys)
     have = scan.collect_schema().names()
     cols = "vs" if "vs" in keys else None
     rows_keys = [k for k in keys if k != cols]
     rates = analysis.win_rates(scan, by=keys, metric=lake.key_metric)
     orders = grid_orders(lake)
     parts = [
-        f'<h2 id="{sid}">Combat grid: {esc(lake.experiment)}</h2>',
+        f'<h2 id="{sid}">Combat grid: {esc(lake.name)}</h2>',
         f'<p class="note">One Monte Carlo fight per row; {int(rates["games"].sum()):,} fights; '
-        f"P({esc(lake.key_metric)}) with Wilson 95% intervals.</p>",
+        f"P({esc(label(lake.key_metric))}) with Wilson 95% intervals.</p>",
     ]
     if cols:
         from simkit.names import OLD_ONES
@@ -679,9 +722,16 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
                 ).to_dicts()
             )
         )
+        costs = {}
+        if "force" in rows_keys:
+            from simkit.report.combat import force_costs
+
+            for (f, *_), v in force_costs(lake).items():
+                costs.setdefault(f, v)
         body = [
             [
-                *map(str, rid),
+                *(shown_value(k, v) for k, v in zip(rows_keys, rid, strict=True)),
+                *([f"{costs[str(rid[rows_keys.index('force')])]:g}"] if costs else []),
                 *(
                     with_interval(
                         cell[(rid, v)]["rate"], cell[(rid, v)]["ci_low"], cell[(rid, v)]["ci_high"]
@@ -694,16 +744,18 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
             for rid in row_ids
         ]
         parts.append(
-            f"<h3>P({esc(lake.key_metric)}) by {esc(' x '.join(rows_keys))} and Old One</h3>"
+            f"<h3>P({esc(label(lake.key_metric))}) by {esc(' x '.join(map(label, rows_keys)))} "
+            "and Old One</h3>"
         )
         parts.append(
             table_html(
-                [*rows_keys, *vs_order],
+                [*rows_keys, *(["Gold"] if costs else []), *vs_order],
                 body,
                 f"table-{sid}-combat-grid",
                 text_columns=tuple(range(len(rows_keys))),
             )
         )
+    parts.append(combat_lake_heatmap(lake, rates, sid))
     if "outcome" in have:
         names = outcome_names()
         counts = scan.group_by([*keys, "outcome"]).len().collect()
@@ -717,7 +769,7 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
         body = []
         for t in totals:
             cell = tuple(t[k] for k in keys)
-            row = [*map(str, cell), f"{t['games']:,}"]
+            row = [*(shown_value(k, v) for k, v in zip(keys, cell, strict=True)), f"{t['games']:,}"]
             for o in present:
                 c = n.get((cell, o), 0)
                 lo, hi = wilson_interval(c, t["games"])
@@ -727,7 +779,7 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
         parts.append(outcome_legend([names.get(o, str(o)) for o in present]))
         parts.append(
             table_html(
-                [*keys, "fights", *(names.get(o, str(o)) for o in present)],
+                [*keys, "fights", *(outcome_label(names.get(o, str(o))) for o in present)],
                 body,
                 f"table-{sid}-combat-outcomes",
                 text_columns=tuple(range(len(keys))),
@@ -747,13 +799,13 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
             orders,
         ).to_dicts()
         z = analysis.Z95
-        parts.append("<h3>Losses per fight (mean ± 95% half-width)</h3>")
+        parts.append("<h3>Losses per fight (mean [95% interval])</h3>")
         parts.append(
             table_html(
-                [*keys, "fights", *(c.replace("_", " ") for c in means)],
+                [*keys, "fights", *(label(c) for c in means)],
                 [
                     [
-                        *(str(r[k]) for k in keys),
+                        *(shown_value(k, r[k]) for k in keys),
                         f"{r['games']:,}",
                         *(
                             pm(r[c], z * (r[f"sd_{c}"] or 0.0) / max(r["games"], 1) ** 0.5, 3)
@@ -769,18 +821,38 @@ def combat_lake_section(lake: analysis.Lake, sid: str) -> str:
     return "".join(parts)
 
 
+def identifiers(lake: analysis.Lake) -> str:
+    """The lake's machine identifiers (experiment id, each cell's id under its label, the data
+    pack hash) in one details line: the section above names cells in words only."""
+    keys = lake.grid_keys
+    items = [("experiment", str(lake.record.get("experiment_id", lake.experiment)))]
+    for cell_id, rec in lake.cells.items():
+        values = {**rec["params"], **rec["overrides"]}
+        items.append((cell_label(values, keys) if keys else "all games", str(cell_id)))
+    items.append(("data pack hash", str(lake.record.get("data_hash", "?"))))
+    return details_html(items, "Identifiers (experiment, cells, data pack)")
+
+
 def sections(lake: analysis.Lake, index: int) -> list[tuple[str, str]]:
     """(section id, html) for one experiment of a lake."""
     sid = f"lake{index}"
     if str(lake.record.get("mode")) == "combat":
-        return [(sid, combat_lake_section(lake, sid) + outcome_section(lake, sid, heading=False))]
+        return [
+            (
+                sid,
+                combat_lake_section(lake, sid)
+                + outcome_section(lake, sid, heading=False)
+                + identifiers(lake),
+            )
+        ]
     out = [
         (
             sid,
             outcome_section(lake, sid)
             + ruleset_section(lake, sid)
             + vp_section(lake, sid)
-            + ending_section(lake, sid),
+            + ending_section(lake, sid)
+            + identifiers(lake),
         )
     ]
     strat = strategy_section(lake, sid)

@@ -13,6 +13,7 @@ import polars as pl
 
 from simkit import analysis
 from simkit.report.html import esc, table_html
+from simkit.views import interval
 
 
 def _first(spec: object) -> str:
@@ -61,10 +62,10 @@ def section(lake: analysis.Lake, sid: str) -> str:
             [
                 _short(r["strategies"]),
                 str(r["games"]),
-                f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})",
+                interval(r["rate"], r["ci_low"], r["ci_high"]),
                 "baseline"
                 if d is None
-                else f"{d['diff']:+.3f} ({d['ci_low']:+.3f} to {d['ci_high']:+.3f})",
+                else interval(d["diff"], d["ci_low"], d["ci_high"], signed=True),
             ]
         )
     table = table_html(
@@ -75,7 +76,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
     )
     return (
         f'<section id="{sid}-lookahead"><h2>Look-ahead against the heuristics '
-        f"({esc(lake.experiment)})</h2><p>The first listed seat's win rate (it must outscore every "
+        f"({esc(lake.name)})</h2><p>The first listed seat's win rate (it must outscore every "
         f"other player and the Old Ones). <i>search(...)</i>: determinized Monte Carlo "
         f"look-ahead with its rollout budget and policy; <i>tuned:</i> a strategy tuned by "
         f"<code>simkit tune</code>. The last column is each cell minus the first cell on the "

@@ -12,7 +12,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from simkit import analysis
+from simkit.names import label
 from simkit.report.html import esc, figure_html, table_html
+from simkit.views import bounds
 
 
 def is_sensitivity(lake: analysis.Lake) -> bool:
@@ -32,13 +34,13 @@ def rows_for(lake: analysis.Lake) -> list[dict]:
     diffs = analysis.paired_difference(lake.scan(), base, metric=lake.key_metric, by=keys)
     spec = lake.record.get("spec", {})
     mode = spec.get("mode", "?")
-    fixed = ", ".join(f"{k}={v}" for k, v in spec.get("params", {}).items())
+    fixed = ", ".join(f"{label(k)}: {v}" for k, v in spec.get("params", {}).items())
     out = []
     for r in diffs.to_dicts():
         key = next(k for k in keys if r[k] != base[k])  # the one value this cell moved
         out.append(
             {
-                "experiment": lake.experiment,
+                "experiment": lake.name,
                 "mode": mode,
                 "params": fixed,
                 "key": key,
@@ -87,7 +89,7 @@ def section(lakes: list[analysis.Lake]) -> str:
     rows = [r for lake in lakes for r in rows_for(lake)]
     if not rows:
         return ""
-    metric = rows[0]["metric"]
+    metric = label(rows[0]["metric"])
     modes = {r["mode"] for r in rows}
     labels = [
         f"{r['key']} = {r['value']} (shipped {r['baseline']})"
@@ -116,7 +118,7 @@ def section(lakes: list[analysis.Lake]) -> str:
         items.append(
             f"<li><b>{esc(exp)}</b> ({esc(mine[0]['mode'])} mode; {esc(mine[0]['params'])}): "
             f"shipped {esc(metric)} rate {mine[0]['baseline_rate']:.3f}; one value one step away "
-            f"puts it anywhere from {lo:.3f} to {hi:.3f}; the largest change is {big['diff']:+.3f} "
+            f"puts it anywhere in {bounds(lo, hi)}; the largest change is {big['diff']:+.3f} "
             f"({esc(big['key'])} = {esc(big['value'])})</li>"
         )
     band = (
@@ -155,7 +157,7 @@ def section(lakes: list[analysis.Lake]) -> str:
                         f"{r['rate']:.4f}",
                         f"{r['baseline_rate']:.4f}",
                         f"{r['diff']:+.4f}",
-                        f"{r['ci_low']:+.4f} .. {r['ci_high']:+.4f}",
+                        bounds(r["ci_low"], r["ci_high"], 4, signed=True),
                         "no game changed: unused by these strategies/mode"
                         if r["ci_low"] == r["ci_high"] == 0
                         else "",

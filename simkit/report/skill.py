@@ -11,7 +11,9 @@ above zero.
 from __future__ import annotations
 
 from simkit import analysis
+from simkit.names import label
 from simkit.report.html import esc, table_html
+from simkit.views import interval
 
 
 def applies(lake: analysis.Lake) -> bool:
@@ -64,12 +66,12 @@ def section(lake: analysis.Lake, sid: str) -> str:
     def pct(r, level):
         if r[level] is None:
             return "-"
-        return f"{r[level]:.3f} ({r[f'{level}_lo']:.3f}-{r[f'{level}_hi']:.3f})"
+        return interval(r[level], r[f"{level}_lo"], r[f"{level}_hi"])
 
     def step(r, name):
         if r[name] is None:
             return "-"
-        return f"{r[name]:+.3f} ({r[f'{name}_lo']:+.3f} to {r[f'{name}_hi']:+.3f})"
+        return interval(r[name], r[f"{name}_lo"], r[f"{name}_hi"], signed=True)
 
     rows = [
         [
@@ -105,8 +107,9 @@ def section(lake: analysis.Lake, sid: str) -> str:
         text_columns=tuple(range(len(by))) + (len(by) + 5,),
     )
     return (
-        f'<section id="{sid}-skill"><h2>Balance against skill ({esc(lake.experiment)})</h2>'
-        f"<p>The Old One player's win rate (<b>{esc(lake.key_metric)}</b>) at each difficulty, for "
+        f'<section id="{sid}-skill"><h2>Balance against skill ({esc(lake.name)})</h2>'
+        f"<p>The Old One player's win rate (<b>{esc(label(lake.key_metric))}</b>) at each "
+        "difficulty, for "
         "each rung of human play (<i>tuned:</i> a strategy tuned by <code>simkit tune</code>) and "
         "each Old One player, with the paired steps between levels on shared seeds. "
         "<b>Ordered</b>: <i>yes</i> when Normal &lt; Hard &lt; Heroic with both steps' 95% "

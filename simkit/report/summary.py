@@ -13,7 +13,10 @@ import pandas as pd
 import polars as pl
 
 from simkit import analysis
+from simkit.names import OLD_ONE_TEXT, label, value_label
+from simkit.report.games import cell_label
 from simkit.report.html import esc, table_html
+from simkit.views import interval
 
 LEVEL_ORDER = analysis.LEVEL_ORDER
 POOL_PARAMS = ("strategies", "strategy", "oop", "allocate", "withdraw")
@@ -80,11 +83,11 @@ def difficulty_steps(lake: analysis.Lake) -> dict[str, Any]:
 
 
 def _rate_cell(r: dict) -> str:
-    return f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"
+    return interval(r["rate"], r["ci_low"], r["ci_high"])
 
 
 def _step_cell(s: dict) -> str:
-    return f"{s['diff']:+.3f} ({s['ci_low']:+.3f}..{s['ci_high']:+.3f})"
+    return interval(s["diff"], s["ci_low"], s["ci_high"], signed=True)
 
 
 def difficulty_table(lake: analysis.Lake, index: int = 0) -> str:
@@ -94,14 +97,14 @@ def difficulty_table(lake: analysis.Lake, index: int = 0) -> str:
     rate = {(r[hk] if hk else None, r["difficulty"]): r for r in facts["rates"]}
     step = {(s["humans"], s["from"], s["to"]): s for s in facts["steps"]}
     pairs = list(zip(levels, levels[1:], strict=False))
-    headers = [hk or "cells", *levels, *(f"{b} − {a} (paired)" for a, b in pairs)]
+    headers = [hk or "cells", *map(label, levels), *(f"{b} − {a} (paired)" for a, b in pairs)]
     rows = []
     for g in groups:
         row = [str(g) if hk else "all"]
         row += [_rate_cell(rate[(g, lv)]) if (g, lv) in rate else "-" for lv in levels]
         row += [_step_cell(step[(g, a, b)]) if (g, a, b) in step else "-" for a, b in pairs]
         rows.append(row)
-    metric = esc(facts["metric"])
+    metric = esc(label(facts["metric"]))
     pooled = facts["pooled"]
     verdicts = []
     for a, b in pairs:
@@ -118,13 +121,17 @@ def difficulty_table(lake: analysis.Lake, index: int = 0) -> str:
         f'<p class="note">{metric} rate per cell (Wilson 95% interval); the step columns are '
         "paired differences on shared seeds (same setup, decks and dice in both levels), "
         "95% interval"
-        + (f"; {esc(', '.join(pooled))} held equal within each pair, then pooled" if pooled else "")
+        + (
+            f"; {esc(', '.join(map(label, pooled)))} held equal within each pair, then pooled"
+            if pooled
+            else ""
+        )
         + ". "
         + "; ".join(verdicts)
         + ".</p>"
     )
     return (
-        f"<h3>Difficulty: {esc(lake.experiment)}</h3>"
+        f"<h3>Difficulty: {esc(lake.name)}</h3>"
         + table_html(
             headers,
             rows,
@@ -150,11 +157,11 @@ def combat_headline(odds: list[pd.DataFrame], lakes: list[analysis.Lake]) -> lis
                 continue
             best = cheapest_mixes(table, kind, 1, 0.8, top=1)
             if best.empty:
-                bits.append(f"{kind}: none in the table")
+                bits.append(f"{OLD_ONE_TEXT[kind]}: none in the table")
                 continue
             r = best.iloc[0]
             bits.append(
-                f"{kind}: {mix_label(r)} ({r['gold_cost']:.0f} Gold, P = "
+                f"{OLD_ONE_TEXT[kind]}: {mix_label(r)} ({r['gold_cost']:g} Gold, P = "
                 f"{rate(r['p_destroy'], r['p_destroy_lo'], r['p_destroy_hi'], str(r['method']))})"
             )
         out.append(
@@ -169,10 +176,10 @@ def combat_headline(odds: list[pd.DataFrame], lakes: list[analysis.Lake]) -> lis
         present = set(rates["vs"].to_list())
         for vs in [v for v in OLD_ONES if v in present] + sorted(present - set(OLD_ONES)):
             g = rates.filter(pl.col("vs") == vs).sort("rate", descending=True).row(0, named=True)
-            label = ", ".join(f"{k}={g[k]}" for k in others)
-            bits.append(f"{vs}: {label} {_rate_cell(g)}")
+            said = cell_label(g, others)
+            bits.append(f"{value_label('vs', vs)}: {said} {_rate_cell(g)}")
         out.append(
-            f"Best force of the combat grid {lk.experiment} "
+            f"Best force of the combat grid {lk.name} "
             "per Old One (P(destroy), 95% interval) — " + "; ".join(bits) + "."
         )
     return out
@@ -190,11 +197,11 @@ def pools(lakes: list[analysis.Lake]) -> list[str]:
                     if rec["params"][k] not in values[k]:
                         values[k].append(rec["params"][k])
         said = (
-            "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in values.items())
+            "; ".join(f"{label(k)}: {', '.join(map(str, v))}" for k, v in values.items())
             or "no bot parameters"
         )
         games = lk.scan().select(pl.len()).collect().item()
-        out.append(f"{lk.experiment} ({mode_of(lk)} mode, {games:,} games): {said}")
+        out.append(f"{lk.name} ({mode_of(lk)} mode, {games:,} games): {said}")
     return out
 
 
@@ -207,7 +214,7 @@ def content_shares(lakes: list[analysis.Lake]) -> list[str]:
         counts = lk.scan().group_by("content").len().collect().sort("content").to_dicts()
         total = sum(c["len"] for c in counts) or 1
         out.append(
-            f"{lk.experiment}: "
+            f"{lk.name}: "
             + ", ".join(f"{c['content']} {c['len'] / total:.0%} of games" for c in counts)
         )
     return out
@@ -237,22 +244,22 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
         if r.height == 1:
             one = r.row(0, named=True)
             fixed = ", ".join(
-                f"{k}={v}"
+                f"{label(k)}: {v}"
                 for k, v in next(iter(lk.cells.values()))["params"].items()
                 if k
                 in ("humans", "players", "difficulty", "ruleset", "strategies", "strategy", "oop")
             )
             parts.append(
-                f"<p>{esc(lk.experiment)} ({esc(fixed)}): {esc(lk.key_metric)} "
+                f"<p>{esc(lk.name)} ({esc(fixed)}): {esc(label(lk.key_metric))} "
                 f"{_rate_cell(one)} over {one['games']:,} games.</p>"
             )
         elif r.height:
             lo, hi = r.row(0, named=True), r.row(r.height - 1, named=True)
             keys = lk.grid_keys or ["cell"]
             parts.append(
-                f"<p>{esc(lk.experiment)}: {esc(lk.key_metric)} ranges from {_rate_cell(lo)} "
-                f"({esc(', '.join(f'{k}={lo[k]}' for k in keys))}) to {_rate_cell(hi)} "
-                f"({esc(', '.join(f'{k}={hi[k]}' for k in keys))}) over {r.height} cell(s).</p>"
+                f"<p>{esc(lk.name)}: {esc(label(lk.key_metric))} ranges from "
+                f"{_rate_cell(lo)} ({esc(cell_label(lo, keys))}) to {_rate_cell(hi)} "
+                f"({esc(cell_label(hi, keys))}) over {r.height} cell(s).</p>"
             )
     items = []
     for line in combat_headline(odds, lakes):

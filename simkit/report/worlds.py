@@ -19,7 +19,9 @@ import polars as pl
 
 from simkit import analysis
 from simkit.core.stats import mean_interval
+from simkit.names import label
 from simkit.report.html import esc, figure_html, table_html
+from simkit.views import bounds, interval
 
 LEVELS = ("normal", "hard", "heroic")
 STEPS = (("normal", "hard"), ("hard", "heroic"))
@@ -136,7 +138,7 @@ def content_html(lake: analysis.Lake, sid: str) -> str:
             [
                 level,
                 f"{med:+.3f}",
-                f"{p10:+.3f} to {p90:+.3f}",
+                bounds(p10, p90, signed=True),
                 f"{int((d < 0).sum())} of {d.size}",
                 f"{int((hi < 0).sum())} of {d.size}",
                 f"{int((lo > 0).sum())} of {d.size}",
@@ -211,12 +213,12 @@ def section(lake: analysis.Lake, sid: str) -> str:
 
     spec = lake.record.get("spec", {})
     sources = list(spec.get("world_sources", []))
-    metric = lake.key_metric
+    metric = label(lake.key_metric)
     rates = world_rates(lake)
     joint = rates.filter(pl.col("world_source") == "all")
     n_worlds = joint["world"].n_unique()
     games = int(joint["games"].min()) if joint.height else 0
-    fixed = ", ".join(f"{k}={v}" for k, v in spec.get("params", {}).items())
+    fixed = ", ".join(f"{label(k)}: {v}" for k, v in spec.get("params", {}).items())
     has_humans = "humans" in joint.columns
     band_rows = []
     for key, part in joint.group_by(
@@ -228,8 +230,8 @@ def section(lake: analysis.Lake, sid: str) -> str:
             [
                 *key,
                 f"{med:.3f}",
-                f"{p10:.3f} to {p90:.3f}",
-                f"{x.min():.3f} to {x.max():.3f}",
+                bounds(p10, p90),
+                bounds(x.min(), x.max()),
                 str(x.size),
             ]
         )
@@ -255,7 +257,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
             d = part["diff"].to_numpy()
             lo = part["ci_low"].to_numpy()
             p10, med, p90 = np.percentile(d, [10, 50, 90])
-            cells = [*key, f"{med:+.3f} ({p10:+.3f} to {p90:+.3f})"]
+            cells = [*key, interval(med, p10, p90, signed=True)]
             for t in THRESHOLDS:
                 cells.append(f"{int((d > t).sum() if t == 0 else (d >= t).sum())} of {d.size}")
                 cells.append(f"{int((lo > t).sum() if t == 0 else (lo >= t).sum())} of {d.size}")
@@ -278,7 +280,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
             r["difficulty"],
             r["source"],
             SOURCES.get(r["source"], ""),
-            f"{r['p10']:.3f} to {r['p90']:.3f}",
+            bounds(r["p10"], r["p90"]),
             f"{r['share']:.0%}" if np.isfinite(r["share"]) else "-",
         ]
         for r in shares
@@ -330,7 +332,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
     listed = "".join(f"<li><b>{esc(s)}</b>: {esc(SOURCES.get(s, ''))}</li>" for s in sources)
     return (
         f'<section id="{sid}-worlds"><h2>Claims over plausible content '
-        f"({esc(lake.experiment)})</h2>"
+        f"({esc(lake.name)})</h2>"
         f"<p>{n_worlds} worlds, each a seeded redraw of the values nobody states, within their "
         f"stated ranges and the rules of thumb; {games:,} games per world and cell, every world on "
         f"the same seeds. Fixed: {esc(fixed)}. What varies:</p><ul>{listed}</ul>"
