@@ -1184,6 +1184,51 @@ def build(tmp: Path) -> Path:
     return tmp
 
 
+# --- valid-command controls: the same commands with good input must succeed -----------------
+# (a validator that refused everything would pass the table above); run in this order in
+# one fixture folder: the lake the later lines read is written by the line before them.
+CONTROLS: list[tuple[str, ...]] = [
+    ("combat", "--force", "infantry=2", "--vs", "shoggoth"),
+    ("combat", "--force", "infantry=2", "--vs", "shoggoth", "--method", "mc", "--games", "2000"),
+    ("odds", "--vs", "zombie", "--max-per-type", "1", "--out", "{T}/ctl_odds.parquet"),
+    ("odds", "best", "--vs", "zombie", "--table", "{T}/ctl_odds.parquet"),
+    ("board", "show", "--out", "{T}/ctl_board.png"),
+    ("data", "check"),
+    ("data", "provenance"),
+    ("athena", "turret", "--weapons", "cannon:3", "--defense", "2", "--ammo", "2"),
+    ("athena", "check"),
+    ("simulate", "--mode", "revenge", "--games", "10", "--out", "{T}/ctl_sim"),
+    ("replay", "--mode", "base", "--seed", "3", "--game", "0"),
+    ("experiment", "check", "{T}/spec_ok.toml"),
+    ("experiment", "run", "{T}/spec_ok.toml", "--out", "{T}/ctl_lake", "--quiet"),
+    ("experiment", "verify", "{T}/ctl_lake"),
+    ("experiment", "summary", "{T}/ctl_lake"),
+    ("report", "{T}/ctl_lake", "--out", "{T}/ctl_report.html"),
+    ("compare", "--games", "10", "--set-b", "port.oop_vp=9"),
+    (
+        "tune",
+        "--mode",
+        "base",
+        "--strategy",
+        "balanced",
+        "--opponents",
+        "balanced",
+        "--trials",
+        "2",
+        "--games-per-trial",
+        "20",
+        "--seed",
+        "1",
+        "--out",
+        "{T}/ctl_tune",
+    ),
+]
+
+
+def control_args(argv: tuple[str, ...], tmp: Path) -> list[str]:
+    return [a.replace("{T}", str(tmp)) for a in argv]
+
+
 # --- running one case ----------------------------------------------------------------------------
 SECRET = "SECRET-FIRST-LINE"
 

@@ -140,3 +140,14 @@ class _FakeManifest:
 
     def exists(self):
         return True
+
+
+def test_valid_command_controls_succeed_beside_the_table(fixtures):
+    """The same commands with good input exit 0 without an error line, and leave every
+    sentinel as it was (so the table's refusals are about the bad token, not the command)."""
+    root, before = fixtures
+    for argv in bi.CONTROLS:
+        code, out, err = bi.run_in_process(bi.control_args(argv, root))
+        assert code == 0 and "Traceback" not in err, (argv, code, err[-500:])
+        assert "error" not in err.lower(), (argv, err[-300:])
+    assert bi.sentinels(root) == before

@@ -80,6 +80,23 @@ def main() -> int:
                 }
             )
             print(f"{i + 1:3d} {kind:9s} {code!s:>4} {c.id[:70]:70s} | {last[:90]}", flush=True)
+        controls_ok = 0
+        for argv in [] if args.only else getattr(bi, "CONTROLS", []):
+            p = subprocess.run(
+                [sys.executable, "-m", "simkit", *bi.control_args(argv, fixtures)],
+                capture_output=True,
+                text=True,
+                timeout=max(args.timeout, 300),
+                env=env,
+                cwd=base,
+            )
+            good = p.returncode == 0 and "Traceback" not in p.stderr
+            controls_ok += good
+            if not good:
+                print(f"control FAILED ({p.returncode}): {' '.join(argv)} | {p.stderr[-200:]}")
+        if not args.only:
+            n = len(getattr(bi, "CONTROLS", []))
+            print(f"\nvalid-command controls: {controls_ok} of {n} exit 0")
     total = len(cases)
     print(
         f"\n{total} cases: "
