@@ -133,3 +133,62 @@ def strategy_from_file(path: str | Path, role: str, base_of):
     if role == "human":
         out.lower()  # combat policies and vector lengths checked now, not mid-run
     return out
+
+
+LEARNED_FORMAT = "simkit-learned/1"
+
+
+def learned_from_file(path: str | Path):
+    """The learned player a weights file describes (``learned:PATH``; ``simkit learn``
+    writes them): the box names and feature names must be this engine's, in its order,
+    and every weight a finite number."""
+    import math
+
+    from simkit.kernels.low import game_layout as L
+    from strategies.human.learned import Learned
+    from strategies.registry import get
+
+    p, raw = read_strategy_bytes(path)
+    try:
+        text = raw.decode("utf-8")
+        bad = first_control_char(text)
+        if bad is not None:
+            raise UserError(f"{p}: line {bad[0]} {control_char_message(bad[1])}")
+        doc = tomllib.loads(text)
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{p}: cannot be read ({exc.__class__.__name__})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{p}: not TOML ({exc})") from None
+    table = doc.get("learned")
+    if not isinstance(table, dict) or table.get("format") != LEARNED_FORMAT:
+        raise UserError(f"{p}: expected a [learned] table with format = '{LEARNED_FORMAT}'")
+    if table.get("features") != list(L.LEARN_FEATURES):
+        raise UserError(
+            f"{p}: field 'learned.features' must list {', '.join(L.LEARN_FEATURES)} in order"
+        )
+    if table.get("boxes") != list(L.BOX_NAMES):
+        raise UserError(f"{p}: field 'learned.boxes' must list {', '.join(L.BOX_NAMES)} in order")
+    rows = table.get("weights")
+    if not isinstance(rows, list) or len(rows) != L.NUM_BOXES:
+        raise UserError(f"{p}: field 'learned.weights' must hold {L.NUM_BOXES} rows (one a box)")
+    flat: list[float] = []
+    for b, row in enumerate(rows):
+        ok_row = isinstance(row, list) and len(row) == L.LEARN_NUM_FEATURES
+        if not ok_row or not all(
+            isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in row
+        ):
+            raise UserError(
+                f"{p}: field 'learned.weights' row {b + 1} ({L.BOX_NAMES[b]}) must hold "
+                f"{L.LEARN_NUM_FEATURES} finite numbers"
+            )
+        flat.extend(float(x) for x in row)
+    base_name = table.get("base", "balanced")
+    if not isinstance(base_name, str):
+        raise UserError(f"{p}: field 'learned.base' must be a strategy name")
+    base = get(base_name)
+    from dataclasses import fields as dc_fields
+
+    from strategies.human.base import HeuristicParams
+
+    shared = {f.name: getattr(base, f.name) for f in dc_fields(HeuristicParams)}
+    return Learned(**shared, weights=tuple(flat), base=base_name)

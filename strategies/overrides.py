@@ -35,3 +35,15 @@ def with_overrides(strategy: Any, overrides: list[str], label: str) -> Any:
             raise UserError(f"{label}: parameter '{key}' got '{text}'") from None
         changes[key] = value
     return replace(strategy, **changes) if changes else strategy
+
+
+def split_spec(spec: str) -> list[str]:
+    """``name:key=value:...`` split on ':' -- except the ':' of a ``file:`` or ``learned:``
+    value (``search:policy=learned:gen2.toml:rollouts=4``)."""
+    out: list[str] = []
+    for token in spec.split(":"):
+        if out and out[-1].rstrip().endswith(("=learned", "=file")):
+            out[-1] += ":" + token
+        else:
+            out.append(token)
+    return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from simkit.errors import UserError
 from strategies.human import PLAYERS, HeuristicParams
-from strategies.overrides import with_overrides
+from strategies.overrides import split_spec, with_overrides
 
 REGISTRY: dict[str, type[HeuristicParams]] = {cls.name: cls for cls in PLAYERS}
 
@@ -30,7 +30,11 @@ def parse_one(spec: str) -> HeuristicParams:
         from strategies.files import strategy_from_file
 
         return strategy_from_file(spec.strip()[5:], "human", get)
-    name, *overrides = spec.strip().split(":")
+    if spec.strip().startswith("learned:"):  # a fitted policy (simkit learn's weights file)
+        from strategies.files import learned_from_file
+
+        return learned_from_file(spec.strip()[8:].strip())
+    name, *overrides = split_spec(spec.strip())
     if name.strip().lower() == "search":  # look-ahead over the engine (strategies.search)
         from strategies.old_ones import parse_oop
         from strategies.search import SearchPlayer, spec_of

@@ -41,6 +41,8 @@ SEARCH_SID = 5  # label only (summary rows); never dispatched: the engine plays 
 def spec_of(text: str) -> str:
     """A strategy name or a strategy.toml path as a strategy spec."""
     p = text.strip()
+    if p.startswith(("file:", "learned:")):
+        return p
     return "file:" + p if p.endswith(".toml") or "/" in p else p
 
 

@@ -1184,6 +1184,44 @@ def build(tmp: Path) -> Path:
     return tmp
 
 
+# --- simkit learn ----------------------------------------------------------------------------
+LEARN_CMD = ("learn", "--out", "{T}/learn_out")
+case("flag", "--games", *LEARN_CMD, "--games", "0")
+case("flag", "--rollouts", *LEARN_CMD, "--rollouts", "-1")
+case("flag", "--mode", *LEARN_CMD, "--mode", "solo")
+case("flag", "--players", *LEARN_CMD, "--players", "9")
+case("flag", "--seed", *LEARN_CMD, "--seed", "-4")
+case("contradiction", "--difficulty", *LEARN_CMD, "--difficulty", "hard")
+case("output", "--out", "learn", "--out", "{T}/afile")
+case("output", "--out", "learn", "--out", "{T}/adir_full")
+case(
+    "input",
+    "afile",
+    "simulate",
+    "--mode",
+    "base",
+    "--games",
+    "2",
+    "--out",
+    "{T}/lo",
+    "--strategies",
+    "learned:{T}/afile",
+)
+case(
+    "input",
+    "/dev/zero",
+    "simulate",
+    "--mode",
+    "base",
+    "--games",
+    "2",
+    "--out",
+    "{T}/lo",
+    "--strategies",
+    "learned:/dev/zero",
+)
+
+
 # --- valid-command controls: the same commands with good input must succeed -----------------
 # (a validator that refused everything would pass the table above); run in this order in
 # one fixture folder: the lake the later lines read is written by the line before them.

@@ -152,6 +152,8 @@ def test_strategy_refs_cover_file_tokens_and_search_policies():
     assert strategy_file_refs("balanced,file:a/b.toml") == ["a/b.toml"]
     assert strategy_file_refs("search:rollouts=4:policy=x/s.toml") == ["x/s.toml"]
     assert strategy_file_refs("search:policy=balanced") == []
+    assert strategy_file_refs("learned:a/g1.toml") == ["a/g1.toml"]
+    assert strategy_file_refs("search:policy=learned:x/g2.toml:rollouts=2") == ["x/g2.toml"]
     assert strategy_file_refs("search:opponents=h/o.toml:oop_model=h/r.toml") == [
         "h/o.toml",
         "h/r.toml",

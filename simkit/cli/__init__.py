@@ -60,6 +60,7 @@ def _register() -> None:
         "report",
         "demo",
         "tune",
+        "learn",
         "serve",
     ):
         try:

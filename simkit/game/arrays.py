@@ -233,6 +233,7 @@ def new_work(S: L.Static) -> L.Work:
         seat_perm=np.zeros(L.MAX_PLAYERS, dtype=np.int64),
         deal=np.zeros(deal_size, dtype=np.int64),
         deal2=np.zeros(deal_size, dtype=np.int64),
+        learn_feats=np.zeros(L.LEARN_NUM_FEATURES, dtype=np.float64),
         **withdraw_table_work(S.card_hits.shape[0]),
     )
 

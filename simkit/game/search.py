@@ -73,6 +73,9 @@ class Lookahead:
         self.rollouts_played = 0
         self.last_scores = np.zeros(0)
         self._models: dict = {}  # (seat, player id) -> the public model's arrays
+        # called as recorder(engine, seat, legal boxes, their mean scores, chosen box) after
+        # every human decision with a choice (simkit.learn records the search's values)
+        self.recorder = None
 
     def _copy_in(self) -> None:
         for dst, src in self._state_pairs:
@@ -117,7 +120,10 @@ class Lookahead:
         def step(rngs, S, X, W, box):
             step_seat(rngs, S, X, W, p, box)
 
-        return self._search(seat_rng, p, player, boxes, step)
+        box = self._search(seat_rng, p, player, boxes, step)
+        if self.recorder is not None and self.last_scores.size > 1:
+            self.recorder(eng, p, boxes, self.last_scores, box)
+        return box
 
     def decide_oop(self, rng: np.ndarray, player: OOPSearchPlayer) -> int:
         """The OOP_* action the Old One player takes this turn (-1: none is legal; the

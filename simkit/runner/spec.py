@@ -718,12 +718,20 @@ def map_strategy_file_refs(value: Any, change) -> Any:
         if token.startswith("file:"):
             tokens.append("file:" + change(token[5:].strip()))
             continue
-        head, *parts = token.split(":")
+        if token.startswith("learned:"):  # a learned player's weights file
+            tokens.append("learned:" + change(token[8:].strip()))
+            continue
+        from strategies.overrides import split_spec
+
+        head, *parts = split_spec(token)
         for i, part in enumerate(parts):
             key, eq, val = part.partition("=")
             named = key.strip() in ("policy", "opponents", "oop_model")  # search players' policies
-            if eq and named and (val.endswith(".toml") or "/" in val):
-                parts[i] = f"{key}={change(val.strip())}"
+            val = val.strip()
+            if eq and named and val.startswith("learned:"):
+                parts[i] = f"{key}=learned:{change(val[8:].strip())}"
+            elif eq and named and (val.endswith(".toml") or "/" in val):
+                parts[i] = f"{key}={change(val)}"
         tokens.append(":".join([head, *parts]))
     return ",".join(tokens) if tokens != [t.strip() for t in value.split(",")] else value
 

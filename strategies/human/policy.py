@@ -1,12 +1,12 @@
 """Every decision the engine asks of a human player, dispatched on the strategy id in
 X.sid[p] (one compiled engine for every strategy; see STYLE.md 7).
 
-Ids: RANDOM 0, ECONOMIST 1, HUNTER 2, DEFENDER 3, BALANCED 4. Answers are checked by
+Ids: RANDOM 0, ECONOMIST 1, HUNTER 2, DEFENDER 3, BALANCED 4, LEARNED 6. Answers are checked by
 the engine (simkit.kernels.game_actions); the functions never change the state.
 """
 
 from simkit.kernels.low.jit import kernel
-from strategies.human import balanced, defender, economist, hunter, random_player
+from strategies.human import balanced, defender, economist, hunter, learned, random_player
 from strategies.human.features import (
     pick_cycle_heuristic,
     pick_drawn_heuristic,
@@ -23,6 +23,7 @@ from strategies.human.features import (
 )
 
 RANDOM, ECONOMIST, HUNTER, DEFENDER, BALANCED = 0, 1, 2, 3, 4
+LEARNED = learned.LEARNED_SID  # 6 (5 is the search player's label, never dispatched)
 
 
 @kernel
@@ -37,6 +38,8 @@ def choose_action(rng, S, X, W, p):
         return defender.choose_action(rng, S, X, W, p)
     if sid == BALANCED:
         return balanced.choose_action(rng, S, X, W, p)
+    if sid == LEARNED:
+        return learned.choose_action(rng, S, X, W, p)
     return random_player.choose_action(rng, S, X, W, p)
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.movement import CHOOSE_COMPASS, CHOOSE_PORTS, CHOOSE_RANDOM
-from strategies.overrides import with_overrides
+from strategies.overrides import split_spec, with_overrides
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def parse_oop(spec: str) -> OOPParams:
         from strategies.files import strategy_from_file
 
         return strategy_from_file(spec.strip()[5:], "oop", parse_oop)
-    name, *overrides = spec.strip().split(":")
+    name, *overrides = split_spec(spec.strip())
     key = name.strip().lower()
     if key == "search":  # look-ahead over the engine (strategies.search)
         from strategies.registry import parse_one

@@ -407,6 +407,27 @@ MYTHOS_EFFECT_LAYOUT = Layout(
 )
 globals().update(MYTHOS_EFFECT_LAYOUT.constants())
 
+# the learned player's view of a turn (strategies.human.learned.turn_features), in order
+LEARN_FEATURES = (
+    "bias",
+    "time",
+    "old_ones_time",
+    "coal",
+    "iron",
+    "gold",
+    "phosphate",
+    "tracks",
+    "farm_kinds_now",
+    "best_mine",
+    "want_army",
+    "attack_target",
+    "display_wish",
+    "should_retrieve",
+    "units_home",
+    "hq_cubes",
+)
+LEARN_NUM_FEATURES = len(LEARN_FEATURES)
+
 # -- strategy parameters (float64 [NUM_PARAMS] per seat; see strategies/human) --------------
 # SP_*: combat policy slots shared by every strategy; HP_*: heuristic player slots
 # (strategies/human/features.py reads them)
@@ -451,6 +472,12 @@ PARAM_LAYOUT = Layout(
             "SP_WD_OBJECTIVE",
             1,
             "combat policy: the withdraw table's objective (0 P(destroy), 1 value)",
+        ),
+        (
+            "HP_LEARN_W",
+            NUM_BOXES * LEARN_NUM_FEATURES,
+            "learned player (strategies.human.learned): weight of feature f for box b at "
+            "b * LEARN_NUM_FEATURES + f",
         ),
     ),
     size_name="NUM_PARAMS",
@@ -717,6 +744,7 @@ Work = namedtuple(
         "seat_perm",  # int64 [MAX_PLAYERS]
         "deal",
         "deal2",  # int64 [max deck or tiles + 1] determinization scratch (game_search)
+        "learn_feats",  # float64 [LEARN_NUM_FEATURES] the learned player's turn features
         # the optimal withdraw table (simkit.kernels.combat_table), solved per combat
         "wt_table",
         "wt_slots",

@@ -1,0 +1,108 @@
+"""`simkit learn`: expert iteration for the human players (simkit.learn)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simkit.cli import app, validate
+from simkit.cli.common import JsonOption
+from simkit.cli.output import emit
+from simkit.errors import UserError
+
+
+@app.command(
+    "learn",
+    help="Distil the search player into a learned player the engine plays at heuristic "
+    "speed; write OUT/genK.toml per generation (resumable).\n\n"
+    "Example: simkit learn --mode base --players 2 --generations 3 --games 60 --rollouts 4 "
+    "--seed 1 --out results/learned_base",
+)
+def learn(
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for the generations (a rerun resumes it).")
+    ],
+    mode: Annotated[str, typer.Option("--mode", help="base or revenge.")] = "base",
+    players: Annotated[
+        int, typer.Option("--players", help="base: seats; revenge: human players.")
+    ] = 2,
+    difficulty: Annotated[
+        str | None, typer.Option("--difficulty", help="revenge: normal, hard or heroic.")
+    ] = None,
+    oop: Annotated[
+        str, typer.Option("--oop", help="revenge: the Old One player the humans face.")
+    ] = "rusher",
+    generations: Annotated[
+        int, typer.Option("--generations", help="Generations (a rerun may add more).")
+    ] = 2,
+    games: Annotated[
+        int, typer.Option("--games", help="Search games recorded per generation.")
+    ] = 40,
+    rollouts: Annotated[
+        int, typer.Option("--rollouts", help="The search's rollouts per legal box.")
+    ] = 4,
+    rate_games: Annotated[
+        int,
+        typer.Option("--rate-games", help="Held-out games rating each generation (paired)."),
+    ] = 400,
+    seed: Annotated[int, typer.Option("--seed", help="Root seed of every game.")] = 1,
+    json_out: JsonOption = False,
+) -> None:
+    """Expert iteration (``--help``: the decorator's help text)."""
+    from simkit.learn import LearnSettings, run
+
+    validate.seed("--seed", seed)
+    validate.out_dir(out)
+    if mode == "base" and not 2 <= players <= 4 or mode == "revenge" and not 1 <= players <= 4:
+        raise UserError(f"--players {players}: base takes 2-4 seats, revenge 1-4 humans")
+    if difficulty is not None and mode != "revenge":
+        raise UserError("--difficulty is for --mode revenge")
+    visible = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+    if visible and not (out / "learn.json").exists():
+        raise UserError(f"--out {out} holds other files and no learn run: use a new folder")
+    settings = LearnSettings(
+        mode=mode,
+        players=players,
+        difficulty=difficulty,
+        oop=oop,
+        generations=generations,
+        games=games,
+        rollouts=rollouts,
+        rate_games=rate_games,
+        seed=seed,
+    )
+    settings.check()
+    if mode == "revenge":  # the Old One player spec: one line now, not mid-run
+        from strategies.old_ones import parse_oop
+
+        parse_oop(oop)
+    tty = sys.stderr.isatty() and not json_out
+    if tty:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task("search games", total=games * generations)
+            done = sum(games for k in range(1, generations + 1) if (out / f"gen{k}.toml").exists())
+            bar.update(task, completed=done)
+            ratings = run(settings, out, progress=lambda n: bar.advance(task, n))
+    else:
+        ratings = run(settings, out)
+    if json_out:
+        emit("learn", {"settings": settings.__dict__, "out": out}, {"generations": ratings})
+        return
+    for r in ratings:
+        parts = [
+            f"gen{r['generation']}: Old Ones win {r['old_ones_win']:.3f} "
+            f"over {r['games']:,} held-out games"
+        ]
+        for a in r["against"]:
+            parts.append(
+                f"vs {a['name']} {a['old_ones_win']:.3f}: {a['diff']:+.3f} "
+                f"[{a['ci_low']:+.3f}, {a['ci_high']:+.3f}]"
+            )
+        typer.echo("; ".join(parts))
+    last = out / f"gen{len(ratings)}.toml"
+    typer.echo(f"wrote {last} (play it with --strategies learned:{last})")

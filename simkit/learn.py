@@ -1,0 +1,271 @@
+"""Expert iteration for the human players (``simkit learn``): distil the search player into
+the learned player (strategies.human.learned), which the jitted engine plays at heuristic
+speed, then search again with the learned player as the rollout policy, and so on.
+
+One generation k = 1, 2, ...:
+
+1. **record**: ``games`` games in which every human seat is ``search`` (``rollouts`` per
+   legal box, public opponent model) with rollout policy generation k-1 (``balanced`` for
+   k = 1); every decision with a choice is a row of ``genK/decisions.parquet``: the turn's
+   features (game_layout.LEARN_FEATURES), which boxes were legal, the search's mean result
+   for each legal box, and the box it took;
+2. **fit**: scikit-learn's multinomial logistic regression from the features to the box the
+   search took, each decision weighted by how far the search preferred that box over the
+   legal average (near-ties teach little), on every generation's decisions so far; its coefficients are the learned player's box weights, written to
+   ``genK.toml`` (played as ``learned:DIR/genK.toml``), with the fit's agreement with the
+   search on held-out decisions (illegal boxes masked, as in play);
+3. **rate**: ``rate_games`` games on held-out seeds (another root seed than any recording)
+   with every human seat generation k, against the same games with every human seat
+   generation k-1 and the rollout policy of generation 1: the Old Ones' win rate of each
+   and the paired difference (shared seeds) with its 95% interval.
+
+Every step writes its file atomically and a rerun skips what is written (resumable); the
+seeds of every game come from ``seed`` and the generation (reproducible).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simkit.errors import UserError
+from simkit.kernels.low import game_layout as L
+
+RATE_ROOT_OFFSET = 1_000_003  # held-out seeds: a root seed no recording uses
+
+
+@dataclass(frozen=True)
+class LearnSettings:
+    mode: str = "base"
+    players: int = 2  # base: seats; revenge: humans
+    difficulty: str | None = None
+    oop: str = "rusher"
+    generations: int = 2
+    games: int = 40
+    rollouts: int = 4
+    rate_games: int = 400
+    seed: int = 1
+    first_policy: str = "balanced"
+
+    def check(self) -> None:
+        if self.mode not in ("base", "revenge"):
+            raise UserError(f"learn: --mode must be base or revenge, got '{self.mode}'")
+        for name, low in (("generations", 1), ("games", 1), ("rollouts", 1), ("rate_games", 2)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < low:
+                raise UserError(f"learn: --{name.replace('_', '-')} must be >= {low}, got {value}")
+        if self.seed < 0:
+            raise UserError(f"learn: --seed must be >= 0, got {self.seed}")
+
+
+def _spec(settings: LearnSettings, strategy: str):
+    from simkit.game.engine import make_spec
+
+    kw = {}
+    if settings.mode == "revenge":
+        kw = {"difficulty": settings.difficulty or "normal", "oop": settings.oop}
+    return make_spec(settings.mode, settings.players, [strategy] * settings.players, **kw)
+
+
+def policy_spec(out: Path, generation: int, settings: LearnSettings) -> str:
+    """The strategy spec of generation ``generation`` (0: the first rollout policy)."""
+    if generation == 0:
+        return settings.first_policy
+    return f"learned:{out / f'gen{generation}.toml'}"
+
+
+def _atomic_write(path: Path, write) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def record(settings: LearnSettings, out: Path, generation: int, progress=None) -> Path:
+    """Step 1 of a generation: the search's decisions as Parquet rows."""
+    import polars as pl
+
+    from simkit.game.engine import Engine
+    from strategies.human.learned import turn_features
+
+    path = out / f"gen{generation}" / "decisions.parquet"
+    if path.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    policy = policy_spec(out, generation - 1, settings)
+    strategy = f"search:rollouts={settings.rollouts}:policy={policy}"
+    spec = _spec(settings, strategy)
+    eng = Engine()
+    feats = np.zeros(L.LEARN_NUM_FEATURES)
+    rows: dict[str, list] = {"game": [], "seat": [], "chosen": []}
+    feat_rows, legal_rows, value_rows = [], [], []
+    game_no = [0]
+
+    def recorder(engine, p, boxes, scores, box):
+        turn_features(engine.S, engine.X, engine.W, p, feats)
+        legal = np.zeros(L.NUM_BOXES, dtype=bool)
+        legal[boxes] = True
+        values = np.full(L.NUM_BOXES, np.nan)
+        values[boxes] = scores
+        feat_rows.append(feats.copy())
+        legal_rows.append(legal)
+        value_rows.append(values)
+        rows["game"].append(game_no[0])
+        rows["seat"].append(p)
+        rows["chosen"].append(int(box))
+
+    for g in range(settings.games):
+        game_no[0] = g
+        if eng.lookahead is None:
+            from simkit.game.search import Lookahead
+
+            eng.lookahead = Lookahead(eng)
+        eng.lookahead.recorder = recorder
+        eng.play((settings.seed, generation, g), spec)
+        if progress is not None:
+            progress(1)
+    frame = pl.DataFrame(
+        {
+            **rows,
+            **{f"f_{n}": [r[i] for r in feat_rows] for i, n in enumerate(L.LEARN_FEATURES)},
+            **{f"legal_{n}": [r[i] for r in legal_rows] for i, n in enumerate(L.BOX_NAMES)},
+            **{f"value_{n}": [r[i] for r in value_rows] for i, n in enumerate(L.BOX_NAMES)},
+        }
+    )
+    _atomic_write(path, lambda tmp: frame.write_parquet(tmp))
+    return path
+
+
+def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
+    """Step 2: multinomial logistic regression from features to the search's box."""
+    import polars as pl
+    from sklearn.linear_model import LogisticRegression
+
+    path = out / f"gen{generation}.toml"
+    if path.exists():
+        return path
+    frames = [
+        pl.read_parquet(out / f"gen{k}" / "decisions.parquet") for k in range(1, generation + 1)
+    ]
+    data = pl.concat(frames)  # every generation's decisions so far (the aggregate of DAgger)
+    x = data.select([f"f_{n}" for n in L.LEARN_FEATURES[1:]]).to_numpy()
+    y = data["chosen"].to_numpy()
+    legal = data.select([f"legal_{n}" for n in L.BOX_NAMES]).to_numpy()
+    rng = np.random.default_rng([settings.seed, generation, 7])
+    held = rng.random(y.size) < 0.2
+    if len(np.unique(y[~held])) < 2:
+        raise UserError(
+            f"learn: generation {generation}: the search took one box only in "
+            f"{int((~held).sum())} decisions; record more games (--games)"
+        )
+    values = data.select([f"value_{n}" for n in L.BOX_NAMES]).to_numpy()
+    # a decision counts by how much the search preferred its box over the legal average:
+    # near-ties (every box loses, or every box wins) carry little signal
+    gap = np.nanmax(values, axis=1) - np.nanmean(values, axis=1)
+    weight = np.clip(gap, 1e-3, None)
+    model = LogisticRegression(C=1.0, max_iter=2000)
+    model.fit(x[~held], y[~held], sample_weight=weight[~held])
+    weights = np.zeros((L.NUM_BOXES, L.LEARN_NUM_FEATURES))
+    weights[:, 0] = -10.0  # a box the search never took scores low
+    for row, cls in enumerate(model.classes_):
+        weights[cls, 0] = model.intercept_[row]
+        weights[cls, 1:] = model.coef_[row]
+    full = np.column_stack([np.ones(len(x)), x])
+    scores = full @ weights.T
+    scores[~legal] = -np.inf
+    agree = float((scores.argmax(axis=1) == y)[held].mean()) if held.any() else math.nan
+    meta = {
+        "generation": generation,
+        "samples": int((~held).sum()),
+        "held_out": int(held.sum()),
+        "agreement_held_out": round(agree, 4),
+        "rollout_policy": policy_spec(out, generation - 1, settings).replace(str(out), "."),
+        "settings": asdict(settings),
+        "fitter": "sklearn LogisticRegression(C=1.0), multinomial, weighted by the value gap",
+    }
+
+    def write(tmp: Path) -> None:
+        lines = [
+            "# A learned human player (simkit learn); play it as learned:PATH.",
+            "[learned]",
+            'format = "simkit-learned/1"',
+            'base = "balanced"',
+            "features = [" + ", ".join(f'"{n}"' for n in L.LEARN_FEATURES) + "]",
+            "boxes = [" + ", ".join(f'"{n}"' for n in L.BOX_NAMES) + "]",
+            "weights = [",
+            *("  [" + ", ".join(f"{w:.6g}" for w in row) + "]," for row in weights),
+            "]",
+            "",
+            "[learned.fit]",
+            *(f"{k} = {json.dumps(v)}" for k, v in meta.items() if not isinstance(v, dict)),
+            "",
+        ]
+        tmp.write_text("\n".join(lines))
+
+    _atomic_write(path, write)
+    return path
+
+
+def _old_ones_wins(settings: LearnSettings, strategy: str, games: int) -> np.ndarray:
+    from simkit.game.engine import Engine
+
+    spec = _spec(settings, strategy)
+    rows, _ = Engine().play_many(spec, settings.seed + RATE_ROOT_OFFSET, 0, games)
+    return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float)
+
+
+def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
+    """Step 3: generation k against k-1 and the first policy on held-out seeds."""
+    path = out / f"gen{generation}" / "rating.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    n = settings.rate_games
+    mine = _old_ones_wins(settings, policy_spec(out, generation, settings), n)
+    result = {"generation": generation, "games": n, "old_ones_win": mine.mean(), "against": []}
+    for other in sorted({generation - 1, 0}, reverse=True):
+        theirs = _old_ones_wins(settings, policy_spec(out, other, settings), n)
+        d = mine - theirs
+        half = 1.96 * d.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+        result["against"].append(
+            {
+                "generation": other,
+                "name": "balanced (first rollout policy)" if other == 0 else f"gen{other}",
+                "old_ones_win": theirs.mean(),
+                "diff": d.mean(),
+                "ci_low": d.mean() - half,
+                "ci_high": d.mean() + half,
+            }
+        )
+    _atomic_write(path, lambda tmp: tmp.write_text(json.dumps(result, indent=1) + "\n"))
+    return result
+
+
+def run(settings: LearnSettings, out: Path, progress=None) -> list[dict]:
+    """Every generation (skipping what is already written); the ratings in order."""
+    settings.check()
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = out / "learn.json"
+    mine = json.dumps(asdict(settings), sort_keys=True)
+    if stamp.exists():
+        theirs = json.dumps(json.loads(stamp.read_text()).get("settings"), sort_keys=True)
+        old = json.loads(theirs)
+        same = {k: v for k, v in old.items() if k != "generations"}
+        if same != {k: v for k, v in asdict(settings).items() if k != "generations"}:
+            raise UserError(
+                f"{out}: holds a learn run with other settings; use another --out "
+                "(only --generations may grow on a rerun)"
+            )
+    _atomic_write(stamp, lambda tmp: tmp.write_text(json.dumps({"settings": json.loads(mine)})))
+    ratings = []
+    for k in range(1, settings.generations + 1):
+        record(settings, out, k, progress)
+        fit(settings, out, k)
+        ratings.append(rate(settings, out, k))
+    return ratings

@@ -1,0 +1,95 @@
+"""The learned player: a linear scoring of the action boxes, fitted to the search player's
+choices (simkit.learn, ``simkit learn``) and played inside the jitted engine at heuristic
+speed. ``learned:PATH`` names a weights file written by ``simkit learn``.
+
+Each turn it computes the turn's features (``turn_features``: the same quantities the
+heuristics decide on, scaled to about 0..1) and takes the legal box with the highest
+``sum_f w[box, f] * feature[f]``. Its smaller decisions (site, units, target, withdraw)
+are the heuristics', with the parameters of the file's ``base`` strategy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.jit import kernel
+from strategies.human.base import HeuristicParams
+from strategies.human.features import (
+    best_display_slot,
+    best_mine,
+    farm_kinds_available,
+    ok,
+    plan_attack_heuristic,
+    should_retrieve,
+    units_home,
+    want_army,
+)
+
+LEARNED_SID = 6
+
+
+@kernel
+def turn_features(S, X, W, p, out):
+    """out[:LEARN_NUM_FEATURES] = seat p's view of this turn (game_layout.LEARN_FEATURES)."""
+    pl = X.pl
+    out[0] = 1.0
+    out[1] = pl[p, L.P_TIME] / 30.0
+    out[2] = X.g[L.G_OO_TIME] / 30.0
+    out[3] = pl[p, L.P_RES + L.COAL] / 5.0
+    out[4] = pl[p, L.P_RES + L.IRON] / 5.0
+    out[5] = pl[p, L.P_RES + L.GOLD] / 10.0
+    out[6] = pl[p, L.P_RES + L.PHOSPHATE] / 5.0
+    out[7] = pl[p, L.P_TRACKS] / 20.0
+    out[8] = farm_kinds_available(S, X, W, p) / 3.0
+    _, value = best_mine(X, W, p)
+    out[9] = value / 5.0
+    out[10] = 1.0 if want_army(S, X, W, p) else 0.0
+    out[11] = 1.0 if W.legal[L.BOX_ATTACK] and plan_attack_heuristic(S, X, W, p) >= 0 else 0.0
+    _, wish = best_display_slot(S, X, p)
+    out[12] = wish / 2.0
+    out[13] = 1.0 if should_retrieve(X, p) else 0.0
+    out[14] = units_home(X, p) / 5.0
+    out[15] = pl[p, L.P_HQ] / 10.0
+
+
+@kernel
+def choose_action(rng, S, X, W, p):
+    feats = W.learn_feats
+    turn_features(S, X, W, p, feats)
+    best = L.BOX_RETRIEVE
+    best_v = -1e300
+    for b in range(L.NUM_BOXES):
+        if not ok(S, X, W, p, b):
+            continue
+        v = 0.0
+        for f in range(L.LEARN_NUM_FEATURES):
+            v += X.params[p, L.HP_LEARN_W + b * L.LEARN_NUM_FEATURES + f] * feats[f]
+        if v > best_v:
+            best, best_v = b, v
+    return best
+
+
+@dataclass(frozen=True)
+class Learned(HeuristicParams):
+    """A weights file's policy: the base strategy's parameters plus the box weights."""
+
+    name = "learned"
+    sid = LEARNED_SID
+    weights: tuple = ()  # NUM_BOXES * LEARN_NUM_FEATURES, box-major
+    base: str = "balanced"  # the strategy whose parameters make the smaller decisions
+
+    def lower(self) -> np.ndarray:
+        v = super().lower()
+        w = np.asarray(self.weights, dtype=np.float64)
+        if w.size != L.NUM_BOXES * L.LEARN_NUM_FEATURES:
+            from simkit.errors import UserError
+
+            raise UserError(
+                f"learned player: {w.size} weights, expected "
+                f"{L.NUM_BOXES} boxes x {L.LEARN_NUM_FEATURES} features"
+            )
+        v[L.HP_LEARN_W : L.HP_LEARN_W + w.size] = w
+        return v
