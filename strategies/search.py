@@ -60,6 +60,7 @@ class SearchPlayer:
     opponents: str = ""  # public model of the other humans ("": the rollout policy)
     oop_model: str = "rusher"  # public model of the Old One player (Revenge)
     peek: int = 0  # 1: no re-deal, the search sees every hidden card (a cheating bound)
+    halving: int = 0  # 1: sequential halving of the same budget (rollouts x legal choices)
     # the rollout policy itself, filled in by strategies.registry (with_policy)
     base: HeuristicParams | None = field(default=None, compare=False, metadata={"internal": True})
     # the public models, filled in by strategies.registry (with_models)
@@ -82,6 +83,8 @@ class SearchPlayer:
             )
         if self.peek not in (0, 1):
             raise UserError(f"{self.role} search: peek must be 0 or 1, got {self.peek}")
+        if self.halving not in (0, 1):
+            raise UserError(f"{self.role} search: halving must be 0 or 1, got {self.halving}")
         for what, spec in (("rollout policy", self.policy), ("opponents", self.opponents)):
             if spec_of(spec).split(":")[0].strip().lower() == "search":
                 raise UserError(f"{self.role} search: the {what} cannot be search itself")
@@ -119,6 +122,7 @@ class SearchPlayer:
             "opponents": self.opponents_spec() if self.model == "public" else "their own",
             "oop_model": self.oop_model if self.model == "public" else "its own",
             "peek": self.peek,
+            "halving": self.halving,
             "policy_params": (
                 self.base.describe() if hasattr(self.base, "describe") else asdict(self.base)
             ),

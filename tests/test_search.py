@@ -11,7 +11,7 @@ from simkit.game.engine import Engine, make_spec
 from simkit.game.search import Lookahead, search_seats
 from simkit.game.streams import game_streams, single_stream
 from simkit.kernels.game_loop import NOBODY, advance, step_seat
-from simkit.kernels.game_search import determinize
+from simkit.kernels.game_search import determinize, legal_boxes
 from simkit.kernels.low import game_layout as L
 from strategies.registry import parse_one
 from strategies.search import SEARCH_SID, SearchPlayer
@@ -279,3 +279,28 @@ def test_peek_sees_the_hidden_cards(eng):
     assert _hide_differently(eng, p)
     _, scores2 = _decide(eng, look, p, player)
     assert not np.array_equal(scores, scores2)
+
+
+def test_sequential_halving_spends_the_same_budget_on_the_contenders(eng):
+    spec = make_spec("base", 2, ["search:rollouts=4:halving=1", "balanced"])
+    for decisions_before in range(4, 30):
+        _, p, player = _position(eng, spec, 5, decisions_before)
+        look = Lookahead(eng)
+        before = look.rollouts_played
+        box, scores = _decide(eng, look, p, player)
+        if scores.size >= 3:
+            break
+    else:
+        pytest.fail("no decision with three or more legal boxes")
+    n = scores.size
+    assert look.rollouts_played - before <= 4 * n  # never more than the flat budget
+    played = look.last_played
+    legal = np.zeros(L.NUM_BOXES, dtype=bool)
+    legal_boxes(eng.S, eng.X, eng.W, p, legal)
+    chosen = list(np.flatnonzero(legal)).index(box)
+    assert played[chosen] == played.max() and played.min() < played.max()
+    box2, scores2 = _decide(eng, look, p, player)
+    assert box2 == box and np.array_equal(scores2, scores)
+    assert parse_one("search:halving=1").halving == 1
+    with pytest.raises(UserError, match="halving must be 0 or 1"):
+        parse_one("search:halving=3")

@@ -163,35 +163,66 @@ class Lookahead:
 
     def _search(self, rng, p: int, player, choices: np.ndarray, step) -> int:
         """The choice with the best mean rollout result for p (a seat, or OLD_ONES); every
-        choice meets the same re-deals and the same rollout chance. ``rng``: the deciding
-        seat's own stream, which draws the re-deal and rollout seeds."""
+        choice meets the same re-deals and the same rollout chance (rollout j of every
+        choice shares its seeds). ``rng``: the deciding seat's own stream, which draws the
+        re-deal and rollout seeds. ``halving=1``: sequential halving (Karnin, Koren and
+        Somekh 2013) spends the same budget, rollouts x choices, in rounds that each drop
+        the worse half of the choices left, so the close contenders get the rollouts."""
         if choices.size == 1:
             return int(choices[0])
-        seeds = np.empty((player.rollouts, 2), dtype=np.uint64)
+        n = choices.size
+        halving = player.halving
+        budget = player.rollouts * n
+        # seed pairs: one per rollout index (halving: at most the whole budget on one choice)
+        seeds = np.empty((budget if halving else player.rollouts, 2), dtype=np.uint64)
         fill_u64(rng, seeds.reshape(-1))
-        total = np.zeros(choices.size)
-        S, X, W = self.S, self.X, self.W
-        rngs, key = self.rngs, self.roll_key
+        total = np.zeros(n)
+        played = np.zeros(n, dtype=np.int64)
         model = self._public_model(p, player) if player.model == "public" else None
-        for det_seed, roll_seed in seeds:
-            key[0] = roll_seed
-            for a, choice in enumerate(choices):
-                self._copy_in()
-                if model is not None:
-                    self._apply_model(p, model)
-                if not player.peek:
-                    determinize(single_stream(det_seed), S, X, W, p)
-                seed_game_streams(rngs, key, 0)
-                step(rngs, S, X, W, int(choice))
-                run_game(rngs, S, X, W)
-                summarize(S, X, W, self.row)
-                if p == OLD_ONES:
-                    total[a] += self.score_oop(player.objective)
-                else:
-                    total[a] += self.score(p, player.objective)
-                self.rollouts_played += 1
-        self.last_scores = total / player.rollouts  # mean result per legal choice
+        if not halving:
+            for j in range(player.rollouts):
+                for a in range(n):
+                    total[a] += self._rollout(p, player, model, seeds[j], step, choices[a])
+            played[:] = player.rollouts
+        else:
+            alive = np.arange(n)
+            rounds = int(np.ceil(np.log2(n)))
+            for r in range(rounds):
+                per = max(1, budget // (alive.size * rounds))
+                for _ in range(per):
+                    for a in alive:
+                        j = played[a]
+                        total[a] += self._rollout(p, player, model, seeds[j], step, choices[a])
+                        played[a] += 1
+                if r < rounds - 1:
+                    mean = total[alive] / played[alive]
+                    keep = max(1, (alive.size + 1) // 2)
+                    alive = alive[np.argsort(-mean, kind="stable")[:keep]]
+            mean = total / np.maximum(played, 1)
+            best = alive[int(np.argmax(mean[alive]))]
+            self.last_scores, self.last_played = mean, played
+            return int(choices[best])
+        self.last_scores = total / played  # mean result per legal choice
+        self.last_played = played
         return int(choices[int(np.argmax(total))])
+
+    def _rollout(self, p, player, model, seed_pair, step, choice) -> float:
+        """One rollout of ``choice`` on the re-deal and chance of ``seed_pair``."""
+        S, X, W = self.S, self.X, self.W
+        self._copy_in()
+        if model is not None:
+            self._apply_model(p, model)
+        if not player.peek:
+            determinize(single_stream(seed_pair[0]), S, X, W, p)
+        self.roll_key[0] = seed_pair[1]
+        seed_game_streams(self.rngs, self.roll_key, 0)
+        step(self.rngs, S, X, W, int(choice))
+        run_game(self.rngs, S, X, W)
+        summarize(S, X, W, self.row)
+        self.rollouts_played += 1
+        if p == OLD_ONES:
+            return self.score_oop(player.objective)
+        return self.score(p, player.objective)
 
 
 def search_seats(spec, seat_perm: np.ndarray) -> dict[int, SearchPlayer]:
