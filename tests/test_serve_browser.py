@@ -152,7 +152,7 @@ def test_a_shared_url_restores_every_control_and_shows_the_withdraw_rule(browser
     assert page.locator("input[name=w][value=table-value]").is_checked()
     assert page.locator("button.face.seen").count() == 1
     assert page.locator("#force0 .rule table tbody tr").count() > 0
-    page.screenshot(path=str(SHOTS / "simkit-serve-1280.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / "serve-calculator-1280.png"), full_page=True)
     page.reload()
     headline(page, 1)
     assert page.locator("article.force").count() == 2
@@ -176,7 +176,7 @@ def test_the_phone_width_never_scrolls_sideways(browser, server):
     assert page.locator("details.seen[open]").count() == 1  # seen cards open the list
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide at a 390 px viewport"
-    page.screenshot(path=str(SHOTS / "simkit-serve-390.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / "serve-calculator-390.png"), full_page=True)
     assert not errors
 
 
@@ -289,3 +289,52 @@ def test_the_explorer_at_phone_width_never_scrolls_sideways(browser, explore_ser
     assert width <= 390, f"the page is {width} px wide at a 390 px viewport"
     page.screenshot(path=str(SHOTS / "serve-explorer-390.png"), full_page=True)
     assert not errors
+
+
+# ---- one interval notation on both pages (simkit.views) --------------------------------------
+
+BRACKETS = re.compile(r"\[[+-]?\d+(?:\.\d+)?, [+-]?\d+(?:\.\d+)?\]")
+
+
+def interval_forms(page) -> tuple[str, list[str]]:
+    """The page's visible text, and every pair of bounds in it or in a tooltip written in a
+    form other than simkit.views' '[a, b]'. A percent sign is read as part of its number
+    ('53.2% to 71.8%' counts as 'a to b'); a tab is innerText's border between two table
+    cells, not a separator ('0.205<tab>-0.165' is two numbers)."""
+    from simkit.views import OTHER_INTERVAL_FORMS
+
+    text = page.evaluate("document.body.innerText")
+    titles = page.evaluate("[...document.querySelectorAll('[title]')].map((e) => e.title)")
+    found = [
+        m.group(0)
+        for t in [text, *titles]
+        for m in OTHER_INTERVAL_FORMS.finditer(re.sub(r"(\d)%", r"\1", t).replace("\t", " | "))
+    ]
+    return text, found
+
+
+def test_both_pages_write_every_interval_as_value_then_brackets(browser, server, explore_server):
+    problems = []
+    # a Monte Carlo answer: the headline and every outcome carry a 95% interval
+    path = "/?vs=shoggoth&w=table-value&seen=3.17&f=2.0.1.0.0"
+    page, errors = open_page(browser, server, 1280, path)
+    headline(page)
+    assert page.locator("#result0 .method").get_attribute("data-method") == "mc"
+    text, other = interval_forms(page)
+    if other:
+        problems.append(f"the calculator writes intervals another way: {other[:6]}")
+    if not BRACKETS.search(text):
+        problems.append("the calculator shows no [a, b] interval")
+    assert not errors
+
+    page, errors = open_page(browser, explore_server, 1280, f"/explore?set={STRONG}&games=200")
+    page.locator("#balance-rates tbody tr").nth(3).wait_for(timeout=30_000)
+    whatif_answer(page)
+    page.locator("#result table.metrics").wait_for()
+    text, other = interval_forms(page)
+    if other:
+        problems.append(f"the explorer writes intervals another way: {other[:6]}")
+    if not BRACKETS.search(text):
+        problems.append("the explorer shows no [a, b] interval")
+    assert not errors
+    assert not problems, "\n".join(problems)

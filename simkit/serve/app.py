@@ -37,8 +37,11 @@ from starlette.staticfiles import StaticFiles
 
 from simkit.errors import UserError
 from simkit.serve.calc import MAX_FORCES, Calculator, QueryError, page_config, parse_query
+from simkit.views import INTERVAL_NOTE
 
 STATIC = Path(__file__).resolve().parent / "static"
+# the one interval notation (simkit.views; written by static/format.js), said once per page
+INTERVAL_LEGEND = f"Notation: {html.escape(INTERVAL_NOTE)}"
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 
 SECURITY_HEADERS = [
@@ -158,8 +161,9 @@ is fetched from elsewhere).</noscript></main>
 {budget} states, Monte Carlo answers with 95% intervals, and the page says which. Costs:
 Gold from the data pack; TP = distinct types among Infantry, Armoured Car and Artillery
 (at least 1). Many card faces and costs are <em>assumed</em> (see <code>simkit data
-provenance</code>).</p></footer>
+provenance</code>). {interval_note}.</p></footer>
 <script type="application/json" id="config">{config}</script>
+<script src="/static/format.js"></script>
 <script src="/static/app.js"></script>
 </body></html>
 """
@@ -184,8 +188,9 @@ rules on this data, labelled with the strategies, the Old One player, the rulese
 mode, the readings of open rules and the data pack. Many card faces and costs are
 <em>assumed</em> (see <code>simkit data provenance</code>). A what-if plays {min_games:,} to
 {max_games:,} games per side with a limit of {seconds:g} s; the command line it shows plays
-the same games without a limit.</p></footer>
+the same games without a limit. {interval_note}.</p></footer>
 <script type="application/json" id="config">{config}</script>
+<script src="/static/format.js"></script>
 <script src="/static/explore.js"></script>
 </body></html>
 """
@@ -241,6 +246,7 @@ def create_app(
             error=html.escape(error or ""),
             error_hidden="" if error else " hidden",
             budget=f"{SERVE_STATE_BUDGET:,}",
+            interval_note=INTERVAL_LEGEND,
             config=config,
         )
         return HTMLResponse(body, status_code=400 if error else 200)
@@ -258,6 +264,7 @@ def create_app(
             min_games=ex.MIN_GAMES,
             max_games=ex.MAX_GAMES,
             seconds=explorer.seconds,
+            interval_note=INTERVAL_LEGEND,
             config=explore_config,
         )
         return HTMLResponse(body, status_code=400 if error else 200)

@@ -252,22 +252,16 @@ class Calculator:
             }
             for key in C.OUTCOME_NAMES
         ]
-        from simkit.combat.losses import loss_distribution
+        from simkit.combat.losses import fight_params, loss_distribution
 
         losses = loss_distribution(
-            {
-                "force": ",".join(f"{u}={n}" for u, n in zip(UNITS, q.force, strict=True) if n),
-                "vs": ",".join(OLD_ONES[t] for t in q.vs),
-                "allocate": "cheapest",
-                "withdraw": WITHDRAW[q.withdraw][0],
-                "personalities": "",
-                "old_one_damage": 0,
-                "port_strength": 0,
-                "port_defence": False,
-                "extra_sanity": 0,
-                "max_reshuffles": 3,
-                "seen": ",".join(map(str, q.seen)),
-            },
+            fight_params(  # every other combat parameter at its default, as the CLI does
+                ",".join(f"{u}={n}" for u, n in zip(UNITS, q.force, strict=True) if n),
+                ",".join(OLD_ONES[t] for t in q.vs),
+                allocate="cheapest",
+                withdraw=WITHDRAW[q.withdraw][0],
+                seen=",".join(map(str, q.seen)),
+            ),
             data,
             games=LOSS_GAMES,
             seed=0,

@@ -23,16 +23,7 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-function pct(p) {
-  if (p >= 0.9995 && p < 1) return ">99.9%";
-  if (p > 0 && p < 0.0005) return "<0.1%";
-  return (100 * p).toFixed(1) + "%";
-}
-
-function interval(ci, exact) {
-  if (exact) return "exact";
-  return "95%: " + pct(ci[0]) + " to " + pct(ci[1]);
-}
+const pct = FMT.pct; // static/format.js: the notation both pages share
 
 // ---- the state and the URL ----
 
@@ -211,7 +202,8 @@ function renderSeen() {
             commit();
           },
         },
-        el("span", { class: "facetext" }, faceText),
+        // a long face breaks after its '/' (before the purple cubes, Sanity, damage), not inside a code
+        el("span", { class: "facetext" }, faceText.split("/").flatMap((part, i) => (i ? ["/", el("wbr"), part] : [part]))),
         el("span", { class: "count" }, k + "/" + cards.length),
       );
     });
@@ -375,7 +367,11 @@ function renderAnswer(a) {
     { class: "headline" },
     el("span", { class: "pd", "data-testid": "p-destroy" }, pct(a.p_destroy)),
     el("span", {}, " chance to destroy the " + a.vs.join(" + ").replace(/_/g, "-")),
-    el("div", { class: "ci" }, exact ? "exact" : interval(a.p_destroy_ci95, false)),
+    el(
+      "div",
+      { class: "ci", title: exact ? null : "95% interval of P(destroy), in percent" },
+      exact ? "exact" : FMT.pctBounds(...a.p_destroy_ci95),
+    ),
     el("div", { class: "method", "data-method": a.method }, a.method_note),
   );
   const outcomes = el(
@@ -387,7 +383,7 @@ function renderAnswer(a) {
         "tr",
         {},
         el("th", { class: "l" }, o.name, el("small", {}, o.explain)),
-        el("td", {}, pct(o.p), exact ? null : el("small", {}, pct(o.ci95[0]) + "\u2013" + pct(o.ci95[1]))),
+        el("td", {}, pct(o.p), exact ? null : el("small", {}, FMT.pctBounds(...o.ci95))),
       ),
     )),
   );
@@ -405,7 +401,11 @@ function renderAnswer(a) {
           "tr",
           {},
           el("th", { class: "l" }, unit.replace(/_/g, " ")),
-          [...Array(maxK).keys()].map((k) => el("td", {}, k < rows.length ? pct(rows[k].p) : "")),
+          [...Array(maxK).keys()].map((k) =>
+            k < rows.length
+              ? el("td", { title: pct(rows[k].p) + " " + FMT.pctBounds(...rows[k].ci95) + " (95% interval)" }, pct(rows[k].p))
+              : el("td", {}),
+          ),
         ),
       ),
     ),
@@ -419,13 +419,15 @@ function renderAnswer(a) {
   return el("div", {}, head, outcomes, losses, renderRule(a), facts);
 }
 
-// "withdraw if dmg \u2264 2" -> "\u2264\u00a02" (the legend says what a number means)
+// "withdraw if dmg \u2264 2" -> "\u2264\u00a02", "withdraw Airships at dmg 0, 2" -> "Airships
+// at\u00a00, 2" (the legend says what a number means; the cell's title has the whole text)
 function cellText(c) {
   if (!c) return "\u2013";
-  const m = c.match(/^(withdraw.*?) if dmg \u2264 (\d+)$/);
+  const m = c.match(/^(withdraw.*?) (if dmg \u2264|at dmg) (.+)$/);
   if (!m) return c;
   const who = m[1] === "withdraw" ? "" : m[1].replace("withdraw ", "") + " ";
-  return who + "\u2264\u00a0" + m[2];
+  const when = m[2] === "at dmg" ? "at\u00a0" : "\u2264\u00a0";
+  return who + when + m[3];
 }
 
 function renderRule(a) {
@@ -477,7 +479,9 @@ function renderRule(a) {
     el(
       "p",
       { class: "note" },
-      "A number \u2264\u00a0k: withdraw while the Old One has at most k damage, else stay (" + r.damage_means +
+      "A number \u2264\u00a0k: withdraw while the Old One has at most k damage, else stay" +
+        (r.rows.some((row) => row.cells.some((c) => c.includes(" at dmg "))) ? "; at\u00a0j,\u00a0k: withdraw at exactly those damages" : "") +
+        " (" + r.damage_means +
         "). Any other situation: " + r.otherwise + ". (" + r.withdrawing + " of the table's " +
         r.states + " states withdraw; the rule ignores which cards were seen.)",
     ),

@@ -23,18 +23,9 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-function pct(p) {
-  return (100 * p).toFixed(1) + "%";
-}
-
-function pts(d) {
-  const v = 100 * d;
-  return (v > 0 ? "+" : v < 0 ? "\u2212" : "\u00b1") + Math.abs(v).toFixed(1);
-}
-
-function signed(x, digits) {
-  return (x > 0 ? "+" : x < 0 ? "\u2212" : "\u00b1") + Math.abs(x).toFixed(digits);
-}
+// static/format.js: the notation both pages share
+const pct = FMT.pct;
+const pts = FMT.points;
 
 // a command line that wraps between its options, never inside one (copies as typed)
 function renderCommand(command) {
@@ -192,7 +183,7 @@ function renderTable(t) {
                   : null,
               },
               pct(c.rate),
-              el("small", {}, (100 * c.ci_low).toFixed(1) + "\u2013" + (100 * c.ci_high).toFixed(1)),
+              el("small", {}, FMT.pctBounds(c.ci_low, c.ci_high)),
             );
           }),
         ),
@@ -221,7 +212,7 @@ function renderTable(t) {
               "td",
               { class: cls, title: s.games.toLocaleString("en") + " paired games" },
               pts(s.diff),
-              el("small", {}, pts(s.ci_low) + " to " + pts(s.ci_high)),
+              el("small", {}, FMT.pointsBounds(s.ci_low, s.ci_high)),
             );
           }),
         ),
@@ -409,7 +400,9 @@ function renderResult(a) {
       "p",
       { class: "diff " + (a.verdict === "higher" ? "up" : a.verdict === "lower" ? "down" : "flat") },
       el("span", { class: "pd", "data-testid": "difference" }, pts(a.difference)),
-      " points (95%: " + pts(lo) + " to " + pts(hi) + "): " + verdict,
+      " points ",
+      el("span", { class: "ci", title: "95% interval of the difference, in points" }, FMT.pointsBounds(lo, hi)),
+      ": " + verdict,
     ),
     el(
       "p",
@@ -426,17 +419,17 @@ function renderResult(a) {
       el("td", {}, m.b.toFixed(3)),
       el(
         "td",
-        { title: "95% interval " + m.ci_low.toFixed(3) + " to " + m.ci_high.toFixed(3) },
-        signed(m.difference, 3),
-        el("small", {}, "\u00b1" + ((m.ci_high - m.ci_low) / 2).toFixed(3)),
+        { title: "B \u2212 A " + FMT.interval(m.difference, m.ci_low, m.ci_high, 3, true) + " (95% interval)" },
+        FMT.num(m.difference, 3, true),
+        el("small", {}, FMT.bounds(m.ci_low, m.ci_high, 3, true)),
       ),
     ),
   );
   const metrics = el(
     "table",
     { class: "metrics" },
-    el("caption", {}, "Every headline metric, mean per game (B \u2212 A paired, \u00b1 its 95% interval)"),
-    el("thead", {}, el("tr", {}, el("th", { class: "l" }, "metric"), el("th", {}, "A: pack"), el("th", {}, "B: changed"), el("th", {}, "B \u2212 A"))),
+    el("caption", {}, "Every headline metric, mean per game (B \u2212 A paired, with its 95% interval)"),
+    el("thead", {}, el("tr", {}, el("th", { class: "l" }, "metric"), el("th", {}, "A: pack"), el("th", { class: "b" }, "B: changed"), el("th", { class: "d" }, "B \u2212 A"))),
     el("tbody", {}, rows),
   );
   const command = el(
