@@ -11,9 +11,10 @@ One generation k = 1, 2, ...:
    for each legal box, and the box it took;
 2. **fit**: scikit-learn's multinomial logistic regression from the features to the box the
    search took, each decision weighted by how far the search preferred that box over the
-   legal average (near-ties teach little), on every generation's decisions so far; its coefficients are the learned player's box weights, written to
-   ``genK.toml`` (played as ``learned:DIR/genK.toml``), with the fit's agreement with the
-   search on held-out decisions (illegal boxes masked, as in play);
+   legal average (near-ties teach little), on every generation's decisions so far; its
+   coefficients are the learned player's box weights, written to ``genK.toml`` (played as
+   ``learned:DIR/genK.toml``), with the fit's agreement with the search on held-out
+   decisions (illegal boxes masked, as in play);
 3. **rate**: ``rate_games`` games on held-out seeds (another root seed than any recording)
    with every human seat generation k, against the same games with every human seat
    generation k-1 and the rollout policy of generation 1: the Old Ones' win rate of each

@@ -138,15 +138,15 @@ def strategy_from_file(path: str | Path, role: str, base_of):
 LEARNED_FORMAT = "simkit-learned/1"
 
 
-def learned_from_file(path: str | Path):
+def learned_from_file(path: str | Path, base_of):
     """The learned player a weights file describes (``learned:PATH``; ``simkit learn``
     writes them): the box names and feature names must be this engine's, in its order,
-    and every weight a finite number."""
+    and every weight a finite number. ``base_of(name)``: the registered strategy whose
+    parameters make the smaller decisions (the caller's registry)."""
     import math
 
     from simkit.kernels.low import game_layout as L
     from strategies.human.learned import Learned
-    from strategies.registry import get
 
     p, raw = read_strategy_bytes(path)
     try:
@@ -185,7 +185,7 @@ def learned_from_file(path: str | Path):
     base_name = table.get("base", "balanced")
     if not isinstance(base_name, str):
         raise UserError(f"{p}: field 'learned.base' must be a strategy name")
-    base = get(base_name)
+    base = base_of(base_name)
     from dataclasses import fields as dc_fields
 
     from strategies.human.base import HeuristicParams

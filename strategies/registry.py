@@ -33,7 +33,7 @@ def parse_one(spec: str) -> HeuristicParams:
     if spec.strip().startswith("learned:"):  # a fitted policy (simkit learn's weights file)
         from strategies.files import learned_from_file
 
-        return learned_from_file(spec.strip()[8:].strip())
+        return learned_from_file(spec.strip()[8:].strip(), get)
     name, *overrides = split_spec(spec.strip())
     if name.strip().lower() == "search":  # look-ahead over the engine (strategies.search)
         from strategies.old_ones import parse_oop

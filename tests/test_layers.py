@@ -7,7 +7,7 @@ top level or inside a function), so a new import that points up a layer fails he
     1 strategies     strategies/ (jitted choose functions)
     2 engine kernels simkit/kernels/ (combat draw loop, exact combat, the game loop)
     3 game / runner  simkit/game, revenge, combat, runner, datapack, analysis, ...
-    4 report / CLI   simkit/report, simkit/cli
+    4 report / CLI   simkit/report, simkit/cli, simkit/serve (the local web app)
 
 A module may import its own layer or lower ones only; and no two packages import each
 other.
@@ -51,7 +51,10 @@ def layer(module: str) -> int:
         return 1
     if module.startswith("simkit.kernels."):
         return 2
-    if module.startswith(("simkit.report", "simkit.cli")) or module == "simkit.__main__":
+    if (
+        module.startswith(("simkit.report", "simkit.cli", "simkit.serve"))
+        or module == "simkit.__main__"
+    ):
         return 4
     return 3
 

@@ -212,9 +212,10 @@ def test_search_spec_takes_an_opponent_model_and_peek():
     assert d.human_model.name == "balanced" and d.oop_policy.name == "rusher"
     o = parse_one("search:opponents=hunter:oop_model=mythos")
     assert o.human_model.name == "hunter" and o.oop_policy.name == "mythos"
+    from simkit.game.engine import public_models
     from strategies.old_ones import parse_oop
 
-    oop = parse_oop("search:rollouts=2")
+    oop = public_models(parse_oop("search:rollouts=2"))
     assert oop.model == "public" and oop.human_model.name == "balanced"
     for bad, words in (("model=true", "model 'true'"), ("peek=2", "peek must be 0 or 1")):
         with pytest.raises(UserError, match=words):

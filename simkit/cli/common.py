@@ -10,6 +10,7 @@ import typer
 
 from simkit.core.atomic import atomic_write_bytes as _atomic_write_bytes
 from simkit.datapack import AuzData, load_pack
+from simkit.runner.oneshot import parse_sets, typed_value  # noqa: F401  (the CLI's names)
 
 DataOption = Annotated[
     Path | None, typer.Option("--data", help="Data pack folder (default: the shipped pack).")
@@ -46,43 +47,6 @@ def data_pack(path: Path | None, sets: list[str] | None = None) -> AuzData:
 
         data = apply_overrides(data, overrides)
     return data
-
-
-def typed_value(text: str):
-    """A --set VALUE as TOML would read it: true/false, a whole number, a number, else text."""
-    low = text.strip().lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text.strip()
-
-
-def parse_sets(sets: list[str] | None, readings: list[str] | None = None) -> dict:
-    """``--set PATH=VALUE`` and ``--reading NAME=OPTION`` as validated data overrides; a
-    path given twice is refused. Every mistake is one line naming the path."""
-    from simkit.errors import UserError
-    from simkit.runner.overrides import check_override
-
-    out: dict = {}
-    for flag, items, prefix in (("--set", sets, ""), ("--reading", readings, "reading.")):
-        for item in items or ():
-            path, sep, value = item.partition("=")
-            path = prefix + path.strip()
-            if not sep or path == prefix:
-                raise UserError(
-                    f"{flag} expects {'NAME=OPTION' if prefix else 'PATH=VALUE'}, got {item!r}"
-                )
-            if path in out:
-                raise UserError(f"{flag}: '{path}' is given twice")
-            try:
-                out[path] = check_override(path, typed_value(value))
-            except UserError as exc:
-                raise UserError(f"{flag} {item}: {exc}") from None
-    return out
 
 
 def print_json(obj) -> None:

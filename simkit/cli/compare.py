@@ -5,7 +5,6 @@ the change alone, plus whatever chance the change itself moves)."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -15,103 +14,8 @@ from simkit import views
 from simkit.cli import app
 from simkit.cli.common import DataOption, JsonOption, ReadingOption, SetOption, parse_sets
 from simkit.cli.output import emit
-from simkit.core.stats import mean_interval
 from simkit.errors import UserError
-
-# the summary columns compared (those a run has), the mode's key metric first
-METRICS = ("old_ones_win", "humans_win", "oo_vp", "best_player_vp", "ports_lost", "farms_blighted")
-
-
-def paired_difference(a, b, metric: str) -> dict:
-    """Mean of b - a over games matched by (chunk_id, game_index), with a normal 95%
-    interval of that mean (games are independent; the pairing removes shared chance)."""
-    import numpy as np
-
-    key = ["chunk_id", "game_index"]
-    joined = a.select([*key, metric]).join(b.select([*key, metric]), on=key, suffix="_b")
-    if joined.height != a.height or joined.height != b.height:
-        raise UserError("compare: the two runs did not play the same games")
-    x = joined[metric].to_numpy().astype(np.float64)
-    y = joined[f"{metric}_b"].to_numpy().astype(np.float64)
-    d = y - x
-    low, high = mean_interval(float(d.sum()), float((d * d).sum()), d.size)
-    return {
-        "metric": metric,
-        "games": d.size,
-        "a": float(x.mean()),
-        "b": float(y.mean()),
-        "difference": float(d.mean()),
-        "ci_low": low,
-        "ci_high": high,
-    }
-
-
-def compare_params(
-    mode: str,
-    humans: int = 2,
-    players: int = 2,
-    strategies: str = "balanced",
-    oop: str = "rusher",
-    difficulty: str | None = None,
-    rules: str = "revenge",
-    content: str = "assumed",
-    unknown: str = "blank",
-) -> dict:
-    """The mode's validated parameters from compare's flags (the flags a mode does not read
-    are left out)."""
-    from simkit.modes import get_mode
-
-    given: dict = {"content": content, "unknown": unknown}
-    if mode == "revenge":
-        given |= {
-            "humans": humans,
-            "strategies": strategies,
-            "oop": oop,
-            "difficulty": difficulty or "normal",
-            "ruleset": rules,
-        }
-    elif mode == "base":
-        given |= {"players": players, "strategies": strategies}
-    elif mode in ("solo", "mythos-solo"):
-        given |= {"strategy": strategies, **({"difficulty": difficulty} if difficulty else {})}
-    else:
-        raise UserError(
-            f"unknown --mode '{mode}' (expected one of: base, solo, revenge, mythos-solo)"
-        )
-    return get_mode(mode).validate(given)
-
-
-def paired_run(
-    mode: str,
-    params: dict,
-    seed: int,
-    games: int,
-    side_a: tuple,
-    side_b: tuple,
-    jobs: int = 1,
-    deadline: float | None = None,
-) -> list[dict]:
-    """Play one cell twice on the same seeds, side A and side B each a (data pack folder or
-    None, overrides) pair, and return paired_difference of every headline metric the runs
-    have. ``deadline`` (time.perf_counter() value): the runs stop with
-    simkit.runner.run.DeadlinePassed before a chunk that would end after it."""
-    from simkit import analysis
-    from simkit.cli.simulate import one_cell_spec
-    from simkit.runner import run_experiment
-
-    results = []
-    with tempfile.TemporaryDirectory(prefix="simkit-compare-") as tmp:
-        frames = []
-        for name, (pack, overrides) in (("a", side_a), ("b", side_b)):
-            spec = one_cell_spec(mode, params, seed, games, ("summary",), pack, overrides)
-            out = Path(tmp) / name
-            run_experiment(spec, out=out, jobs=jobs, quiet=True, deadline=deadline)
-            frames.append(analysis.open_lake(out, spec.experiment_id).scan().collect())
-        a, b = frames
-        for metric in METRICS:
-            if metric in a.columns and metric in b.columns:
-                results.append(paired_difference(a, b, metric))
-    return results
+from simkit.runner.oneshot import compare_params, paired_run
 
 
 @app.command(

@@ -23,62 +23,7 @@ from simkit.cli.common import DataOption, JsonOption, ReadingOption, SetOption, 
 from simkit.cli.output import emit
 from simkit.errors import UserError
 from simkit.names import label
-
-CHUNK = 1000
-
-
-def _toml_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int | float):
-        return repr(v)
-    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _toml_item(v) -> str:
-    """A value of the [experiment] table: a list as a TOML array, anything else by _toml_value."""
-    return "[" + ", ".join(map(_toml_value, v)) + "]" if isinstance(v, list) else _toml_value(v)
-
-
-def one_cell_spec(
-    mode: str,
-    params: dict,
-    seed: int,
-    games: int,
-    outputs: tuple[str, ...],
-    data: Path | None,
-    overrides: dict | None = None,
-):
-    """The experiment spec `simulate` runs: one cell, the given parameters and data
-    overrides (--set, --reading), chunks of 1,000."""
-    from simkit.runner.spec import parse_spec
-
-    exp = {
-        "name": f"simulate-{mode}",
-        "description": "simkit simulate",
-        "mode": mode,
-        "root_seed": seed,
-        "chunk_size": CHUNK,
-        "games": games,
-        "outputs": list(outputs),
-    }
-    if data is not None:
-        exp["data"] = str(Path(data).resolve())
-    text = (
-        "[experiment]\n"
-        + "".join(f"{k} = {_toml_item(v)}\n" for k, v in exp.items())
-        + "\n[params]\n"
-        + "".join(f"{k} = {_toml_value(v)}\n" for k, v in params.items())
-        + ("\n[overrides]\n" if overrides else "")
-        + "".join(f'"{k}" = {_toml_value(v)}\n' for k, v in (overrides or {}).items())
-    )
-    return parse_spec(
-        {"experiment": exp, "params": dict(params), "overrides": dict(overrides or {})},
-        "simkit simulate",
-        text=text,
-        default_name=f"simulate-{mode}",
-    )
-
+from simkit.runner.oneshot import one_cell_spec
 
 SETTING_ORDER = ("players", "humans", "strategies", "strategy", "oop", "difficulty", "ruleset")
 QUIET_DEFAULTS = {"unknown": "blank", "world": 0, "world_source": "none", "checked": False}

@@ -62,6 +62,17 @@ class GameSpec:
         return len(self.strategies)
 
 
+def public_models(player):
+    """An Old One search player with its public model of the humans resolved (a human
+    strategy, from the human registry, which strategies.old_ones does not import); any
+    other player as it is."""
+    from strategies.search import OOPSearchPlayer
+
+    if isinstance(player, OOPSearchPlayer) and player.human_model is None:
+        return player.with_models(parse_one(player.opponents_spec()), None)
+    return player
+
+
 def make_spec(
     mode: str,
     players: int,
@@ -109,6 +120,7 @@ def make_spec(
             )
         spec = make_spec("base", players, strategies, shuffle_seats=shuffle_seats, rules=rules)
         oop_p = parse_oop(oop) if isinstance(oop, str) else oop
+        oop_p = public_models(oop_p)
         return GameSpec(
             mode="revenge",
             strategies=spec.strategies,

@@ -142,6 +142,10 @@ class Lookahead:
         key = (p, id(player))
         if key not in self._models:
             human = player.human_model
+            if human is None:  # made without simkit.game.engine.make_spec
+                from strategies.registry import parse_one
+
+                human = parse_one(player.opponents_spec())
             oop = player.oop_policy if p != OLD_ONES else None
             self._models[key] = (
                 int(human.sid),

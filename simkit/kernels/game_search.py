@@ -5,9 +5,10 @@ A human seat sees the board, every face-up tile, the discard piles and its rival
 pieces, but not the identity of a face-down Old One tile (on the map, in a stack or set
 aside), the order of the Old One deck, the Personality draw pile, the Revelation pile
 (which of each level's cards setup put in it, and their order), the Mythos pile (Revenge
-and Mythos Solo), nor (Revenge) which Mythos cards the Old One player holds. ``determinize`` deals those
-unseen identities anew from ``rng``: it first lists the unseen identities in a fixed
-order and the places they may occupy in a fixed order, so the result depends only on
+and Mythos Solo), nor (Revenge) which Mythos cards the Old One player holds.
+``determinize`` deals those unseen identities anew from ``rng``: it first lists the
+unseen identities in a fixed order and the places they may occupy in a fixed order, so
+the result depends only on
 what the seat can see and on ``rng``, never on where the hidden cards and tiles really
 are (tests/test_search.py changes only hidden information and checks exactly that).
 The Old One player (Revenge) sees more: its hand and the face-down tiles on the map.

@@ -7,7 +7,7 @@ The table comes from a lake (``simkit serve --lake DIR``: simkit.report.summary'
 difficulty_steps on its first experiment that varies difficulty) or, without one, from a
 small bounded run on the served pack made once when the server starts (TABLE_GAMES per
 cell, root seed 0), cached for the process. The what-if is `simkit compare` itself
-(simkit.cli.compare.paired_run, one chunk layout, the same seeds), so the command line it
+(simkit.runner.oneshot.paired_run, one chunk layout, the same seeds), so the command line it
 returns reproduces its numbers exactly. Every what-if is bounded: MIN_GAMES..MAX_GAMES
 games per side and a hard time limit (``seconds``): a run estimated to take longer is
 refused before it starts, and a run that reaches the limit stops before its next chunk;
@@ -154,7 +154,7 @@ def play_label(params: dict, readings: dict[str, str], data_hash: str, shares: d
 
 
 def _table_spec(data: AuzData, games: int, seed: int):
-    from simkit.cli.simulate import _toml_value
+    from simkit.runner.oneshot import _toml_value
     from simkit.runner.spec import parse_spec
 
     text = (
@@ -355,7 +355,7 @@ class Explorer:
         loads the kernels, so its speed says nothing)."""
         start = time.perf_counter()
         self.table()
-        from simkit.cli.compare import compare_params, paired_run
+        from simkit.runner.oneshot import compare_params, paired_run
 
         params = compare_params(MODE, humans=2, difficulty="normal", **self._flags())
         t = time.perf_counter()
@@ -377,7 +377,7 @@ class Explorer:
     def parse(self, params, need_set: bool = True) -> dict[str, Any]:
         """The what-if's query from URL parameters; QueryError (400) on every mistake, the
         --set line as the CLI words it. ``need_set=False``: the page's link may lack set=."""
-        from simkit.cli.common import parse_sets
+        from simkit.runner.oneshot import parse_sets
         from simkit.runner.overrides import apply_overrides, pack_value
 
         for key in params:
@@ -504,7 +504,7 @@ class Explorer:
         return dict(found, cached=False)
 
     def _run(self, q: dict[str, Any], command: str) -> dict[str, Any]:
-        from simkit.cli.compare import compare_params, paired_run
+        from simkit.runner.oneshot import compare_params, paired_run
         from simkit.runner.overrides import apply_overrides
         from simkit.runner.run import DeadlinePassed
 

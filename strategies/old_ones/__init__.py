@@ -105,12 +105,12 @@ def parse_oop(spec: str) -> OOPParams:
     name, *overrides = split_spec(spec.strip())
     key = name.strip().lower()
     if key == "search":  # look-ahead over the engine (strategies.search)
-        from strategies.registry import parse_one
         from strategies.search import OOPSearchPlayer
 
+        # its public model of the humans (a human strategy) is filled in by the layer that
+        # sees both registries: simkit.game.engine.make_spec (public_models)
         player = with_overrides(OOPSearchPlayer(), overrides, "Old One strategy 'search'")
-        player = player.with_policy(parse_oop(player.policy_spec()))
-        return player.with_models(parse_one(player.opponents_spec()), None)
+        return player.with_policy(parse_oop(player.policy_spec()))
     if key not in OOP_REGISTRY:
         available = ", ".join([*OOP_REGISTRY, "search"])
         raise UserError(f"unknown Old One strategy '{name}' (available: {available})")
