@@ -98,6 +98,17 @@ def main() -> None:
         target=2000,
         meets_target=mean_heur >= 2000,
     )
+    learned = Path(__file__).resolve().parents[1] / "experiments/strategies/learned_base_2p.toml"
+    r_learn, _ = rate(eng, f"learned:{learned}", 2, n // len(HEURISTIC_PAIRS), 104)
+    emit(
+        "game_2p_learned_games_per_s",
+        r_learn,
+        "games/s",
+        strategies="learned:experiments/strategies/learned_base_2p.toml (both seats)",
+        cores=1,
+        target=200,
+        note="issue 25: the learned player at >= 200 games/s per core (>= 100x the search)",
+    )
     r_rand, rows = rate(eng, "random", 2, n, 7)
     emit(
         "game_2p_random_games_per_s",

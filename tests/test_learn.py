@@ -161,3 +161,16 @@ def test_learn_writes_each_step_resumes_and_reproduces(tmp_path):
     assert pl.read_parquet(b / "gen1" / "decisions.parquet").equals(decisions)
     code, _, err = run_learn(a, rollouts=2)
     assert code == 2 and "other settings" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_player_that_always_attacks_gives_only_legal_answers(eng, tmp_path):
+    """Attack chosen where the heuristic plans no target: the learned player names the
+    engine's fallback target itself, so no answer is ever replaced."""
+    w = np.zeros((NB, NF))
+    w[L.BOX_ATTACK, 0] = 10.0
+    path = write_weights(tmp_path / "attack.toml", w)
+    for mode, kw in (("base", {}), ("revenge", {"difficulty": "normal", "oop": "rusher"})):
+        spec = make_spec(mode, 2, [f"learned:{path}"] * 2, **kw)
+        rows, _ = eng.play_many(spec, 31, 0, 100, checked=True)
+        assert rows[:, L.S_ILLEGAL].sum() == 0 and rows[:, L.S_VIOLATIONS].sum() == 0, mode
+        assert rows[:, L.SUMMARY_COLUMNS.index("p0_combats")].sum() > 100, mode

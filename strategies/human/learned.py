@@ -72,6 +72,21 @@ def choose_action(rng, S, X, W, p):
     return best
 
 
+@kernel
+def plan_attack(S, X, W, p):
+    """The heuristic's target; when it plans none (the learned scores chose Attack where
+    the heuristic would not), the engine's fallback target of this turn with every unit of
+    the fallback type, as the search's forced Attack plays it (game_attack.attack_action)."""
+    h = plan_attack_heuristic(S, X, W, p)
+    if h >= 0:
+        return h
+    for u in range(L.NUM_UNITS):
+        W.force[u] = 0
+    u = W.ctx[L.CTX_FALLBACK_UNIT]
+    W.force[u] = X.pl[p, L.P_UNITS + u]
+    return W.ctx[L.CTX_FALLBACK_HEX]
+
+
 @dataclass(frozen=True)
 class Learned(HeuristicParams):
     """A weights file's policy: the base strategy's parameters plus the box weights."""

@@ -116,6 +116,8 @@ def plan_attack(rng, S, X, W, p):
     """Target hex; the force goes into W.force (units per type from the Barracks)."""
     if X.sid[p] == RANDOM:
         return random_player.plan_attack(rng, S, X, W, p)
+    if X.sid[p] == LEARNED:
+        return learned.plan_attack(S, X, W, p)
     return plan_attack_heuristic(S, X, W, p)
 
 
