@@ -18,24 +18,25 @@ import re
 
 import polars as pl
 
-from simkit import analysis
+from simkit import analysis, views
 
 
 def short(text: object) -> str:
-    # file: specs and search's rollout-policy paths, by file name
-    return re.sub(r"(?:file:)?[^,:=]*/([^,:=/]+)\.toml", r"tuned:\1", str(text))
+    # learned: and file: specs and search's rollout-policy paths, by file name
+    text = re.sub(r"learned:[^,:=]*/([^,:=/]+)\.toml", r"learned:\1", str(text))
+    return re.sub(r"(?:file:)?[^,:=]*/([^,:=/]+)\.toml", r"tuned:\1", text)
 
 
 def rate(r: dict, level: str) -> str:
     if r.get(level) is None:
         return "-"
-    return f"{r[level]:.3f} ({r[f'{level}_lo']:.3f}-{r[f'{level}_hi']:.3f})"
+    return views.interval(r[level], r[f"{level}_lo"], r[f"{level}_hi"])
 
 
 def step(r: dict, name: str) -> str:
     if r.get(name) is None:
         return "-"
-    return f"{r[name]:+.3f} ({r[f'{name}_lo']:+.3f}..{r[f'{name}_hi']:+.3f})"
+    return views.interval(r[name], r[f"{name}_lo"], r[f"{name}_hi"], signed=True)
 
 
 def rungs(lake: analysis.Lake) -> None:
@@ -51,7 +52,7 @@ def rungs(lake: analysis.Lake) -> None:
     print("|" + "---|" * (len(by) + 2))
     for r in rates.to_dicts():
         cells = [short(r[k]) for k in by]
-        cells += [f"{r['games']:,}", f"{r['rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})"]
+        cells += [f"{r['games']:,}", views.interval(r["rate"], r["ci_low"], r["ci_high"])]
         print("| " + " | ".join(cells) + " |")
 
 
@@ -95,7 +96,7 @@ def oop_search(lake: analysis.Lake) -> None:
                 f"| {short(other)} | "
                 + " | ".join(short(r[k]) for k in within)
                 + f" | {r['rate']:.3f} | {r['baseline_rate']:.3f} | "
-                f"{r['diff']:+.3f} ({r['ci_low']:+.3f}..{r['ci_high']:+.3f}) |"
+                f"{views.interval(r['diff'], r['ci_low'], r['ci_high'], signed=True)} |"
             )
 
 

@@ -49,3 +49,4 @@ def test_skill_ladder_table_reads_a_base_ladder_without_difficulty(table, tmp_pa
 
 def test_skill_ladder_table_names_a_tuned_file_by_its_name(table):
     assert table["short"]("balanced,file:a/b/tuned_x.toml") == "balanced,tuned:tuned_x"
+    assert table["short"]("learned:strategies/l_2h.toml") == "learned:l_2h"

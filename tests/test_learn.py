@@ -174,3 +174,17 @@ def test_a_player_that_always_attacks_gives_only_legal_answers(eng, tmp_path):
         rows, _ = eng.play_many(spec, 31, 0, 100, checked=True)
         assert rows[:, L.S_ILLEGAL].sum() == 0 and rows[:, L.S_VIOLATIONS].sum() == 0, mode
         assert rows[:, L.SUMMARY_COLUMNS.index("p0_combats")].sum() > 100, mode
+
+
+def test_simulate_with_a_learned_player_names_it_in_the_seats_table(random_file, tmp_path):
+    import bad_inputs
+
+    from simkit import analysis
+
+    path, _ = random_file
+    argv = ["simulate", "--mode", "base", "--strategies", f"learned:{path}", "--games", "20"]
+    code, _, err = bad_inputs.run_in_process([*argv, "--out", str(tmp_path / "lake")])
+    assert code == 0, err
+    lake = analysis.open_lake(tmp_path / "lake")
+    seats = pl.scan_parquet(str(tmp_path / "lake" / "seats" / "**" / "*.parquet")).collect()
+    assert set(seats["strategy"].to_list()) == {"learned"} and lake.scan().collect().height == 20

@@ -24,13 +24,18 @@ from simkit.game.tables import EVENT_TABLES, TABLES, event_tables, seats_table, 
 from simkit.kernels.low import game_layout as L
 from simkit.modes import Mode, Param, register
 from strategies.human import PLAYERS
+from strategies.human.learned import LEARNED_SID
 from strategies.registry import parse
 from strategies.search import SEARCH_SID
 
 DEFAULT_CHUNK = 2000
 # by strategy id (summary rows); the search player's seats carry its label id
-STRATEGY_NAMES = tuple(cls.name for cls in sorted(PLAYERS, key=lambda c: c.sid)) + ("search",)
+STRATEGY_NAMES = tuple(cls.name for cls in sorted(PLAYERS, key=lambda c: c.sid)) + (
+    "search",
+    "learned",
+)
 assert STRATEGY_NAMES.index("search") == SEARCH_SID
+assert STRATEGY_NAMES.index("learned") == LEARNED_SID
 _ENGINES: dict[tuple, Engine] = {}  # least recently used first
 MAX_ENGINES = 16
 
