@@ -300,3 +300,41 @@ def test_old_one_value_overrides_reach_the_tiles_the_game_modes_play_with():
     before = run_chunk(params, data, 5, 0, 60, frozenset({"summary"}))["summary"]
     after = run_chunk(params, moved, 5, 0, 60, frozenset({"summary"}))["summary"]
     assert (before["oo_vp"] != after["oo_vp"]).any()  # the Revenge engine plays the moved tiles
+
+
+def test_a_card_override_changes_one_face_for_one_old_one():
+    from simkit.datapack import load_pack
+    from simkit.names import OLD_ONES, UNITS
+    from simkit.runner.overrides import apply_overrides, pack_value
+
+    data = load_pack()
+    was = pack_value(data, "card.3.shoggoth.hits")
+    new = apply_overrides(data, {"card.3.shoggoth.hits": "airship", "card.3.shoggoth.purple": 2})
+    c, t = [int(i) for i in data.card_ids].index(3), OLD_ONES.index("shoggoth")
+    assert new.card_hits[c, t] == 1 << UNITS.index("airship") and new.card_purple[c, t] == 2
+    changed = new.card_hits != data.card_hits
+    assert changed.sum() == (pack_value(data, "card.3.shoggoth.hits") != "airship")
+    assert pack_value(new, "card.3.shoggoth.hits") == "airship" != was or was == "airship"
+    assert (new.card_purple != data.card_purple).sum() <= 1 and new.hash != data.hash
+    assert pack_value(new, "card.3.zombie.hits") == pack_value(data, "card.3.zombie.hits")
+
+
+@pytest.mark.parametrize(
+    "key, value, words",
+    [
+        ("card.0.zombie.hits", "none", "card number must be 1 or more"),
+        ("card.99.zombie.purple", 1, "no card 99 in the deck"),
+        ("card.1.dragon.hits", "none", "unknown Old One 'dragon'"),
+        ("card.1.zombie.colour", 1, "unknown card field 'colour'"),
+        ("card.1.zombie.hits", "tank", "hits are '\\+'-joined units"),
+        ("card.1.zombie.purple", 12, "at most 9"),
+        ("card.1.temple.hits", "armoured_car", "Armoured Cars can never damage Temples"),
+    ],
+)
+def test_a_bad_card_override_is_one_line_naming_it(key, value, words):
+    from simkit.datapack import load_pack
+    from simkit.errors import UserError
+    from simkit.runner.overrides import apply_overrides
+
+    with pytest.raises(UserError, match=words):
+        apply_overrides(load_pack(), {key: value})

@@ -241,3 +241,22 @@ def test_serve_refuses_a_folder_that_is_not_a_lake(capsys, tmp_path):
     err = capsys.readouterr().err
     assert "not a simkit lake" in err and "Traceback" not in err
     assert main(["serve", "--whatif-seconds", "0"]) == 2
+
+
+def test_a_whatif_on_one_combat_card_face_runs_and_names_it(client):
+    """The page offers every combat card's face per Old One; a what-if on one is a paired
+    run like any other, and its command line carries the same --set-b."""
+    page = client.get("/explore").text
+    config = json.loads(page.split('id="config">')[1].split("</script>")[0])
+    paths = {p["path"]: p for p in config["paths"]}
+    entry = paths["card.1.zombie.hits"]
+    assert entry["kind"] == "text" and entry["value"] != "none"
+    assert entry["group"] == "Old One combat card faces (zombie)"
+    item = "card.1.zombie.hits=none"
+    r = client.get("/api/whatif", params={"set": item, "games": "200"})
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["change"]["path"] == "card.1.zombie.hits" and a["change"]["value"] == "none"
+    assert a["command"].endswith(f"--set-b {item}") and a["labels"]["data_b"] != a["labels"]["data"]
+    bad = client.get("/api/whatif", params={"set": "card.1.zombie.hits=tank", "games": "200"})
+    assert bad.status_code == 400 and "hits are '+'-joined units" in bad.text

@@ -69,7 +69,13 @@ OVERRIDE_PATTERNS = (
     "reading.<name>",
     "mythos.<card>.<effect|tp_cost|amount|level|combat>",
     "deck.assumed_seed",
+    "card.<number>.<old one>.<hits|purple|sanity|airship>",
 )
+# One Old One combat card's face for one Old One: the units that hit ('+'-joined, or
+# 'none'), the purple cubes, the Sanity lost and the damage to an Airship (the columns of
+# old_one_card_rows.csv, with its bounds)
+_CARD_FIELDS = {"hits": "card_hits", "purple": "card_purple", "sanity": "card_sanity"}
+_CARD_FIELDS["airship"] = "card_airship"
 # Mythos card fields: (kind, lowest, highest), as mythos_cards.csv bounds them
 _MYTHOS_FIELDS = {
     "effect": (str, None, None),
@@ -139,6 +145,34 @@ def check_override(key: str, value: Any) -> Any:
         return _value(key, value, int, 0)
     if key == "deck.assumed_seed":
         return _value(key, value, int, 0)
+    if parts[0] == "card" and len(parts) == 4:
+        if not parts[1].isdigit() or int(parts[1]) < 1:
+            raise UserError(f"override '{key}': the card number must be 1 or more")
+        if parts[2] not in OLD_ONES:
+            raise UserError(
+                f"override '{key}': unknown Old One '{parts[2]}' "
+                f"(expected one of: {', '.join(OLD_ONES)})"
+            )
+        if parts[3] not in _CARD_FIELDS:
+            raise UserError(
+                f"override '{key}': unknown card field '{parts[3]}' "
+                f"(expected one of: {', '.join(_CARD_FIELDS)})"
+            )
+        if parts[3] == "hits":
+            tokens = [t.strip() for t in str(value).split("+") if t.strip()]
+            if tokens == ["none"]:
+                return "none"
+            bad = [t for t in tokens if t not in UNITS]
+            if not tokens or bad:
+                raise UserError(
+                    f"override '{key}': hits are '+'-joined units or 'none', got {value!r} "
+                    f"(units: {', '.join(UNITS)})"
+                )
+            return "+".join(u for u in UNITS if u in tokens)
+        value = _value(key, value, int, 0)
+        if value > 9:
+            raise UserError(f"override '{key}' must be at most 9, got {value!r}")
+        return value
     if parts[0] == "reading" and len(parts) == 2:
         from simkit.game.readings import check_reading
 
@@ -215,6 +249,25 @@ def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
                 array("unit_cost")[PORT] = float(value)
                 array("unit_oop_vp")[PORT] = value
                 array("unit_oop_vp_alt")[PORT] = value
+        elif parts[0] == "card":
+            if "deck.assumed_seed" in overrides:
+                raise UserError(
+                    f"override '{key}' and 'deck.assumed_seed' together: the redraw would "
+                    "replace the card; give one of them"
+                )
+            c, t = _card_index(data, key, parts), OLD_ONES.index(parts[2])
+            arr = array(_CARD_FIELDS[parts[3]])
+            if parts[3] == "hits":
+                mask = 0
+                for u in [] if value == "none" else value.split("+"):
+                    mask |= 1 << UNITS.index(u)
+                if parts[2] == "temple" and mask & (1 << UNITS.index("armoured_car")):
+                    raise UserError(f"override '{key}': Armoured Cars can never damage Temples")
+                arr[c, t] = mask
+            else:
+                if parts[3] == "sanity" and value and not data.old_one_sanity[t]:
+                    raise UserError(f"override '{key}': {parts[2]} never causes Sanity loss")
+                arr[c, t] = value
         elif key == "deck.assumed_seed":
             from simkit.datapack.assumed_deck import SEED, deck_arrays
 
@@ -252,6 +305,13 @@ def apply_overrides(data: AuzData, overrides: Mapping[str, Any]) -> AuzData:
     return dataclasses.replace(data, hash=override_hash(data.hash, overrides), **changes)
 
 
+def _card_index(data: AuzData, key: str, parts: list[str]) -> int:
+    ids = [int(i) for i in data.card_ids]
+    if int(parts[1]) not in ids:
+        raise UserError(f"override '{key}': no card {parts[1]} in the deck (cards 1-{len(ids)})")
+    return ids.index(int(parts[1]))
+
+
 def pack_value(data: AuzData, key: str) -> Any:
     """The value ``key`` has in ``data`` itself (the baseline of a sensitivity sweep)."""
     parts = key.split(".")
@@ -269,6 +329,13 @@ def pack_value(data: AuzData, key: str) -> Any:
         from simkit.datapack.assumed_deck import SEED
 
         return SEED
+    if parts[0] == "card" and len(parts) == 4 and parts[3] in _CARD_FIELDS:
+        check_override(key, 0 if parts[3] != "hits" else "none")
+        c, t = _card_index(data, key, parts), OLD_ONES.index(parts[2])
+        v = int(getattr(data, _CARD_FIELDS[parts[3]])[c, t])
+        if parts[3] != "hits":
+            return v
+        return "+".join(u for i, u in enumerate(UNITS) if v >> i & 1) or "none"
     if parts[0] == "reading" and len(parts) == 2:
         from simkit.game.readings import check_reading, load_readings
 

@@ -126,6 +126,19 @@ def editable_paths(data: AuzData) -> list[dict[str, Any]]:
         "int",
         lo=0,
     )
+    for c in (int(i) for i in data.card_ids):  # one card's face against one Old One
+        for o in OLD_ONES:
+            group = f"Old One combat card faces ({name(o)})"
+            hits = f"card {c} vs {name(o)}: units that hit (+-joined, or none)"
+            add(group, f"card.{c}.{o}.hits", hits, "text")
+            add(
+                group,
+                f"card.{c}.{o}.purple",
+                f"card {c} vs {name(o)}: purple cubes",
+                "int",
+                lo=0,
+                hi=9,
+            )
     for card in mythos_deck(data).names:
         add("Mythos cards", f"mythos.{card}.effect", f"{name(card)}: effect", "choice", EFFECTS)
         add("Mythos cards", f"mythos.{card}.tp_cost", f"{name(card)}: TP cost", "int", lo=0, hi=2)

@@ -253,10 +253,10 @@ function valueControl(entry, value) {
   return el("input", {
     id: "value",
     type: "text",
-    inputmode: entry && entry.kind === "number" ? "decimal" : "numeric",
+    inputmode: entry && entry.kind === "number" ? "decimal" : entry && entry.kind === "text" ? "text" : "numeric",
     "aria-label": "new value",
     value: value !== null && value !== undefined ? value : entry ? entry.value : "",
-    size: 8,
+    size: entry && entry.kind === "text" ? 22 : 8,
     autocomplete: "off",
   });
 }
