@@ -107,7 +107,7 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
     feats = np.zeros(L.LEARN_NUM_FEATURES)
     rows: dict[str, list] = {"game": [], "seat": [], "chosen": []}
     feat_rows, legal_rows, value_rows = [], [], []
-    game_no = [0]
+    game_no = 0
 
     def recorder(engine, p, boxes, scores, box):
         turn_features(engine.S, engine.X, engine.W, p, feats)
@@ -118,18 +118,16 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
         feat_rows.append(feats.copy())
         legal_rows.append(legal)
         value_rows.append(values)
-        rows["game"].append(game_no[0])
+        rows["game"].append(game_no)
         rows["seat"].append(p)
         rows["chosen"].append(int(box))
 
-    for g in range(settings.games):
-        game_no[0] = g
-        if eng.lookahead is None:
-            from simkit.game.search import Lookahead
+    from simkit.game.search import Lookahead
 
-            eng.lookahead = Lookahead(eng)
-        eng.lookahead.recorder = recorder
-        eng.play((settings.seed, generation, g), spec)
+    eng.lookahead = Lookahead(eng)  # play_searched keeps an engine's look-ahead buffers
+    eng.lookahead.recorder = recorder
+    for game_no in range(settings.games):
+        eng.play((settings.seed, generation, game_no), spec)
         if progress is not None:
             progress(1)
     frame = pl.DataFrame(
@@ -214,11 +212,9 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
     return path
 
 
-def _old_ones_wins(settings: LearnSettings, strategy: str, games: int) -> np.ndarray:
-    from simkit.game.engine import Engine
-
+def _old_ones_wins(eng, settings: LearnSettings, strategy: str, games: int) -> np.ndarray:
     spec = _spec(settings, strategy)
-    rows, _ = Engine().play_many(spec, settings.seed + RATE_ROOT_OFFSET, 0, games)
+    rows, _ = eng.play_many(spec, settings.seed + RATE_ROOT_OFFSET, 0, games)
     return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float)
 
 
@@ -227,21 +223,24 @@ def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
     path = out / f"gen{generation}" / "rating.json"
     if path.exists():
         return json.loads(path.read_text())
-    n = settings.rate_games
-    mine = _old_ones_wins(settings, policy_spec(out, generation, settings), n)
+    from simkit.core.stats import mean_interval
+    from simkit.game.engine import Engine
+
+    eng, n = Engine(), settings.rate_games
+    mine = _old_ones_wins(eng, settings, policy_spec(out, generation, settings), n)
     result = {"generation": generation, "games": n, "old_ones_win": mine.mean(), "against": []}
     for other in sorted({generation - 1, 0}, reverse=True):
-        theirs = _old_ones_wins(settings, policy_spec(out, other, settings), n)
+        theirs = _old_ones_wins(eng, settings, policy_spec(out, other, settings), n)
         d = mine - theirs
-        half = 1.96 * d.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+        low, high = mean_interval(float(d.sum()), float((d * d).sum()), n)
         result["against"].append(
             {
                 "generation": other,
                 "name": "balanced (first rollout policy)" if other == 0 else f"gen{other}",
                 "old_ones_win": theirs.mean(),
                 "diff": d.mean(),
-                "ci_low": d.mean() - half,
-                "ci_high": d.mean() + half,
+                "ci_low": low,
+                "ci_high": high,
             }
         )
     _atomic_write(path, lambda tmp: tmp.write_text(json.dumps(result, indent=1) + "\n"))
@@ -253,17 +252,17 @@ def run(settings: LearnSettings, out: Path, progress=None) -> list[dict]:
     settings.check()
     out.mkdir(parents=True, exist_ok=True)
     stamp = out / "learn.json"
-    mine = json.dumps(asdict(settings), sort_keys=True)
-    if stamp.exists():
-        theirs = json.dumps(json.loads(stamp.read_text()).get("settings"), sort_keys=True)
-        old = json.loads(theirs)
-        same = {k: v for k, v in old.items() if k != "generations"}
-        if same != {k: v for k, v in asdict(settings).items() if k != "generations"}:
-            raise UserError(
-                f"{out}: holds a learn run with other settings; use another --out "
-                "(only --generations may grow on a rerun)"
-            )
-    _atomic_write(stamp, lambda tmp: tmp.write_text(json.dumps({"settings": json.loads(mine)})))
+    mine = asdict(settings)
+
+    def fixed(d: dict) -> dict:  # what a rerun must repeat: all but --generations
+        return {k: v for k, v in d.items() if k != "generations"}
+
+    if stamp.exists() and fixed(json.loads(stamp.read_text()).get("settings") or {}) != fixed(mine):
+        raise UserError(
+            f"{out}: holds a learn run with other settings; use another --out "
+            "(only --generations may grow on a rerun)"
+        )
+    _atomic_write(stamp, lambda tmp: tmp.write_text(json.dumps({"settings": mine})))
     ratings = []
     for k in range(1, settings.generations + 1):
         record(settings, out, k, progress)

@@ -80,19 +80,24 @@ def strategy_digest(path: str | Path) -> str:
     return hashlib.sha256(read_strategy_bytes(path)[1]).hexdigest()
 
 
-def read_strategy_file(path: str | Path) -> tuple[str, str, dict[str, Any]]:
-    """(role, base strategy name, fields) from a strategy.toml (or a folder holding one)."""
+def read_strategy_toml(path: str | Path) -> tuple[Path, dict[str, Any]]:
+    """(path, parsed TOML) of a strategy or weights file: UTF-8, no control characters."""
     p, raw = read_strategy_bytes(path)
     try:
         text = raw.decode("utf-8")
         bad = first_control_char(text)
         if bad is not None:
             raise UserError(f"{p}: line {bad[0]} {control_char_message(bad[1])}")
-        doc = tomllib.loads(text)
+        return p, tomllib.loads(text)
     except UnicodeDecodeError as exc:
         raise UserError(f"{p}: cannot be read ({exc.__class__.__name__})") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{p}: not TOML ({exc})") from None
+
+
+def read_strategy_file(path: str | Path) -> tuple[str, str, dict[str, Any]]:
+    """(role, base strategy name, fields) from a strategy.toml (or a folder holding one)."""
+    p, doc = read_strategy_toml(path)
     table = doc.get("strategy")
     if not isinstance(table, dict) or not isinstance(table.get("fields"), dict):
         raise UserError(
@@ -146,19 +151,10 @@ def learned_from_file(path: str | Path, base_of):
     import math
 
     from simkit.kernels.low import game_layout as L
+    from strategies.human.base import HeuristicParams
     from strategies.human.learned import Learned
 
-    p, raw = read_strategy_bytes(path)
-    try:
-        text = raw.decode("utf-8")
-        bad = first_control_char(text)
-        if bad is not None:
-            raise UserError(f"{p}: line {bad[0]} {control_char_message(bad[1])}")
-        doc = tomllib.loads(text)
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{p}: cannot be read ({exc.__class__.__name__})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{p}: not TOML ({exc})") from None
+    p, doc = read_strategy_toml(path)
     table = doc.get("learned")
     if not isinstance(table, dict) or table.get("format") != LEARNED_FORMAT:
         raise UserError(f"{p}: expected a [learned] table with format = '{LEARNED_FORMAT}'")
@@ -186,9 +182,5 @@ def learned_from_file(path: str | Path, base_of):
     if not isinstance(base_name, str):
         raise UserError(f"{p}: field 'learned.base' must be a strategy name")
     base = base_of(base_name)
-    from dataclasses import fields as dc_fields
-
-    from strategies.human.base import HeuristicParams
-
-    shared = {f.name: getattr(base, f.name) for f in dc_fields(HeuristicParams)}
+    shared = {f.name: getattr(base, f.name) for f in fields(HeuristicParams)}
     return Learned(**shared, weights=tuple(flat), base=base_name)

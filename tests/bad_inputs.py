@@ -1194,32 +1194,9 @@ case("flag", "--seed", *LEARN_CMD, "--seed", "-4")
 case("contradiction", "--difficulty", *LEARN_CMD, "--difficulty", "hard")
 case("output", "--out", "learn", "--out", "{T}/afile")
 case("output", "--out", "learn", "--out", "{T}/adir_full")
-case(
-    "input",
-    "afile",
-    "simulate",
-    "--mode",
-    "base",
-    "--games",
-    "2",
-    "--out",
-    "{T}/lo",
-    "--strategies",
-    "learned:{T}/afile",
-)
-case(
-    "input",
-    "/dev/zero",
-    "simulate",
-    "--mode",
-    "base",
-    "--games",
-    "2",
-    "--out",
-    "{T}/lo",
-    "--strategies",
-    "learned:/dev/zero",
-)
+SIM_BASE = ("simulate", "--mode", "base", "--games", "2", "--out", "{T}/lo")
+case("input", "afile", *SIM_BASE, "--strategies", "learned:{T}/afile")
+case("input", "/dev/zero", *SIM_BASE, "--strategies", "learned:/dev/zero")
 
 
 # --- valid-command controls: the same commands with good input must succeed -----------------

@@ -141,11 +141,11 @@ class Lookahead:
         (None: leave them) that ``model=public`` rolls out in place of the true ones."""
         key = (p, id(player))
         if key not in self._models:
-            human = player.human_model
-            if human is None:  # made without simkit.game.engine.make_spec
-                from strategies.registry import parse_one
+            if player.human_model is None:  # made without simkit.game.engine.make_spec
+                from simkit.game.engine import public_models
 
-                human = parse_one(player.opponents_spec())
+                player = public_models(player)
+            human = player.human_model
             oop = player.oop_policy if p != OLD_ONES else None
             self._models[key] = (
                 int(human.sid),

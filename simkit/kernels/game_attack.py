@@ -14,6 +14,7 @@ from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import attack_distance
 from simkit.kernels.low.game_common import (
     atlach_nacha_pays,
+    fallback_force,
     flip_tile,
     in_range,
     is_revenge_like,
@@ -121,11 +122,7 @@ def attack_action(rngs, S, X, W, p):
     h = plan_attack(rngs[L.RNG_SEAT + p], S, X, W, p)
     if not force_valid(S, X, W, p, h):
         from_strategy = h
-        for u in range(L.NUM_UNITS):
-            W.force[u] = 0
-        u = W.ctx[L.CTX_FALLBACK_UNIT]
-        W.force[u] = X.pl[p, L.P_UNITS + u]
-        h = W.ctx[L.CTX_FALLBACK_HEX]
+        h = fallback_force(X, W, p)
         if X.g[L.G_FORCED_BOX] > 0:  # a look-ahead chose Attack; its policy planned none
             X.g[L.G_FORCED_FALLBACKS] += 1
         else:

@@ -74,8 +74,12 @@ OVERRIDE_PATTERNS = (
 # One Old One combat card's face for one Old One: the units that hit ('+'-joined, or
 # 'none'), the purple cubes, the Sanity lost and the damage to an Airship (the columns of
 # old_one_card_rows.csv, with its bounds)
-_CARD_FIELDS = {"hits": "card_hits", "purple": "card_purple", "sanity": "card_sanity"}
-_CARD_FIELDS["airship"] = "card_airship"
+_CARD_FIELDS = {
+    "hits": "card_hits",
+    "purple": "card_purple",
+    "sanity": "card_sanity",
+    "airship": "card_airship",
+}
 # Mythos card fields: (kind, lowest, highest), as mythos_cards.csv bounds them
 _MYTHOS_FIELDS = {
     "effect": (str, None, None),

@@ -22,6 +22,7 @@ from simkit.errors import UserError, control_char_message, first_control_char
 from simkit.modes import Mode, get_mode
 from simkit.runner.overrides import apply_overrides, check_override, override_hash
 from simkit.runner.worlds import MAX_WORLDS, check_sources, world_overrides
+from strategies.overrides import split_spec
 
 TABLES = ("experiment", "params", "grid", "overrides", "override_grid", "readings", "worlds")
 WORLD_KEYS = ("count", "sources", "per_source")
@@ -721,8 +722,6 @@ def map_strategy_file_refs(value: Any, change) -> Any:
         if token.startswith("learned:"):  # a learned player's weights file
             tokens.append("learned:" + change(token[8:].strip()))
             continue
-        from strategies.overrides import split_spec
-
         head, *parts = split_spec(token)
         for i, part in enumerate(parts):
             key, eq, val = part.partition("=")

@@ -163,6 +163,7 @@ Gold from the data pack; TP = distinct types among Infantry, Armoured Car and Ar
 (at least 1). Many card faces and costs are <em>assumed</em> (see <code>simkit data
 provenance</code>). {interval_note}.</p></footer>
 <script type="application/json" id="config">{config}</script>
+<script src="/static/dom.js"></script>
 <script src="/static/format.js"></script>
 <script src="/static/app.js"></script>
 </body></html>
@@ -190,6 +191,7 @@ mode, the readings of open rules and the data pack. Many card faces and costs ar
 {max_games:,} games per side with a limit of {seconds:g} s; the command line it shows plays
 the same games without a limit. {interval_note}.</p></footer>
 <script type="application/json" id="config">{config}</script>
+<script src="/static/dom.js"></script>
 <script src="/static/format.js"></script>
 <script src="/static/explore.js"></script>
 </body></html>

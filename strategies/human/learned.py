@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.game_common import fallback_force
 from simkit.kernels.low.jit import kernel
 from strategies.human.base import HeuristicParams
 from strategies.human.features import (
@@ -78,13 +79,7 @@ def plan_attack(S, X, W, p):
     the heuristic would not), the engine's fallback target of this turn with every unit of
     the fallback type, as the search's forced Attack plays it (game_attack.attack_action)."""
     h = plan_attack_heuristic(S, X, W, p)
-    if h >= 0:
-        return h
-    for u in range(L.NUM_UNITS):
-        W.force[u] = 0
-    u = W.ctx[L.CTX_FALLBACK_UNIT]
-    W.force[u] = X.pl[p, L.P_UNITS + u]
-    return W.ctx[L.CTX_FALLBACK_HEX]
+    return h if h >= 0 else fallback_force(X, W, p)
 
 
 @dataclass(frozen=True)

@@ -264,3 +264,15 @@ def oop_refused(X, decision, value):
     it (G_ILLEGAL, as for a human seat) and log it; the caller plays the legal default."""
     X.g[L.G_ILLEGAL] += 1
     log_event(X, L.EV_ILLEGAL, now(X), -1, decision, value, 0, 0, 0)
+
+
+@kernel
+def fallback_force(X, W, p):
+    """The turn's fallback attack (simkit.kernels.game_attack.find_attack_witness): every unit of
+    CTX_FALLBACK_UNIT into W.force; returns CTX_FALLBACK_HEX. The engine plays it when an
+    Attack has no valid plan; the learned player names it itself."""
+    for u in range(L.NUM_UNITS):
+        W.force[u] = 0
+    u = W.ctx[L.CTX_FALLBACK_UNIT]
+    W.force[u] = X.pl[p, L.P_UNITS + u]
+    return W.ctx[L.CTX_FALLBACK_HEX]
