@@ -31,7 +31,10 @@ Changing any index or enum value is an ENGINE_VERSION bump only if it changes be
 (the golden logs will say).
 """
 
+# the index constants the Layouts below export, re-exported (L.G_SUPPLY ...): one definition
+# line each in game_constants.py, written by simkit.kernels.low.gen_constants
 from simkit.kernels.low.fields import Layout
+from simkit.kernels.low.game_constants import *  # noqa: F403
 
 MAX_PLAYERS = 4
 # simkit.names.UNITS order: infantry, armoured_car, artillery, armoured_train, airship
@@ -179,7 +182,6 @@ G_LAYOUT = Layout(
     ),
     size_name="G_SIZE",
 )
-globals().update(G_LAYOUT.constants())
 
 RULES_REVENGE, RULES_ALT = 0, 1
 RULESET_NAMES = ("revenge", "revenge-alt")
@@ -232,7 +234,6 @@ P_LAYOUT = Layout(
     ),
     size_name="P_SIZE",
 )
-globals().update(P_LAYOUT.constants())
 
 # -- hexes hx[h, ...] --------------------------------------------------------------------
 H_LAYOUT = Layout(
@@ -247,7 +248,6 @@ H_LAYOUT = Layout(
     ),
     size_name="H_SIZE",
 )
-globals().update(H_LAYOUT.constants())
 
 # -- Old One tiles -------------------------------------------------------------------------
 TILE_STACK, TILE_BOARD, TILE_KILLED, TILE_REMOVED, TILE_ASIDE = 0, 1, 2, 3, 4
@@ -265,7 +265,6 @@ PR_LAYOUT = Layout(
     ),
     size_name="PR_SIZE",
 )
-globals().update(PR_LAYOUT.constants())
 MAX_IN_HEX = 4  # Old Ones one combat can hold (simkit.kernels.low.combat_layout)
 
 # -- rules r[R_*] (int64, from simkit/data/auztralia/game.toml) -----------------------------
@@ -308,7 +307,6 @@ R_LAYOUT = Layout(
     ),
     size_name="R_SIZE",
 )
-globals().update(R_LAYOUT.constants())
 
 # -- readings: where a rule text leaves a choice open, the options the engine implements ----
 # (name, options); option 0 is the engine's historical choice. The pack's readings.toml
@@ -405,7 +403,6 @@ MYTHOS_EFFECT_LAYOUT = Layout(
     tuple((f"MYTH_{e.upper()}", 1) for e in MYTHOS_EFFECTS),
     size_name="MYTH_NUM_EFFECTS",
 )
-globals().update(MYTHOS_EFFECT_LAYOUT.constants())
 
 # the learned player's view of a turn (strategies.human.learned.turn_features), in order
 LEARN_FEATURES = (
@@ -482,7 +479,6 @@ PARAM_LAYOUT = Layout(
     ),
     size_name="NUM_PARAMS",
 )
-globals().update(PARAM_LAYOUT.constants())
 
 # -- event log rows log[i, :] = (kind, time, actor, a, b, c, d, e) ---------------------------
 LOG_W = 8
@@ -587,7 +583,6 @@ OOP_PARAM_LAYOUT = Layout(
     ),
     size_name="OOP_NUM_PARAMS",
 )
-globals().update(OOP_PARAM_LAYOUT.constants())
 
 # -- containers passed to the kernels (numba types them as named tuples of arrays) -----------
 from collections import namedtuple  # noqa: E402  (kept next to the fields it names)
@@ -792,7 +787,6 @@ CTX_LAYOUT = Layout(
     ),
     size_name="CTX_SIZE",
 )
-globals().update(CTX_LAYOUT.constants())
 DIST2_GOAL, DIST2_OLD_ONES = 1, 2
 
 # -- summary row (one per game) -------------------------------------------------------------
@@ -827,7 +821,6 @@ SUM_P_LAYOUT = Layout(
     ),
     size_name="S_PLAYER_STRIDE",
 )
-globals().update(SUM_P_LAYOUT.constants())
 _OLD_ONE_NAMES = ("zombie", "mi_go", "shoggoth", "cthulhu", "temple", "loyalist")
 SUMMARY_LAYOUT = Layout(
     "summary",
@@ -886,7 +879,6 @@ SUMMARY_LAYOUT = Layout(
     ),
     size_name="SUMMARY_SIZE",
 )
-globals().update(SUMMARY_LAYOUT.constants())
 SUMMARY_COLUMNS = SUMMARY_LAYOUT.labels("S_")
 
 # -- every index layout above, for describe_state and tests/test_layout.py -------------------
