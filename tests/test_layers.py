@@ -1,4 +1,4 @@
-"""The import contract: the layers of ARCHITECTURE.md, checked on the source (every import,
+"""The import contract: the layers of docs/ARCHITECTURE.md, checked on the source (every import,
 top level or inside a function), so a new import that points up a layer fails here.
 
     0 low kernels    layouts, board geometry, movement, decks, chance, the @kernel decorator,
