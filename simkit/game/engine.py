@@ -34,7 +34,7 @@ from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.rand import seed_game_streams
 from strategies.human import HeuristicParams
-from strategies.registry import parse_one
+from strategies.registry import parse_one, public_models
 from strategies.search import SearchPlayer
 
 MODES = ("base", "solo", "revenge", "mythos-solo")
@@ -60,17 +60,6 @@ class GameSpec:
     @property
     def players(self) -> int:
         return len(self.strategies)
-
-
-def public_models(player):
-    """An Old One search player with its public model of the humans resolved (a human
-    strategy, from the human registry, which strategies.old_ones does not import); any
-    other player as it is."""
-    from strategies.search import OOPSearchPlayer
-
-    if isinstance(player, OOPSearchPlayer) and player.human_model is None:
-        return player.with_models(parse_one(player.opponents_spec()), None)
-    return player
 
 
 def make_spec(

@@ -40,6 +40,7 @@ from simkit.kernels.game_setup import setup_game
 from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.rand import fill_u64, seed_game_streams
+from strategies.registry import public_models
 from strategies.search import OOPSearchPlayer, SearchPlayer
 
 # Work fields that are caches of pure functions (the withdraw tables): a rollout keeps
@@ -142,8 +143,6 @@ class Lookahead:
         key = (p, id(player))
         if key not in self._models:
             if player.human_model is None:  # made without simkit.game.engine.make_spec
-                from simkit.game.engine import public_models
-
                 player = public_models(player)
             human = player.human_model
             oop = player.oop_policy if p != OLD_ONES else None
