@@ -47,3 +47,13 @@ def kernel(fn=None, /, *, cache: bool = True, **options):
         return disp
 
     return wrap(fn) if fn is not None else wrap
+
+
+class KitType(types.StructRef):
+    """Base of the kits' StructRef types (simkit.kernels.low.movement.MoveKit,
+    simkit.kernels.low.board.SurveyKit): a clump of arrays passed as one pointer, where a
+    tuple would be passed as many scalars (see simkit.kernels.game_state). Fields are
+    typed without literals, so one compiled kernel serves every kit of the same arrays."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
