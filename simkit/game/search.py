@@ -237,11 +237,11 @@ def search_seats(spec, seat_perm: np.ndarray) -> dict[int, SearchPlayer]:
     }
 
 
-def play_searched(eng, rngs, spec, setup_args, out: np.ndarray) -> int:
+def play_searched(eng, rngs, spec, setup, out: np.ndarray) -> int:
     """Set up, play and score one game in which some seats search (the twin of
     simkit.kernels.game_loop.play_game). Returns the log rows written."""
     S, X, W = eng.S, eng.X, eng.W
-    setup_game(rngs, S, X, W, *setup_args)
+    setup_game(rngs, S, X, W, setup)
     if getattr(eng, "lookahead", None) is None:
         eng.lookahead = Lookahead(eng)
     look = eng.lookahead
