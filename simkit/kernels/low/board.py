@@ -18,9 +18,7 @@ is "lowest index". Chance is separate from resolution: the survey and port kerne
 pre-drawn arrays or an explicit ``np.random.Generator`` and use only ``uniform(rng)``.
 """
 
-from numba.experimental import structref
-
-from simkit.kernels.low.jit import KitType, kernel
+from simkit.kernels.low.jit import define_kit, kernel
 from simkit.kernels.low.rand import uniform
 
 NUM_DIRS = 6
@@ -130,21 +128,7 @@ SURVEY_FIELDS = (
 )
 
 
-@structref.register
-class SurveyKitType(KitType):
-    pass
-
-
-class SurveyKit(structref.StructRefProxy):
-    """The arrays of the survey setup (SURVEY_FIELDS, in that order; see place_survey)."""
-
-
-structref.define_proxy(SurveyKit, SurveyKitType, list(SURVEY_FIELDS))
-
-
-@kernel
-def _survey_kit(t):
-    return SurveyKit(*t)
+SurveyKitType, SurveyKit = define_kit("SurveyKit", SURVEY_FIELDS, __name__)
 
 
 def survey_kit(**arrays) -> SurveyKit:
@@ -153,6 +137,11 @@ def survey_kit(**arrays) -> SurveyKit:
     if set(arrays) != set(SURVEY_FIELDS):
         raise TypeError(f"a SurveyKit needs exactly the fields {', '.join(SURVEY_FIELDS)}")
     return _survey_kit(tuple(arrays[name] for name in SURVEY_FIELDS))
+
+
+@kernel
+def _survey_kit(t):
+    return SurveyKit(*t)
 
 
 @kernel

@@ -30,10 +30,9 @@ policy dispatched inside numba (one compiled kernel for every policy), see
 """
 
 import numpy as np
-from numba.experimental import structref
 
 from simkit.kernels.low.board import NUM_DIRS, distance_field, spread
-from simkit.kernels.low.jit import KitType, kernel
+from simkit.kernels.low.jit import define_kit, kernel
 from simkit.kernels.low.rand import uniform
 from simkit.names import TEMPLE
 
@@ -64,21 +63,7 @@ KIT_FIELDS = (
 )
 
 
-@structref.register
-class MoveKitType(KitType):
-    pass
-
-
-class MoveKit(structref.StructRefProxy):
-    """The arrays of one movement check (KIT_FIELDS, in that order)."""
-
-
-structref.define_proxy(MoveKit, MoveKitType, list(KIT_FIELDS))
-
-
-@kernel
-def _kit(t):
-    return MoveKit(*t)
+MoveKitType, MoveKit = define_kit("MoveKit", KIT_FIELDS, __name__)
 
 
 def new_kit(neighbors, hex_target, hex_farm, mover_hex, **arrays) -> MoveKit:
@@ -108,6 +93,11 @@ def new_kit(neighbors, hex_target, hex_farm, mover_hex, **arrays) -> MoveKit:
         raise TypeError(f"not a MoveKit field: {', '.join(sorted(unknown))}")
     fields = {**made, **arrays, **given}
     return _kit(tuple(fields[name] for name in KIT_FIELDS))
+
+
+@kernel
+def _kit(t):
+    return MoveKit(*t)
 
 
 @kernel
