@@ -40,26 +40,35 @@ def distance_field(neighbors, target_mask, dist, queue):
     Every hex may be crossed (Old Ones ignore terrain and pieces). Returns the number of
     hexes reached. ``dist`` and ``queue`` are int32 scratch of length n_hex.
     """
-    n = neighbors.shape[0]
+    return spread(neighbors, dist, queue, sources(neighbors, target_mask, dist, queue), None)
+
+
+@kernel(inline="always")
+def sources(neighbors, mask, dist, queue):
+    """dist 0 and queued for the hexes of ``mask``, -1 for the others. Returns how many."""
     tail = 0
-    for h in range(n):
-        if target_mask[h]:
+    for h in range(neighbors.shape[0]):
+        if mask[h]:
             dist[h] = 0
             queue[tail] = h
             tail += 1
         else:
             dist[h] = -1
-    return spread(neighbors, dist, queue, tail)
+    return tail
 
 
 @kernel(inline="always")
-def spread(neighbors, dist, queue, tail):
-    """Breadth-first from the ``tail`` sources in queue (dist 0; every other hex -1);
-    every hex may be crossed. Returns the number of hexes reached."""
+def spread(neighbors, dist, queue, tail, blocked):
+    """Breadth-first from the ``tail`` sources in queue (dist 0; every other hex -1).
+    A hex of ``blocked`` is reached but not crossed; ``None``: every hex may be crossed.
+    Returns the number of hexes reached."""
     head = 0
     while head < tail:
         h = queue[head]
         head += 1
+        if blocked is not None:
+            if blocked[h]:
+                continue
         d = dist[h] + 1
         for k in range(NUM_DIRS):
             m = neighbors[h, k]
@@ -323,30 +332,11 @@ def attack_distance(
     can be reached (it is a target) but not crossed, unless ``airship_only``. ``clear`` is
     bool scratch that receives the clear network. Returns the number of hexes reached.
     """
-    n = neighbors.shape[0]
     clear_network(neighbors, edge_owner, player, port, hex_blocked, clear, queue)
-    tail = 0
-    for h in range(n):
-        if clear[h]:
-            dist[h] = 0
-            queue[tail] = h
-            tail += 1
-        else:
-            dist[h] = -1
-    head = 0
-    while head < tail:
-        h = queue[head]
-        head += 1
-        if hex_blocked[h] and not airship_only:
-            continue
-        d = dist[h] + 1
-        for k in range(NUM_DIRS):
-            m = neighbors[h, k]
-            if m >= 0 and dist[m] < 0:
-                dist[m] = d
-                queue[tail] = m
-                tail += 1
-    return tail
+    tail = sources(neighbors, clear, dist, queue)
+    if airship_only:
+        return spread(neighbors, dist, queue, tail, None)
+    return spread(neighbors, dist, queue, tail, hex_blocked)
 
 
 @kernel

@@ -239,7 +239,7 @@ def _port_field(neighbors, hex_target, hex_farm, port_dist, queue):
             tail += 1
         else:
             port_dist[h] = -1
-    spread(neighbors, port_dist, queue, tail)
+    spread(neighbors, port_dist, queue, tail, None)
 
 
 @kernel
