@@ -297,6 +297,9 @@ def exact_node(mode, st, comp, kit, memo):
     dmg = ibuf[d, 0, : C.MAX_OLD_ONES]
     split_row = ibuf[d, 1:2, : C.NUM_STACKS]
     reshuffled = memo.cbuf[d]
+    # the card arrays in locals: a StructRef field read is a reference count (NRT) each
+    hits, purple = kit.card_hits, kit.card_purple
+    sanity, airship = kit.card_sanity, kit.card_airship
     best_option = -1
     optimal_wd = (ctx_i[CTX_WD] == WD_OPTIMAL) & (mx[C.CAN_WITHDRAW] != 0)
     fixed_option = C.STAY
@@ -342,9 +345,7 @@ def exact_node(mode, st, comp, kit, memo):
                 continue
             prob = deck[c] / total
             deck[c] -= 1
-            p, s_loss, a = card_effect(
-                here, mx, kit.card_hits, kit.card_purple, kit.card_sanity, kit.card_airship, c, dmg
-            )
+            p, s_loss, a = card_effect(here, mx, hits, purple, sanity, airship, c, dmg)
             if mode == VALUE and ctx_i[CTX_ALLOC] == ALLOC_OPTIMAL and p > 0:
                 splits = memo.split_buf[d]
                 n_splits = all_splits(here, mx, p, splits)

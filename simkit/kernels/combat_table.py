@@ -111,6 +111,9 @@ def table_node(mode, st, kit, memo):
     best, v, w = vbuf[d, 0], vbuf[d, 1], vbuf[d, 2]
     dmg = ibuf[d, 0, : C.MAX_OLD_ONES]
     split_row = ibuf[d, 1:2, : C.NUM_STACKS]
+    # the card arrays in locals: a StructRef field read is a reference count (NRT) each
+    hits, purple = kit.card_hits, kit.card_purple
+    sanity, airship = kit.card_sanity, kit.card_airship
     best_option = -1
     below = 0
     for option in range(4):
@@ -132,16 +135,7 @@ def table_node(mode, st, kit, memo):
         for k in range(memo.n_classes[mask]):
             copy_into(after, here)
             after[C.CARDS] += 1
-            p, s_loss, a = card_effect(
-                after,
-                mx,
-                kit.card_hits,
-                kit.card_purple,
-                kit.card_sanity,
-                kit.card_airship,
-                rep[k],
-                dmg,
-            )
+            p, s_loss, a = card_effect(after, mx, hits, purple, sanity, airship, rep[k], dmg)
             policy_split(after, kit, p, ctx_i[CTX_ALLOC], scratch, split_row)
             for s in range(C.NUM_STACKS):
                 place_cubes(after, mx, s, split_row[0, s])
