@@ -3,6 +3,7 @@ the withdraw table a policy plays, and an optimal policy in words."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,9 @@ from simkit.kernels.combat_exact import (
     node_value,
     terminal,
 )
+from simkit.kernels.combat_memo import exact_memo
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_kit import combat_kit
 from simkit.kernels.low.hashtable import new_table
 from simkit.names import NUM_STACKS, OUTPOST, PORT, UNITS
 from strategies.combat.allocation import OptimalAllocation
@@ -63,6 +66,60 @@ def _table_array(solved) -> np.ndarray:
     return EMPTY_TABLE if solved is None else solved.table
 
 
+def _classes(combat: Combat, data: AuzData, st0: np.ndarray, seen: tuple[int, ...]):
+    """The deck by outcome class for this force (_deck_classes), and the force's hit mask:
+    (rep, full, avail, place, force_mask)."""
+    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
+    if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
+        force_mask |= 1  # they fight as Infantry
+    available = available_cards(data, seen)
+    return (*_deck_classes(data, force_mask, combat.old_ones, available), force_mask)
+
+
+def _too_many(full: np.ndarray) -> bool:
+    """Too many distinct compositions for composition_key's 62 bits?"""
+    return int(np.prod((full + 1).astype(object))) >= 2**62
+
+
+def _exact_kit(data, rep, force_mask, mx, cost, avail, allocate, withdraw, wd_table):
+    """The CombatKit of an exact solve: a card per class (``rep``) with the hits of the
+    force's unit types only, the matchup and the policies."""
+    cards = SimpleNamespace(
+        card_hits=(data.card_hits[rep] & force_mask).astype(np.uint8),
+        card_purple=data.card_purple[rep].copy(),
+        card_sanity=data.card_sanity[rep].copy(),
+        card_airship=data.card_airship[rep].copy(),
+    )
+    flip = data.port["flip_threshold"]
+    return combat_kit(cards, mx, cost, avail, allocate.lower(), withdraw.lower(), wd_table, flip)
+
+
+def _exact_work(data, st0, mx, full, avail, state_budget, allocate, count=False) -> dict:
+    """An ExactMemo's memo and buffers (simkit.kernels.combat_memo) for ``state_budget``
+    states; ``count``: for count_nodes (no values kept)."""
+    keys, rows = new_table(state_budget + 1 if count else state_budget)
+    stored = 0 if count else state_budget
+    # a fight that outlasts EXACT_PASSES fresh decks outgrows the buffers: too large
+    depth = avail.sum() + data.deck_size * min(pass_bound(st0, mx), EXACT_PASSES) + 2
+    optimal_alloc = isinstance(allocate, OptimalAllocation) and not count
+    return dict(
+        limit=np.int64(state_budget),
+        keys=keys,
+        rows=rows,
+        values=np.empty((stored, NV)),
+        decisions=np.empty(stored, dtype=np.int8),
+        features=np.empty((stored, 4), dtype=np.int16),
+        sbuf=np.zeros((depth, 3, C.STATE_SIZE), dtype=np.int64),
+        vbuf=np.zeros((depth, 4, NV)),
+        ibuf=np.zeros((depth, 2, max(C.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64),
+        cbuf=np.zeros((depth, full.size), dtype=np.int64),
+        split_buf=np.zeros(
+            (depth if optimal_alloc else 1, MAX_SPLITS if optimal_alloc else 3, NUM_STACKS),
+            dtype=np.int64,
+        ),
+    )
+
+
 def exact_odds(
     combat: Combat,
     data: AuzData,
@@ -88,18 +145,13 @@ def exact_odds(
         raise UserError(
             f"the exact method takes at most {MAX_FORCE} units per type; use --method mc"
         )
-    available = available_cards(data, seen)
-    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
-    if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
-        force_mask |= 1  # they fight as Infantry
-    rep, full, avail, place = _deck_classes(data, force_mask, combat.old_ones, available)
-    if int(np.prod((full + 1).astype(object))) >= 2**62:
+    rep, full, avail, place, force_mask = _classes(combat, data, st0, seen)
+    if _too_many(full):
         raise UserError(
             "this deck has too many distinct cards for the exact method; use --method mc"
         )
-    cls_hits = (data.card_hits[rep] & force_mask).astype(np.uint8)
-    alloc_id, alloc_params = allocate.lower()
-    wd_id, wd_params = withdraw.lower()
+    alloc_id = allocate.lower()[0]
+    wd_id = withdraw.lower()[0]
     if solved_table is None or not isinstance(withdraw, OptimalTable):
         solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost, seen)
     wd_table = _table_array(solved_table)
@@ -114,10 +166,7 @@ def exact_odds(
         dtype=np.int64,
     )
     ctx_f = np.array([destroy_value], dtype=np.float64)
-    keys, rows = new_table(state_budget)
-    values = np.empty((state_budget, NV))
-    decisions = np.empty(state_budget, dtype=np.int8)
-    features = np.empty((state_budget, 4), dtype=np.int16)
+    work = _exact_work(data, st0, mx, full, avail, state_budget, allocate)
     st = st0.copy()
     outcome = start_combat(st, mx)
     if outcome != C.ONGOING:
@@ -126,46 +175,10 @@ def exact_odds(
         finish(st, mx, outcome)
         v = terminal(st, st0, cost, ctx_i, ctx_f)
     else:
-        # a fight that outlasts EXACT_PASSES fresh decks outgrows the buffers: too large
-        depth = avail.sum() + data.deck_size * min(pass_bound(st0, mx), EXACT_PASSES) + 2
-        sbuf = np.zeros((depth, 3, C.STATE_SIZE), dtype=np.int64)
-        vbuf = np.zeros((depth, 4, NV))
-        ibuf = np.zeros((depth, 2, max(C.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64)
-        cbuf = np.zeros((depth, full.size), dtype=np.int64)
-        optimal_alloc = isinstance(allocate, OptimalAllocation)
-        split_buf = np.zeros(
-            (depth if optimal_alloc else 1, MAX_SPLITS if optimal_alloc else 3, NUM_STACKS),
-            dtype=np.int64,
-        )
-        row = node_value(
-            st,
-            avail.copy(),
-            full,
-            place,
-            st0,
-            mx,
-            cost,
-            cls_hits,
-            data.card_purple[rep].copy(),
-            data.card_sanity[rep].copy(),
-            data.card_airship[rep].copy(),
-            alloc_params,
-            wd_params,
-            wd_table,
-            ctx_i,
-            ctx_f,
-            keys,
-            rows,
-            values,
-            decisions,
-            features,
-            sbuf,
-            vbuf,
-            ibuf,
-            cbuf,
-            split_buf,
-        )
-        v = values[row].copy() if row >= 0 else None
+        kit = _exact_kit(data, rep, force_mask, mx, cost, avail, allocate, withdraw, wd_table)
+        memo = exact_memo(full=full, place=place, st0=st0, ctx_i=ctx_i, ctx_f=ctx_f, **work)
+        row = node_value(st, avail.copy(), kit, memo)
+        v = work["values"][row].copy() if row >= 0 else None
         if ctx_i[CTX_OVERFLOW] == 2:
             raise ExactTooLarge(
                 f"a card splits its cubes more than {MAX_SPLITS} ways; use a fixed --allocate"
@@ -183,6 +196,7 @@ def exact_odds(
     )
     if isinstance(withdraw, OptimalWithdrawal):
         n = int(ctx_i[CTX_STATES])
+        decisions, features = work["decisions"], work["features"]
         extra["decision_nodes_withdrawing"] = int(np.count_nonzero(decisions[:n] > C.STAY))
         extra["policy_rules"] = policy_in_words(decisions[:n], features[:n])
     if solved_table is not None:
@@ -225,49 +239,23 @@ def exact_needs_more(
     if max(combat.force) > MAX_FORCE:
         return None
     st0, mx, cost = combat_arrays(combat, data)
-    available = available_cards(data, ())
-    force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
-    if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
-        force_mask |= 1  # they fight as Infantry
-    rep, full, avail, place = _deck_classes(data, force_mask, combat.old_ones, available)
-    if int(np.prod((full + 1).astype(object))) >= 2**62:
+    rep, full, avail, place, force_mask = _classes(combat, data, st0, ())
+    if _too_many(full):
         return None
-    alloc_id, alloc_params = allocate.lower()
-    wd_id, wd_params = withdraw.lower()
     if solved_table is None or not isinstance(withdraw, OptimalTable):
         solved_table = withdraw_table_for(combat, data, allocate, withdraw, st0, mx, cost)
     st = st0.copy()
     if start_combat(st, mx) != C.ONGOING:
         return False
-    depth = avail.sum() + data.deck_size * min(pass_bound(st0, mx), EXACT_PASSES) + 2
-    keys, rows = new_table(state_budget + 1)
-    count = np.zeros(1, dtype=np.int64)
-    found = count_nodes(
-        st,
-        avail.copy(),
-        full,
-        place,
-        st0,
-        mx,
-        cost,
-        (data.card_hits[rep] & force_mask).astype(np.uint8),
-        data.card_purple[rep].copy(),
-        data.card_sanity[rep].copy(),
-        data.card_airship[rep].copy(),
-        alloc_id,
-        alloc_params,
-        wd_id,
-        wd_params,
-        _table_array(solved_table),
-        isinstance(withdraw, OptimalWithdrawal),
-        keys,
-        rows,
-        count,
-        state_budget,
-        np.zeros((depth, 3, C.STATE_SIZE), dtype=np.int64),
-        np.zeros((depth, 2, max(C.MAX_OLD_ONES, NUM_STACKS)), dtype=np.int64),
-        np.zeros((depth, full.size), dtype=np.int64),
+    wd_table = _table_array(solved_table)
+    kit = _exact_kit(data, rep, force_mask, mx, cost, avail, allocate, withdraw, wd_table)
+    ctx_i = np.array(
+        [allocate.lower()[0], withdraw.lower()[0], 0, data.port["flip_threshold"], 0, 0],
+        dtype=np.int64,
     )
+    work = _exact_work(data, st0, mx, full, avail, state_budget, allocate, count=True)
+    memo = exact_memo(full=full, place=place, st0=st0, ctx_i=ctx_i, ctx_f=np.zeros(1), **work)
+    found = count_nodes(st, avail.copy(), kit, memo)
     return found in (COUNT_MORE, COUNT_DEEP)
 
 

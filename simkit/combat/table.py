@@ -29,11 +29,13 @@ from simkit.kernels.combat_exact import (
     OBJ_VALUE,
     terminal,
 )
+from simkit.kernels.combat_memo import table_memo
 from simkit.kernels.combat_table import DEPTH, group_deck, solve_table
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_kit import CombatKit, combat_kit
 from simkit.kernels.low.combat_table_lookup import EMPTY_TABLE, new_withdraw_table
 from strategies.combat.allocation import OptimalAllocation
-from strategies.combat.withdrawal import OptimalTable
+from strategies.combat.withdrawal import Never, OptimalTable
 
 TABLE_STATES = 400_000  # far above any force the game can field; the API says so if not
 FIRST_BUDGET = 4_096
@@ -54,27 +56,72 @@ class WithdrawTable:
     withdrawing: int | None = None
 
 
-def table_work(max_states: int, n_cards: int, cached_states: int = 0, cached_matchups: int = 0):
-    """Work buffers for solve_table; with ``cached_*`` also for cached_table (the game
-    engine keeps one set per workspace: one table holds many matchups' entries)."""
+def table_kit(data: AuzData, mx: np.ndarray, cost: np.ndarray, allocate) -> CombatKit:
+    """The CombatKit a withdraw-table solve reads: the pack's cards, the matchup and the
+    (fixed) allocation; it plays no withdrawal of its own."""
+    return combat_kit(
+        data,
+        mx,
+        cost,
+        np.ones(data.card_hits.shape[0], dtype=np.int64),
+        allocate.lower(),
+        Never().lower(),
+        EMPTY_TABLE,
+        data.port["flip_threshold"],
+    )
+
+
+def table_ctx(allocate, policy: OptimalTable, data: AuzData) -> np.ndarray:
+    """A table solve's integer settings (simkit.kernels.combat_exact CTX_*)."""
+    objective = OBJ_VALUE if policy.objective == "value" else OBJ_P_DESTROY
+    return np.array(
+        [allocate.lower()[0], 0, objective, data.port["flip_threshold"], 0, 0], dtype=np.int64
+    )
+
+
+def table_work(
+    max_states: int,
+    n_cards: int,
+    ctx_i: np.ndarray,
+    ctx_f: np.ndarray,
+    masks: int = 1,
+    table_states: int = 0,
+) -> dict[str, np.ndarray]:
+    """The fields of a TableMemo (simkit.kernels.combat_memo; ``table_memo(**work)``) for
+    up to ``max_states`` states with card classes for ``masks`` hit masks (1: per force);
+    its table holds ``table_states`` states if that is more (a cache of many matchups')."""
+    return dict(
+        ctx_i=ctx_i,
+        ctx_f=ctx_f,
+        tag=np.int64(0),
+        table=new_withdraw_table(max(max_states, table_states)),
+        slots_used=np.zeros(max_states, dtype=np.int64),
+        values=np.zeros((max_states, NV)),
+        flags=np.zeros(max_states if masks > 1 else 0, dtype=np.int8),
+        reps=np.zeros((masks, n_cards), dtype=np.int64),
+        probs=np.zeros((masks, n_cards)),
+        n_classes=np.zeros(masks, dtype=np.int64),
+        sbuf=np.zeros((DEPTH, 3, C.STATE_SIZE), dtype=np.int64),
+        vbuf=np.zeros((DEPTH, 3, NV)),
+        ibuf=np.zeros((DEPTH, 2, max(C.MAX_OLD_ONES, C.NUM_STACKS)), dtype=np.int64),
+    )
+
+
+def cache_work(n_cards: int, cached_matchups: int) -> dict[str, np.ndarray]:
+    """The fields of a TableCache (simkit.kernels.combat_memo) for ``cached_matchups``
+    tables (the game engine keeps one per workspace, next to a TableMemo whose table holds
+    all their entries); cards drawn with equal weight."""
     from simkit.kernels.combat_table import SIG_SIZE
     from simkit.kernels.low.hashtable import new_table
 
     sig_keys, sig_rows = new_table(max(cached_matchups, 1))
     return dict(
-        table=new_withdraw_table(max(max_states, cached_states)),
+        weight=np.ones(n_cards),
         sigs=np.zeros((cached_matchups, SIG_SIZE), dtype=np.int64),
         sig_keys=sig_keys,
         sig_rows=sig_rows,
         sig=np.zeros(SIG_SIZE, dtype=np.int64),
         cache_i=np.zeros(2, dtype=np.int64),
-        slots_used=np.zeros(max_states, dtype=np.int64),
-        values=np.zeros((max_states, NV)),
-        sbuf=np.zeros((DEPTH, 3, C.STATE_SIZE), dtype=np.int64),
-        vbuf=np.zeros((DEPTH, 3, NV)),
-        ibuf=np.zeros((DEPTH, 2, max(C.MAX_OLD_ONES, C.NUM_STACKS)), dtype=np.int64),
-        rep=np.zeros(n_cards, dtype=np.int64),
-        prob=np.zeros(n_cards),
     )
 
 
@@ -94,20 +141,9 @@ def solve_withdraw_table(
         raise UserError(
             "the withdraw table plays a fixed --allocate policy (cheapest, spread, protect:...)"
         )
-    alloc_id, alloc_params = allocate.lower()
     st = st0.copy()
     outcome = start_combat(st, mx)
-    ctx_i = np.array(
-        [
-            alloc_id,
-            0,
-            OBJ_VALUE if policy.objective == "value" else OBJ_P_DESTROY,
-            data.port["flip_threshold"],
-            0,
-            0,
-        ],
-        dtype=np.int64,
-    )
+    ctx_i = table_ctx(allocate, policy, data)
     ctx_f = np.array([destroy_value], dtype=np.float64)
     if outcome != C.ONGOING:  # decided before the first card (Bombardier Milligan)
         finish(st, mx, outcome)
@@ -116,41 +152,13 @@ def solve_withdraw_table(
         )
     n = data.card_hits.shape[0]
     weight = np.ones(n) if available is None else available.astype(np.float64)
+    kit = table_kit(data, mx, cost, allocate)
     budget = min(FIRST_BUDGET, max_states)
     while True:  # small buffers first (most tables have tens to hundreds of states)
-        w = table_work(budget, n)
-        group_deck(
-            st,
-            mx,
-            data.card_hits,
-            data.card_purple,
-            data.card_sanity,
-            data.card_airship,
-            weight,
-            w["rep"],
-            w["prob"],
-        )
-        row = solve_table(
-            st,
-            mx,
-            cost,
-            data.card_hits,
-            data.card_purple,
-            data.card_sanity,
-            data.card_airship,
-            w["rep"],
-            w["prob"],
-            alloc_params,
-            ctx_i,
-            ctx_f,
-            0,
-            w["table"],
-            w["slots_used"],
-            w["values"],
-            w["sbuf"],
-            w["vbuf"],
-            w["ibuf"],
-        )
+        w = table_work(budget, n, ctx_i, ctx_f)
+        memo = table_memo(**w)
+        group_deck(st, kit, weight, memo)
+        row = solve_table(st, kit, memo)
         if row >= 0 or budget >= max_states:
             break
         budget = min(budget * 16, max_states)
@@ -192,63 +200,37 @@ class SharedTables:
             )
         self.mx = mx.copy()
         self.cost = cost.copy()
-        self.data = data
         self.max_states = max_states
-        alloc_id, self.alloc_params = allocate.lower()
-        self.ctx_i = np.array(
-            [
-                alloc_id,
-                0,
-                OBJ_VALUE if policy.objective == "value" else OBJ_P_DESTROY,
-                data.port["flip_threshold"],
-                0,
-                0,
-            ],
-            dtype=np.int64,
-        )
+        self.ctx_i = table_ctx(allocate, policy, data)
         self.ctx_f = np.array([destroy_value], dtype=np.float64)
         from simkit.kernels.combat_table_shared import MASKS, group_by_mask
 
         n = data.card_hits.shape[0]
         weight = np.ones(n) if available is None else available.astype(np.float64)
-        self.reps = np.zeros((MASKS, n), dtype=np.int64)
-        self.probs = np.zeros((MASKS, n))
-        self.n_classes = np.zeros(MASKS, dtype=np.int64)
-        group_by_mask(
-            self.mx,
-            data.card_hits,
-            data.card_purple,
-            data.card_sanity,
-            data.card_airship,
-            weight,
-            self.reps,
-            self.probs,
-            self.n_classes,
-        )
-        self._alloc(min(SHARED_FIRST, max_states))
-        self.sbuf = np.zeros((DEPTH, 3, C.STATE_SIZE), dtype=np.int64)
-        self.vbuf = np.zeros((DEPTH, 3, NV))
-        self.ibuf = np.zeros((DEPTH, 2, max(C.MAX_OLD_ONES, C.NUM_STACKS)), dtype=np.int64)
+        self.kit = table_kit(data, self.mx, self.cost, allocate)
+        self.capacity = min(SHARED_FIRST, max_states)
+        self.work = table_work(self.capacity, n, self.ctx_i, self.ctx_f, masks=MASKS)
+        self.memo = table_memo(**self.work)
+        group_by_mask(self.kit, weight, self.memo)
         self.lookup = new_withdraw_table(64)
         self.withdrawing = 0  # entries in lookup
         self.looked = 0  # memo rows already scanned into lookup
 
-    def _alloc(self, capacity: int) -> None:
-        self.capacity = capacity
-        self.table = new_withdraw_table(capacity)
-        self.slots_used = np.zeros(capacity, dtype=np.int64)
-        self.values = np.zeros((capacity, NV))
-        self.flags = np.zeros(capacity, dtype=np.int8)
-
     def _grow(self) -> None:
+        """Move the memo into buffers 4x as large (the card classes and work buffers stay)."""
         from simkit.kernels.combat_table_shared import rehash
 
-        old = (self.table, self.slots_used, self.values, self.flags)
-        n = self.states
-        self._alloc(min(self.capacity * 4, self.max_states))
-        rehash(old[0], old[1], n, self.table, self.slots_used)
-        self.values[:n] = old[2][:n]
-        self.flags[:n] = old[3][:n]
+        old, n = self.work, self.states
+        self.capacity = min(self.capacity * 4, self.max_states)
+        masks, n_cards = old["reps"].shape
+        new = table_work(self.capacity, n_cards, self.ctx_i, self.ctx_f, masks=masks)
+        for name in ("reps", "probs", "n_classes", "sbuf", "vbuf", "ibuf"):
+            new[name] = old[name]
+        rehash(old["table"], old["slots_used"], n, new["table"], new["slots_used"])
+        new["values"][:n] = old["values"][:n]
+        new["flags"][:n] = old["flags"][:n]
+        self.work = new
+        self.memo = table_memo(**new)
 
     @property
     def states(self) -> int:
@@ -257,13 +239,14 @@ class SharedTables:
     def _update_lookup(self) -> None:
         from simkit.kernels.combat_table_shared import add_withdrawing
 
+        table, slots_used = self.work["table"], self.work["slots_used"]
         start, end = self.looked, self.states
-        new = int(np.count_nonzero(self.table[self.slots_used[start:end], 2] > C.STAY))
+        new = int(np.count_nonzero(table[slots_used[start:end], 2] > C.STAY))
         if 2 * (self.withdrawing + new) > self.lookup.shape[0]:  # keep it at most half full
             self.lookup = new_withdraw_table(2 * (self.withdrawing + new))
             self.withdrawing = 0
             start = 0
-        self.withdrawing += add_withdrawing(self.table, self.slots_used, start, end, self.lookup)
+        self.withdrawing += add_withdrawing(table, slots_used, start, end, self.lookup)
         self.looked = end
 
     def solve(self, st0: np.ndarray, mx: np.ndarray) -> tuple[WithdrawTable, bool]:
@@ -279,30 +262,8 @@ class SharedTables:
             finish(st, mx, outcome)
             value = terminal(st, st0, self.cost, self.ctx_i, self.ctx_f)
             return WithdrawTable(EMPTY_TABLE, value, 0, np.zeros(0, dtype=np.int8)), False
-        d = self.data
         while True:
-            row = solve_shared(
-                st,
-                self.mx,
-                self.cost,
-                d.card_hits,
-                d.card_purple,
-                d.card_sanity,
-                d.card_airship,
-                self.reps,
-                self.probs,
-                self.n_classes,
-                self.alloc_params,
-                self.ctx_i,
-                self.ctx_f,
-                self.table,
-                self.slots_used,
-                self.values,
-                self.flags,
-                self.sbuf,
-                self.vbuf,
-                self.ibuf,
-            )
+            row = solve_shared(st, self.kit, self.memo)
             if row >= 0:
                 break
             if self.ctx_i[CTX_OVERFLOW] != OVERFLOW_VALUES or self.capacity >= self.max_states:
@@ -313,10 +274,10 @@ class SharedTables:
         self._update_lookup()
         solved = WithdrawTable(
             self.lookup,
-            self.values[row].copy(),
+            self.work["values"][row].copy(),
             self.states,
             np.zeros(0, dtype=np.int8),
             shared=True,
             withdrawing=self.withdrawing,
         )
-        return solved, bool(self.flags[row])
+        return solved, bool(self.work["flags"][row])

@@ -244,9 +244,11 @@ GAME_TABLE_MATCHUPS = 4_096  # matchups cached (then the cache starts again)
 
 
 def withdraw_table_work(n_cards: int) -> dict[str, np.ndarray]:
-    from simkit.combat.table import table_work
+    from simkit.combat.table import cache_work, table_work
 
-    w = table_work(GAME_TABLE_STATES, n_cards, GAME_TABLE_CACHED, GAME_TABLE_MATCHUPS)
+    ctx_i, ctx_f = np.zeros(6, dtype=np.int64), np.zeros(1)
+    w = table_work(GAME_TABLE_STATES, n_cards, ctx_i, ctx_f, table_states=GAME_TABLE_CACHED)
+    c = cache_work(n_cards, GAME_TABLE_MATCHUPS)
     return dict(
         wt_table=w["table"],
         wt_slots=w["slots_used"],
@@ -254,15 +256,15 @@ def withdraw_table_work(n_cards: int) -> dict[str, np.ndarray]:
         wt_sbuf=w["sbuf"],
         wt_vbuf=w["vbuf"],
         wt_ibuf=w["ibuf"],
-        wt_rep=w["rep"],
-        wt_prob=w["prob"],
-        wt_weight=np.ones(n_cards),
-        wt_ctx_i=np.zeros(6, dtype=np.int64),
-        wt_ctx_f=np.zeros(1),
+        wt_rep=w["reps"],
+        wt_prob=w["probs"],
+        wt_weight=c["weight"],
+        wt_ctx_i=ctx_i,
+        wt_ctx_f=ctx_f,
         wt_st=np.zeros(C.STATE_SIZE, dtype=np.int64),
-        wt_sigs=w["sigs"],
-        wt_sig_keys=w["sig_keys"],
-        wt_sig_rows=w["sig_rows"],
-        wt_sig=w["sig"],
-        wt_cache=w["cache_i"],
+        wt_sigs=c["sigs"],
+        wt_sig_keys=c["sig_keys"],
+        wt_sig_rows=c["sig_rows"],
+        wt_sig=c["sig"],
+        wt_cache=c["cache_i"],
     )

@@ -16,6 +16,12 @@ memo never depends on history:
 Decisions (withdrawal before a draw, cube allocation, Corporal Jones) are either a
 fixed policy (shared with the Monte Carlo kernel) or chosen to maximise V[OBJ].
 The same card_effect / apply_card / check_end / finish functions resolve cards.
+
+One expander, :func:`exact_node`, walks the nodes in two modes (a literal argument, so
+numba compiles each mode apart): VALUE solves (:func:`node_value`), COUNT only counts the
+nodes a solve would store (:func:`count_nodes`, simkit.kernels.combat_exact_count). A
+kernel takes the fight's CombatKit (simkit.kernels.low.combat_kit) and the solve's
+ExactMemo (simkit.kernels.combat_memo).
 """
 
 import numba as nb
@@ -23,7 +29,6 @@ import numpy as np
 
 from simkit.kernels.combat import (
     LOST_HIST,
-    NO_NRT,
     absorbable,
     apply_card,
     card_effect,
@@ -125,9 +130,10 @@ LEAVE_SKIP, LEAVE_DONE, LEAVE_DRAW = 0, 1, 2
 
 
 @nb.njit(cache=True, inline="always")
-def leave(here, st, mx, mx_cost, option, ctx_i, ctx_f, v):
+def leave(here, st, mx, option):
     """Apply a withdrawal option to a copy of st in ``here``: LEAVE_SKIP (nobody of that
-    group to leave), LEAVE_DONE (everyone left: v holds the value) or LEAVE_DRAW."""
+    group to leave), LEAVE_DONE (everyone left: ``here`` is the finished fight) or
+    LEAVE_DRAW."""
     copy_into(here, st)
     if option == C.STAY:
         return LEAVE_DRAW
@@ -135,7 +141,6 @@ def leave(here, st, mx, mx_cost, option, ctx_i, ctx_f, v):
         return LEAVE_SKIP
     if combatants(here, mx) == 0:
         finish(here, mx, C.WITHDRAW)
-        terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
         return LEAVE_DONE
     return LEAVE_DRAW
 
@@ -181,16 +186,17 @@ def terminal_into(v, st_end, before, mx_cost, ctx_i, ctx_f):
 
 
 @nb.njit(cache=True, inline="always")
-def policy_split(st, mx, mx_cost, n, alloc_id, alloc_params, scratch, split):
-    """Cubes per stack (into split[0]) that a fixed allocation policy would place."""
+def policy_split(st, kit, n, alloc_id, scratch, split):
+    """Cubes per stack (into split[0]) that the fixed allocation policy alloc_id (with the
+    kit's parameters) would place."""
     copy_into(scratch, st)
     for s in range(C.NUM_STACKS):
         split[0, s] = 0
     for _ in range(n):
-        s = choose_stack(alloc_id, alloc_params, scratch, mx, mx_cost)
+        s = choose_stack(alloc_id, kit.alloc_params, scratch, kit.mx, kit.mx_cost)
         if s < 0:
             break
-        place_cubes(scratch, mx, s, 1)
+        place_cubes(scratch, kit.mx, s, 1)
         split[0, s] += 1
 
 
@@ -245,75 +251,73 @@ def all_splits(st, mx, n, rows):
     return found
 
 
-@nb.njit(**NO_NRT)
-def node_value(
-    st,
-    comp,
-    full,
-    place,
-    st0,
-    mx,
-    mx_cost,
-    cls_hits,
-    cls_purple,
-    cls_sanity,
-    cls_airship,
-    alloc_params,
-    wd_params,
-    wd_table,
-    ctx_i,
-    ctx_f,
-    keys,
-    rows,
-    values,
-    decisions,
-    features,
-    sbuf,
-    vbuf,
-    ibuf,
-    cbuf,
-    split_buf,
-):
-    """Row of ``values`` holding the value of state ``st`` before a withdrawal decision and
-    the next draw (-1 once the state budget is exhausted).
+# The expander's modes (a literal argument: numba compiles one specialisation per mode and
+# folds the tests on it). VALUE solves; COUNT walks the same nodes carrying no values.
+VALUE, COUNT = 0, 1
+COUNT_MORE, COUNT_DEEP = -1, -2  # COUNT: past the limit; a fight deeper than the buffers
 
-    features[row] = (sanity, units left, total Old One damage, cards drawn) of each stored
-    state, so the policy can be summarised in words. sbuf/vbuf/ibuf/cbuf/split_buf are
-    per-depth work buffers (depth = cards drawn so
-    far): the solver allocates nothing, so it compiles without NRT (see NO_NRT).
+
+@nb.njit(cache=True)
+def exact_node(mode, st, comp, kit, memo):
+    """Expand the node (state ``st`` before a withdrawal decision and the next draw, cards
+    ``comp`` left by class) with the fight's CombatKit (class card arrays) and ExactMemo.
+
+    VALUE: the row of memo.values holding its value (-1 once the state budget is
+    exhausted, ctx_i[CTX_OVERFLOW] says why); features[row] = (sanity, units left, total
+    Old One damage, cards drawn), so the policy can be summarised in words.
+    COUNT: add the nodes not in memo.keys yet to ctx_i[CTX_STATES]; 0, or COUNT_MORE once
+    the count passes memo.limit, or COUNT_DEEP if a fight is deeper than the buffers (then
+    the solver overflows too). It covers what the odds table asks (a fixed allocation, a
+    fixed or the optimal withdrawal); Corporal Jones only ends fights, so adds no node.
     """
-    if ctx_i[CTX_OVERFLOW] != 0:
+    ctx_i, ctx_f = memo.ctx_i, memo.ctx_f
+    if mode == VALUE and ctx_i[CTX_OVERFLOW] != 0:
         return -1
-    k1 = composition_key(comp, place)
-    k2 = rest_key(st, st0, mx)
+    mx, mx_cost = kit.mx, kit.mx_cost
+    keys, rows = memo.keys, memo.rows
+    k1 = composition_key(comp, memo.place)
+    k2 = rest_key(st, memo.st0, mx)
     found = table_get(keys, rows, k1, k2)
     if found != EMPTY:
-        return found
+        return found if mode == VALUE else 0
+    if mode == COUNT:  # counted before its children (a count needs no values)
+        if ctx_i[CTX_STATES] >= memo.limit:
+            return COUNT_MORE
+        table_put(keys, rows, k1, k2, ctx_i[CTX_STATES])
+        ctx_i[CTX_STATES] += 1
     d = st[C.CARDS]
+    sbuf, vbuf, ibuf = memo.sbuf, memo.vbuf, memo.ibuf
     if d >= sbuf.shape[0]:
+        if mode == COUNT:
+            return COUNT_DEEP
         ctx_i[CTX_OVERFLOW] = 1  # a fight longer than the buffers (many reshuffles): too large
         return -1
     here, after, scratch = sbuf[d, 0], sbuf[d, 1], sbuf[d, 2]
     best, v, vc, w = vbuf[d, 0], vbuf[d, 1], vbuf[d, 2], vbuf[d, 3]
     dmg = ibuf[d, 0, : C.MAX_OLD_ONES]
     split_row = ibuf[d, 1:2, : C.NUM_STACKS]
-    reshuffled = cbuf[d]
+    reshuffled = memo.cbuf[d]
+    # the card arrays in locals: a StructRef field read is a reference count (NRT) each
+    hits, purple = kit.card_hits, kit.card_purple
+    sanity, airship = kit.card_sanity, kit.card_airship
     best_option = -1
     optimal_wd = (ctx_i[CTX_WD] == WD_OPTIMAL) & (mx[C.CAN_WITHDRAW] != 0)
     fixed_option = C.STAY
     if mx[C.CAN_WITHDRAW] != 0 and not optimal_wd:
-        fixed_option = withdraw_decision(ctx_i[CTX_WD], wd_params, wd_table, st, mx)
+        fixed_option = withdraw_decision(ctx_i[CTX_WD], kit.wd_params, kit.wd_table, st, mx)
     for option in range(4):
         if optimal_wd:
             if option != C.STAY and not has_withdrawable(st, mx):
                 continue
         elif option != fixed_option:
             continue
-        how = leave(here, st, mx, mx_cost, option, ctx_i, ctx_f, v)
+        how = leave(here, st, mx, option)
         if how == LEAVE_SKIP:
             continue
         if how == LEAVE_DONE:
-            best_option = keep_better(v, best, best_option, option, ctx_i)
+            if mode == VALUE:
+                terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
+                best_option = keep_better(v, best, best_option, option, ctx_i)
             continue
         # --- draw the next card ------------------------------------------
         deck = comp
@@ -322,36 +326,34 @@ def node_value(
             total += comp[c]
         if total == 0:
             if here[C.RESHUFFLES] > 0 and here[C.PROGRESS] == 0:
-                finish(here, mx, C.STALEMATE)  # a whole deck changed nothing, as in play_combat
-                terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
-                best_option = keep_better(v, best, best_option, option, ctx_i)
+                if mode == VALUE:  # a whole deck changed nothing: a stalemate, as in play
+                    finish(here, mx, C.STALEMATE)
+                    terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
+                    best_option = keep_better(v, best, best_option, option, ctx_i)
                 continue
-            copy_into(reshuffled, full)
+            copy_into(reshuffled, memo.full)
             deck = reshuffled
             here[C.RESHUFFLES] += 1
             here[C.PROGRESS] = 0
-            for c in range(full.size):
-                total += full[c]
-        for k in range(NV):
-            v[k] = 0.0
+            for c in range(deck.size):
+                total += deck[c]
+        if mode == VALUE:
+            for k in range(NV):
+                v[k] = 0.0
         for c in range(deck.size):
             if deck[c] == 0:
                 continue
             prob = deck[c] / total
             deck[c] -= 1
-            p, s_loss, a = card_effect(
-                here, mx, cls_hits, cls_purple, cls_sanity, cls_airship, c, dmg
-            )
-            if ctx_i[CTX_ALLOC] == ALLOC_OPTIMAL and p > 0:
-                splits = split_buf[d]
+            p, s_loss, a = card_effect(here, mx, hits, purple, sanity, airship, c, dmg)
+            if mode == VALUE and ctx_i[CTX_ALLOC] == ALLOC_OPTIMAL and p > 0:
+                splits = memo.split_buf[d]
                 n_splits = all_splits(here, mx, p, splits)
                 if n_splits < 0:
                     ctx_i[CTX_OVERFLOW] = 2  # more splits than the buffer holds
                     return -1
             else:
-                policy_split(
-                    here, mx, mx_cost, p, ctx_i[CTX_ALLOC], alloc_params, scratch, split_row
-                )
+                policy_split(here, kit, p, ctx_i[CTX_ALLOC], scratch, split_row)
                 splits = split_row
                 n_splits = 1
             for r in range(n_splits):
@@ -362,46 +364,22 @@ def node_value(
                 short = apply_card(after, mx, dmg, s_loss, a)
                 outcome = check_end(after, mx, short)
                 if outcome != C.ONGOING:
-                    finish(after, mx, outcome)
-                    terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
+                    if mode == VALUE:
+                        finish(after, mx, outcome)
+                        terminal_into(w, after, here, mx_cost, ctx_i, ctx_f)
                 else:
-                    row = node_value(
-                        after,
-                        deck,
-                        full,
-                        place,
-                        st0,
-                        mx,
-                        mx_cost,
-                        cls_hits,
-                        cls_purple,
-                        cls_sanity,
-                        cls_airship,
-                        alloc_params,
-                        wd_params,
-                        wd_table,
-                        ctx_i,
-                        ctx_f,
-                        keys,
-                        rows,
-                        values,
-                        decisions,
-                        features,
-                        sbuf,
-                        vbuf,
-                        ibuf,
-                        cbuf,
-                        split_buf,
-                    )
+                    row = exact_node(mode, after, deck, kit, memo)
                     if row < 0:
-                        return -1
-                    copy_into(w, values[row])
-                    step_delta(w, here, after, mx_cost)
-                    set_objective(w, ctx_i, ctx_f)
-                if r == 0 or better(w, vc, ctx_i):
+                        deck[c] += 1
+                        return row
+                    if mode == VALUE:
+                        copy_into(w, memo.values[row])
+                        step_delta(w, here, after, mx_cost)
+                        set_objective(w, ctx_i, ctx_f)
+                if mode == VALUE and (r == 0 or better(w, vc, ctx_i)):
                     copy_into(vc, w)
             # Corporal Jones: withdraw everything after seeing the card, before it resolves.
-            if jones_available(here, mx):
+            if mode == VALUE and jones_available(here, mx):
                 copy_into(after, here)
                 after[C.CARDS] += 1
                 after[C.JONES_USED] = 1
@@ -412,34 +390,50 @@ def node_value(
                     take = better(w, vc, ctx_i)
                 else:  # the Monte Carlo kernel's rule: peek with the fixed allocation
                     copy_into(scratch, here)
-                    take = jones_decision(
-                        resolve_by_policy(
-                            scratch,
-                            mx,
-                            mx_cost,
-                            cls_hits,
-                            cls_purple,
-                            cls_sanity,
-                            cls_airship,
-                            c,
-                            dmg,
-                            ctx_i[CTX_ALLOC],
-                            alloc_params,
-                        )
-                    )
+                    take = jones_decision(jones_peek(scratch, kit, c, dmg, ctx_i[CTX_ALLOC]))
                 if take:
                     copy_into(vc, w)
             deck[c] += 1
-            for k in range(NV):
-                v[k] += prob * vc[k]
-        set_objective(v, ctx_i, ctx_f)
-        best_option = keep_better(v, best, best_option, option, ctx_i)
+            if mode == VALUE:
+                for k in range(NV):
+                    v[k] += prob * vc[k]
+        if mode == VALUE:
+            set_objective(v, ctx_i, ctx_f)
+            best_option = keep_better(v, best, best_option, option, ctx_i)
+    if mode == COUNT:
+        return 0
+    return store_node(st, kit, memo, k1, k2, best, best_option)
+
+
+@nb.njit(cache=True, inline="always")
+def jones_peek(scratch, kit, c, dmg, alloc_id):
+    """resolve_by_policy on the kit's cards: would card c defeat the force?"""
+    return resolve_by_policy(
+        scratch,
+        kit.mx,
+        kit.mx_cost,
+        kit.card_hits,
+        kit.card_purple,
+        kit.card_sanity,
+        kit.card_airship,
+        c,
+        dmg,
+        alloc_id,
+        kit.alloc_params,
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def store_node(st, kit, memo, k1, k2, best, best_option):
+    """Store a solved node's value, decision and features; its row (-1 if memo is full)."""
+    ctx_i, mx = memo.ctx_i, kit.mx
     index = ctx_i[CTX_STATES]
-    if index >= values.shape[0]:
+    if index >= memo.values.shape[0]:
         ctx_i[CTX_OVERFLOW] = 1
         return -1
-    copy_into(values[index], best)
-    decisions[index] = best_option
+    copy_into(memo.values[index], best)
+    memo.decisions[index] = best_option
+    features = memo.features
     features[index, 0] = st[C.SANITY]
     features[index, 1] = combatants(st, mx) - (
         st[C.COUNT + C.PORT_STACK] if mx[C.PORT_FIGHTS] != 0 else 0
@@ -449,6 +443,19 @@ def node_value(
         oo += st[C.OO_DAMAGE + i]
     features[index, 2] = oo
     features[index, 3] = st[C.CARDS]
-    table_put(keys, rows, k1, k2, index)
+    table_put(memo.keys, memo.rows, k1, k2, index)
     ctx_i[CTX_STATES] = index + 1
     return index
+
+
+@nb.njit(cache=True)
+def node_value(st, comp, kit, memo):
+    """The row of memo.values holding the value of the root ``st`` (exact_node, VALUE)."""
+    return exact_node(VALUE, st, comp, kit, memo)
+
+
+@nb.njit(cache=True)
+def count_nodes(st, comp, kit, memo):
+    """Count the nodes reachable from ``st`` into memo.ctx_i[CTX_STATES] (exact_node,
+    COUNT): 0, COUNT_MORE or COUNT_DEEP."""
+    return exact_node(COUNT, st, comp, kit, memo)

@@ -2,9 +2,12 @@
 (simkit.kernels.combat_table), solved from the combat's start and cached per matchup in
 the workspace."""
 
+import numpy as np
+
 from simkit.kernels.combat import check_end, copy_into, start_combat
-from simkit.kernels.combat_exact import CTX_ALLOC, CTX_OBJECTIVE
-from simkit.kernels.combat_table import cached_table
+from simkit.kernels.combat_exact import CTX_ALLOC, CTX_FLIP_THRESHOLD, CTX_OBJECTIVE
+from simkit.kernels.combat_memo import TableCache, TableMemo
+from simkit.kernels.combat_table import cached_table, table_solver_kit
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.jit import kernel
@@ -30,32 +33,26 @@ def withdraw_table_tag(S, X, W, p, m, st_start):
     for j in range(m):
         value += S.tile_vp[W.tiles2[j]]
     W.wt_ctx_f[0] = value
-    return cached_table(
-        st,
-        W.cmx,
-        W.mx_cost,
-        S.card_hits,
-        S.card_purple,
-        S.card_sanity,
-        S.card_airship,
-        W.wt_weight,
-        W.wt_rep,
-        W.wt_prob,
-        W.alloc_params,
+    kit = table_solver_kit(
+        S, W.cmx, W.mx_cost, ctx_i[CTX_ALLOC], W.alloc_params, ctx_i[CTX_FLIP_THRESHOLD]
+    )
+    memo = TableMemo(
         ctx_i,
         W.wt_ctx_f,
+        0,
         W.wt_table,
         W.wt_slots,
         W.wt_values,
+        np.zeros(0, dtype=np.int8),  # flags: a per-force table keeps none
+        W.wt_rep,
+        W.wt_prob,
+        np.zeros(1, dtype=np.int64),  # its class count (group_deck)
         W.wt_sbuf,
         W.wt_vbuf,
         W.wt_ibuf,
-        W.wt_sigs,
-        W.wt_sig_keys,
-        W.wt_sig_rows,
-        W.wt_sig,
-        W.wt_cache,
     )
+    cache = TableCache(W.wt_weight, W.wt_sigs, W.wt_sig_keys, W.wt_sig_rows, W.wt_sig, W.wt_cache)
+    return cached_table(st, kit, memo, cache)
 
 
 @kernel

@@ -1,0 +1,155 @@
+"""``CombatKit``: everything a combat kernel reads besides the state, as one numba StructRef.
+
+A fight is the state ``st`` (simkit.kernels.low.combat_layout) and a kit: the deck's
+cards (what each card does to each Old One type), the deck to draw from, the matchup
+(``mx``, ``mx_cost``), the players' policies (allocation and withdrawal ids and
+parameters, the solved withdraw table), the Revenge port-flip threshold and the work
+buffers the no-allocation kernels write into. Kernels take ``(kit, st, ...)`` instead of
+twenty-odd positional arrays; the kit is one pointer, as simkit.kernels.game_state does
+for the game engine (and for the same reason: a tuple of arrays is passed as hundreds of
+scalars and makes every kernel slow to compile).
+
+Fields (``kit.NAME``):
+
+    card_hits, card_purple, card_sanity, card_airship
+                   [card, Old One type]: the hit mask, purple cubes, sanity and airship
+                   damage of each card (AuzData / the game's Static arrays, shared)
+    start_deck     int64[n]: the cards the first deck holds (a fresh deck: all of them)
+    mx, mx_cost    the matchup (int64 [MATCHUP_SIZE], float64 [NUM_STACKS])
+    alloc_id, alloc_params   purple-cube allocation (strategies.combat.allocation)
+    wd_id, wd_params         withdrawal (strategies.combat.withdrawal)
+    wd_b_id, wd_b_params     the second withdrawal of a paired run (else = wd_*)
+    wd_table       int64 [slots, TABLE_COLS]: the solved withdraw table (or EMPTY_TABLE)
+    flip_threshold Revenge: port damage that flips a surviving strength-4 port
+    deck, deck2    int64 [cards]: the deck being drawn (deck2: a paired run's second deck)
+    state, state_b, scratch
+                   int64 [STATE_SIZE]: the state played, policy B's state, a copy to
+                   look ahead on (Corporal Jones); not ``st``, which numba's generated
+                   StructRef constructor uses for the struct itself
+    dmg            int64 [MAX_OLD_ONES]: one card's damage per Old One
+    tape           int64 [n]: the cards one combat drew (paired play replays them)
+
+The arrays are shared, not copied: a kernel that changes ``kit.mx`` (the port joining
+the fight) changes the caller's array, as the positional kernels did.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from numba.core import types
+from numba.experimental import structref
+
+from simkit.kernels.low import combat_layout as C
+
+FIELDS = (
+    "card_hits",
+    "card_purple",
+    "card_sanity",
+    "card_airship",
+    "start_deck",
+    "mx",
+    "mx_cost",
+    "alloc_id",
+    "alloc_params",
+    "wd_id",
+    "wd_params",
+    "wd_b_id",
+    "wd_b_params",
+    "wd_table",
+    "flip_threshold",
+    "deck",
+    "deck2",
+    "state",
+    "state_b",
+    "scratch",
+    "dmg",
+    "tape",
+)
+
+
+@structref.register
+class CombatKitType(types.StructRef):
+    def preprocess_fields(self, fields):
+        # one compiled kernel for every kit: ids and thresholds are values, not literals
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class CombatKit(structref.StructRefProxy):
+    """A combat's cards, matchup, policies and work buffers (see the module docstring)."""
+
+
+structref.define_proxy(CombatKit, CombatKitType, list(FIELDS))
+
+
+def _field(name):
+    """A read-only Python property for one field (jitted on first use; kernels read the
+    fields directly)."""
+
+    @nb.njit
+    def get(kit):
+        return getattr(kit, name)
+
+    return property(lambda self: get(self), doc=f"kit.{name}")
+
+
+for _name in FIELDS:
+    setattr(CombatKit, _name, _field(_name))
+
+
+@nb.njit(cache=True)
+def _kit(t):
+    return CombatKit(*t)
+
+
+def combat_kit(
+    cards,
+    mx: np.ndarray,
+    mx_cost: np.ndarray,
+    start_deck: np.ndarray,
+    alloc: tuple[int, np.ndarray],
+    withdraw: tuple[int, np.ndarray],
+    wd_table: np.ndarray,
+    flip_threshold: int,
+    *,
+    withdraw_b: tuple[int, np.ndarray] | None = None,
+    tape_size: int = 1,
+) -> CombatKit:
+    """A kit with fresh work buffers.
+
+    cards: anything with the four card arrays as attributes (AuzData, the game's Static);
+    alloc / withdraw / withdraw_b: a policy's ``lower()`` (id, params); tape_size: the most
+    cards one combat can draw, for paired play (1 when no tape is kept).
+    """
+    n_cards = cards.card_hits.shape[0]
+    wd_b = withdraw if withdraw_b is None else withdraw_b
+
+    def state():
+        return np.zeros(C.STATE_SIZE, dtype=np.int64)
+
+    return _kit(
+        (
+            cards.card_hits,
+            cards.card_purple,
+            cards.card_sanity,
+            cards.card_airship,
+            np.ascontiguousarray(start_deck, dtype=np.int64),
+            np.ascontiguousarray(mx, dtype=np.int64),
+            np.ascontiguousarray(mx_cost, dtype=np.float64),
+            np.int64(alloc[0]),
+            np.ascontiguousarray(alloc[1], dtype=np.float64),
+            np.int64(withdraw[0]),
+            np.ascontiguousarray(withdraw[1], dtype=np.float64),
+            np.int64(wd_b[0]),
+            np.ascontiguousarray(wd_b[1], dtype=np.float64),
+            np.ascontiguousarray(wd_table, dtype=np.int64),
+            np.int64(flip_threshold),
+            np.arange(n_cards, dtype=np.int64),
+            np.arange(n_cards, dtype=np.int64),
+            state(),
+            state(),
+            state(),
+            np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
+            np.zeros(max(tape_size, 1), dtype=np.int64),
+        )
+    )
