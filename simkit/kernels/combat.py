@@ -2,8 +2,15 @@
 
 Resolution is split from chance: :func:`card_effect` reads one drawn card,
 :func:`apply_card` changes the state, :func:`check_end` / :func:`finish` close the
-combat. The Monte Carlo loop here and the exact solver in combat_exact.py call
-exactly these functions. State layout: simkit/kernels/low/combat_layout.py.
+combat. The draw loop here and the exact solver in combat_exact.py call exactly these
+functions. State layout: simkit/kernels/low/combat_layout.py.
+
+One draw loop, :func:`play_one` (view, state, source), plays every fight: Monte Carlo
+(:func:`simulate_combats`), scripted play (:func:`play_script`), the experiment runner's
+rows (combat_rows.py), paired play (combat_paired.py: A on a recording source, B on a
+replaying one) and the game engine's fights (game_combat.py, through :func:`play`).
+Entry kernels take a CombatKit (simkit.kernels.low.combat_kit) and run the loop on its
+KitView.
 """
 
 from collections import namedtuple
@@ -20,10 +27,10 @@ from simkit.kernels.low.port import port_flips
 from strategies.combat.allocation import SPREAD, choose_stack
 from strategies.combat.withdrawal import jones_decision, withdraw_decision
 
-# The Monte Carlo loop is compiled with _nrt=False: numba's reference counting of
-# array arguments around every inlined helper call blocks LLVM from keeping array
-# metadata in registers (measured: 38 ns -> 6 ns per card effect). Such kernels
-# must not allocate, so callers pass in every work buffer.
+# The draw loop is compiled with _nrt=False: numba's reference counting of array
+# arguments around every inlined helper call blocks LLVM from keeping array metadata in
+# registers (measured: 38 ns -> 6 ns per card effect). Such kernels must not allocate
+# (every work buffer is the kit's) and must not return arrays to a kernel with NRT.
 NO_NRT = {"cache": True, "_nrt": False}
 NUM_UNIT_BITS = 5
 LOST_HIST = 16  # histogram bins for units lost in one combat (last bin: that many or more)

@@ -3,8 +3,9 @@
 Policy A is played exactly as :func:`simkit.kernels.combat.simulate_combats` plays it (the
 same draws from ``rng`` in the same order: for one seed its results are that kernel's).
 Policy B shares every card and every state with A until the first decision where the two
-policies differ; there the fight forks. A goes on drawing as usual while the cards it
-draws are written down; B then resumes from the fork on the same cards (the deck's order
+policies differ; there the fight forks. A plays on a Recorder (its cards written on a
+tape); B then replays the tape from the fork (a Replay source, the same play_one) on the
+same cards (the deck's order
 does not depend on who draws it), and if B outlasts A it continues the same deck with
 draws from ``rng2`` on a copy, so A's deck, and so every later game of A, is untouched.
 
