@@ -289,12 +289,12 @@ def jones_available(st, mx):
 Chance = namedtuple("Chance", ("rng", "n_left"))
 Chance.__doc__ = """Cards drawn by chance from kit.deck[:n_left]: ``rng`` a numpy Generator
 (Monte Carlo) or a game stream (uint64[4], simkit.kernels.low.rand)."""
+Chance.shuffles = True  # a fresh deck is kit.deck refilled (else: the script's own order)
 
 Script = namedtuple("Script", ("cards", "n_left"))
 Script.__doc__ = """The k-th card drawn is cards[k]: the first ``n_left`` cards, then whole
 decks of card_hits.shape[0] cards (so reshuffles and stalemates fall where they would);
 running past the end stops the combat as a withdrawal (tests, replays, row output)."""
-
 
 # The hooks are compiled as functions of their own (LLVM still inlines them), without NRT
 # like the loop that calls them: numba 0.68 loses a write into an array reached through a
@@ -327,8 +327,8 @@ def next_card(source, v, st):
     raise NotImplementedError("jitted only")
 
 
-def refilled(source, n_left):
-    """The source with n_left cards in its deck."""
+def with_n_left(source, n_left):
+    """The source with n_left cards left in its deck."""
     raise NotImplementedError("jitted only")
 
 
@@ -346,31 +346,33 @@ def _decide(source, v, st):
     return None
 
 
-@overload(refilled, jit_options=HOOK)
-def _refilled(source, n_left):
-    if source_is(source, Chance):
-        return lambda source, n_left: Chance(source.rng, n_left)
-    if source_is(source, Script):
-        return lambda source, n_left: Script(source.cards, n_left)
-    return None
+@overload(with_n_left, jit_options=HOOK)
+def _with_n_left(source, n_left):
+    if not isinstance(source, types.BaseNamedTuple):
+        return None
+    cls = source.instance_class
+    fields = ", ".join("n_left" if f == "n_left" else f"source.{f}" for f in cls._fields)
+    space = {"cls": cls}
+    exec(f"def impl(source, n_left):\n    return cls({fields})", space)  # noqa: S102
+    return space["impl"]
 
 
 @overload(out_of_cards, jit_options=HOOK)
 def _out_of_cards(source, st):
     if source_is(source, Script):
         return lambda source, st: st[C.CARDS] >= source.cards.size
-    if source_is(source, Chance):
+    if isinstance(source, types.BaseNamedTuple):
         return lambda source, st: False
     return None
 
 
 @overload(fresh_deck, jit_options=HOOK)
 def _fresh_deck(source, v):
-    if source_is(source, Chance):
+    if not isinstance(source, types.BaseNamedTuple):
+        return None
+    if getattr(source.instance_class, "shuffles", False):
         return lambda source, v: refill_full(v.deck)
-    if source_is(source, Script):
-        return lambda source, v: v.card_hits.shape[0]
-    return None
+    return lambda source, v: v.card_hits.shape[0]
 
 
 @overload(next_card, jit_options=HOOK)
@@ -423,7 +425,7 @@ def play_on(v, st, source, outcome):
             outcome = C.WITHDRAW
             break
         if source.n_left == 0:
-            source = refilled(source, fresh_deck(source, v))
+            source = with_n_left(source, fresh_deck(source, v))
             st[C.RESHUFFLES] += 1
             st[C.PROGRESS] = 0
         c, source = next_card(source, v, st)

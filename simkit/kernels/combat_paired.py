@@ -29,14 +29,12 @@ from simkit.kernels.combat import (
     NO_NRT,
     copy_into,
     decide,
-    fresh_deck,
     next_card,
-    out_of_cards,
     play_on,
     play_one,
-    refilled,
     source_is,
     tally,
+    with_n_left,
 )
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low.combat_kit import view, with_withdrawal
@@ -49,6 +47,7 @@ tape[k] (k: the card's number in the fight). While ``watch`` is 1 it also asks p
 (the view's wd_b_*) at every decision; at the first difference the state is copied to
 fork_st, fork_left keeps the cards left then (-1: no fork) and watching stops."""
 Recorder.watches = True  # decide() is its own (simkit.kernels.combat)
+Recorder.shuffles = True  # a fresh deck is kit.deck refilled, as Chance's
 
 Replay = namedtuple("Replay", ("n_left", "tape", "drawn", "rng2", "deck", "deck2", "a_left", "n2"))
 Replay.__doc__ = """Policy B's cards from the fork: tape[k] while k < drawn (the cards A
@@ -79,42 +78,6 @@ def _decide_recorder(source, v, st):
     return recorder
 
 
-@overload(out_of_cards, jit_options=HOOK)
-def _out_of_cards_paired(source, st):
-    if source_is(source, Recorder, Replay):
-        return lambda source, st: False
-    return None
-
-
-@overload(fresh_deck, jit_options=HOOK)
-def _fresh_deck_paired(source, v):
-    if source_is(source, Recorder):
-        return lambda source, v: refill_full(v.deck)
-    if source_is(source, Replay):
-        return lambda source, v: v.card_hits.shape[0]
-    return None
-
-
-@overload(refilled, jit_options=HOOK)
-def _refilled_paired(source, n_left):
-    if source_is(source, Recorder):
-        return lambda source, n_left: Recorder(
-            source.rng, n_left, source.tape, source.fork_st, source.watch, source.fork_left
-        )
-    if source_is(source, Replay):
-        return lambda source, n_left: Replay(
-            n_left,
-            source.tape,
-            source.drawn,
-            source.rng2,
-            source.deck,
-            source.deck2,
-            source.a_left,
-            source.n2,
-        )
-    return None
-
-
 @overload(next_card, jit_options=HOOK)
 def _next_card_paired(source, v, st):
     if source_is(source, Recorder):
@@ -122,9 +85,7 @@ def _next_card_paired(source, v, st):
         def recorder(source, v, st):
             c, n_left = draw_card(source.rng, v.deck, source.n_left)
             source.tape[st[C.CARDS]] = c
-            return c, Recorder(
-                source.rng, n_left, source.tape, source.fork_st, source.watch, source.fork_left
-            )
+            return c, with_n_left(source, n_left)
 
         return recorder
     if source_is(source, Replay):
