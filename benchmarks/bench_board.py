@@ -39,62 +39,13 @@ def _fields(neighbors, target, dist, queue, reps):
 
 
 @nb.njit
-def _phases(
-    reps,
-    cards,
-    card_moves,
-    card_compass,
-    card_rotation,
-    neighbors,
-    target0,
-    farm0,
-    mover0,
-    mover_type,
-    face_up,
-    type_moves,
-    stop_at_farm,
-    policy,
-    rng,
-    moves,
-    stopped,
-    dist,
-    port_dist,
-    queue,
-    before,
-    cand,
-    target,
-    farm,
-    mover,
-):
+def _phases(reps, kit, cards, policy, rng, stop_at_farm, target0, farm0, mover0):
     blighted = 0
     for _ in range(reps):
-        target[:] = target0
-        farm[:] = farm0
-        mover[:] = mover0
-        blighted += M.movement_phase(
-            cards,
-            card_moves,
-            card_compass,
-            card_rotation,
-            neighbors,
-            target,
-            farm,
-            mover,
-            mover_type,
-            face_up,
-            type_moves,
-            stop_at_farm,
-            policy,
-            rng,
-            moves,
-            stopped,
-            dist,
-            port_dist,
-            queue,
-            before,
-            cand,
-            True,
-        )
+        kit.hex_target[:] = target0
+        kit.hex_farm[:] = farm0
+        kit.mover_hex[:] = mover0
+        blighted += M.movement_phase(kit, cards, policy, rng, stop_at_farm, True)
     return blighted
 
 
@@ -137,44 +88,23 @@ def main() -> None:
     with Timer() as t:
         distance_field(board.neighbors, target, dist, queue)
     emit("board_compile_distance_field", t.seconds, "s", note="first call, empty numba cache")
-    scratch = dict(
-        moves=np.zeros(m, dtype=bool),
-        stopped=np.zeros(m, dtype=bool),
+    face_up = np.ones(m, dtype=bool)
+    cards2 = np.array([0, 1], dtype=np.int64)
+    tables = dict(
+        card_moves=data.card_moves,
+        card_compass=data.card_compass,
+        card_rotation=data.card_rotation,
+        type_moves=data.old_one_moves,
+        mover_type=mover_type,
+        mover_face_up=face_up,
         dist=dist,
         port_dist=port_dist,
         queue=queue,
-        before=np.zeros(m, dtype=np.int64),
-        cand=np.zeros(6, dtype=np.int64),
     )
-    face_up = np.ones(m, dtype=bool)
-    cards2 = np.array([0, 1], dtype=np.int64)
 
     def phase(cards, policy, stop_at_farm):
-        t2, f2, m2 = target.copy(), farm.copy(), movers.copy()
-        return M.movement_phase(
-            cards,
-            data.card_moves,
-            data.card_compass,
-            data.card_rotation,
-            board.neighbors,
-            t2,
-            f2,
-            m2,
-            mover_type,
-            face_up,
-            data.old_one_moves,
-            stop_at_farm,
-            policy,
-            rng,
-            scratch["moves"],
-            scratch["stopped"],
-            dist,
-            port_dist,
-            queue,
-            scratch["before"],
-            scratch["cand"],
-            True,
-        )
+        kit = M.new_kit(board.neighbors, target.copy(), farm.copy(), movers.copy(), **tables)
+        return M.movement_phase(kit, cards, policy, rng, stop_at_farm, True)
 
     with Timer() as t:
         phase(cards2, M.CHOOSE_COMPASS, False)
@@ -189,33 +119,8 @@ def main() -> None:
     )
     with Timer() as t:
         _fields(board.neighbors, target, dist, queue, 1)
-        _phases(
-            1,
-            cards2,
-            data.card_moves,
-            data.card_compass,
-            data.card_rotation,
-            board.neighbors,
-            target,
-            farm,
-            movers,
-            mover_type,
-            face_up,
-            data.old_one_moves,
-            False,
-            M.CHOOSE_COMPASS,
-            rng,
-            scratch["moves"],
-            scratch["stopped"],
-            dist,
-            port_dist,
-            queue,
-            scratch["before"],
-            scratch["cand"],
-            target.copy(),
-            farm.copy(),
-            movers.copy(),
-        )
+        loop_kit = M.new_kit(board.neighbors, target.copy(), farm.copy(), movers.copy(), **tables)
+        _phases(1, loop_kit, cards2, M.CHOOSE_COMPASS, rng, False, target, farm, movers)
     emit("board_compile_bench_loops", t.seconds, "s", note="the benchmark's own numba loops")
 
     # -- one distance field over the Eastern map -------------------------------------------
@@ -255,41 +160,11 @@ def main() -> None:
         ),
     ):
         preps = max(1, reps // 10)
-        args_ = (
-            cards,
-            data.card_moves,
-            data.card_compass,
-            data.card_rotation,
-            board.neighbors,
-            target,
-            farm,
-            movers,
-            mover_type,
-            face_up,
-            data.old_one_moves,
-            stop,
-            policy,
-            rng,
-            scratch["moves"],
-            scratch["stopped"],
-            dist,
-            port_dist,
-            queue,
-            scratch["before"],
-            scratch["cand"],
-            target.copy(),
-            farm.copy(),
-            movers.copy(),
-        )
+        args_ = (loop_kit, cards, policy, rng, stop, target, farm, movers)
         _phases(1, *args_)
         with Timer() as t:
             _phases(preps, *args_)
-        circled = sum(
-            M.movers_for_card(
-                c, data.card_moves, mover_type, face_up, data.old_one_moves, scratch["moves"]
-            )
-            for c in cards
-        )
+        circled = sum(M.movers_for_card(loop_kit, c) for c in cards)
         emit(
             name,
             t.seconds / preps * 1e6,

@@ -56,3 +56,15 @@ def parse(text: str) -> list[HeuristicParams]:
     if not parts:
         raise UserError("--strategies names no strategy")
     return [parse_one(t) for t in parts]
+
+
+def public_models(player):
+    """An Old One search player with its public model of the humans resolved (a human
+    strategy, from this registry, which strategies.old_ones does not import); any other
+    player as it is. simkit.game.engine.make_spec and the look-ahead (simkit.game.search)
+    call it."""
+    from strategies.search import OOPSearchPlayer
+
+    if isinstance(player, OOPSearchPlayer) and player.human_model is None:
+        return player.with_models(parse_one(player.opponents_spec()), None)
+    return player

@@ -90,15 +90,10 @@ OOP_SPACE: dict[str, Dimension] = {
 
 
 def space_of(strategy: Any) -> dict[str, Dimension]:
-    """The declared space of ``strategy``'s family (human or Old One player)."""
-    from strategies.human import HeuristicParams
-    from strategies.old_ones import OOPParams
-
-    if isinstance(strategy, HeuristicParams):
-        space = HUMAN_SPACE
-    elif isinstance(strategy, OOPParams):
-        space = OOP_SPACE
-    else:
+    """The declared space of ``strategy``'s family (human or Old One player): the family's
+    class names it (``space``), so this module imports no family and no family's files."""
+    space = getattr(type(strategy), "space", None)
+    if not isinstance(space, dict):
         raise UserError(f"no parameter space for {type(strategy).__name__}")
     names = {f.name for f in fields(strategy)}
     missing = [k for k in space if k not in names]

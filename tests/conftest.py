@@ -113,7 +113,7 @@ def revenge_position(
     """The state right after a Revenge setup on ``eng`` (humans on space 10 with 3 Coal,
     3 Iron, 6 Gold; difficulty DIFF_*, ruleset RULES_*), strategies lowered into the seats."""
     from simkit.game.engine import make_spec
-    from simkit.kernels.game_setup import setup_game
+    from simkit.kernels.game_setup import setup_game, setup_row
     from simkit.kernels.low import game_layout as L
 
     spec = make_spec("revenge", humans, strategies, oop=oop)
@@ -128,17 +128,19 @@ def revenge_position(
         eng.S,
         eng.X,
         eng.W,
-        humans,
-        L.MODE_REVENGE,
-        10,
-        3,
-        3,
-        6,
-        shuffle_seats,
-        difficulty,
-        ruleset,
-        log_on,
-        checked,
+        setup_row(
+            humans,
+            L.MODE_REVENGE,
+            10,
+            3,
+            3,
+            6,
+            shuffle_seats=shuffle_seats,
+            difficulty=difficulty,
+            ruleset=ruleset,
+            log_on=log_on,
+            checked=checked,
+        ),
     )
     return X
 

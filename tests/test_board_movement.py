@@ -307,7 +307,7 @@ def phase(
 ):
     """Run movement_phase with a small hand-made deck: card c circles every type in
     cards_moves[c]. Returns (mover_hex, hex_farm, blighted, mover_stopped)."""
-    n, m = board.num_hexes, len(mover_hex)
+    m = len(mover_hex)
     num_cards = len(compass)
     card_moves = np.zeros((num_cards, len(OLD_ONES)), dtype=bool)
     for c, types in enumerate(cards):
@@ -316,30 +316,21 @@ def phase(
     farm = np.array(farm, dtype=np.int64)
     target = np.array(target, dtype=bool)
     stopped = np.zeros(m, dtype=bool)
-    blighted = M.movement_phase(
-        np.arange(num_cards, dtype=np.int64),
-        card_moves,
-        np.array(compass, dtype=np.int64),
-        np.array(rotation, dtype=np.int64),
+    kit = M.new_kit(
         board.neighbors,
         target,
         farm,
         mover_hex,
-        np.array(mover_type, dtype=np.int64),
-        np.ones(m, dtype=bool) if face_up is None else np.array(face_up, dtype=bool),
-        np.ones(len(OLD_ONES), dtype=bool),
-        stop_at_farm,
-        policy,
-        np.random.default_rng(seed),
-        np.zeros(m, dtype=bool),
-        stopped,
-        np.zeros(n, dtype=np.int32),
-        np.zeros(n, dtype=np.int32),
-        np.zeros(n, dtype=np.int32),
-        np.zeros(m, dtype=np.int64),
-        np.zeros(6, dtype=np.int64),
-        True,
+        card_moves=card_moves,
+        card_compass=np.array(compass, dtype=np.int64),
+        card_rotation=np.array(rotation, dtype=np.int64),
+        type_moves=np.ones(len(OLD_ONES), dtype=bool),
+        mover_type=np.array(mover_type, dtype=np.int64),
+        mover_face_up=np.ones(m, dtype=bool) if face_up is None else np.array(face_up, dtype=bool),
+        mover_stopped=stopped,
     )
+    cards = np.arange(num_cards, dtype=np.int64)
+    blighted = M.movement_phase(kit, cards, policy, np.random.default_rng(seed), stop_at_farm, True)
     return mover_hex, farm, blighted, stopped
 
 

@@ -326,7 +326,7 @@ def test_shipped_setup_deals_thirteen_distinct_tiles_reproducibly(pack):
 
 def test_engine_kernel_reproduces_python_setup_from_the_same_seed(pack):
     from simkit.board.setup import fresh_stacks
-    from simkit.kernels.low.board import random_survey_setup
+    from simkit.kernels.low.board import random_survey_setup, survey_kit
 
     board, survey = load_map("eastern"), load_survey_tiles()
     ref = setup_board(board, survey, pack, np.random.default_rng(3))
@@ -335,26 +335,24 @@ def test_engine_kernel_reproduces_python_setup_from_the_same_seed(pack):
     n = board.num_hexes
     hex_resource, hex_tile = np.zeros((n, 4), dtype=np.int64), np.full(n, -1, dtype=np.int64)
     order = np.arange(survey.num_tiles, dtype=np.int64)
-    random_survey_setup(
-        np.random.default_rng(3),
-        board.neighbors,
-        board.hex_terrain,
-        board.hex_level,
-        board.survey_hexes.astype(np.int64),
-        order,
-        survey.tile_resource,
-        survey.tile_old_one,
-        level,
-        stacks,
-        np.zeros(3, dtype=np.int64),
-        size,
-        False,
-        hex_resource,
-        hex_tile,
-        np.full(n, -1, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(level.size, dtype=np.int64),
+    kit = survey_kit(
+        neighbors=board.neighbors,
+        hex_terrain=board.hex_terrain,
+        hex_level=board.hex_level,
+        survey_hex=board.survey_hexes.astype(np.int64),
+        tile_resource=survey.tile_resource,
+        tile_old_one=survey.tile_old_one,
+        tile_level=level,
+        stacks=stacks,
+        stack_top=np.zeros(3, dtype=np.int64),
+        stack_size=size,
+        hex_resource=hex_resource,
+        hex_tile=hex_tile,
+        hex_spawn=np.full(n, -1, dtype=np.int64),
+        hex_marks=np.zeros(n, dtype=np.int64),
+        tile_set_aside=np.zeros(level.size, dtype=np.int64),
     )
+    random_survey_setup(np.random.default_rng(3), kit, order, False)
     assert (hex_tile == ref.hex_tile).all() and (hex_resource == ref.hex_resource).all()
 
 

@@ -198,7 +198,7 @@ def test_a_revelation_benefit_typed_in_goes_to_every_human_player(pack):
 
     from simkit.game.engine import Engine, make_spec
     from simkit.kernels.game_old_ones import revelation
-    from simkit.kernels.game_setup import setup_game
+    from simkit.kernels.game_setup import setup_game, setup_row
 
     edit(pack / "revelations.csv", "1,1,reveal,none", "1,1,reveal,gold:2")
     rules = load_rules(pack)
@@ -212,17 +212,7 @@ def test_a_revelation_benefit_typed_in_goes_to_every_human_player(pack):
         eng.S,
         eng.X,
         eng.W,
-        3,
-        mode,
-        start,
-        coal,
-        iron,
-        gold,
-        False,
-        diff,
-        ruleset,
-        0,
-        0,
+        setup_row(3, mode, start, coal, iron, gold, difficulty=diff, ruleset=ruleset),
     )
     before = eng.state.pl[:3, L.P_RES + L.GOLD].copy()
     oop_vp = int(eng.state.g[L.G_OOP_VP])

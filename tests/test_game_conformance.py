@@ -1,5 +1,5 @@
-"""One conformance suite for every strategy (STYLE.md 9): seeded games at every table
-size, in solo mode, in Revenge of the Old Ones (1-4 humans, each Old One player
+"""One conformance suite for every strategy (docs/ARCHITECTURE.md, Tests): seeded games at
+every table size, in solo mode, in Revenge of the Old Ones (1-4 humans, each Old One player
 strategy) and in Mythos Solo; only legal answers (the engine never had to replace one),
 every game ends by one of the two end conditions, invariants hold after every turn, the
 same seed gives the identical event log and different seeds give different ones.

@@ -14,7 +14,7 @@ from conftest import hits, put_old_one, scripted_engine
 from simkit.game.engine import Engine, make_spec
 from simkit.game.streams import game_streams
 from simkit.kernels.game_old_ones import assassinate, move_with_card, resolve_ports, temple_tiles
-from simkit.kernels.game_setup import setup_game
+from simkit.kernels.game_setup import setup_game, setup_row
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import lay_track
@@ -171,21 +171,7 @@ def test_lost_port_ends_the_game_at_once(logs):
 
 def fresh(eng, players=2):
     setup_game(
-        game_streams(3),
-        eng.S,
-        eng.X,
-        eng.W,
-        players,
-        L.MODE_BASE,
-        1,
-        2,
-        2,
-        4,
-        False,
-        -1,
-        0,
-        1,
-        0,
+        game_streams(3), eng.S, eng.X, eng.W, setup_row(players, L.MODE_BASE, 1, 2, 2, 4, log_on=1)
     )
     X = eng.state
     X.tile_hex[:] = -1
@@ -362,14 +348,6 @@ def test_solo_starts_on_space_one_with_the_difficulty_resources(eng):
         eng.S,
         eng.X,
         eng.W,
-        1,
-        L.MODE_SOLO,
-        1,
-        *eng.rules.solo_levels["easy"],
-        False,
-        0,
-        0,
-        0,
-        0,
+        setup_row(1, L.MODE_SOLO, 1, *eng.rules.solo_levels["easy"], difficulty=0),
     )
     assert eng.state.pl[0, L.P_RES : L.P_RES + 3].tolist() == list(eng.rules.solo_levels["easy"])

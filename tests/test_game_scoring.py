@@ -9,7 +9,7 @@ from simkit.game.engine import Engine
 from simkit.game.streams import game_streams
 from simkit.kernels.game_combat import add_damage, kill_tile
 from simkit.kernels.game_scoring import OLD_ONES_BIT, summarize, winners
-from simkit.kernels.game_setup import setup_game
+from simkit.kernels.game_setup import setup_game, setup_row
 from simkit.kernels.low import game_layout as L
 
 
@@ -20,23 +20,7 @@ def eng():
 
 def empty_board(eng: Engine, players: int = 2) -> None:
     """A set-up game with every Old One tile, resource and farm taken off the board."""
-    setup_game(
-        game_streams(0),
-        eng.S,
-        eng.X,
-        eng.W,
-        players,
-        L.MODE_BASE,
-        1,
-        2,
-        2,
-        4,
-        False,
-        -1,
-        0,
-        0,
-        0,
-    )
+    setup_game(game_streams(0), eng.S, eng.X, eng.W, setup_row(players, L.MODE_BASE, 1, 2, 2, 4))
     X = eng.state
     X.tile_hex[:] = -1
     X.tile_up[:] = False

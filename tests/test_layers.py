@@ -1,4 +1,4 @@
-"""The import contract: the layers of ARCHITECTURE.md, checked on the source (every import,
+"""The import contract: the layers of docs/ARCHITECTURE.md, checked on the source (every import,
 top level or inside a function), so a new import that points up a layer fails here.
 
     0 low kernels    layouts, board geometry, movement, decks, chance, the @kernel decorator,
@@ -9,8 +9,8 @@ top level or inside a function), so a new import that points up a layer fails he
     3 game / runner  simkit/game, revenge, combat, runner, datapack, analysis, ...
     4 report / CLI   simkit/report, simkit/cli, simkit/serve (the local web app)
 
-A module may import its own layer or lower ones only; and no two packages import each
-other.
+A module may import its own layer or lower ones only; and no modules, nor packages, import
+each other in a cycle of any length (strongly connected components of the import graph).
 """
 
 from __future__ import annotations
@@ -31,6 +31,13 @@ LOW_KERNELS = {
     "simkit.kernels.low.fields",
     "simkit.kernels.low.combat_layout",
     "simkit.kernels.low.game_layout",
+    "simkit.kernels.low.combat_constants",
+    "simkit.kernels.low.game_constants",
+    "simkit.kernels.low.gen_constants",
+    "simkit.kernels.low.game_cards",
+    "simkit.kernels.low.game_containers",
+    "simkit.kernels.low.game_events",
+    "simkit.kernels.low.game_readings",
     "simkit.kernels.low.board",
     "simkit.kernels.low.movement",
     "simkit.kernels.low.deck",
@@ -101,29 +108,105 @@ def test_no_module_imports_a_higher_layer():
     assert not bad, "\n".join(bad)
 
 
-def test_no_two_packages_import_each_other():
-    def package(m: str) -> str:
-        # the innermost folder with an __init__.py; a module at the top of simkit/ or
-        # strategies/, and each of the report's modules, counts on its own
-        parts = m.split(".")
-        if parts[1:2] == ["report"]:
-            return ".".join(parts[:3])
-        while len(parts) > 2 and not (ROOT.joinpath(*parts) / "__init__.py").exists():
-            parts = parts[:-1]
-        return ".".join(parts)
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph``: its strongly connected components of two or more
+    nodes, each sorted, in sorted order (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return sorted(found)
 
-    graph = import_graph()
-    pkgs = defaultdict(set)
-    for a, deps in graph.items():
-        for b in deps:
-            if package(a) != package(b):
-                pkgs[package(a)].add(package(b))
-    cycles = {tuple(sorted((a, b))) for a in pkgs for b in pkgs[a] if a in pkgs.get(b, ())}
-    # a package's own __init__ re-exporting its modules is not a cycle between packages
-    cycles = {
-        c for c in cycles if not (c[0] == c[1].rsplit(".", 1)[0] or c[1] == c[0].rsplit(".", 1)[0])
+
+def cycle_message(cycles: list[list[str]]) -> str:
+    return "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_strongly_connected_finds_cycles_of_any_length():
+    graph = {
+        "a": {"b"},
+        "b": {"c"},
+        "c": {"a", "d"},  # a -> b -> c -> a: three modules, no two import each other
+        "d": {"e"},
+        "e": {"d"},  # a two-cycle beside it
+        "f": {"f", "a"},  # a self-import and a way into a cycle are no cycle
+        "g": set(),
     }
-    assert not cycles, sorted(cycles)
+    assert strongly_connected(graph) == [["a", "b", "c"], ["d", "e"]]
+    assert strongly_connected({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+    long_ring = {f"m{i:03d}": {f"m{(i + 1) % 500:03d}"} for i in range(500)}
+    assert strongly_connected(long_ring) == [sorted(long_ring)]  # no recursion limit
+    assert "a <-> b <-> c" in cycle_message(strongly_connected(graph))
+
+
+def package(m: str) -> str:
+    """The innermost folder with an __init__.py; a module at the top of simkit/ or
+    strategies/, and each of the report's modules, counts on its own."""
+    parts = m.split(".")
+    if parts[1:2] == ["report"]:
+        return ".".join(parts[:3])
+    while len(parts) > 2 and not (ROOT.joinpath(*parts) / "__init__.py").exists():
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def is_own_submodule(a: str, b: str) -> bool:
+    """``a`` is a package and ``b`` one of its own modules: a package's __init__ importing
+    (re-exporting, or registering) its modules is not a cycle with them."""
+    return b.startswith(a + ".")
+
+
+def test_no_import_cycles_between_modules():
+    graph = {
+        a: {b for b in deps if not is_own_submodule(a, b)} for a, deps in import_graph().items()
+    }
+    cycles = strongly_connected(graph)
+    assert not cycles, cycle_message(cycles)
+
+
+def test_no_import_cycles_between_packages():
+    pkgs: dict[str, set[str]] = defaultdict(set)
+    for a, deps in import_graph().items():
+        for b in deps:
+            pa, pb = package(a), package(b)
+            if pa != pb and not is_own_submodule(pa, pb) and not is_own_submodule(pb, pa):
+                pkgs[pa].add(pb)
+    cycles = strongly_connected(pkgs)
+    assert not cycles, cycle_message(cycles)
 
 
 def test_the_graph_sees_the_imports_it_checks():

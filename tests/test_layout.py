@@ -9,6 +9,7 @@ import pytest
 
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low import gen_constants
 from simkit.kernels.low.fields import Layout
 
 ALL = L.LAYOUTS + (C.STATE_LAYOUT, C.MATCHUP_LAYOUT)
@@ -133,3 +134,37 @@ def test_every_event_kind_has_named_fields_within_the_row():
     assert cols["to_hex"].tolist() == [13] and cols["time"].tolist() == [40]
     with pytest.raises(KeyError, match="no field"):
         events.column(L.EV_MOVE, "hex")
+
+
+def test_the_generated_constants_modules_are_current():
+    """combat_constants.py / game_constants.py are what gen_constants writes from the
+    Layouts now (a changed Layout needs the regenerate command)."""
+    stale = gen_constants.stale()
+    assert not stale, f"stale generated constants {stale}: run {gen_constants.COMMAND}"
+
+
+def test_a_stale_constants_module_is_found(tmp_path, monkeypatch):
+    for gen in gen_constants.TARGETS.values():
+        (tmp_path / gen_constants.path_of(gen).name).write_text(
+            gen_constants.path_of(gen).read_text(encoding="utf-8"), encoding="utf-8"
+        )
+    monkeypatch.setattr(
+        gen_constants, "path_of", lambda m: tmp_path / (m.rsplit(".", 1)[1] + ".py")
+    )
+    assert gen_constants.stale() == []
+    edited = tmp_path / "game_constants.py"
+    edited.write_text(edited.read_text(encoding="utf-8").replace("G_MODE = 1", "G_MODE = 2"))
+    assert gen_constants.stale() == ["simkit.kernels.low.game_constants"]
+    assert gen_constants.main(["--check"]) == 1
+
+
+def test_every_layout_constant_has_a_definition_line():
+    """grep 'NAME =' finds each exported constant (no globals().update)."""
+    for gen, layouts in (
+        (gen_constants.TARGETS[C.__name__], C.LAYOUTS),
+        (gen_constants.TARGETS[L.__name__], L.LAYOUTS),
+    ):
+        text = gen_constants.path_of(gen).read_text(encoding="utf-8")
+        for layout in layouts:
+            for name, value in layout.constants().items():
+                assert f"\n{name} = {value}" in text, name

@@ -13,7 +13,7 @@ from simkit.game.engine import Engine, make_spec
 from simkit.game.streams import game_streams
 from simkit.kernels.game_mythos_solo import mythos_solo_turn
 from simkit.kernels.game_oop import revenge_port_defence
-from simkit.kernels.game_setup import setup_game
+from simkit.kernels.game_setup import setup_game, setup_row
 from simkit.kernels.low import game_layout as L
 from simkit.modes import get_mode
 from simkit.revenge.mythos import EFFECTS
@@ -39,17 +39,9 @@ def _setup(eng, seed=3, difficulty="normal"):
         eng.S,
         eng.X,
         eng.W,
-        1,
-        mode,
-        start,
-        coal,
-        iron,
-        gold,
-        False,
-        diff,
-        ruleset,
-        1,
-        1,
+        setup_row(
+            1, mode, start, coal, iron, gold, difficulty=diff, ruleset=ruleset, log_on=1, checked=1
+        ),
     )
     return X
 

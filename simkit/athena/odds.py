@@ -257,21 +257,16 @@ def exact_odds(
         state_budget = min(state_budget, MAX_SOLVER_BYTES // (8 * nv + 96))
         budget = min(FIRST_BUDGET, state_budget)
         while True:
-            keys, rows = new_table(budget)
             values = np.empty((budget, nv))
             ctx = np.zeros(2, dtype=np.int64)
             row = K.solve_exact(
                 st,
                 avail,
-                full,
-                place,
+                (rep, full, place),
                 st0,
                 mx,
-                data.card_result,
-                data.card_damage,
-                rep,
-                keys,
-                rows,
+                (data.card_result, data.card_damage),
+                new_table(budget),
                 values,
                 ctx,
                 max_depth,

@@ -1,8 +1,9 @@
 """A slow, readable reference for turret fights: the rules as plain Python.
 
-It shares nothing with the kernels but the firing-order policy; tests enumerate every
-card order with simkit.core.enumerate (exact fractions) through :func:`stepper` and
-check the fast exact solver against it.
+It shares nothing with the kernels but the firing-order policy, the constants and the
+names of the tracked slots (the tally's order); tests enumerate every card order with
+simkit.core.enumerate (exact fractions) through :func:`stepper` and check the fast exact
+solver against it.
 
 :func:`play` plays a whole fight from a given sequence of flipped Outcome cards and
 returns the final tally, or None if the fight needs more cards than were given.
@@ -14,23 +15,17 @@ from collections.abc import Sequence
 
 from simkit.athena.fight import TurretFight, fire_order, switches
 from simkit.athena.pack import AthenaData
-from simkit.kernels.athena import COST_AMMO, COST_CHARGED, HIT, JAM, PHASE_FIRE, PHASE_GATHER
-
-# The tally, in the order of the kernel's tracked slots.
-TALLY = (
-    "destroyed",
-    "ammo",
-    "charged",
-    "half",
-    "ambushes",
-    "shots",
-    "jams",
-    "jams_ignored",
-    "grenades_thrown",
-    "grenade_damage",
-    "cards",
-    "rounds",
+from simkit.kernels.athena import (
+    COST_AMMO,
+    COST_CHARGED,
+    HIT,
+    JAM,
+    PHASE_FIRE,
+    PHASE_GATHER,
+    TRACKED_NAMES,
 )
+
+TALLY = TRACKED_NAMES  # the tally, in the order of the kernel's tracked slots
 
 
 class _NeedCard(Exception):

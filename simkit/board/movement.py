@@ -71,43 +71,15 @@ def move_card(
         if mover_stopped is None
         else np.array(mover_stopped, dtype=bool)
     )
-    dist = np.zeros(n, dtype=np.int32)
-    queue = np.zeros(n, dtype=np.int32)
-    before = np.zeros(movers.size, dtype=np.int64)
-    if POLICIES[policy] == M.CHOOSE_COMPASS:
-        blighted = M.movement_card(
-            neighbors,
-            target,
-            farm,
-            movers,
-            moves,
-            stopped,
-            compass,
-            rotation,
-            stop_at_farm,
-            dist,
-            queue,
-            before,
-        )
-    else:
-        if rng is None:
-            raise UserError(f"movement policy '{policy}' needs an rng")
-        blighted = M.movement_card_choose(
-            POLICIES[policy],
-            rng,
-            neighbors,
-            target,
-            farm,
-            movers,
-            moves,
-            stopped,
-            compass,
-            rotation,
-            stop_at_farm,
-            dist,
-            np.zeros(n, dtype=np.int32),
-            queue,
-            before,
-            np.zeros(6, dtype=np.int64),
-        )
+    if policy != "compass" and rng is None:
+        raise UserError(f"movement policy '{policy}' needs an rng")
+    kit = M.new_kit(neighbors, target, farm, movers, mover_moves=moves, mover_stopped=stopped)
+    blighted = M.movement_card(
+        kit,
+        compass,
+        rotation,
+        POLICIES[policy],
+        np.random.default_rng(0) if rng is None else rng,  # the compass rule draws nothing
+        stop_at_farm,
+    )
     return movers, farm, int(blighted)

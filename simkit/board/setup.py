@@ -199,28 +199,26 @@ def setup_board(
     if (survey_draw is None or stacks is None) and rng is None:
         raise UserError("setup_board needs an rng for the draws not given explicitly")
     stk, size = fresh_stacks(tile_level) if stacks is None else _explicit_stacks(stacks, tile_level)
+    kit = K.survey_kit(
+        neighbors=board.neighbors,
+        hex_terrain=board.hex_terrain,
+        hex_level=board.hex_level,
+        survey_hex=survey_hex,
+        tile_resource=tiles.tile_resource,
+        tile_old_one=tiles.tile_old_one,
+        tile_level=tile_level,
+        stacks=stk,
+        stack_top=stack_top,
+        stack_size=size,
+        hex_resource=hex_resource,
+        hex_tile=hex_tile,
+        hex_spawn=hex_spawn,
+        hex_marks=hex_marks,
+        tile_set_aside=set_aside,
+    )
     if survey_draw is None and stacks is None:
         order = np.arange(tiles.num_tiles, dtype=np.int64)
-        K.random_survey_setup(
-            rng,
-            board.neighbors,
-            board.hex_terrain,
-            board.hex_level,
-            survey_hex,
-            order,
-            tiles.tile_resource,
-            tiles.tile_old_one,
-            tile_level,
-            stk,
-            stack_top,
-            size,
-            revenge,
-            hex_resource,
-            hex_tile,
-            hex_spawn,
-            hex_marks,
-            set_aside,
-        )
+        K.random_survey_setup(rng, kit, order, revenge)
         draw = order[: survey_hex.size].copy()
     else:
         if survey_draw is None:
@@ -241,25 +239,7 @@ def setup_board(
         if stacks is None:
             for lv in range(K.MAX_LEVEL):
                 K.shuffle_prefix(rng, stk[lv], size[lv])
-        K.place_survey(
-            board.neighbors,
-            board.hex_terrain,
-            board.hex_level,
-            survey_hex,
-            draw,
-            tiles.tile_resource,
-            tiles.tile_old_one,
-            tile_level,
-            stk,
-            stack_top,
-            size,
-            revenge,
-            hex_resource,
-            hex_tile,
-            hex_spawn,
-            hex_marks,
-            set_aside,
-        )
+        K.place_survey(kit, draw, revenge)
     port_hex = (
         place_ports(board, num_players, rng, ports) if num_players else np.zeros(0, dtype=np.int64)
     )

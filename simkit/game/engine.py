@@ -29,12 +29,12 @@ from simkit.game.config import GameRules, load_rules
 from simkit.game.mythos import CONTENT_MODES, UNKNOWN_MODES, played_cards
 from simkit.game.streams import GameSeed, new_streams, stream_key
 from simkit.kernels.game_loop import play_chunk
-from simkit.kernels.game_setup import setup_game
+from simkit.kernels.game_setup import setup_game, setup_row
 from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.rand import seed_game_streams
 from strategies.human import HeuristicParams
-from strategies.registry import parse_one
+from strategies.registry import parse_one, public_models
 from strategies.search import SearchPlayer
 
 MODES = ("base", "solo", "revenge", "mythos-solo")
@@ -60,17 +60,6 @@ class GameSpec:
     @property
     def players(self) -> int:
         return len(self.strategies)
-
-
-def public_models(player):
-    """An Old One search player with its public model of the humans resolved (a human
-    strategy, from the human registry, which strategies.old_ones does not import); any
-    other player as it is."""
-    from strategies.search import OOPSearchPlayer
-
-    if isinstance(player, OOPSearchPlayer) and player.human_model is None:
-        return player.with_models(parse_one(player.opponents_spec()), None)
-    return player
 
 
 def make_spec(
@@ -235,7 +224,7 @@ class Engine:
             self.S,
             self.X,
             self.W,
-            *self._setup_args(spec, self._mode_args(spec), checked=checked),
+            self._setup_args(spec, self._mode_args(spec), checked=checked),
         )
 
     def _load_seats(self, spec: GameSpec) -> None:
@@ -252,20 +241,23 @@ class Engine:
         return any(isinstance(s, SearchPlayer) for s in (*spec.strategies, spec.oop))
 
     @staticmethod
-    def _setup_args(spec: GameSpec, mode_args, log: bool = False, checked: bool = False) -> tuple:
+    def _setup_args(
+        spec: GameSpec, mode_args, log: bool = False, checked: bool = False
+    ) -> np.ndarray:
+        """setup_game's row (simkit.kernels.game_setup.setup_row)."""
         mode, start, coal, iron, gold, diff, ruleset = mode_args
-        return (
+        return setup_row(
             spec.players,
             mode,
             start,
             coal,
             iron,
             gold,
-            spec.shuffle_seats,
-            diff,
-            ruleset,
-            1 if log else 0,
-            1 if checked else 0,
+            shuffle_seats=spec.shuffle_seats,
+            difficulty=diff,
+            ruleset=ruleset,
+            log_on=log,
+            checked=checked,
         )
 
     def _chunk(self, spec, mode_args, key, first_game, rows, gx, extra, log, checked) -> int:
@@ -276,9 +268,8 @@ class Engine:
         self._load_seats(spec)  # setup_game permutes them in place: reload for every call
         X = self.state
         sid, params = X.sid.copy(), X.params.copy()
-        setup_args = self._setup_args(spec, mode_args, log, checked)
+        setup = self._setup_args(spec, mode_args, log, checked)
         if not self._searches(spec):
-            setup = np.array(setup_args, dtype=np.int64)
             play_chunk(
                 self.rngs, self.S, self.X, self.W, setup, sid, params, key, first_game, rows,
                 gx, extra,
@@ -290,7 +281,7 @@ class Engine:
         for k in range(rows.shape[0]):
             X.sid[:], X.params[:] = sid, params
             seed_game_streams(self.rngs, key, first_game + k)
-            n_log = play_searched(self, self.rngs, spec, setup_args, rows[k])
+            n_log = play_searched(self, self.rngs, spec, setup, rows[k])
             extra[k] = X.g[gx]
         return n_log
 

@@ -40,6 +40,7 @@ from simkit.kernels.game_setup import setup_game
 from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.rand import fill_u64, seed_game_streams
+from strategies.registry import public_models
 from strategies.search import OOPSearchPlayer, SearchPlayer
 
 # Work fields that are caches of pure functions (the withdraw tables): a rollout keeps
@@ -142,8 +143,6 @@ class Lookahead:
         key = (p, id(player))
         if key not in self._models:
             if player.human_model is None:  # made without simkit.game.engine.make_spec
-                from simkit.game.engine import public_models
-
                 player = public_models(player)
             human = player.human_model
             oop = player.oop_policy if p != OLD_ONES else None
@@ -238,11 +237,11 @@ def search_seats(spec, seat_perm: np.ndarray) -> dict[int, SearchPlayer]:
     }
 
 
-def play_searched(eng, rngs, spec, setup_args, out: np.ndarray) -> int:
+def play_searched(eng, rngs, spec, setup, out: np.ndarray) -> int:
     """Set up, play and score one game in which some seats search (the twin of
     simkit.kernels.game_loop.play_game). Returns the log rows written."""
     S, X, W = eng.S, eng.X, eng.W
-    setup_game(rngs, S, X, W, *setup_args)
+    setup_game(rngs, S, X, W, setup)
     if getattr(eng, "lookahead", None) is None:
         eng.lookahead = Lookahead(eng)
     look = eng.lookahead

@@ -200,6 +200,18 @@ def throw_grenade(st, mx):
     st[PENDING] = PENDING_GRENADE
 
 
+@nb.njit(cache=True)
+def fire_next(st, mx, phase, then):
+    """Fire the next weapon of ``phase`` (True: its card is awaited), else go on to step
+    ``then``."""
+    w = next_weapon(st, mx, phase)
+    if w >= 0:
+        fire(st, mx, w)
+        return True
+    st[STEP] = then
+    return False
+
+
 # -- the two shared functions: deterministic progress, and one flipped card ---------
 @nb.njit(cache=True)
 def advance(st, mx):
@@ -223,11 +235,8 @@ def advance(st, mx):
             st[USED] = 0
             st[STEP] = S_GATHER
         elif s == S_GATHER:
-            w = next_weapon(st, mx, PHASE_GATHER)
-            if w >= 0:
-                fire(st, mx, w)
+            if fire_next(st, mx, PHASE_GATHER, S_AMBUSH):
                 return DRAW
-            st[STEP] = S_AMBUSH
         elif s == S_AMBUSH:
             st[AMBUSHES] += 1
             st[STEP] = S_GRENADE_FIRST
@@ -240,11 +249,8 @@ def advance(st, mx):
                 throw_grenade(st, mx)
                 return DRAW
         elif s == S_FIRE:
-            w = next_weapon(st, mx, PHASE_FIRE)
-            if w >= 0:
-                fire(st, mx, w)
+            if fire_next(st, mx, PHASE_FIRE, S_GRENADE_LAST):
                 return DRAW
-            st[STEP] = S_GRENADE_LAST
         else:
             st[STEP] = S_START
             if mx[M_GRENADE_USE] == USE_LAST and grenade_useful(st, mx):
@@ -359,30 +365,20 @@ def add_edge(v, p, before, after, child_v, has_child):
 
 
 @nb.njit(cache=True)
-def solve_exact(
-    st_root,
-    comp_root,
-    full,
-    place,
-    st0,
-    mx,
-    card_result,
-    card_damage,
-    rep,
-    keys,
-    rows,
-    values,
-    ctx,
-    max_depth,
-):
+def solve_exact(st_root, comp_root, classes, st0, mx, cards, table, values, ctx, max_depth):
     """Expected future of ``st_root`` (a state waiting for a card) over every draw order.
 
     Depth-first over (deck composition by outcome class, state) with an explicit stack
-    and a memo (hash table -> row of ``values``). ``comp_root``: cards left per class;
-    ``full``: per class in the whole deck (an empty deck is refilled with it); ``rep``:
-    one card per class. Returns the root's row, or -1 if ``values`` ran out of rows
+    and a memo (the hash table ``table`` = (keys, rows) of hashtable.new_table -> row of
+    ``values``). ``classes`` = (rep, full, place) per outcome class: one card of it, its
+    cards in the whole deck (an empty deck is refilled with them), its place value in
+    composition keys; ``comp_root``: cards left per class; ``cards`` = (card_result,
+    card_damage). Returns the root's row, or -1 if ``values`` ran out of rows
     (ctx[CTX_OVERFLOW] = 1) or a path needed more than ``max_depth`` draws (= 2).
     """
+    rep, full, place = classes
+    card_result, card_damage = cards
+    keys, rows = table
     n_cls = full.size
     nv = values.shape[1]
     sbuf = np.empty((max_depth, STATE_SIZE), dtype=np.int64)

@@ -58,6 +58,15 @@ def illegal(X, p, decision, value):
     log_event(X, L.EV_ILLEGAL, X.pl[p, L.P_TIME], p, decision, value, 0, 0, 0)
 
 
+@kernel
+def legal_pick(X, p, decision, c, n):
+    """The strategy's pick c among n candidates, or candidate 0 if c is none of them."""
+    if c < 0 or c >= n:
+        illegal(X, p, decision, c)
+        return 0
+    return c
+
+
 # -- candidates ------------------------------------------------------------------------------
 
 
@@ -254,10 +263,7 @@ def build_railway(rngs, S, X, W, p, box):
         n = track_candidates(S, X, W, p, mask)
         if n == 0:
             break
-        c = pick_track(rngs[L.RNG_SEAT + p], S, X, W, p, n)
-        if c < 0 or c >= n:
-            illegal(X, p, L.DEC_TRACK, c)
-            c = 0
+        c = legal_pick(X, p, L.DEC_TRACK, pick_track(rngs[L.RNG_SEAT + p], S, X, W, p, n), n)
         h = W.cand_h[c]
         k = W.cand_k[c]
         lay_track(S.neighbors, X.edge_owner, h, k, p)
@@ -271,10 +277,7 @@ def build_railway(rngs, S, X, W, p, box):
 def mine(rngs, S, X, W, p):
     """Take every token of one resource type from a hex on the clear network."""
     n = mine_candidates(X, W)
-    c = pick_mine(rngs[L.RNG_SEAT + p], S, X, W, p, n)
-    if c < 0 or c >= n:
-        illegal(X, p, L.DEC_MINE, c)
-        c = 0
+    c = legal_pick(X, p, L.DEC_MINE, pick_mine(rngs[L.RNG_SEAT + p], S, X, W, p, n), n)
     h = W.cand_h[c]
     res = W.cand_k[c]
     amount = X.hx[h, L.H_RES + res]
@@ -296,37 +299,32 @@ def gain_personality(rngs, S, X, W, p, card, slot, other):
     eff = S.pers_effect[card]
     if eff == L.EFF_REVEAL:
         for _ in range(S.pers_amount[card]):
-            any_down = False
-            for i in range(X.tile_hex.size):
-                if X.tile_hex[i] >= 0 and not X.tile_up[i]:
-                    any_down = True
-            if not any_down:
+            first = -1  # the first face-down tile: the legal default
+            for j in range(X.tile_hex.size):
+                if X.tile_hex[j] >= 0 and not X.tile_up[j]:
+                    first = j
+                    break
+            if first < 0:
                 break
             i = pick_reveal(rngs[L.RNG_SEAT + p], S, X, W, p)
             if i < 0 or i >= X.tile_hex.size or X.tile_hex[i] < 0 or X.tile_up[i]:
                 illegal(X, p, L.DEC_REVEAL, i)
-                i = -1
-                for j in range(X.tile_hex.size):
-                    if X.tile_hex[j] >= 0 and not X.tile_up[j]:
-                        i = j
-                        break
+                i = first
             log_event(X, L.EV_PERSONALITY, X.pl[p, L.P_TIME], p, card, i, 0, 0, 0)
             flip_tile(S, X, i, p)
     elif eff == L.EFF_FREE_UNIT:
         for _ in range(S.pers_amount[card]):
-            avail = False
-            for u in range(L.NUM_UNITS):
-                if X.g[L.G_SUPPLY + u] > 0:
-                    avail = True
-            if not avail:
+            first = -1  # the first unit type left in the supply: the legal default
+            for v in range(L.NUM_UNITS):
+                if X.g[L.G_SUPPLY + v] > 0:
+                    first = v
+                    break
+            if first < 0:
                 break
             u = pick_free_unit(rngs[L.RNG_SEAT + p], S, X, W, p)
             if u < 0 or u >= L.NUM_UNITS or X.g[L.G_SUPPLY + u] <= 0:
                 illegal(X, p, L.DEC_FREE_UNIT, u)
-                for v in range(L.NUM_UNITS):
-                    if X.g[L.G_SUPPLY + v] > 0:
-                        u = v
-                        break
+                u = first
             X.g[L.G_SUPPLY + u] -= 1
             X.pl[p, L.P_UNITS + u] += 1
             log_event(X, L.EV_PERSONALITY, X.pl[p, L.P_TIME], p, card, u, 0, 0, 0)
@@ -493,6 +491,17 @@ def trade(rngs, S, X, W, p):
 
 
 @kernel
+def place_farm(X, p, h, kind):
+    """Player p's Farm of ``kind`` on hex h (un-blighted: an Old One target)."""
+    X.hx[h, L.H_FARM_OWNER] = p
+    X.hx[h, L.H_FARM_KIND] = kind
+    X.hex_farm[h] = 1
+    X.hex_target[h] = True
+    X.pl[p, L.P_FARMS + kind] += 1
+    log_event(X, L.EV_FARM, X.pl[p, L.P_TIME], p, h, kind, 0, 0, 0)
+
+
+@kernel
 def farm(rngs, S, X, W, p):
     """Up to one Farm of each kind on empty connected hexes; TP = farms placed, +1 Gold each."""
     placed = 0
@@ -508,14 +517,8 @@ def farm(rngs, S, X, W, p):
         if c < -1 or c >= n:
             illegal(X, p, L.DEC_FARM, c)
             continue
-        h = W.hexes[c]
-        X.hx[h, L.H_FARM_OWNER] = p
-        X.hx[h, L.H_FARM_KIND] = kind
-        X.hex_farm[h] = 1
-        X.hex_target[h] = True
-        X.pl[p, L.P_FARMS + kind] += 1
+        place_farm(X, p, W.hexes[c], kind)
         placed += 1
-        log_event(X, L.EV_FARM, X.pl[p, L.P_TIME], p, h, kind, 0, 0, 0)
     if placed == 0:  # the action needs at least one farm: the engine places the first site
         illegal(X, p, L.DEC_FARM, -1)
         for kind in range(L.NUM_FARM_KINDS):
@@ -523,14 +526,8 @@ def farm(rngs, S, X, W, p):
                 X.pl[p, L.P_FARMS + kind] < S.r[L.R_FARMS_PER_KIND]
                 and farm_candidates(S, X, W, kind) > 0
             ):
-                h = W.hexes[0]
-                X.hx[h, L.H_FARM_OWNER] = p
-                X.hx[h, L.H_FARM_KIND] = kind
-                X.hex_farm[h] = 1
-                X.hex_target[h] = True
-                X.pl[p, L.P_FARMS + kind] += 1
+                place_farm(X, p, W.hexes[0], kind)
                 placed = 1
-                log_event(X, L.EV_FARM, X.pl[p, L.P_TIME], p, h, kind, 0, 0, 0)
                 break
     gold = placed * S.r[L.R_FARM_GOLD]
     X.pl[p, L.P_RES + L.GOLD] += gold

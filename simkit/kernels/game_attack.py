@@ -11,8 +11,8 @@ clear network by the player's own track.
 from simkit.kernels.game_combat import fight
 from simkit.kernels.game_oop import after_attack
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.board import attack_distance
 from simkit.kernels.low.game_common import (
+    airship_dist,
     atlach_nacha_pays,
     fallback_force,
     flip_tile,
@@ -50,18 +50,7 @@ def find_attack_witness(S, X, W, p):
             return 1
     if air:
         # an all-Airship force may trace through Old Ones
-        W.ctx[L.CTX_S_DIST2] = 0
-        attack_distance(
-            S.neighbors,
-            X.edge_owner,
-            p,
-            X.pl[p, L.P_PORT],
-            X.hex_old_ones,
-            True,
-            W.dist2,
-            W.queue,
-            W.mask,
-        )
+        airship_dist(S, X, W, p)
         reach = unit_reach(S, X, p, L.AIRSHIP)
         for h in range(X.hex_blocked.size):
             if X.hex_blocked[h] and W.dist2[h] >= 0 and W.dist2[h] <= reach:
@@ -89,18 +78,7 @@ def force_valid(S, X, W, p, h):
     if total == 0 or h < 0 or h >= X.hex_blocked.size or not X.hex_blocked[h]:
         return False
     if air_only:
-        W.ctx[L.CTX_S_DIST2] = 0
-        attack_distance(
-            S.neighbors,
-            X.edge_owner,
-            p,
-            X.pl[p, L.P_PORT],
-            X.hex_old_ones,
-            True,
-            W.dist2,
-            W.queue,
-            W.mask,
-        )
+        airship_dist(S, X, W, p)
     return in_range(S, X, W, p, h, reach, air_only)
 
 

@@ -217,43 +217,10 @@ def run_game(rngs, S, X, W):
 
 
 @kernel(inline="always")  # a thin level: see the module docstring
-def play_game(
-    rngs,
-    S,
-    X,
-    W,
-    num_players,
-    mode,
-    start_space,
-    coal,
-    iron,
-    gold,
-    shuffle_seats,
-    difficulty,
-    ruleset,
-    log_on,
-    checked,
-    out,
-):
-    """Set up, play and score one game; the summary row goes to ``out``. Returns the
-    number of log rows written."""
-    setup_game(
-        rngs,
-        S,
-        X,
-        W,
-        num_players,
-        mode,
-        start_space,
-        coal,
-        iron,
-        gold,
-        shuffle_seats,
-        difficulty,
-        ruleset,
-        log_on,
-        checked,
-    )
+def play_game(rngs, S, X, W, setup, out):
+    """Set up (game_setup.setup_row ``setup``), play and score one game; the summary row
+    goes to ``out``. Returns the number of log rows written."""
+    setup_game(rngs, S, X, W, setup)
     if X.g[L.G_OVER] == 0:
         run_game(rngs, S, X, W)
     summarize(S, X, W, out)
@@ -263,8 +230,8 @@ def play_game(
 @kernel
 def play_chunk(rngs, S, X, W, setup, sid, params, key, first_game, rows, g_extra, extra):
     """Games first_game .. first_game + len(rows) - 1 of one chunk in one call: each game's
-    streams seeded from ``key`` and its index (simkit.kernels.low.rand), play_game's int
-    arguments from ``setup`` (in their order; Engine._setup_args), its seats loaded
+    streams seeded from ``key`` and its index (simkit.kernels.low.rand), set up as the row
+    ``setup`` says (game_setup.setup_row; Engine._setup_args), its seats loaded
     from ``sid`` / ``params`` (in the caller's order; setup_game seats them), its summary
     row into ``rows[k]`` and X.g[g_extra] into ``extra[k]``. No per-game work is left to
     Python (simkit.game.engine.Engine.play_many)."""
@@ -274,23 +241,6 @@ def play_chunk(rngs, S, X, W, setup, sid, params, key, first_game, rows, g_extra
             X.sid[p] = sid[p]
             for j in range(X.params.shape[1]):
                 X.params[p, j] = params[p, j]
-        play_game(
-            rngs,
-            S,
-            X,
-            W,
-            setup[0],
-            setup[1],
-            setup[2],
-            setup[3],
-            setup[4],
-            setup[5],
-            setup[6] != 0,
-            setup[7],
-            setup[8],
-            setup[9],
-            setup[10],
-            rows[k],
-        )
+        play_game(rngs, S, X, W, setup, rows[k])
         for j in range(g_extra.size):
             extra[k, j] = X.g[g_extra[j]]

@@ -174,6 +174,14 @@ def blight_candidate(S, X):
 
 
 @kernel
+def dist2_to_mask(S, W):
+    """W.dist2 = steps to the nearest hex of W.mask (the strategies' memo of W.dist2,
+    CTX_S_DIST2, is stale after it)."""
+    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+    W.ctx[L.CTX_S_DIST2] = 0
+
+
+@kernel
 def temple_near(S, X, W, target_p):
     """Dark Young's Temple: "if more than one Temple, use the one closest to your
     Port/Outpost" (solo notes) -- the face-up Temple with room nearest target_p's Port or
@@ -181,8 +189,7 @@ def temple_near(S, X, W, target_p):
     n = X.hx.shape[0]
     for h in range(n):
         W.mask[h] = X.hx[h, L.H_PORT_OWNER] == target_p or X.hx[h, L.H_OUTPOST] == target_p
-    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
-    W.ctx[L.CTX_S_DIST2] = 0
+    dist2_to_mask(S, W)
     best = -1
     best_d = 1 << 40
     for i in range(X.tile_hex.size):
@@ -368,8 +375,7 @@ def byakhee(rngs, S, X, W, amount):
     n = X.hx.shape[0]
     for h in range(n):
         W.mask[h] = X.hex_target[h] and X.hex_farm[h] != 1
-    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
-    W.ctx[L.CTX_S_DIST2] = 0
+    dist2_to_mask(S, W)
     best = -1
     best_d = 1 << 40
     for i in range(X.tile_hex.size):

@@ -4,13 +4,19 @@ Chance comes only from ``rngs[RNG_SETUP]`` (``random()``), in this order: seat s
 tiles and Old One stacks (simkit.kernels.low.board.random_survey_setup), Revelation decks
 (level 3, 2, 1), Personality deck, Ports (reverse player order). The Old One deck needs
 no shuffle: simkit.kernels.low.deck draws uniformly from the cards left.
+
+What to set up is one int64 row (:func:`setup_row`; slots SET_*), so setup_game and the
+loops above it pass one array instead of eleven scalars.
 """
+
+import numpy as np
 
 from simkit.kernels.game_mythos_solo import mythos_solo_setup
 from simkit.kernels.game_oop import revenge_setup
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import (
     PORT_RANDOM,
+    SurveyKit,
     distance_field,
     place_ports,
     random_survey_setup,
@@ -18,6 +24,36 @@ from simkit.kernels.low.board import (
 )
 from simkit.kernels.low.game_common import draw_personality, log_event, occupy
 from simkit.kernels.low.jit import kernel
+
+# setup_game's row: slots of the int64 array made by setup_row
+SET_PLAYERS, SET_MODE, SET_START, SET_COAL, SET_IRON, SET_GOLD = 0, 1, 2, 3, 4, 5
+SET_SHUFFLE, SET_DIFFICULTY, SET_RULESET, SET_LOG, SET_CHECKED = 6, 7, 8, 9, 10
+SETUP_SIZE = 11
+
+
+def setup_row(
+    players,
+    mode,
+    start_space,
+    coal,
+    iron,
+    gold,
+    *,
+    shuffle_seats=False,
+    difficulty=-1,
+    ruleset=0,
+    log_on=False,
+    checked=False,
+) -> np.ndarray:
+    """setup_game's row: the number of seats, the MODE_*, the Time Track start space, the
+    starting Coal, Iron and Gold, a random seating, the DIFFICULTY_* (-1: none), the
+    RULES_*, the event log on and the invariant checks on."""
+    row = np.zeros(SETUP_SIZE, dtype=np.int64)
+    row[SET_PLAYERS], row[SET_MODE], row[SET_START] = players, mode, start_space
+    row[SET_COAL], row[SET_IRON], row[SET_GOLD] = coal, iron, gold
+    row[SET_SHUFFLE], row[SET_DIFFICULTY], row[SET_RULESET] = shuffle_seats, difficulty, ruleset
+    row[SET_LOG], row[SET_CHECKED] = log_on, checked
+    return row
 
 
 @kernel
@@ -71,41 +107,30 @@ def reset_state(S, X, W):
 
 
 @kernel
-def setup_game(
-    rngs,
-    S,
-    X,
-    W,
-    num_players,
-    mode,
-    start_space,
-    coal,
-    iron,
-    gold,
-    shuffle_seats,
-    difficulty,
-    ruleset,
-    log_on,
-    checked,
-):
-    """Set up one game. The strategies per seat (X.sid, X.params) are given for seats in
-    the order the caller listed them; with ``shuffle_seats`` the seating is random (the
-    first player is seat 0 after the shuffle, base Setup 13). W.seat_perm[seat] = the
-    caller's index of the strategy in that seat."""
+def setup_game(rngs, S, X, W, setup):
+    """Set up one game as the row ``setup`` says (setup_row). The strategies per seat
+    (X.sid, X.params) are given for seats in the order the caller listed them; with
+    SET_SHUFFLE the seating is random (the first player is seat 0 after the shuffle, base
+    Setup 13). W.seat_perm[seat] = the caller's index of the strategy in that seat."""
+    num_players = setup[SET_PLAYERS]
+    mode = setup[SET_MODE]
+    start_space = setup[SET_START]
+    difficulty = setup[SET_DIFFICULTY]
+    ruleset = setup[SET_RULESET]
     reset_state(S, X, W)
     g = X.g
     g[L.G_NUM_PLAYERS] = num_players
     g[L.G_MODE] = mode
     g[L.G_DIFFICULTY] = difficulty
-    g[L.G_LOG_ON] = log_on
-    g[L.G_CHECKED] = checked
+    g[L.G_LOG_ON] = setup[SET_LOG]
+    g[L.G_CHECKED] = setup[SET_CHECKED]
     g[L.G_PORT_LOST_BY] = -1
     r = S.r
 
     # Setup 13: random first player = random seating of the strategies.
     for p in range(L.MAX_PLAYERS):
         W.seat_perm[p] = p
-    if shuffle_seats:
+    if setup[SET_SHUFFLE] != 0:
         shuffle_prefix(rngs[L.RNG_SETUP], W.seat_perm, num_players)
     # permute sid/params in place by the permutation (selection into the free slots)
     for p in range(num_players):
@@ -119,26 +144,24 @@ def setup_game(
             X.params[p, k] = W.vals[W.seat_perm[p]]
 
     # Setup 4-6: survey, resources and Old One tiles.
-    random_survey_setup(
-        rngs[L.RNG_SETUP],
+    survey = SurveyKit(
         S.neighbors,
         S.hex_terrain,
         S.hex_level,
         S.survey_hex,
-        W.order,
         S.survey_resource,
         S.survey_old_one,
         S.tile_level,
         X.stacks,
         X.stack_top,
         X.stack_size,
-        mode == L.MODE_REVENGE,
         W.hex_res,
         W.hex_tile,
         W.hex_spawn,
         W.hex_marks,
         W.set_aside,
-    )
+    )  # the fields in SurveyKit's order (simkit.kernels.low.board.SURVEY_FIELDS)
+    random_survey_setup(rngs[L.RNG_SETUP], survey, W.order, mode == L.MODE_REVENGE)
     n = X.hx.shape[0]
     for h in range(n):
         for res in range(L.NUM_RES):
@@ -196,9 +219,9 @@ def setup_game(
         X.pl[p, L.P_TIME] = start_space
         X.pl[p, L.P_PREV_TIME] = start_space
         X.pl[p, L.P_ARRIVAL] = num_players - p
-        X.pl[p, L.P_RES + L.COAL] = coal
-        X.pl[p, L.P_RES + L.IRON] = iron
-        X.pl[p, L.P_RES + L.GOLD] = gold
+        X.pl[p, L.P_RES + L.COAL] = setup[SET_COAL]
+        X.pl[p, L.P_RES + L.IRON] = setup[SET_IRON]
+        X.pl[p, L.P_RES + L.GOLD] = setup[SET_GOLD]
         X.pl[p, L.P_HQ] = r[L.R_CUBES]
         X.pl[p, L.P_STRATEGY] = X.sid[p]
     g[L.G_ARRIVALS] = num_players

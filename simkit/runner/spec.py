@@ -20,9 +20,27 @@ from typing import Any
 import simkit
 from simkit.errors import UserError, control_char_message, first_control_char
 from simkit.modes import Mode, get_mode
+from simkit.runner.identity import (  # noqa: F401  (re-exported: simkit.runner.spec.X)
+    CELL_ID_HEX,
+    cell_identity,
+    identity_params,
+    input_files,
+    map_strategy_file_refs,
+    resolve_strategy_files,
+    strategy_file_refs,
+)
 from simkit.runner.overrides import apply_overrides, check_override, override_hash
+from simkit.runner.spec_checks import (  # noqa: F401  (re-exported: simkit.runner.spec.X)
+    MAX_CELLS,
+    _check_keys,
+    _generated,
+    _grid_values,
+    _int,
+    _refuse_control_chars,
+    _string,
+    _Where,
+)
 from simkit.runner.worlds import MAX_WORLDS, check_sources, world_overrides
-from strategies.overrides import split_spec
 
 TABLES = ("experiment", "params", "grid", "overrides", "override_grid", "readings", "worlds")
 WORLD_KEYS = ("count", "sources", "per_source")
@@ -46,8 +64,6 @@ DESIGNS = ("grid", "one_at_a_time")
 MAX_PARTITION_KEYS = 3
 MAX_SEED = 2**63 - 1
 DEFAULT_MAX_GAMES = 10_000_000
-CELL_ID_HEX = 20
-MAX_CELLS = 20_000  # grid cells per spec (checked before any cell is built)
 MAX_CHUNK_SIZE = 5_000_000  # games per chunk: one chunk's tables are held in a worker's memory
 MAX_CHUNKS = 1_000_000  # chunks per experiment (cells x chunks per cell, at most)
 
@@ -148,14 +164,6 @@ class Spec:
         }
 
 
-class _Where:
-    def __init__(self, file: str):
-        self.file = file
-
-    def error(self, where: str, message: str) -> UserError:
-        return UserError(f"{self.file}: {where}: {message}" if where else f"{self.file}: {message}")
-
-
 def load_spec(
     path: str | Path, sets: dict[str, Any] | None = None, games: int | None = None
 ) -> Spec:
@@ -206,27 +214,6 @@ def load_spec(
         default_name=path.stem,
         resized_from=resized,
     )
-
-
-def _refuse_control_chars(w: _Where, value: Any, where: str) -> None:
-    """A control character in any key or string of a spec (TOML lets ``\\u0000`` through):
-    in a name, a strategy or a value alike it is refused where it stands."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            at = f"{where}.{key}" if where else str(key)
-            bad = first_control_char(str(key))
-            if bad is not None:
-                raise w.error(f"key {at!r}", control_char_message(bad[1]))
-            _refuse_control_chars(w, item, at)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            _refuse_control_chars(w, item, f"{where}[{i}]")
-    elif isinstance(value, str):
-        bad = first_control_char(value)
-        if bad is not None:
-            table, _, key = where.rpartition(".")
-            at = f"[{table}] {key}" if table and "." not in table else where
-            raise w.error(at, f"{control_char_message(bad[1])}; use a plain name or value")
 
 
 def parse_spec(
@@ -435,25 +422,6 @@ def _replace(spec: Spec, **kw) -> Spec:
     return replace(spec, **kw)
 
 
-def _string(w: _Where, table: dict, key: str, default: str) -> str:
-    value = table.get(key, default)
-    if not isinstance(value, str):
-        raise w.error(f"[experiment] {key}", f"must be a string, got {value!r}")
-    return value
-
-
-def _int(w: _Where, table: dict, key: str, default: int | None, lo: int, hi: int) -> int | None:
-    value = table.get(key, default)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise w.error(f"[experiment] {key}", f"must be a whole number, got {value!r}")
-    if value < lo or value > hi:
-        what = "a positive whole number" if lo == 1 else f"a whole number in {lo}..{hi}"
-        raise w.error(f"[experiment] {key}", f"must be {what}, got {value}")
-    return value
-
-
 def _outputs(w: _Where, exp: dict, mode: Mode) -> tuple[str, ...]:
     outputs = exp.get("outputs", ["summary"])
     if isinstance(outputs, str):
@@ -484,94 +452,6 @@ def _load_data(w: _Where, mode: Mode, data_path: str | None, base_dir: Path | No
         return load_pack(folder)
     except UserError as exc:
         raise w.error("[experiment] data", str(exc)) from None
-
-
-def _grid_values(w: _Where, table: str, key: str, value: Any) -> list:
-    where = f"[{table}] {key}"
-    if isinstance(value, dict):
-        return _generated(w, where, value)
-    if not isinstance(value, list):
-        raise w.error(where, f"must be a list of values (one per grid point), got {value!r}")
-    if not value:
-        raise w.error(where, "is an empty list: the grid would have no cells")
-    if len({json.dumps(v, sort_keys=True) for v in value}) != len(value):
-        raise w.error(where, "lists a value twice")
-    return list(value)
-
-
-def _generated(w: _Where, where: str, spec: dict) -> list:
-    """{ round_robin = [...], seats = N, distinct = true }: every seat assignment, comma-joined."""
-    allowed = {"round_robin", "seats", "distinct"}
-    for k in spec:
-        if k not in allowed:
-            raise w.error(
-                where,
-                f"unknown key '{k}' in a generated grid (expected: {', '.join(sorted(allowed))})",
-            )
-    pool = spec.get("round_robin")
-    seats = spec.get("seats")
-    if not isinstance(pool, list) or not pool or not all(isinstance(p, str) for p in pool):
-        raise w.error(where, "round_robin must be a non-empty list of strategy names")
-    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 1:
-        raise w.error(where, f"seats must be a positive whole number, got {seats!r}")
-    distinct = spec.get("distinct", True)
-    if not isinstance(distinct, bool):
-        raise w.error(where, f"distinct must be true or false, got {distinct!r}")
-    if distinct and seats > len(pool):
-        raise w.error(
-            where, f"{seats} seats need at least {seats} distinct strategies, got {len(pool)}"
-        )
-    n = math.perm(len(pool), seats) if distinct else len(pool) ** seats
-    if n > MAX_CELLS:
-        raise w.error(
-            where,
-            f"{len(pool)} strategies over {seats} seats make {n:,} grid values, more than "
-            f"{MAX_CELLS:,} cells; use fewer seats or strategies",
-        )
-    combos = (
-        itertools.permutations(pool, seats) if distinct else itertools.product(pool, repeat=seats)
-    )
-    return [",".join(c) for c in combos]
-
-
-def _check_keys(
-    w: _Where, mode: Mode, params: dict, grid: dict, overrides: dict, override_grid: dict
-) -> None:
-    grid = {k: v for k, v in grid.items() if k != "world_point"}  # [worlds], checked there
-    for table, keys in (("params", params), ("grid", grid)):
-        for key in keys:
-            if key not in mode.params:
-                raise w.error(
-                    f"[{table}] {key}",
-                    f"mode '{mode.name}': unknown parameter '{key}' "
-                    f"(expected: {', '.join(sorted(mode.params))})",
-                )
-    for key in set(params) & set(grid):
-        raise w.error(f"[grid] {key}", "is also set in [params]: give it in one table")
-    for key in set(overrides) & set(override_grid):
-        raise w.error(f"[override_grid] {key}", "is also set in [overrides]: give it in one table")
-    # each value alone, so the message names the table, key and position
-    for key, value in params.items():
-        try:
-            mode.params[key].check(mode.name, key, value)
-        except UserError as exc:
-            raise w.error(f"[params] {key}", str(exc)) from None
-    for key, values in grid.items():
-        for i, value in enumerate(values):
-            try:
-                mode.params[key].check(mode.name, key, value)
-            except UserError as exc:
-                raise w.error(f"[grid] {key}[{i}]", str(exc)) from None
-    for table, items in (
-        ("overrides", {k: [v] for k, v in overrides.items()}),
-        ("override_grid", override_grid),
-    ):
-        for key, values in items.items():
-            for value in values:
-                try:
-                    check_override(key, value)
-                except UserError as exc:
-                    raise w.error(f"[{table}] {key}", str(exc)) from None
 
 
 def _points(spec: Spec, data) -> list[dict[str, Any]]:
@@ -665,100 +545,3 @@ def _cells(w: _Where, spec: Spec, mode: Mode, data) -> tuple[Cell, ...]:
             )
         )
     return tuple(cells)
-
-
-def cell_identity(
-    mode: str,
-    params: dict[str, Any],
-    overrides: dict[str, Any],
-    data_hash: str,
-    root_seed: int,
-    chunk_size: int,
-    engine_version: int,
-    extra: dict[str, Any] | None = None,
-) -> str:
-    """A cell's id: the hash of everything that decides its rows.
-
-    ``data_hash`` is the content hash of the data pack with the cell's overrides (every
-    ``--set``, reading and world draw is one); ``params`` name strategy files by content
-    (:func:`identity_params`); ``extra`` holds any further input as a JSON-able mapping.
-    An empty ``extra`` leaves the id as it was before it existed."""
-    ident = {
-        "mode": mode,
-        "params": params,
-        "overrides": overrides,
-        "data_hash": data_hash,
-        "root_seed": root_seed,
-        "chunk_size": chunk_size,
-        "engine_version": engine_version,
-    }
-    if extra:
-        ident["extra"] = extra
-    # 80 bits: no two cells of any grid the limits allow share an id (40 bits collided
-    # in a 2,000,000-cell grid)
-    return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:CELL_ID_HEX]
-
-
-def strategy_file_refs(value: Any) -> list[str]:
-    """The strategy files a parameter value names: ``file:PATH`` tokens, and a search
-    player's rollout policy or opponent models when they are paths
-    (``search:policy=PATH.toml``, ``opponents=``, ``oop_model=``)."""
-    refs: list[str] = []
-    map_strategy_file_refs(value, lambda ref: refs.append(ref) or ref)
-    return refs
-
-
-def map_strategy_file_refs(value: Any, change) -> Any:
-    """``value`` with every strategy file it names replaced by ``change(path)`` (the same
-    tokens as :func:`strategy_file_refs`); other values come back as they are."""
-    if not isinstance(value, str):
-        return value
-    tokens = []
-    for token in value.split(","):
-        token = token.strip()
-        if token.startswith("file:"):
-            tokens.append("file:" + change(token[5:].strip()))
-            continue
-        if token.startswith("learned:"):  # a learned player's weights file
-            tokens.append("learned:" + change(token[8:].strip()))
-            continue
-        head, *parts = split_spec(token)
-        for i, part in enumerate(parts):
-            key, eq, val = part.partition("=")
-            named = key.strip() in ("policy", "opponents", "oop_model")  # search players' policies
-            val = val.strip()
-            if eq and named and val.startswith("learned:"):
-                parts[i] = f"{key}=learned:{change(val[8:].strip())}"
-            elif eq and named and (val.endswith(".toml") or "/" in val):
-                parts[i] = f"{key}={change(val)}"
-        tokens.append(":".join([head, *parts]))
-    return ",".join(tokens) if tokens != [t.strip() for t in value.split(",")] else value
-
-
-def resolve_strategy_files(value: Any, base_dir: Path | None) -> Any:
-    """Strategy file paths in a spec resolve against the spec's folder, as its ``data``
-    does: the same spec names the same files from any current folder."""
-    if base_dir is None:
-        return value
-    return map_strategy_file_refs(
-        value, lambda ref: ref if Path(ref).is_absolute() else str(base_dir / ref)
-    )
-
-
-def identity_params(params: dict[str, Any], digests: dict[str, str]) -> dict[str, Any]:
-    """The parameters as a cell id hashes them: a strategy file by its content's sha256,
-    never its path (the same file under another name, or from another clone, is the same
-    cell; an edited file is a new one)."""
-    return {
-        k: map_strategy_file_refs(v, lambda ref: f"sha256:{digests[ref]}")
-        for k, v in params.items()
-    }
-
-
-def input_files(params: dict[str, Any]) -> dict[str, str]:
-    """path -> sha256 of the content of every strategy file the cell's parameters name."""
-    from strategies.files import strategy_digest
-
-    return {
-        ref: strategy_digest(ref) for value in params.values() for ref in strategy_file_refs(value)
-    }

@@ -16,6 +16,7 @@ from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
 from strategies.combat import parse_allocation, parse_withdrawal
 from strategies.combat.withdrawal import OptimalTable, OptimalWithdrawal
+from strategies.spaces import HUMAN_SPACE
 
 # Personality wishes by effect (index = game_layout.EFF_*); heuristic players differ
 # through the combat ones.
@@ -28,6 +29,7 @@ class HeuristicParams:
 
     name: ClassVar[str] = "heuristic"
     sid: ClassVar[int] = -1
+    space: ClassVar[dict] = HUMAN_SPACE  # what simkit tune may try (strategies.spaces)
     rail_res: float = 1.0
     rail_farm: float = 1.0
     rail_oldone: float = 0.0

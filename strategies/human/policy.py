@@ -1,5 +1,5 @@
 """Every decision the engine asks of a human player, dispatched on the strategy id in
-X.sid[p] (one compiled engine for every strategy; see STYLE.md 7).
+X.sid[p] (one compiled engine for every strategy; docs/ARCHITECTURE.md, Kernel conventions).
 
 Ids: RANDOM 0, ECONOMIST 1, HUNTER 2, DEFENDER 3, BALANCED 4, LEARNED 6. Answers are checked by
 the engine (simkit.kernels.game_actions); the functions never change the state.

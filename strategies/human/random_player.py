@@ -2,8 +2,7 @@
 options the engine offers. It never needs the engine's fallback (tests check that)."""
 
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.board import attack_distance
-from simkit.kernels.low.game_common import in_range, unit_reach
+from simkit.kernels.low.game_common import airship_dist, in_range, unit_reach
 from simkit.kernels.low.game_outpost import can_buy_outpost, outpost_site
 from simkit.kernels.low.jit import kernel
 from simkit.kernels.low.rand import uniform
@@ -132,17 +131,7 @@ def plan_attack(rng, S, X, W, p):
             normal += 1
     air = normal == 0
     if air:
-        attack_distance(
-            S.neighbors,
-            X.edge_owner,
-            p,
-            X.pl[p, L.P_PORT],
-            X.hex_old_ones,
-            True,
-            W.dist2,
-            W.queue,
-            W.mask,
-        )
+        airship_dist(S, X, W, p)
         for h in range(X.hex_blocked.size):
             if X.hex_blocked[h] and _types_reaching(S, X, W, p, h, True) != 0:
                 normal += 1

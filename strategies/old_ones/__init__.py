@@ -28,11 +28,13 @@ from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.movement import CHOOSE_COMPASS, CHOOSE_PORTS, CHOOSE_RANDOM
 from strategies.overrides import split_spec, with_overrides
+from strategies.spaces import OOP_SPACE
 
 
 @dataclass(frozen=True)
 class OOPParams:
     name: ClassVar[str] = "oop"
+    space: ClassVar[dict] = OOP_SPACE  # what simkit tune may try (strategies.spaces)
     kind: int = 0  # 0 heuristic, 1 random legal
     move_policy: int = CHOOSE_PORTS
     face_up_min: int = 2  # reveal while fewer face-up movers

@@ -18,7 +18,7 @@ is "lowest index". Chance is separate from resolution: the survey and port kerne
 pre-drawn arrays or an explicit ``np.random.Generator`` and use only ``uniform(rng)``.
 """
 
-from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.jit import define_kit, kernel
 from simkit.kernels.low.rand import uniform
 
 NUM_DIRS = 6
@@ -40,26 +40,35 @@ def distance_field(neighbors, target_mask, dist, queue):
     Every hex may be crossed (Old Ones ignore terrain and pieces). Returns the number of
     hexes reached. ``dist`` and ``queue`` are int32 scratch of length n_hex.
     """
-    n = neighbors.shape[0]
+    return spread(neighbors, dist, queue, sources(neighbors, target_mask, dist, queue), None)
+
+
+@kernel(inline="always")
+def sources(neighbors, mask, dist, queue):
+    """dist 0 and queued for the hexes of ``mask``, -1 for the others. Returns how many."""
     tail = 0
-    for h in range(n):
-        if target_mask[h]:
+    for h in range(neighbors.shape[0]):
+        if mask[h]:
             dist[h] = 0
             queue[tail] = h
             tail += 1
         else:
             dist[h] = -1
-    return spread(neighbors, dist, queue, tail)
+    return tail
 
 
 @kernel(inline="always")
-def spread(neighbors, dist, queue, tail):
-    """Breadth-first from the ``tail`` sources in queue (dist 0; every other hex -1);
-    every hex may be crossed. Returns the number of hexes reached."""
+def spread(neighbors, dist, queue, tail, blocked):
+    """Breadth-first from the ``tail`` sources in queue (dist 0; every other hex -1).
+    A hex of ``blocked`` is reached but not crossed; ``None``: every hex may be crossed.
+    Returns the number of hexes reached."""
     head = 0
     while head < tail:
         h = queue[head]
         head += 1
+        if blocked is not None:
+            if blocked[h]:
+                continue
         d = dist[h] + 1
         for k in range(NUM_DIRS):
             m = neighbors[h, k]
@@ -109,30 +118,49 @@ def draw_from_stacks(stacks, stack_top, stack_size, level):
     return -1
 
 
+SURVEY_FIELDS = (
+    "neighbors",
+    "hex_terrain",
+    "hex_level",
+    "survey_hex",
+    "tile_resource",
+    "tile_old_one",
+    "tile_level",
+    "stacks",
+    "stack_top",
+    "stack_size",
+    "hex_resource",
+    "hex_tile",
+    "hex_spawn",
+    "hex_marks",
+    "tile_set_aside",
+)
+
+
+SurveyKitType, SurveyKit = define_kit("SurveyKit", SURVEY_FIELDS, __name__)
+
+
+def survey_kit(**arrays) -> SurveyKit:
+    """A SurveyKit sharing ``arrays`` (every SURVEY_FIELDS name, not copied: the stacks and
+    the outputs are changed in place)."""
+    if set(arrays) != set(SURVEY_FIELDS):
+        raise TypeError(f"a SurveyKit needs exactly the fields {', '.join(SURVEY_FIELDS)}")
+    return _survey_kit(tuple(arrays[name] for name in SURVEY_FIELDS))
+
+
 @kernel
-def place_survey(
-    neighbors,
-    hex_terrain,
-    hex_level,
-    survey_hex,
-    survey_tile,
-    tile_resource,
-    tile_old_one,
-    tile_level,
-    stacks,
-    stack_top,
-    stack_size,
-    revenge,
-    hex_resource,
-    hex_tile,
-    hex_spawn,
-    hex_marks,
-    tile_set_aside,
-):
+def _survey_kit(t):
+    return SurveyKit(*t)
+
+
+@kernel
+def place_survey(kit, survey_tile, revenge):
     """Base setup step 6 (or Revenge step 4) for a pre-drawn survey.
 
+    survey_tile[i]          survey tile id drawn for the i-th survey hex
+
+    The kit's fields:
     survey_hex[i]           hex index of the i-th survey hex, processed in this order
-    survey_tile[i]          survey tile id drawn for it
     tile_resource[t, p, r]  resource r tokens at position p of survey tile t
     tile_old_one[t, p]      1 if position p of tile t marks an Old One
     tile_level[x]           level 1..3 of Old One tile x
@@ -147,19 +175,21 @@ def place_survey(
     replaced tile is set aside); a level-3 tile is never upgraded (the new one is not
     placed); an empty stack gives a tile of the next level up; nothing above level 3.
     """
-    for i in range(survey_hex.size):
-        centre = survey_hex[i]
+    hex_level, hex_marks, hex_tile = kit.hex_level, kit.hex_marks, kit.hex_tile
+    stacks, stack_top, stack_size = kit.stacks, kit.stack_top, kit.stack_size
+    for i in range(kit.survey_hex.size):
+        centre = kit.survey_hex[i]
         t = survey_tile[i]
         for p in range(SURVEY_POSITIONS):
-            h = centre if p == 0 else neighbors[centre, p - 1]
+            h = centre if p == 0 else kit.neighbors[centre, p - 1]
             if h < 0:
                 continue
-            terrain = hex_terrain[h]
+            terrain = kit.hex_terrain[h]
             if terrain != COASTAL:
                 for r in range(NUM_RESOURCES):
-                    hex_resource[h, r] += tile_resource[t, p, r]
+                    kit.hex_resource[h, r] += kit.tile_resource[t, p, r]
             if (
-                tile_old_one[t, p] == 0
+                kit.tile_old_one[t, p] == 0
                 or terrain == COASTAL
                 or terrain == HILLS
                 or hex_level[h] < 1
@@ -167,65 +197,28 @@ def place_survey(
                 continue
             hex_marks[h] += 1
             if revenge:
-                hex_spawn[h] = 0 if hex_marks[h] == 1 else 1
+                kit.hex_spawn[h] = 0 if hex_marks[h] == 1 else 1
                 continue
             old = hex_tile[h]
             if old < 0:
                 hex_tile[h] = draw_from_stacks(stacks, stack_top, stack_size, hex_level[h])
-            elif tile_level[old] < MAX_LEVEL:
-                new = draw_from_stacks(stacks, stack_top, stack_size, tile_level[old] + 1)
+            elif kit.tile_level[old] < MAX_LEVEL:
+                new = draw_from_stacks(stacks, stack_top, stack_size, kit.tile_level[old] + 1)
                 if new >= 0:
-                    tile_set_aside[old] = 1
+                    kit.tile_set_aside[old] = 1
                     hex_tile[h] = new
 
 
 @kernel
-def random_survey_setup(
-    rng,
-    neighbors,
-    hex_terrain,
-    hex_level,
-    survey_hex,
-    order,
-    tile_resource,
-    tile_old_one,
-    tile_level,
-    stacks,
-    stack_top,
-    stack_size,
-    revenge,
-    hex_resource,
-    hex_tile,
-    hex_spawn,
-    hex_marks,
-    tile_set_aside,
-):
+def random_survey_setup(rng, kit, order, revenge):
     """Shuffle the survey tiles (order = 0..T-1 on entry; the first len(survey_hex) are
     dealt to the survey hexes) and the Old One stacks (stacks[l, :stack_size[l]]), then
     place_survey. simkit.board.setup_board calls this, so a seed gives the same setup
     from Python and from inside an engine loop."""
     shuffle_prefix(rng, order, order.size)
-    for lv in range(stacks.shape[0]):
-        shuffle_prefix(rng, stacks[lv], stack_size[lv])
-    place_survey(
-        neighbors,
-        hex_terrain,
-        hex_level,
-        survey_hex,
-        order[: survey_hex.size],
-        tile_resource,
-        tile_old_one,
-        tile_level,
-        stacks,
-        stack_top,
-        stack_size,
-        revenge,
-        hex_resource,
-        hex_tile,
-        hex_spawn,
-        hex_marks,
-        tile_set_aside,
-    )
+    for lv in range(kit.stacks.shape[0]):
+        shuffle_prefix(rng, kit.stacks[lv], kit.stack_size[lv])
+    place_survey(kit, order[: kit.survey_hex.size], revenge)
 
 
 # -- setup: ports ----------------------------------------------------------------------
@@ -339,30 +332,11 @@ def attack_distance(
     can be reached (it is a target) but not crossed, unless ``airship_only``. ``clear`` is
     bool scratch that receives the clear network. Returns the number of hexes reached.
     """
-    n = neighbors.shape[0]
     clear_network(neighbors, edge_owner, player, port, hex_blocked, clear, queue)
-    tail = 0
-    for h in range(n):
-        if clear[h]:
-            dist[h] = 0
-            queue[tail] = h
-            tail += 1
-        else:
-            dist[h] = -1
-    head = 0
-    while head < tail:
-        h = queue[head]
-        head += 1
-        if hex_blocked[h] and not airship_only:
-            continue
-        d = dist[h] + 1
-        for k in range(NUM_DIRS):
-            m = neighbors[h, k]
-            if m >= 0 and dist[m] < 0:
-                dist[m] = d
-                queue[tail] = m
-                tail += 1
-    return tail
+    tail = sources(neighbors, clear, dist, queue)
+    if airship_only:
+        return spread(neighbors, dist, queue, tail, None)
+    return spread(neighbors, dist, queue, tail, hex_blocked)
 
 
 @kernel

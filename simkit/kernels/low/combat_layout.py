@@ -39,6 +39,9 @@ A matchup's static side is ``mx`` (int64) and ``mx_cost`` (float64):
     mx_cost[s]         gold value of one unit of stack s (allocation, objectives)
 """
 
+# the index constants the Layouts below export, re-exported (C.COUNT ...): one definition
+# line each in combat_constants.py, written by simkit.kernels.low.gen_constants
+from simkit.kernels.low.combat_constants import *  # noqa: F403
 from simkit.kernels.low.fields import Layout
 
 NUM_STACKS = 7
@@ -63,7 +66,6 @@ STATE_LAYOUT = Layout(
     ),
     size_name="STATE_SIZE",
 )
-globals().update(STATE_LAYOUT.constants())
 
 # the matchup mx[...] (int64 [MATCHUP_SIZE])
 MATCHUP_LAYOUT = Layout(
@@ -85,7 +87,9 @@ MATCHUP_LAYOUT = Layout(
     ),
     size_name="MATCHUP_SIZE",
 )
-globals().update(MATCHUP_LAYOUT.constants())
+
+# every index layout above (simkit.kernels.low.gen_constants writes their constants)
+LAYOUTS = (STATE_LAYOUT, MATCHUP_LAYOUT)
 
 # st[OUTCOME]
 ONGOING = -1

@@ -259,6 +259,25 @@ def ensure_dist(S, X, W, p):
 
 
 @kernel
+def airship_dist(S, X, W, p):
+    """W.dist2 = off-rail steps from p's clear network for an all-Airship force, which may
+    fly over Old Ones (W.mask receives the clear network; the strategies' memo of W.dist2,
+    CTX_S_DIST2, is stale after it)."""
+    W.ctx[L.CTX_S_DIST2] = 0
+    attack_distance(
+        S.neighbors,
+        X.edge_owner,
+        p,
+        X.pl[p, L.P_PORT],
+        X.hex_old_ones,
+        True,
+        W.dist2,
+        W.queue,
+        W.mask,
+    )
+
+
+@kernel
 def oop_refused(X, decision, value):
     """The Old One player's strategy answered outside the legal options (DEC_OOP_*): count
     it (G_ILLEGAL, as for a human seat) and log it; the caller plays the legal default."""

@@ -31,7 +31,18 @@ Changing any index or enum value is an ENGINE_VERSION bump only if it changes be
 (the golden logs will say).
 """
 
+# Re-exported, so L.G_SUPPLY, L.EV_MOVE, L.Static, L.READINGS ... keep working: the index
+# constants the Layouts below export (one definition line each in game_constants.py,
+# written by simkit.kernels.low.gen_constants), and the parts that need nothing from here
+# (card enums, the containers, the event log codes, the readings).
 from simkit.kernels.low.fields import Layout
+from simkit.kernels.low.game_cards import *  # noqa: F403
+from simkit.kernels.low.game_cards import MYTHOS_EFFECT_LAYOUT
+from simkit.kernels.low.game_constants import *  # noqa: F403
+from simkit.kernels.low.game_containers import *  # noqa: F403
+from simkit.kernels.low.game_events import *  # noqa: F403
+from simkit.kernels.low.game_readings import *  # noqa: F403
+from simkit.kernels.low.game_readings import READINGS
 
 MAX_PLAYERS = 4
 # simkit.names.UNITS order: infantry, armoured_car, artillery, armoured_train, airship
@@ -179,7 +190,6 @@ G_LAYOUT = Layout(
     ),
     size_name="G_SIZE",
 )
-globals().update(G_LAYOUT.constants())
 
 RULES_REVENGE, RULES_ALT = 0, 1
 RULESET_NAMES = ("revenge", "revenge-alt")
@@ -232,7 +242,6 @@ P_LAYOUT = Layout(
     ),
     size_name="P_SIZE",
 )
-globals().update(P_LAYOUT.constants())
 
 # -- hexes hx[h, ...] --------------------------------------------------------------------
 H_LAYOUT = Layout(
@@ -247,7 +256,6 @@ H_LAYOUT = Layout(
     ),
     size_name="H_SIZE",
 )
-globals().update(H_LAYOUT.constants())
 
 # -- Old One tiles -------------------------------------------------------------------------
 TILE_STACK, TILE_BOARD, TILE_KILLED, TILE_REMOVED, TILE_ASIDE = 0, 1, 2, 3, 4
@@ -265,7 +273,6 @@ PR_LAYOUT = Layout(
     ),
     size_name="PR_SIZE",
 )
-globals().update(PR_LAYOUT.constants())
 MAX_IN_HEX = 4  # Old Ones one combat can hold (simkit.kernels.low.combat_layout)
 
 # -- rules r[R_*] (int64, from simkit/data/auztralia/game.toml) -----------------------------
@@ -308,104 +315,9 @@ R_LAYOUT = Layout(
     ),
     size_name="R_SIZE",
 )
-globals().update(R_LAYOUT.constants())
 
-# -- readings: where a rule text leaves a choice open, the options the engine implements ----
-# (name, options); option 0 is the engine's historical choice. The pack's readings.toml
-# quotes the text and names the default; S.r[R_READ + READ_<NAME>] holds the option index
-# and the kernels compare it with <NAME>_<OPTION> (e.g. SERVITOR_PLACEMENT_TEMPLE).
-READINGS = (
-    ("servitor_placement", ("spawn_near_port", "temple")),
-    ("yog_sothoth_tile", ("return_face_up", "removed")),
-    ("atlach_nacha_payer", ("next_combat", "target")),
-    ("port_loss", ("old_ones_remain", "token_destroyed")),
-    ("outpost_order", ("oop_choice", "hex_order")),
-    ("rails_removed", ("farthest_from_port", "nearest_port")),
-    ("port_as_infantry", ("at_start", "when_units_gone")),
-)
-READING_NAMES = tuple(name for name, _ in READINGS)
-READING_OPTIONS = dict(READINGS)
-# written out so a reader (and grep) finds each one; the assert below checks them
-READ_SERVITOR_PLACEMENT, READ_YOG_SOTHOTH_TILE, READ_ATLACH_NACHA_PAYER = 0, 1, 2
-READ_PORT_LOSS, READ_OUTPOST_ORDER, READ_RAILS_REMOVED, READ_PORT_AS_INFANTRY = 3, 4, 5, 6
-SERVITOR_PLACEMENT_SPAWN_NEAR_PORT, SERVITOR_PLACEMENT_TEMPLE = 0, 1
-YOG_SOTHOTH_TILE_RETURN_FACE_UP, YOG_SOTHOTH_TILE_REMOVED = 0, 1
-ATLACH_NACHA_PAYER_NEXT_COMBAT, ATLACH_NACHA_PAYER_TARGET = 0, 1
-PORT_LOSS_OLD_ONES_REMAIN, PORT_LOSS_TOKEN_DESTROYED = 0, 1
-OUTPOST_ORDER_OOP_CHOICE, OUTPOST_ORDER_HEX_ORDER = 0, 1
-RAILS_REMOVED_FARTHEST_FROM_PORT, RAILS_REMOVED_NEAREST_PORT = 0, 1
-PORT_AS_INFANTRY_AT_START, PORT_AS_INFANTRY_WHEN_UNITS_GONE = 0, 1
-for _i, (_name, _options) in enumerate(READINGS):
-    assert globals()[f"READ_{_name.upper()}"] == _i
-    for _j, _opt in enumerate(_options):
-        assert globals()[f"{_name.upper()}_{_opt.upper()}"] == _j
-assert len(READINGS) <= 8  # R_READ slots
+assert len(READINGS) <= R_LAYOUT["R_READ"].size  # one R_READ slot per reading
 MAX_TIME = 64  # illuminated[] length; spaces past R_END are never reached by the disc
-
-# -- Revelation kinds ----------------------------------------------------------------------
-REV_NONE, REV_REVEAL, REV_REVEAL_SIX, REV_ASSASSINATE, REV_TEMPLES = range(5)
-REV_NAMES = ("none", "reveal", "reveal_six", "assassinate", "temples")
-# Revelation benefits ("apply to all players except the Old Ones"; none are public, so the
-# shipped deck has none): resources by their P_RES index, then VP tokens
-BENEFIT_COAL, BENEFIT_IRON, BENEFIT_GOLD, BENEFIT_VP = 0, 1, 2, 3
-BENEFIT_NAMES = ("coal", "iron", "gold", "vp")
-
-# -- Personality effects -------------------------------------------------------------------
-(
-    EFF_NONE,
-    EFF_UNIT_CAPACITY,
-    EFF_AUTO_DAMAGE,
-    EFF_JONES,
-    EFF_RANGE_BONUS,
-    EFF_FARM_GUARD,
-    EFF_REVEAL,
-    EFF_FREE_UNIT,
-) = range(8)
-EFFECT_NAMES = (
-    "none",
-    "unit_capacity",
-    "automatic_damage",
-    "withdraw_before_resolve",
-    "range_bonus",
-    "farm_guard",
-    "reveal_tiles",
-    "free_unit",
-)
-MAX_PERSONALITIES = 62  # bits of P_PERS
-
-# -- Mythos card effects (S.myth_effect; simkit.game.mythos.EFFECTS is this tuple) ----------
-# MYTH_<NAME> = the index of <name> below: MYTH_PLACE_TILES_NEAR_PORT = 0 ... MYTH_TAKE_TROPHY = 14.
-# "amount"/"level" are the card's (mythos_cards.csv).
-MYTHOS_EFFECTS = (
-    # amount tiles of `level`, face down, nearest empty Outback hex to a Port
-    "place_tiles_near_port",
-    "extra_time_next_combat",  # the next combat costs `amount` more TP
-    "blight_farms",  # blight `amount` unblighted farms next to a face-up Old One
-    # in combat (human not retreating): `amount` purple damage and `amount` Sanity lost
-    "combat_damage_and_sanity",
-    "move_closest_old_one",  # the Old One closest to a Port/Outpost moves `amount` hexes towards it
-    "remove_rails",  # `amount` rail links of one player back to their supply
-    # a random unused Old One of `level`, face up, at the closest face-up Temple
-    "level3_at_temple",
-    "port_combat_extra_damage",  # the next combat at a Port: +`amount` purple per card
-    # the unit of a player's latest Buy Military is removed (the OOP scores it)
-    "remove_recent_unit",
-    "destroy_airship",  # one Airship destroyed (the OOP scores it)
-    "temple_attack_extra_capacity",  # the next attacked Temple needs `amount` more damage
-    "ghoul_joins_combat",  # an unused Zombie joins the combat; the human loses `amount` Infantry
-    "block_action_boxes",  # `amount` cubes per human into action boxes (never Retrieve)
-    # a random unused Old One of `level`, face up, on the Spawn hex nearest a Port
-    "level3_near_port",
-    # a player's Old One tile returns face up where it died; they get its VP as tokens
-    "take_trophy",
-    "blank",  # no effect: a printed card whose text is unknown (unknown = "blank")
-)
-MYTHOS_EFFECT_LAYOUT = Layout(
-    "myth_effect ids",
-    tuple((f"MYTH_{e.upper()}", 1) for e in MYTHOS_EFFECTS),
-    size_name="MYTH_NUM_EFFECTS",
-)
-globals().update(MYTHOS_EFFECT_LAYOUT.constants())
 
 # the learned player's view of a turn (strategies.human.learned.turn_features), in order
 LEARN_FEATURES = (
@@ -482,84 +394,6 @@ PARAM_LAYOUT = Layout(
     ),
     size_name="NUM_PARAMS",
 )
-globals().update(PARAM_LAYOUT.constants())
-
-# -- event log rows log[i, :] = (kind, time, actor, a, b, c, d, e) ---------------------------
-LOG_W = 8
-EV_SETUP = 0  # actor seat, a port hex, b start space
-EV_ACTION = 1  # actor, a box, b TP, c gold surcharge, d time after
-EV_TRACK = 2  # actor, a hex, b compass side index, c other hex
-EV_MINE = 3  # actor, a hex, b resource, c amount
-EV_RECRUIT = 4  # actor, a personality, b slot (-1 draw pile), c returned/exchanged card
-EV_BUY = 5  # actor, a unit, b count, c gold
-EV_TRADE = 6  # actor, a sub-action 1, b sub-action 2
-EV_FARM = 7  # actor, a hex, b kind
-EV_ATTACK = 8  # actor, a hex, b force bits, c units sent, d tiles in hex
-EV_FLIP = 9  # actor (-1 Old Ones), a tile, b hex, c type (-1 empty)
-EV_WITHDRAW_FLIP = 10  # actor, a hex
-EV_COMBAT = 11  # actor, a hex, b outcome (combat_layout), c cards, d units lost, e 1 = port defence
-EV_KILL = 12  # actor (-1 shared), a tile, b type, c vp, d players bit mask
-EV_RETRIEVE = 13  # actor, a cubes back, b TP
-EV_OO_TURN = 14  # a space, b illuminated
-EV_REVELATION = 15  # a kind, b card, c tile/hex detail
-EV_MOVE = 16  # a tile, b from hex, c to hex, d card, e type
-EV_BLIGHT = 17  # actor farm owner, a hex, b kind
-EV_PORT_LOST = 18  # actor, a hex
-EV_ASSASSINATE = 19  # a card, b card
-EV_PERSONALITY = 20  # actor, a personality, b detail (tile / unit)
-EV_END = 21  # a reason, b purple space
-EV_ILLEGAL = 22  # actor, a decision code, b value
-EV_TEMPLE_TILE = 23  # a tile, b hex, c type
-EV_FARM_SAVED = 24  # actor, a hex, b tile
-# actor (-1 Old Ones), a total, b farms/revealed, c phosphate/unrevealed, d tiles+tokens/blight,
-# e personalities
-EV_SCORE = 25
-# actor target seat (-1 none), a card, b MYTHOS_* how, c hex / tile / unit detail (-1), d TP paid,
-# e effect id
-EV_MYTHOS = 26
-# a OOP_* action, b detail (tile placed / revealed, Mythos card kept), c hex, d cards drawn
-EV_OOP_ACTION = 27
-EV_REVENGE = 28  # actor seat, a RV_* below, b hex (RV_CYCLE: Personality), c VP (RV_CYCLE: slot)
-NUM_EVENTS = 29
-RV_SPAWN_TAKEN, RV_PORT_FLIP, RV_OUTPOST_FIGHT, RV_OUTPOST_LOST, RV_CYCLE, RV_REFRESH = range(6)
-# EV_MYTHOS b: how the card was used
-MYTHOS_PLAYED, MYTHOS_COMBAT, MYTHOS_FLIPPED, MYTHOS_PENDING, MYTHOS_NO_EFFECT = range(5)
-MYTHOS_HOW = (
-    "played",
-    "played in combat",
-    "flipped",
-    "flipped, waits for its combat",
-    "flipped, no effect",
-)
-
-# decisions (EV_ILLEGAL a)
-(
-    DEC_ACTION,
-    DEC_TRACK,
-    DEC_MINE,
-    DEC_RECRUIT,
-    DEC_BUY,
-    DEC_TRADE,
-    DEC_FARM,
-    DEC_ATTACK,
-    DEC_REVEAL,
-    DEC_FREE_UNIT,
-    # the Old One player (Revenge; EV_ILLEGAL actor -1)
-    DEC_OOP_TARGET,
-    DEC_OOP_MYTHOS,
-    DEC_OOP_ACTION,
-    DEC_OOP_PLACE_LEVEL,
-    DEC_OOP_SITE,
-    DEC_OOP_REVEAL,
-    DEC_OOP_SUMMON,
-    DEC_OOP_OUTPOST_ORDER,
-) = range(18)
-
-# checked-build invariant codes (G_FIRST_VIOLATION)
-CHK_NEGATIVE, CHK_CUBES, CHK_TRACKS, CHK_FARMS, CHK_SUPPLY, CHK_TIME, CHK_TILES, CHK_END = range(
-    1, 9
-)
-CHECK_NAMES = ("ok", "negative", "cubes", "tracks", "farms", "supply", "time", "tiles", "end")
 
 # Old One player (Revenge) strategy parameters, X.oop_params[...] (strategies/old_ones)
 OOP_PARAM_LAYOUT = Layout(
@@ -586,184 +420,6 @@ OOP_PARAM_LAYOUT = Layout(
         ("_OP_SPARE", 2, "free slots"),
     ),
     size_name="OOP_NUM_PARAMS",
-)
-globals().update(OOP_PARAM_LAYOUT.constants())
-
-# -- containers passed to the kernels (numba types them as named tuples of arrays) -----------
-from collections import namedtuple  # noqa: E402  (kept next to the fields it names)
-
-# Static: one per (board, data pack, rules); never written by a kernel.
-Static = namedtuple(
-    "Static",
-    (
-        "neighbors",  # int32 [n, 6]
-        "hex_terrain",  # int64 [n]
-        "hex_level",  # int64 [n]
-        "hex_port",  # bool  [n] port symbol
-        "hex_farms",  # int64 [n] farm-kind bit mask allowed
-        "hex_q",
-        "hex_r",  # int64 [n]
-        "survey_hex",  # int64 [s]
-        "survey_resource",  # int64 [T, 7, 4]
-        "survey_old_one",  # int64 [T, 7]
-        "tile_level",
-        "tile_type",
-        "tile_cap",
-        "tile_vp",  # int64 [n_tile]
-        "stacks0",  # int64 [3, m] unshuffled Old One stacks (simkit.board.setup.fresh_stacks)
-        "stack_size0",  # int64 [3]
-        "card_hits",
-        "card_purple",
-        "card_sanity",
-        "card_airship",
-        "card_moves",
-        "card_compass",
-        "card_rotation",
-        "type_moves",
-        "type_heals",  # bool [6]
-        "unit_cost",  # int64 [5] gold
-        "unit_cost_f",  # float64 [7] (combat allocation: gold value per stack)
-        "unit_cap",  # int64 [7] damage capacity per combat stack
-        "unit_range",  # int64 [5]
-        "unit_supply",  # int64 [5] units in the box (shared supply)
-        "r",  # int64 [R_SIZE]
-        "illuminated",  # bool [MAX_TIME]
-        "rev_level",
-        "rev_kind",  # int64 [n_rev]
-        "rev_benefit",
-        "rev_benefit_amount",  # int64 [n_rev] BENEFIT_* (-1 none), amount
-        "pers_effect",
-        "pers_unit",
-        "pers_amount",
-        "pers_vp",  # int64 [n_pers]
-        "pers_one_use",  # bool [n_pers]
-        # What a player may know about the Old Ones, for strategies (public: card faces are
-        # seen as they are drawn; face-down tiles are known only by level):
-        "hit_rate",  # float64 [6, 5] share of Old One cards on which unit u damages type t
-        "harm_rate",  # float64 [6, 3] mean purple / sanity / airship damage per card by type t
-        "level_cap",  # float64 [4] mean damage capacity of a face-down tile of level l (Empty = 0)
-        "level_vp",  # float64 [4] mean VP of a face-down tile of level l
-        "level_hit",  # float64 [4, 5] hit_rate averaged over the non-empty tiles of level l
-        "level_harm",  # float64 [4, 3]
-        # Revenge of the Old Ones
-        "unit_oop_vp",  # int64 [7] OOP VP per eliminated unit (stacks order; Revenge rulebook)
-        "unit_oop_vp_alt",  # int64 [7] (alt translation)
-        # int64 [6] PR_*: strength_normal, strength_weak, flip_threshold, sanity4, sanity2, oop_vp
-        "port_rev",
-        "myth_effect",
-        "myth_tp",
-        "myth_combat",
-        "myth_amount",
-        "myth_level",  # int64 [n_mythos]; Engine sets the myth_* arrays per content mode
-    ),
-)
-
-# State: everything a game changes; reset by game_setup.setup_game.
-State = namedtuple(
-    "State",
-    (
-        "g",
-        "pl",
-        "hx",
-        "hex_farm",
-        "hex_target",
-        "hex_blocked",
-        "hex_old_ones",
-        "edge_owner",
-        "tile_hex",
-        "tile_up",
-        "tile_state",
-        "tile_dmg",
-        "tile_cubes",
-        "stacks",
-        "stack_top",
-        "stack_size",
-        "display",
-        "pers_deck",
-        "rev_deck",
-        "oo_deck",
-        "port_dist",  # int32 [MAX_PLAYERS, n] hexes from each Port (straight over the map)
-        "sid",  # int64 [MAX_PLAYERS] strategy id per seat (strategies.human.policy)
-        "params",  # float64 [MAX_PLAYERS, NUM_PARAMS]
-        "log",  # int64 [cap, LOG_W]
-        # int64 [n_mythos] circular draw pile (top at G_MYTHOS_POS, G_MYTHOS_LEFT cards)
-        "mythos_deck",
-        "mythos_hand",  # int64 [n_mythos] 1 = card in the OOP's hand
-        "oop_params",  # float64 [OOP_NUM_PARAMS] the Old One player's strategy
-        "tile_holder",  # int64 [n_tile] seat holding tile i as a trophy (destroyed alone), -1
-        # int64 [n_tile] hex tile i was destroyed in, -1 (Yog-Sothoth returns it there)
-        "tile_last_hex",
-    ),
-)
-
-# Work: caller-owned scratch so no kernel allocates.
-Work = namedtuple(
-    "Work",
-    (
-        "dist",
-        "dist2",
-        "queue",  # int32 [n]
-        "clear",
-        "mask",  # bool [n]
-        "cand_h",
-        "cand_k",  # int64 [6n]
-        "vals",  # float64 [6n]
-        "hexes",  # int64 [n]
-        "farm_before",  # int64 [n]
-        "hex_res",
-        "hex_tile",
-        "hex_spawn",
-        "hex_marks",  # setup scratch ([n,4], [n], [n], [n])
-        "order",  # int64 [T] survey order
-        "set_aside",  # int64 [n_tile]
-        "port_hex",  # int64 [MAX_PLAYERS]
-        "tiles",  # int64 [n_tile] tile list scratch
-        "tiles2",  # int64 [n_tile]
-        "face",
-        "moves",
-        "stopped",  # bool [n_tile]
-        "before",
-        "hex_before",  # int64 [n_tile]
-        "cand6",  # int64 [6]
-        "card1",  # int64 [1]
-        "cst",
-        "cmx",
-        "scratch",  # int64 combat buffers (combat_layout state, matchup)
-        "mx_cost",  # float64 [7]
-        "dmg",  # int64 [MAX_OLD_ONES]
-        "dmg_before",  # int64 [MAX_OLD_ONES]
-        "no_script",  # int64 [0]
-        "alloc_params",
-        "wd_params",  # float64 [1], [3]
-        "legal",  # bool [NUM_BOXES]
-        "oop_legal",  # bool [4] the Old One player's legal actions (OOP_*)
-        "force",  # int64 [NUM_UNITS] attack force chosen by a strategy
-        "dmg_carry",  # int64 [MAX_PLAYERS, NUM_UNITS] damage kept between one turn's fights
-        "choice",  # int64 [8] multi-valued strategy answers
-        "ctx",  # int64 [CTX_SIZE] per-turn facts the engine computed
-        "seat_perm",  # int64 [MAX_PLAYERS]
-        "deal",
-        "deal2",  # int64 [max deck or tiles + 1] determinization scratch (game_search)
-        "learn_feats",  # float64 [LEARN_NUM_FEATURES] the learned player's turn features
-        # the optimal withdraw table (simkit.kernels.combat_table), solved per combat
-        "wt_table",
-        "wt_slots",
-        "wt_values",  # int64 [slots, 4], int64 [states], float64 [states, NV]
-        "wt_sbuf",
-        "wt_vbuf",
-        "wt_ibuf",  # per-depth work buffers
-        "wt_rep",
-        "wt_prob",
-        "wt_weight",  # card classes of the matchup: int64, float64, float64 [cards]
-        "wt_ctx_i",
-        "wt_ctx_f",
-        "wt_st",  # solver settings; the start state
-        "wt_sigs",
-        "wt_sig_keys",
-        "wt_sig_rows",
-        "wt_sig",
-        "wt_cache",  # the cache of solved tables
-    ),
 )
 
 # W.ctx[...]: facts of the current turn (read by strategies, written by the engine).
@@ -792,7 +448,6 @@ CTX_LAYOUT = Layout(
     ),
     size_name="CTX_SIZE",
 )
-globals().update(CTX_LAYOUT.constants())
 DIST2_GOAL, DIST2_OLD_ONES = 1, 2
 
 # -- summary row (one per game) -------------------------------------------------------------
@@ -827,7 +482,6 @@ SUM_P_LAYOUT = Layout(
     ),
     size_name="S_PLAYER_STRIDE",
 )
-globals().update(SUM_P_LAYOUT.constants())
 _OLD_ONE_NAMES = ("zombie", "mi_go", "shoggoth", "cthulhu", "temple", "loyalist")
 SUMMARY_LAYOUT = Layout(
     "summary",
@@ -886,7 +540,6 @@ SUMMARY_LAYOUT = Layout(
     ),
     size_name="SUMMARY_SIZE",
 )
-globals().update(SUMMARY_LAYOUT.constants())
 SUMMARY_COLUMNS = SUMMARY_LAYOUT.labels("S_")
 
 # -- every index layout above, for describe_state and tests/test_layout.py -------------------

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from numba.core import types
 from numba.core.registry import CPUDispatcher
+from numba.experimental import structref
 
 
 class KernelDispatcher(CPUDispatcher):
@@ -47,3 +48,24 @@ def kernel(fn=None, /, *, cache: bool = True, **options):
         return disp
 
     return wrap(fn) if fn is not None else wrap
+
+
+class KitType(types.StructRef):
+    """Base of the kits' StructRef types: fields are typed without literals, so one
+    compiled kernel serves every kit of the same arrays."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+def define_kit(name: str, fields, module: str):
+    """A kit: a numba StructRef over a clump of arrays, passed to kernels as one pointer
+    where a tuple would be passed as many scalars (see simkit.kernels.game_state). Returns
+    (its type class, its Python proxy class, constructed with the fields in order), both
+    named ``module``.NAME(Type): assign them to those names there, so numba's cache finds
+    them (simkit.kernels.low.movement.MoveKit, simkit.kernels.low.board.SurveyKit)."""
+    typ = structref.register(type(f"{name}Type", (KitType,), {"__module__": module}))
+    doc = f"The {name} StructRef's Python side; fields: {', '.join(fields)}."
+    proxy = type(name, (structref.StructRefProxy,), {"__module__": module, "__doc__": doc})
+    structref.define_proxy(proxy, typ, list(fields))
+    return typ, proxy

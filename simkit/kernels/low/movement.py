@@ -1,6 +1,8 @@
 """Old One movement ("Movement of Old Ones", base rules; "Move Old Ones", Revenge).
 
-Arrays (layout of simkit/kernels/low/board.py, plus):
+The arrays of one movement check travel together in a :class:`MoveKit` (a numba
+StructRef: one pointer per call, see simkit.kernels.game_state for why not a tuple); its
+fields use the layout of simkit/kernels/low/board.py, plus:
 
     hex_target   bool  [n_hex]  a Port, an un-blighted Farm or (Revenge) an Outpost
     hex_farm     int64 [n_hex]  0 no farm, 1 un-blighted farm, 2 blighted farm
@@ -8,8 +10,14 @@ Arrays (layout of simkit/kernels/low/board.py, plus):
     mover_moves  bool  [m]      tile i moves on this card (face up, its type circled on the
                                 card, and not a Temple: see movers_for_card)
     mover_stopped bool [m]      tile i reached a Port/Outpost this phase and moves no more
-    compass      int            the card's compass number 1..6 (direction index compass-1)
-    rotation     int            +1 clockwise, -1 anticlockwise
+    mover_type   int64 [m]      Old One type of tile i; mover_face_up bool [m]
+    card_moves   bool [cards, types]  the types a movement card circles; card_compass,
+                                card_rotation int64 [cards]; type_moves bool [types]
+    dist, port_dist, queue int32 [n_hex], before int64 [m], cand int64 [6]: scratch
+
+A card's compass number is 1..6 (direction index compass-1) and its rotation +1
+(clockwise) or -1 (anticlockwise). Scalars (a card's compass, the policy, the rng) are
+arguments; the kit's arrays are shared with the caller, not copied.
 
 One card moves every mover one hex at once from the same distance field; farms entered
 are blighted after all of them moved, so two arrivals blight a farm once. Combat is not
@@ -21,8 +29,10 @@ policy dispatched inside numba (one compiled kernel for every policy), see
 :func:`choose_step`. An engine that wants its own rule calls :func:`step_candidates`.
 """
 
+import numpy as np
+
 from simkit.kernels.low.board import NUM_DIRS, distance_field, spread
-from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.jit import define_kit, kernel
 from simkit.kernels.low.rand import uniform
 from simkit.names import TEMPLE
 
@@ -31,6 +41,63 @@ CHOOSE_COMPASS = 0  # the base rule: the card's compass number and rotation
 CHOOSE_RANDOM = 1  # uniform among eligible hexes (uniform(rng))
 CHOOSE_PORTS = 2  # the eligible hex closest to a Port/Outpost; ties by the compass rule
 CHOOSE_LOWEST = 3  # the eligible hex with the lowest number
+
+KIT_FIELDS = (
+    "neighbors",
+    "card_moves",
+    "card_compass",
+    "card_rotation",
+    "type_moves",
+    "hex_target",
+    "hex_farm",
+    "mover_hex",
+    "mover_type",
+    "mover_face_up",
+    "mover_moves",
+    "mover_stopped",
+    "dist",
+    "port_dist",
+    "queue",
+    "before",
+    "cand",
+)
+
+
+MoveKitType, MoveKit = define_kit("MoveKit", KIT_FIELDS, __name__)
+
+
+def new_kit(neighbors, hex_target, hex_farm, mover_hex, **arrays) -> MoveKit:
+    """A MoveKit sharing these arrays (the kernels change hex_target, hex_farm, mover_hex,
+    mover_moves and mover_stopped in place); ``arrays`` names any other KIT_FIELDS to
+    share. The rest are made: scratch, movers that all move and are face up, no cards
+    (the card tables and mover types are read by movement_phase only)."""
+    n, m = neighbors.shape[0], mover_hex.size
+    made = {
+        "card_moves": np.zeros((0, 0), dtype=np.bool_),
+        "card_compass": np.zeros(0, dtype=np.int64),
+        "card_rotation": np.zeros(0, dtype=np.int64),
+        "type_moves": np.zeros(0, dtype=np.bool_),
+        "mover_type": np.zeros(m, dtype=np.int64),
+        "mover_face_up": np.ones(m, dtype=np.bool_),
+        "mover_moves": np.ones(m, dtype=np.bool_),
+        "mover_stopped": np.zeros(m, dtype=np.bool_),
+        "dist": np.zeros(n, dtype=np.int32),
+        "port_dist": np.zeros(n, dtype=np.int32),
+        "queue": np.zeros(n, dtype=np.int32),
+        "before": np.zeros(m, dtype=np.int64),
+        "cand": np.zeros(NUM_DIRS, dtype=np.int64),
+    }
+    given = dict(neighbors=neighbors, hex_target=hex_target, hex_farm=hex_farm, mover_hex=mover_hex)
+    unknown = set(arrays) - set(made)
+    if unknown:
+        raise TypeError(f"not a MoveKit field: {', '.join(sorted(unknown))}")
+    fields = {**made, **arrays, **given}
+    return _kit(tuple(fields[name] for name in KIT_FIELDS))
+
+
+@kernel
+def _kit(t):
+    return MoveKit(*t)
 
 
 @kernel
@@ -108,99 +175,57 @@ def choose_step(policy, rng, neighbors, dist, port_dist, h, compass, rotation, c
 
 
 @kernel
-def _arrive(neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k):
-    m = neighbors[h, k]
-    mover_hex[i] = m
-    if hex_target[m] and hex_farm[m] != 1:
-        mover_stopped[i] = True  # a Port or an Outpost: no further than this
-    elif hex_farm[m] == 1 and stop_at_farm:
-        mover_stopped[i] = True
+def _arrive(kit, stop_at_farm, i, h, k):
+    m = kit.neighbors[h, k]
+    kit.mover_hex[i] = m
+    if kit.hex_target[m] and kit.hex_farm[m] != 1:
+        kit.mover_stopped[i] = True  # a Port or an Outpost: no further than this
+    elif kit.hex_farm[m] == 1 and stop_at_farm:
+        kit.mover_stopped[i] = True
 
 
 @kernel
-def _blight(hex_target, hex_farm, mover_hex, before):
+def _blight(kit):
     """Blight every un-blighted farm a mover entered on this card (once per farm)."""
     blighted = 0
-    for i in range(mover_hex.size):
-        h = mover_hex[i]
-        if h >= 0 and h != before[i] and hex_farm[h] == 1:
-            hex_farm[h] = 2
-            hex_target[h] = False
+    for i in range(kit.mover_hex.size):
+        h = kit.mover_hex[i]
+        if h >= 0 and h != kit.before[i] and kit.hex_farm[h] == 1:
+            kit.hex_farm[h] = 2
+            kit.hex_target[h] = False
             blighted += 1
     return blighted
 
 
 @kernel
-def movement_card(
-    neighbors,
-    hex_target,
-    hex_farm,
-    mover_hex,
-    mover_moves,
-    mover_stopped,
-    compass,
-    rotation,
-    stop_at_farm,
-    dist,
-    queue,
-    before,
-):
-    """Resolve one movement card (base rule). Returns the number of farms blighted.
+def movement_card(kit, compass, rotation, policy, rng, stop_at_farm):
+    """Resolve one movement card for the movers with kit.mover_moves set. Returns the
+    number of farms blighted.
 
-    stop_at_farm: Revenge's "if a Farm ... is reached, that Old One stops moving" (for
-    the rest of the phase); False in the base game. ``before`` is int64 scratch [m].
+    policy CHOOSE_COMPASS is the base rule (``rng`` unused); another CHOOSE_* id is the
+    Old One player's choice among the eligible hexes (Revenge). stop_at_farm: Revenge's
+    "if a Farm ... is reached, that Old One stops moving" (for the rest of the phase);
+    False in the base game.
     """
-    distance_field(neighbors, hex_target, dist, queue)
-    for i in range(mover_hex.size):
-        before[i] = mover_hex[i]
-    for i in range(mover_hex.size):
-        h = mover_hex[i]
-        if h < 0 or not mover_moves[i] or mover_stopped[i]:
-            continue
-        k = compass_step(neighbors, dist, h, compass, rotation)
-        if k >= 0:
-            _arrive(
-                neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k
-            )
-    return _blight(hex_target, hex_farm, mover_hex, before)
-
-
-@kernel
-def movement_card_choose(
-    policy,
-    rng,
-    neighbors,
-    hex_target,
-    hex_farm,
-    mover_hex,
-    mover_moves,
-    mover_stopped,
-    compass,
-    rotation,
-    stop_at_farm,
-    dist,
-    port_dist,
-    queue,
-    before,
-    cand,
-):
-    """Resolve one movement card where the Old One player chooses among eligible hexes
-    (Revenge). Same arrays as movement_card; ``policy`` is a CHOOSE_* id."""
-    distance_field(neighbors, hex_target, dist, queue)
+    neighbors, dist, mover_hex = kit.neighbors, kit.dist, kit.mover_hex
+    distance_field(neighbors, kit.hex_target, dist, kit.queue)
     if policy == CHOOSE_PORTS:
-        _port_field(neighbors, hex_target, hex_farm, port_dist, queue)
+        _port_field(neighbors, kit.hex_target, kit.hex_farm, kit.port_dist, kit.queue)
     for i in range(mover_hex.size):
-        before[i] = mover_hex[i]
+        kit.before[i] = mover_hex[i]
     for i in range(mover_hex.size):
         h = mover_hex[i]
-        if h < 0 or not mover_moves[i] or mover_stopped[i]:
+        if h < 0 or not kit.mover_moves[i] or kit.mover_stopped[i]:
             continue
-        k = choose_step(policy, rng, neighbors, dist, port_dist, h, compass, rotation, cand)
-        if k >= 0:
-            _arrive(
-                neighbors, hex_target, hex_farm, mover_hex, mover_stopped, stop_at_farm, i, h, k
+        if policy == CHOOSE_COMPASS:
+            k = compass_step(neighbors, dist, h, compass, rotation)
+        else:
+            k = choose_step(
+                policy, rng, neighbors, dist, kit.port_dist, h, compass, rotation, kit.cand
             )
-    return _blight(hex_target, hex_farm, mover_hex, before)
+        if k >= 0:
+            _arrive(kit, stop_at_farm, i, h, k)
+    return _blight(kit)
 
 
 @kernel
@@ -214,48 +239,31 @@ def _port_field(neighbors, hex_target, hex_farm, port_dist, queue):
             tail += 1
         else:
             port_dist[h] = -1
-    spread(neighbors, port_dist, queue, tail)
+    spread(neighbors, port_dist, queue, tail, None)
 
 
 @kernel
-def movers_for_card(card, card_moves, mover_type, mover_face_up, type_moves, out):
-    """out[i] = tile i moves on this card: face up, its type circled on the card, a type
-    that moves at all, and never a Temple. Returns how many move."""
+def movers_for_card(kit, card):
+    """kit.mover_moves[i] = tile i moves on this card: face up, its type circled on the
+    card, a type that moves at all, and never a Temple. Returns how many move."""
     count = 0
-    for i in range(mover_type.size):
-        t = mover_type[i]
-        ok = t >= 0 and t != TEMPLE and mover_face_up[i] and card_moves[card, t] and type_moves[t]
-        out[i] = ok
+    for i in range(kit.mover_type.size):
+        t = kit.mover_type[i]
+        ok = (
+            t >= 0
+            and t != TEMPLE
+            and kit.mover_face_up[i]
+            and kit.card_moves[card, t]
+            and kit.type_moves[t]
+        )
+        kit.mover_moves[i] = ok
         if ok:
             count += 1
     return count
 
 
 @kernel
-def movement_phase(
-    cards,
-    card_moves,
-    card_compass,
-    card_rotation,
-    neighbors,
-    hex_target,
-    hex_farm,
-    mover_hex,
-    mover_type,
-    mover_face_up,
-    type_moves,
-    stop_at_farm,
-    policy,
-    rng,
-    mover_moves,
-    mover_stopped,
-    dist,
-    port_dist,
-    queue,
-    before,
-    cand,
-    fresh,
-):
+def movement_phase(kit, cards, policy, rng, stop_at_farm, fresh):
     """Resolve the pre-drawn ``cards`` (indices, in draw order; 2 in the base game, 6 for
     a reveal-and-draw-six, 4 for a Revenge Move action), all or part of one movement check.
 
@@ -266,45 +274,14 @@ def movement_phase(
     Port/Outpost with a mover on it (mover_stopped marks the tiles that arrived at one).
     """
     if fresh:
-        for i in range(mover_stopped.size):
-            mover_stopped[i] = False
+        for i in range(kit.mover_stopped.size):
+            kit.mover_stopped[i] = False
     blighted = 0
     for j in range(cards.size):
         c = cards[j]
-        if movers_for_card(c, card_moves, mover_type, mover_face_up, type_moves, mover_moves) == 0:
+        if movers_for_card(kit, c) == 0:
             continue
-        if policy == CHOOSE_COMPASS:
-            blighted += movement_card(
-                neighbors,
-                hex_target,
-                hex_farm,
-                mover_hex,
-                mover_moves,
-                mover_stopped,
-                card_compass[c],
-                card_rotation[c],
-                stop_at_farm,
-                dist,
-                queue,
-                before,
-            )
-        else:
-            blighted += movement_card_choose(
-                policy,
-                rng,
-                neighbors,
-                hex_target,
-                hex_farm,
-                mover_hex,
-                mover_moves,
-                mover_stopped,
-                card_compass[c],
-                card_rotation[c],
-                stop_at_farm,
-                dist,
-                port_dist,
-                queue,
-                before,
-                cand,
-            )
+        blighted += movement_card(
+            kit, kit.card_compass[c], kit.card_rotation[c], policy, rng, stop_at_farm
+        )
     return blighted
