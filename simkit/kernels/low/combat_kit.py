@@ -48,10 +48,9 @@ from collections import namedtuple
 
 import numba as nb
 import numpy as np
-from numba.core import types
-from numba.experimental import structref
 
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.jit import define_kit
 
 FIELDS = (
     "card_hits",
@@ -79,18 +78,8 @@ FIELDS = (
 )
 
 
-@structref.register
-class CombatKitType(types.StructRef):
-    def preprocess_fields(self, fields):
-        # one compiled kernel for every kit: ids and thresholds are values, not literals
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
-
-
-class CombatKit(structref.StructRefProxy):
-    """A combat's cards, matchup, policies and work buffers (see the module docstring)."""
-
-
-structref.define_proxy(CombatKit, CombatKitType, list(FIELDS))
+# one compiled kernel for every kit: ids and thresholds are values, not literals (KitType)
+CombatKitType, CombatKit = define_kit("CombatKit", FIELDS, __name__)
 
 KitView = namedtuple("KitView", FIELDS)
 
