@@ -62,15 +62,11 @@ def _minimal_loop():
     return minimal_draws
 
 
-class CpuTimer:
-    """Seconds of CPU this process used (one thread: the time on its one core)."""
-
-    def __enter__(self):
-        self.start = time.process_time()
-        return self
-
-    def __exit__(self, *exc):
-        self.seconds = time.process_time() - self.start
+def cpu_seconds(fn, *args, **kwargs):
+    """(fn's result, seconds of CPU this process used for it: one thread, one core)."""
+    start = time.process_time()
+    out = fn(*args, **kwargs)
+    return out, time.process_time() - start
 
 
 def mc_against_limit(data, fight, games: int) -> None:
@@ -87,15 +83,13 @@ def mc_against_limit(data, fight, games: int) -> None:
     deck = np.arange(data.card_hits.shape[0], dtype=np.int64)
     minimal = _minimal_loop()
     minimal(np.random.default_rng(0), 10, data.card_hits, oo_type, mask, capacity, deck)
-    with CpuTimer() as t:
-        draws = minimal(
-            np.random.default_rng(1), games, data.card_hits, oo_type, mask, capacity, deck
-        )
-    limit = draws / t.seconds
+    draws, seconds = cpu_seconds(
+        minimal, np.random.default_rng(1), games, data.card_hits, oo_type, mask, capacity, deck
+    )
+    limit = draws / seconds
     monte_carlo_odds(fight, data, games=1_000, seed=0)
-    with CpuTimer() as t:
-        odds = monte_carlo_odds(fight, data, games=games, seed=1)
-    mc = odds.expected_cards * games / t.seconds
+    odds, seconds = cpu_seconds(monte_carlo_odds, fight, data, games=games, seed=1)
+    mc = odds.expected_cards * games / seconds
     emit("combat_minimal_loop_draws", limit / 1e6, "M draws/cpu-s", games=games, cores=1)
     emit("combat_mc_draws_four_types_vs_shoggoth", mc / 1e6, "M draws/cpu-s", games=games, cores=1)
     emit("combat_mc_share_of_limit", mc / limit, "ratio", goal=0.35)
