@@ -54,3 +54,39 @@ def test_a_kernel_reads_and_writes_through_the_kit():
     assert _touch(kit) == 110
     assert mx[C.PORT_FIGHTS] == 7  # the caller's matchup changed: shared, not copied
     assert kit.state[C.CARDS] == kit.start_deck.size
+
+
+def test_the_tape_paired_play_records_replays_as_a_script_to_the_same_fight():
+    """One draw loop: the cards a chance fight drew (policy A's tape), played again as a
+    script, end the fight in the same state."""
+    from simkit.kernels.combat import play_script
+    from simkit.kernels.combat_paired import simulate_paired
+
+    data = load_pack()
+    fight = Combat.parse("infantry=2,artillery=1,airship=1", "shoggoth,zombie")
+    st0, mx, cost = combat_arrays(fight, data)
+    alloc = parse_allocation("spread").lower()
+    never, leave = parse_withdrawal("never").lower(), parse_withdrawal("sanity:3").lower()
+    n = data.card_hits.shape[0]
+    for seed in range(20):
+        kit = combat_kit(
+            data,
+            mx,
+            cost,
+            np.arange(n),
+            alloc,
+            never,
+            EMPTY_TABLE,
+            2,
+            withdraw_b=leave,
+            tape_size=400,
+        )
+        tallies = [np.zeros((2, k), dtype=np.int64) for k in (C.NUM_OUTCOMES, 7, 16, 3)]
+        rng, rng2 = np.random.default_rng(seed), np.random.default_rng(seed + 99)
+        simulate_paired(kit, rng, rng2, 1, st0, *tallies)
+        played = kit.state
+        assert tallies[0][0].sum() == 1 and played[C.OUTCOME] != C.ONGOING
+        script = kit.tape[: played[C.CARDS]].copy()
+        st = st0.copy()
+        play_script(kit, st, script)
+        assert st.tolist() == played.tolist()

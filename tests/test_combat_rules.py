@@ -11,6 +11,7 @@ from conftest import custom_deck
 from simkit.combat import Combat, combat_arrays, exact_odds, monte_carlo_odds
 from simkit.kernels.combat import play_script
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_kit import combat_kit
 from simkit.names import OLD_ONES, PORT
 from strategies.combat import parse_allocation
 from strategies.combat.withdrawal import Never
@@ -22,23 +23,18 @@ INFANTRY_BIT = 1 << 0
 def _script(data, fight, cards, allocate="cheapest"):
     st, mx, cost = combat_arrays(fight, data)
     alloc_id, alloc_params = parse_allocation(allocate).lower()
-    wd_id, wd_params = Never().lower()
-    play_script(
-        np.random.default_rng(0),
-        st,
+    script = np.asarray(cards, dtype=np.int64)
+    kit = combat_kit(
+        data,
         mx,
         cost,
-        data.card_hits,
-        data.card_purple,
-        data.card_sanity,
-        data.card_airship,
-        np.asarray(cards, dtype=np.int64),
-        alloc_id,
-        alloc_params,
-        wd_id,
-        wd_params,
+        script,
+        (alloc_id, alloc_params),
+        Never().lower(),
         np.zeros((1, 4), dtype=np.int64),
+        data.port["flip_threshold"],
     )
+    play_script(kit, st, script)
     return st, mx
 
 

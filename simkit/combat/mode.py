@@ -30,6 +30,7 @@ from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels.combat_rows import MID_PASSES, SCRIPT_PREFIX, combat_rows
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_kit import combat_kit
 from simkit.kernels.low.combat_table_lookup import EMPTY_TABLE
 from simkit.modes import Mode, Param, register
 from simkit.names import NUM_STACKS, OLD_ONES, STACKS
@@ -228,38 +229,22 @@ def play_keys(prep: Prepared, data: AuzData, keys: np.ndarray) -> dict[str, np.n
     flip = np.empty(n, dtype=np.int8)
     lost = np.empty((NUM_STACKS, n), dtype=np.int8)
     full = data.card_hits.shape[0]
-    combat_rows(
-        np.random.default_rng(0),
-        keys,
-        prep.st0,
+    kit = combat_kit(
+        data,
         prep.mx,
         prep.cost,
-        data.card_hits,
-        data.card_purple,
-        data.card_sanity,
-        data.card_airship,
         prep.start_deck,
-        full,
-        prep.alloc[0],
-        prep.alloc[1],
-        prep.wd[0],
-        prep.wd[1],
+        prep.alloc,
+        prep.wd,
         prep.wd_table,
         data.port["flip_threshold"],
-        outcome,
-        cards,
-        sanity,
-        port_hits,
-        flip,
-        lost,
-        np.empty(max(full, prep.start_deck.size), dtype=np.int64),
-        prep.st0.copy(),
-        prep.st0.copy(),
-        np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
+    )
+    scripts = (
         np.empty(min(SCRIPT_PREFIX, prep.script_len), dtype=np.int64),
         np.empty(min(prep.start_deck.size + MID_PASSES * full, prep.script_len), dtype=np.int64),
         np.empty(prep.script_len, dtype=np.int64),
     )
+    combat_rows(kit, keys, prep.st0, (outcome, cards, sanity, port_hits, flip, lost), scripts)
     destroyed = (outcome <= C.WIN_AND_DEFEAT).astype(np.int8)
     defeated = ((outcome == C.WIN_AND_DEFEAT) | (outcome == C.DEFEAT)).astype(np.int8)
     lost64 = lost.astype(np.int64)

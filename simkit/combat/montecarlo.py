@@ -14,6 +14,7 @@ from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels.combat import LOST_HIST, simulate_combats
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_kit import combat_kit
 from simkit.names import NUM_STACKS
 from strategies.combat.allocation import OptimalAllocation
 from strategies.combat.withdrawal import OptimalWithdrawal
@@ -26,33 +27,8 @@ def _mc_chunk(rng, n, st0, mx, cost, data, start_deck, alloc, wd, wd_table):
     lost = np.zeros(NUM_STACKS, dtype=np.int64)
     hist = np.zeros(LOST_HIST, dtype=np.int64)
     cards = np.zeros(3, dtype=np.int64)
-    simulate_combats(
-        rng,
-        n,
-        st0,
-        mx,
-        cost,
-        data.card_hits,
-        data.card_purple,
-        data.card_sanity,
-        data.card_airship,
-        start_deck,
-        alloc[0],
-        alloc[1],
-        wd[0],
-        wd[1],
-        wd_table,
-        data.port["flip_threshold"],
-        outcomes,
-        lost,
-        hist,
-        cards,
-        np.empty(data.card_hits.shape[0], dtype=np.int64),
-        st0.copy(),
-        st0.copy(),
-        np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
-        np.zeros(0, dtype=np.int64),
-    )
+    kit = combat_kit(data, mx, cost, start_deck, alloc, wd, wd_table, data.port["flip_threshold"])
+    simulate_combats(kit, rng, n, st0, outcomes, lost, hist, cards)
     return outcomes, lost, hist, cards
 
 

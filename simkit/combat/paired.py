@@ -18,6 +18,7 @@ from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels.combat import LOST_HIST, simulate_combats
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_kit import combat_kit
 from simkit.names import NUM_STACKS
 from strategies.combat.allocation import OptimalAllocation
 from strategies.combat.withdrawal import OptimalTable, OptimalWithdrawal
@@ -95,12 +96,22 @@ class MonteCarloRunner:
         self.alloc = allocate.lower()
         self.wd_table = _table_array(solved_table)
         n_cards = data.card_hits.shape[0]
-        self.tape = np.zeros(
-            self.start_deck.size + n_cards * (pass_bound(self.st0, self.mx) + 1), dtype=np.int64
+        self.tape_size = self.start_deck.size + n_cards * (pass_bound(self.st0, self.mx) + 1)
+
+    def _kit(self, withdraw, withdraw_b=None):
+        """A kernel kit for withdrawal ``withdraw`` (paired: A) and ``withdraw_b`` (B)."""
+        return combat_kit(
+            self.data,
+            self.mx,
+            self.cost,
+            self.start_deck,
+            self.alloc,
+            withdraw,
+            self.wd_table,
+            self.data.port["flip_threshold"],
+            withdraw_b=withdraw_b,
+            tape_size=self.tape_size,
         )
-        self.decks = (np.empty(n_cards, dtype=np.int64), np.empty(n_cards, dtype=np.int64))
-        self.dmg = np.zeros(C.MAX_OLD_ONES, dtype=np.int64)
-        self.no_script = np.zeros(0, dtype=np.int64)
 
     def use_table(self, solved_table) -> None:
         """Play this withdraw table from now on (the matchup's OptimalTable policy)."""
@@ -119,39 +130,13 @@ class MonteCarloRunner:
         """``games`` fights under one withdraw policy (monte_carlo_odds' fights for ``seed``)."""
         _, withdraw = policies(None, withdraw)
         self._check(withdraw)
-        wd, d = withdraw.lower(), self.data
+        kit = self._kit(withdraw.lower())
         total = Tallies.empty()
         sizes = chunk_sizes(games, MC_CHUNK)
         for rng, n in zip(chunk_generators(seed, len(sizes)), sizes, strict=True):
             t = Tallies.empty()
             t.games = n
-            simulate_combats(
-                rng,
-                n,
-                self.st0,
-                self.mx,
-                self.cost,
-                d.card_hits,
-                d.card_purple,
-                d.card_sanity,
-                d.card_airship,
-                self.start_deck,
-                self.alloc[0],
-                self.alloc[1],
-                wd[0],
-                wd[1],
-                self.wd_table,
-                d.port["flip_threshold"],
-                t.outcomes,
-                t.lost,
-                t.hist,
-                t.cards,
-                self.decks[0],
-                self.st0.copy(),
-                self.st0.copy(),
-                self.dmg,
-                self.no_script,
-            )
+            simulate_combats(kit, rng, n, self.st0, t.outcomes, t.lost, t.hist, t.cards)
             total = total + t
         return total
 
@@ -173,7 +158,7 @@ class MonteCarloRunner:
         from simkit.kernels.combat_paired import simulate_paired
 
         wd_a, wd_b, second = self._paired_setup(seed, withdraw_a, withdraw_b)
-        d = self.data
+        kit = self._kit(wd_a, wd_b)
         sizes = chunk_sizes(games, MC_CHUNK)
         a, b, forks = Tallies.empty(), Tallies.empty(), 0
         for rng, rng2, n in zip(
@@ -183,35 +168,7 @@ class MonteCarloRunner:
             strict=True,
         ):
             out = _paired_tallies()
-            forks += simulate_paired(
-                rng,
-                rng2,
-                n,
-                self.st0,
-                self.mx,
-                self.cost,
-                d.card_hits,
-                d.card_purple,
-                d.card_sanity,
-                d.card_airship,
-                self.start_deck,
-                self.alloc[0],
-                self.alloc[1],
-                wd_a[0],
-                wd_a[1],
-                wd_b[0],
-                wd_b[1],
-                self.wd_table,
-                d.port["flip_threshold"],
-                *out,
-                self.decks[0],
-                self.decks[1],
-                self.st0.copy(),
-                self.st0.copy(),
-                self.st0.copy(),
-                self.dmg,
-                self.tape,
-            )
+            forks += simulate_paired(kit, rng, rng2, n, self.st0, *out)
             a = a + Tallies(n, *(x[0] for x in out))
             b = b + Tallies(n, *(x[1] for x in out))
         return a, b, int(forks)
@@ -233,7 +190,7 @@ class MonteCarloRunner:
 
         play_a, play_b = withdraw_a is not None, withdraw_b is not None
         wd_a, wd_b, second = self._paired_setup(seed, withdraw_a, withdraw_b)
-        d = self.data
+        kit = self._kit(wd_a, wd_b)
         out = _paired_tallies()
         if first_a is not None:
             for arr, part in zip(
@@ -241,35 +198,13 @@ class MonteCarloRunner:
             ):
                 arr[0] = part
         simulate_to_target(
+            kit,
             chunk_generators(seed, 1)[0],
             chunk_generators(second, 1)[0],
             self.st0,
-            self.mx,
-            self.cost,
-            d.card_hits,
-            d.card_purple,
-            d.card_sanity,
-            d.card_airship,
-            self.start_deck,
-            self.alloc[0],
-            self.alloc[1],
-            wd_a[0],
-            wd_a[1],
-            wd_b[0],
-            wd_b[1],
-            self.wd_table,
-            d.port["flip_threshold"],
-            play_a,
-            play_b,
+            (play_a, play_b),
             stage,
             *out,
-            self.decks[0],
-            self.decks[1],
-            self.st0.copy(),
-            self.st0.copy(),
-            self.st0.copy(),
-            self.dmg,
-            self.tape,
         )
         cols = [
             Tallies(int(out[0][i].sum()), *(x[i].copy() for x in out)) if play else None

@@ -12,6 +12,7 @@ from simkit.datapack import AuzData
 from simkit.errors import UserError
 from simkit.kernels.combat import play_script
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_kit import combat_kit
 from simkit.names import NUM_STACKS, STACKS
 
 
@@ -41,22 +42,8 @@ def play_cards(
     if script.size == 0:
         raise UserError("play_cards needs at least one card")
     alloc, wd = allocate.lower(), withdraw.lower()
-    play_script(
-        np.random.default_rng(0),
-        st,
-        mx,
-        cost,
-        data.card_hits,
-        data.card_purple,
-        data.card_sanity,
-        data.card_airship,
-        script,
-        alloc[0],
-        alloc[1],
-        wd[0],
-        wd[1],
-        wd_table,
-    )
+    kit = combat_kit(data, mx, cost, script, alloc, wd, wd_table, data.port["flip_threshold"])
+    play_script(kit, st, script)
     force = st[C.COUNT : C.COUNT + NUM_STACKS]
     return CombatEnd(
         outcome=C.OUTCOME_NAMES[st[C.OUTCOME]],

@@ -20,7 +20,7 @@ def pass_bound(st0: np.ndarray, mx: np.ndarray) -> int:
     Each deck that changes the fight uses up at least one of: a cube a stack can still
     absorb, a Sanity token, a point of an Old One's remaining capacity, a withdrawal
     (two groups, and Corporal Jones); the deck after the last change ends it as a
-    stalemate (simkit.kernels.combat.play_combat).
+    stalemate (simkit.kernels.combat.play_one).
     """
     absorb = sum(int(st0[C.COUNT + s]) * int(mx[C.CAPACITY + s]) for s in range(NUM_STACKS))
     old_ones = sum(

@@ -2,22 +2,35 @@
 
 Resolution is split from chance: :func:`card_effect` reads one drawn card,
 :func:`apply_card` changes the state, :func:`check_end` / :func:`finish` close the
-combat. The Monte Carlo loop here and the exact solver in combat_exact.py call
-exactly these functions. State layout: simkit/kernels/low/combat_layout.py.
+combat. The draw loop here and the exact solver in combat_exact.py call exactly these
+functions. State layout: simkit/kernels/low/combat_layout.py.
+
+One draw loop, :func:`play_one` (view, state, source), plays every fight: Monte Carlo
+(:func:`simulate_combats`), scripted play (:func:`play_script`), the experiment runner's
+rows (combat_rows.py), paired play (combat_paired.py: A on a recording source, B on a
+replaying one) and the game engine's fights (game_combat.py, through :func:`play`).
+Entry kernels take a CombatKit (simkit.kernels.low.combat_kit) and run the loop on its
+KitView.
 """
+
+from collections import namedtuple
 
 import numba as nb
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_kit import view
 from simkit.kernels.low.deck import draw_card, refill_full
+from simkit.kernels.low.port import port_flips
 from strategies.combat.allocation import SPREAD, choose_stack
 from strategies.combat.withdrawal import jones_decision, withdraw_decision
 
-# The Monte Carlo loop is compiled with _nrt=False: numba's reference counting of
-# array arguments around every inlined helper call blocks LLVM from keeping array
-# metadata in registers (measured: 38 ns -> 6 ns per card effect). Such kernels
-# must not allocate, so callers pass in every work buffer.
+# The draw loop is compiled with _nrt=False: numba's reference counting of array
+# arguments around every inlined helper call blocks LLVM from keeping array metadata in
+# registers (measured: 38 ns -> 6 ns per card effect). Such kernels must not allocate
+# (every work buffer is the kit's) and must not return arrays to a kernel with NRT.
 NO_NRT = {"cache": True, "_nrt": False}
 NUM_UNIT_BITS = 5
 LOST_HIST = 16  # histogram bins for units lost in one combat (last bin: that many or more)
@@ -183,9 +196,10 @@ def finish(st, mx, outcome):
 
 @nb.njit(cache=True, inline="always")
 def port_flipped(st, flip_threshold):
-    """Revenge: a port that survives (Old Ones gone) after taking enough damage flips to 2."""
+    """Revenge: a port that survives (Old Ones gone, the token still up) after taking
+    enough damage flips to 2 (simkit.kernels.low.port)."""
     won = (st[C.OUTCOME] == C.WIN) | (st[C.OUTCOME] == C.WIN_AND_DEFEAT)
-    return won & (st[C.COUNT + C.PORT_STACK] > 0) & (st[C.PORT_HITS] >= flip_threshold)
+    return port_flips(won & (st[C.COUNT + C.PORT_STACK] > 0), st[C.PORT_HITS], flip_threshold)
 
 
 @nb.njit(cache=True, inline="always")
@@ -264,220 +278,238 @@ def jones_available(st, mx):
     return has_withdrawable(st, mx)
 
 
-@nb.njit(**NO_NRT)
-def play_combat(
-    rng,
-    st,
-    mx,
-    mx_cost,
-    card_hits,
-    card_purple,
-    card_sanity,
-    card_airship,
-    deck,
-    n_left,
-    alloc_id,
-    alloc_params,
-    wd_id,
-    wd_params,
-    wd_table,
-    scratch,
-    dmg,
-    script,
-):
-    """Play one combat to its end on ``st`` drawing from ``deck[:n_left]``; return n_left
-    after it. "If the deck of Old One cards is exhausted, shuffle the discard pile to make
-    a fresh deck": when a whole fresh deck has been drawn without changing the fight
-    (st[PROGRESS] still 0), no card ever will, and the combat ends as a STALEMATE. That
-    rule also bounds every fight (each pass that changes something uses up damage
-    capacity, sanity or units).
+# -- where the cards come from -----------------------------------------------------------
+# A source is a named tuple that carries, besides what it draws from, n_left (cards left in
+# the current deck) and whatever else changes while a fight is played; play_one returns it
+# updated. Four hooks, specialised by the source's type (numba overloads, so the choice
+# costs nothing per card): decide (the withdrawal before a card), out_of_cards (a script
+# ran out), fresh_deck (the discard pile shuffled back in), next_card (the card drawn).
+# simkit.kernels.combat_paired adds the recording and replaying sources of paired play.
 
-    A non-empty ``script`` replaces chance: the k-th card drawn is script[k] (tests and
-    replays), read as the first ``n_left`` cards and then whole decks of
-    card_hits.shape[0] cards (so reshuffles and stalemates fall where they would);
-    running past its end stops the combat as a withdrawal.
+Chance = namedtuple("Chance", ("rng", "n_left"))
+Chance.__doc__ = """Cards drawn by chance from kit.deck[:n_left]: ``rng`` a numpy Generator
+(Monte Carlo) or a game stream (uint64[4], simkit.kernels.low.rand)."""
+Chance.shuffles = True  # a fresh deck is kit.deck refilled (else: the script's own order)
+
+Script = namedtuple("Script", ("cards", "n_left"))
+Script.__doc__ = """The k-th card drawn is cards[k]: the first ``n_left`` cards, then whole
+decks of card_hits.shape[0] cards (so reshuffles and stalemates fall where they would);
+running past the end stops the combat as a withdrawal (tests, replays, row output)."""
+
+# The hooks are compiled as functions of their own (LLVM still inlines them), without NRT
+# like the loop that calls them: numba 0.68 loses a write into an array reached through a
+# tuple field (source.tape[k] = c) in an overload inlined with inline="always".
+HOOK = {"_nrt": False}
+
+
+def source_is(source, *classes) -> bool:
+    """(typing time) Whether a numba type is one of these source named tuples."""
+    return isinstance(source, types.BaseNamedTuple) and source.instance_class in classes
+
+
+def decide(source, v, st):
+    """(option, source): the withdrawal decision before the next card."""
+    raise NotImplementedError("jitted only")
+
+
+def out_of_cards(source, st):
+    """True if the source has no card left to give (a script's end)."""
+    raise NotImplementedError("jitted only")
+
+
+def fresh_deck(source, v):
+    """Cards in a fresh deck of every card (kit.deck refilled where chance draws from it)."""
+    raise NotImplementedError("jitted only")
+
+
+def next_card(source, v, st):
+    """(card, source): draw the next card (source.n_left counts it)."""
+    raise NotImplementedError("jitted only")
+
+
+def with_n_left(source, n_left):
+    """The source with n_left cards left in its deck."""
+    raise NotImplementedError("jitted only")
+
+
+@overload(decide, jit_options=HOOK)
+def _decide(source, v, st):
+    # every source but one that watches the decisions (paired play's recorder) plays the
+    # view's own withdrawal policy
+    if isinstance(source, types.BaseNamedTuple) and not getattr(
+        source.instance_class, "watches", False
+    ):
+        return lambda source, v, st: (
+            withdraw_decision(v.wd_id, v.wd_params, v.wd_table, st, v.mx),
+            source,
+        )
+    return None
+
+
+@overload(with_n_left, jit_options=HOOK)
+def _with_n_left(source, n_left):
+    if not isinstance(source, types.BaseNamedTuple):
+        return None
+    cls = source.instance_class
+    fields = ", ".join("n_left" if f == "n_left" else f"source.{f}" for f in cls._fields)
+    space = {"cls": cls}
+    exec(f"def impl(source, n_left):\n    return cls({fields})", space)  # noqa: S102
+    return space["impl"]
+
+
+@overload(out_of_cards, jit_options=HOOK)
+def _out_of_cards(source, st):
+    if source_is(source, Script):
+        return lambda source, st: st[C.CARDS] >= source.cards.size
+    if isinstance(source, types.BaseNamedTuple):
+        return lambda source, st: False
+    return None
+
+
+@overload(fresh_deck, jit_options=HOOK)
+def _fresh_deck(source, v):
+    if not isinstance(source, types.BaseNamedTuple):
+        return None
+    if getattr(source.instance_class, "shuffles", False):
+        return lambda source, v: refill_full(v.deck)
+    return lambda source, v: v.card_hits.shape[0]
+
+
+@overload(next_card, jit_options=HOOK)
+def _next_card(source, v, st):
+    if source_is(source, Chance):
+
+        def chance(source, v, st):
+            c, n_left = draw_card(source.rng, v.deck, source.n_left)
+            return c, Chance(source.rng, n_left)
+
+        return chance
+    if source_is(source, Script):
+        return lambda source, v, st: (
+            source.cards[st[C.CARDS]],
+            Script(source.cards, source.n_left - 1),
+        )
+    return None
+
+
+@nb.njit(cache=True, inline="always")
+def play_one(v, st, source):
+    """Play one combat to its end on ``st`` with the cards of ``source``; return the source
+    as the fight left it (its n_left: the cards left in the deck).
+
+    ``v``: the fight's KitView (simkit.kernels.low.combat_kit). "If the deck of Old One
+    cards is exhausted, shuffle the discard pile to make a fresh deck": when a whole fresh
+    deck has been drawn without changing the fight (st[PROGRESS] still 0), no card ever
+    will, and the combat ends as a STALEMATE. That rule also bounds every fight (each pass
+    that changes something uses up damage capacity, sanity or units).
     """
-    full = card_hits.shape[0]
-    outcome = start_combat(st, mx)
+    return play_on(v, st, source, start_combat(st, v.mx))
+
+
+@nb.njit(cache=True, inline="always")
+def play_on(v, st, source, outcome):
+    """play_one from a state already started (``outcome``: ONGOING, or how the start
+    ended it): paired play resumes policy B from the fork with it."""
+    mx = v.mx
     while outcome == C.ONGOING:
         if mx[C.CAN_WITHDRAW] != 0:
-            option = withdraw_decision(wd_id, wd_params, wd_table, st, mx)
+            option, source = decide(source, v, st)
             if option != C.STAY and withdraw(st, mx, option) and combatants(st, mx) == 0:
                 outcome = C.WITHDRAW
                 break
-        if n_left == 0 and st[C.RESHUFFLES] > 0 and st[C.PROGRESS] == 0:
+        if source.n_left == 0 and st[C.RESHUFFLES] > 0 and st[C.PROGRESS] == 0:
             outcome = C.STALEMATE
             break
-        if script.size > 0 and st[C.CARDS] >= script.size:
+        if out_of_cards(source, st):
             withdraw(st, mx, C.WITHDRAW_ALL)
             outcome = C.WITHDRAW
             break
-        if n_left == 0:
-            n_left = full if script.size > 0 else refill_full(deck)
+        if source.n_left == 0:
+            source = with_n_left(source, fresh_deck(source, v))
             st[C.RESHUFFLES] += 1
             st[C.PROGRESS] = 0
-        if script.size > 0:
-            c = script[st[C.CARDS]]
-            n_left -= 1
-        else:
-            c, n_left = draw_card(rng, deck, n_left)
+        c, source = next_card(source, v, st)
         st[C.CARDS] += 1
         if jones_available(st, mx):
-            copy_into(scratch, st)
-            peek = resolve_by_policy(
-                scratch,
-                mx,
-                mx_cost,
-                card_hits,
-                card_purple,
-                card_sanity,
-                card_airship,
-                c,
-                dmg,
-                alloc_id,
-                alloc_params,
-            )
-            if jones_decision(peek):
+            copy_into(v.scratch, st)
+            if jones_decision(resolve(v, v.scratch, c)):
                 st[C.JONES_USED] = 1
                 withdraw(st, mx, C.WITHDRAW_ALL)
                 outcome = C.WITHDRAW
                 break
-        outcome = resolve_by_policy(
-            st,
-            mx,
-            mx_cost,
-            card_hits,
-            card_purple,
-            card_sanity,
-            card_airship,
-            c,
-            dmg,
-            alloc_id,
-            alloc_params,
-        )
+        outcome = resolve(v, st, c)
     finish(st, mx, outcome)
-    return n_left
+    return source
+
+
+@nb.njit(cache=True, inline="always")
+def resolve(v, st, c):
+    """Resolve card c on st with the view's allocation policy; return the outcome."""
+    return resolve_by_policy(
+        st,
+        v.mx,
+        v.mx_cost,
+        v.card_hits,
+        v.card_purple,
+        v.card_sanity,
+        v.card_airship,
+        c,
+        v.dmg,
+        v.alloc_id,
+        v.alloc_params,
+    )
 
 
 @nb.njit(**NO_NRT)
-def simulate_combats(
-    rng,
-    n_games,
-    st0,
-    mx,
-    mx_cost,
-    card_hits,
-    card_purple,
-    card_sanity,
-    card_airship,
-    start_deck,
-    alloc_id,
-    alloc_params,
-    wd_id,
-    wd_params,
-    wd_table,
-    flip_threshold,
-    out_outcomes,
-    out_lost,
-    out_lost_hist,
-    out_cards,
-    work_deck,
-    work_st,
-    work_scratch,
-    work_dmg,
-    no_script,
-):
-    """Monte Carlo: ``n_games`` independent combats from st0, each from a fresh deck.
+def play(v, st, source):
+    """play_one compiled on its own (the game engine's fights, scripted play); returns the
+    cards left in the deck. Not the source itself: a kernel without NRT must not hand an
+    array back to one with it (the caller would release a reference it never got)."""
+    return play_one(v, st, source).n_left
 
-    Accumulates into out_outcomes[NUM_OUTCOMES], out_lost[7] (units lost per stack),
-    out_lost_hist[LOST_HIST] (units lost per combat, port excluded) and
-    out_cards[3] = (sum of cards drawn, sum of squares, port flips).
-    work_*: buffers sized like the deck, the state (twice) and MAX_OLD_ONES;
-    no_script: an empty int64 array.
-    """
-    st = work_st
-    n_start = start_deck.size
-    copy_into(work_deck, start_deck)
+
+@nb.njit(cache=True, inline="always")
+def tally(st, flip_threshold, out_outcomes, out_lost, out_lost_hist, out_cards):
+    """Count one finished combat: out_outcomes[NUM_OUTCOMES], out_lost[7] (units lost per
+    stack), out_lost_hist[LOST_HIST] (units lost per combat, port excluded) and
+    out_cards[3] = (sum of cards drawn, sum of squares, port flips)."""
+    out_outcomes[st[C.OUTCOME]] += 1
+    units = 0
+    for s in range(C.NUM_STACKS):
+        out_lost[s] += st[C.LOST + s]
+        if s != C.PORT_STACK:
+            units += st[C.LOST + s]
+    out_lost_hist[min(units, LOST_HIST - 1)] += 1
+    out_cards[0] += st[C.CARDS]
+    out_cards[1] += st[C.CARDS] * st[C.CARDS]
+    if port_flipped(st, flip_threshold):
+        out_cards[2] += 1
+
+
+@nb.njit(**NO_NRT)
+def _simulate(v, rng, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards):
+    st = v.state
+    n_start = v.start_deck.size
+    copy_into(v.deck, v.start_deck)
     for _ in range(n_games):
         # Drawn cards stay inside deck[:n_start] (swapped past n_left), so resetting the
         # count restores the deck; only a reshuffle (the whole deck back) needs a copy.
         if st[C.RESHUFFLES] > 0:
-            copy_into(work_deck, start_deck)
+            copy_into(v.deck, v.start_deck)
         copy_into(st, st0)
-        play_combat(
-            rng,
-            st,
-            mx,
-            mx_cost,
-            card_hits,
-            card_purple,
-            card_sanity,
-            card_airship,
-            work_deck,
-            n_start,
-            alloc_id,
-            alloc_params,
-            wd_id,
-            wd_params,
-            wd_table,
-            work_scratch,
-            work_dmg,
-            no_script,
-        )
-        outcome = st[C.OUTCOME]
-        out_outcomes[outcome] += 1
-        units = 0
-        for s in range(C.NUM_STACKS):
-            out_lost[s] += st[C.LOST + s]
-            if s != C.PORT_STACK:
-                units += st[C.LOST + s]
-        out_lost_hist[min(units, LOST_HIST - 1)] += 1
-        out_cards[0] += st[C.CARDS]
-        out_cards[1] += st[C.CARDS] * st[C.CARDS]
-        if port_flipped(st, flip_threshold):
-            out_cards[2] += 1
+        play_one(v, st, Chance(rng, n_start))
+        tally(st, v.flip_threshold, out_outcomes, out_lost, out_lost_hist, out_cards)
 
 
 @nb.njit(cache=True)
-def play_script(
-    rng,
-    st,
-    mx,
-    mx_cost,
-    card_hits,
-    card_purple,
-    card_sanity,
-    card_airship,
-    script,
-    alloc_id,
-    alloc_params,
-    wd_id,
-    wd_params,
-    wd_table,
-):
-    """Resolve a combat on ``st`` with the cards drawn in the order ``script``.
+def simulate_combats(kit, rng, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards):
+    """Monte Carlo: ``n_games`` independent combats from st0, each from a fresh deck
+    (kit.start_deck), drawn with the Generator ``rng``; accumulates into the out_* arrays
+    as :func:`tally` counts. Plays on kit.state and kit.deck."""
+    _simulate(view(kit), rng, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards)
 
-    ``rng`` is never drawn from (the script decides every draw); it only keeps one
-    compiled play_combat for chance and scripts alike.
-    """
-    deck = np.zeros(1, dtype=np.int64)
-    play_combat(
-        rng,
-        st,
-        mx,
-        mx_cost,
-        card_hits,
-        card_purple,
-        card_sanity,
-        card_airship,
-        deck,
-        script.size,
-        alloc_id,
-        alloc_params,
-        wd_id,
-        wd_params,
-        wd_table,
-        st.copy(),
-        np.zeros(C.MAX_OLD_ONES, dtype=np.int64),
-        script,
-    )
+
+@nb.njit(cache=True)
+def play_script(kit, st, script):
+    """Resolve a combat on ``st`` with the cards drawn in the order ``script``."""
+    play(view(kit), st, Script(script, script.size))

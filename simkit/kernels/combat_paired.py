@@ -3,8 +3,9 @@
 Policy A is played exactly as :func:`simkit.kernels.combat.simulate_combats` plays it (the
 same draws from ``rng`` in the same order: for one seed its results are that kernel's).
 Policy B shares every card and every state with A until the first decision where the two
-policies differ; there the fight forks. A goes on drawing as usual while the cards it
-draws are written down; B then resumes from the fork on the same cards (the deck's order
+policies differ; there the fight forks. A plays on a Recorder (its cards written on a
+tape); B then replays the tape from the fork (a Replay source, the same play_one) on the
+same cards (the deck's order
 does not depend on who draws it), and if B outlasts A it continues the same deck with
 draws from ``rng2`` on a copy, so A's deck, and so every later game of A, is untouched.
 
@@ -14,307 +15,152 @@ little more than one: the shared prefix of each fight is resolved once.
 
 Each column is an honest Monte Carlo estimate on its own (B's cards are a uniformly
 shuffled deck too); the columns are correlated with each other (common random numbers).
-Compiled without NRT like simulate_combats: every buffer is the caller's.
+play_games runs without NRT like simulate_combats: every buffer is the kit's.
 """
+
+from collections import namedtuple
 
 import numba as nb
 import numpy as np
+from numba.extending import overload
 
 from simkit.kernels.combat import (
-    LOST_HIST,
+    HOOK,
     NO_NRT,
-    combatants,
     copy_into,
-    finish,
-    jones_available,
-    port_flipped,
-    resolve_by_policy,
-    start_combat,
-    withdraw,
+    decide,
+    next_card,
+    play_on,
+    play_one,
+    source_is,
+    tally,
+    with_n_left,
 )
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_kit import view, with_withdrawal
 from simkit.kernels.low.deck import draw_card, refill_full
-from strategies.combat.withdrawal import jones_decision, withdraw_decision
+from strategies.combat.withdrawal import withdraw_decision
+
+Recorder = namedtuple("Recorder", ("rng", "n_left", "tape", "fork_st", "watch", "fork_left"))
+Recorder.__doc__ = """Policy A's cards: chance, as Chance draws them, each written to
+tape[k] (k: the card's number in the fight). While ``watch`` is 1 it also asks policy B
+(the view's wd_b_*) at every decision; at the first difference the state is copied to
+fork_st, fork_left keeps the cards left then (-1: no fork) and watching stops."""
+Recorder.watches = True  # decide() is its own (simkit.kernels.combat)
+Recorder.shuffles = True  # a fresh deck is kit.deck refilled, as Chance's
+
+Replay = namedtuple("Replay", ("n_left", "tape", "drawn", "rng2", "deck", "deck2", "a_left", "n2"))
+Replay.__doc__ = """Policy B's cards from the fork: tape[k] while k < drawn (the cards A
+drew), then the rest of A's deck as A left it (deck[:a_left], copied to deck2 so A's
+deck is untouched) drawn with rng2; n2: cards left in deck2 (-1 until B outlasts A)."""
 
 
-@nb.njit(cache=True, inline="always")
-def tally(st, which, flip_threshold, out_outcomes, out_lost, out_lost_hist, out_cards):
-    """Count one finished combat into row ``which`` of the out_* arrays (as simulate_combats
-    counts it)."""
-    out_outcomes[which, st[C.OUTCOME]] += 1
-    units = 0
-    for s in range(C.NUM_STACKS):
-        out_lost[which, s] += st[C.LOST + s]
-        if s != C.PORT_STACK:
-            units += st[C.LOST + s]
-    out_lost_hist[which, min(units, LOST_HIST - 1)] += 1
-    out_cards[which, 0] += st[C.CARDS]
-    out_cards[which, 1] += st[C.CARDS] * st[C.CARDS]
-    if port_flipped(st, flip_threshold):
-        out_cards[which, 2] += 1
+@overload(decide, jit_options=HOOK)
+def _decide_recorder(source, v, st):
+    if not source_is(source, Recorder):
+        return None
+
+    def recorder(source, v, st):
+        option = withdraw_decision(v.wd_id, v.wd_params, v.wd_table, st, v.mx)
+        if source.watch != 0:
+            if withdraw_decision(v.wd_b_id, v.wd_b_params, v.wd_table, st, v.mx) != option:
+                copy_into(source.fork_st, st)
+                source = Recorder(
+                    source.rng,
+                    source.n_left,
+                    source.tape,
+                    source.fork_st,
+                    source.watch * 0,
+                    source.n_left,
+                )
+        return option, source
+
+    return recorder
+
+
+@overload(next_card, jit_options=HOOK)
+def _next_card_paired(source, v, st):
+    if source_is(source, Recorder):
+
+        def recorder(source, v, st):
+            c, n_left = draw_card(source.rng, v.deck, source.n_left)
+            source.tape[st[C.CARDS]] = c
+            return c, with_n_left(source, n_left)
+
+        return recorder
+    if source_is(source, Replay):
+
+        def replay(source, v, st):
+            k = st[C.CARDS]
+            n2 = source.n2
+            if k < source.drawn:
+                c = source.tape[k]
+            else:
+                if n2 < 0:  # A's deck as A left it: the cards B has not seen yet
+                    copy_into(source.deck2, source.deck)
+                    n2 = source.a_left
+                if n2 == 0:
+                    n2 = refill_full(source.deck2)
+                c, n2 = draw_card(source.rng2, source.deck2, n2)
+            return c, Replay(
+                source.n_left - 1,
+                source.tape,
+                source.drawn,
+                source.rng2,
+                source.deck,
+                source.deck2,
+                source.a_left,
+                n2,
+            )
+
+        return replay
+    return None
 
 
 @nb.njit(**NO_NRT)
-def play_games(
-    rng,
-    rng2,
-    n_games,
-    st0,
-    mx,
-    mx_cost,
-    card_hits,
-    card_purple,
-    card_sanity,
-    card_airship,
-    start_deck,
-    alloc_id,
-    alloc_params,
-    wd_a_id,
-    wd_a_params,
-    wd_b_id,
-    wd_b_params,
-    wd_table,
-    flip_threshold,
-    a_row,
-    b_row,
-    out_outcomes,
-    out_lost,
-    out_lost_hist,
-    out_cards,
-    work_deck,
-    work_deck2,
-    work_st,
-    work_st_b,
-    work_scratch,
-    work_dmg,
-    tape,
-):
-    """``n_games`` combats from st0, each played by policy A and (b_row >= 0) policy B on
-    the same cards, counted into rows a_row and b_row of out_outcomes[:, NUM_OUTCOMES],
-    out_lost[:, 7], out_lost_hist[:, LOST_HIST], out_cards[:, 3] (each as simulate_combats
-    accumulates them; b_row < 0: A alone, exactly as simulate_combats plays it). Returns
-    the number of games that forked (B decided differently from A at least once).
-    work_deck, work_deck2: like the deck (card_hits.shape[0]); work_st, work_st_b,
-    work_scratch: like the state; work_dmg: MAX_OLD_ONES; tape: at least as many entries
-    as cards one combat can draw (start_deck.size + pass_bound * full deck).
+def play_games(v, rng, rng2, n_games, st0, a_row, b_row, outcomes, lost, lost_hist, cards):
+    """``n_games`` combats from st0, each played by the view's policy (A) and (b_row >= 0)
+    its wd_b policy (B) on the same cards, counted into rows a_row and b_row of the tally
+    arrays outcomes[:, NUM_OUTCOMES], lost[:, 7], lost_hist[:, LOST_HIST], cards[:, 3]
+    (each as simulate_combats tallies; b_row < 0: A alone, exactly as simulate_combats
+    plays it). Returns the number of games that forked (B decided differently from A at
+    least once). v.tape: at least as many entries as cards one combat can draw
+    (start_deck.size + pass_bound * full deck).
     """
-    full = card_hits.shape[0]
-    st = work_st
-    stb = work_st_b
-    n_start = start_deck.size
-    copy_into(work_deck, start_deck)
+    st = v.state
+    n_start = v.start_deck.size
+    vb = with_withdrawal(v, v.wd_b_id, v.wd_b_params)
+    watch = np.int64(1 if b_row >= 0 else 0)
+    copy_into(v.deck, v.start_deck)
     forks = 0
     for _ in range(n_games):
         if st[C.RESHUFFLES] > 0:
-            copy_into(work_deck, start_deck)
+            copy_into(v.deck, v.start_deck)
         copy_into(st, st0)
-        # -- policy A, exactly as play_combat plays it, watching for B's first difference --
-        n_left = n_start
-        forked = False
-        fork_left = 0
-        outcome = start_combat(st, mx)
-        while outcome == C.ONGOING:
-            if mx[C.CAN_WITHDRAW] != 0:
-                option = withdraw_decision(wd_a_id, wd_a_params, wd_table, st, mx)
-                if not forked and b_row >= 0:
-                    if withdraw_decision(wd_b_id, wd_b_params, wd_table, st, mx) != option:
-                        forked = True
-                        copy_into(stb, st)
-                        fork_left = n_left
-                if option != C.STAY and withdraw(st, mx, option) and combatants(st, mx) == 0:
-                    outcome = C.WITHDRAW
-                    break
-            if n_left == 0 and st[C.RESHUFFLES] > 0 and st[C.PROGRESS] == 0:
-                outcome = C.STALEMATE
-                break
-            if n_left == 0:
-                n_left = refill_full(work_deck)
-                st[C.RESHUFFLES] += 1
-                st[C.PROGRESS] = 0
-            c, n_left = draw_card(rng, work_deck, n_left)
-            if forked:
-                tape[st[C.CARDS]] = c
-            st[C.CARDS] += 1
-            if jones_available(st, mx):
-                copy_into(work_scratch, st)
-                peek = resolve_by_policy(
-                    work_scratch,
-                    mx,
-                    mx_cost,
-                    card_hits,
-                    card_purple,
-                    card_sanity,
-                    card_airship,
-                    c,
-                    work_dmg,
-                    alloc_id,
-                    alloc_params,
-                )
-                if jones_decision(peek):
-                    st[C.JONES_USED] = 1
-                    withdraw(st, mx, C.WITHDRAW_ALL)
-                    outcome = C.WITHDRAW
-                    break
-            outcome = resolve_by_policy(
-                st,
-                mx,
-                mx_cost,
-                card_hits,
-                card_purple,
-                card_sanity,
-                card_airship,
-                c,
-                work_dmg,
-                alloc_id,
-                alloc_params,
-            )
-        finish(st, mx, outcome)
-        tally(st, a_row, flip_threshold, out_outcomes, out_lost, out_lost_hist, out_cards)
+        a = play_one(v, st, Recorder(rng, n_start, v.tape, v.state_b, watch, np.int64(-1)))
+        tally(st, v.flip_threshold, outcomes[a_row], lost[a_row], lost_hist[a_row], cards[a_row])
         if b_row < 0:
             continue
-        if not forked:
-            tally(st, b_row, flip_threshold, out_outcomes, out_lost, out_lost_hist, out_cards)
+        if a.fork_left < 0:  # never forked: B's fight is A's
+            tally(
+                st, v.flip_threshold, outcomes[b_row], lost[b_row], lost_hist[b_row], cards[b_row]
+            )
             continue
         forks += 1
-        # -- policy B from the fork, on A's cards, then on the rest of the same deck --
-        drawn = st[C.CARDS]  # tape[:drawn] holds every card A drew
-        a_left = n_left  # cards left in A's last deck when A stopped
-        n_left = fork_left
-        extended = False
-        n2 = 0
-        outcome = C.ONGOING
-        while outcome == C.ONGOING:
-            if mx[C.CAN_WITHDRAW] != 0:
-                option = withdraw_decision(wd_b_id, wd_b_params, wd_table, stb, mx)
-                if option != C.STAY and withdraw(stb, mx, option) and combatants(stb, mx) == 0:
-                    outcome = C.WITHDRAW
-                    break
-            if n_left == 0 and stb[C.RESHUFFLES] > 0 and stb[C.PROGRESS] == 0:
-                outcome = C.STALEMATE
-                break
-            if n_left == 0:
-                n_left = full
-                stb[C.RESHUFFLES] += 1
-                stb[C.PROGRESS] = 0
-            k = stb[C.CARDS]
-            if k < drawn:
-                c = tape[k]
-            else:
-                if not extended:  # A's deck as A left it: the cards B has not seen yet
-                    copy_into(work_deck2, work_deck)
-                    n2 = a_left
-                    extended = True
-                if n2 == 0:
-                    n2 = refill_full(work_deck2)
-                c, n2 = draw_card(rng2, work_deck2, n2)
-            n_left -= 1
-            stb[C.CARDS] += 1
-            if jones_available(stb, mx):
-                copy_into(work_scratch, stb)
-                peek = resolve_by_policy(
-                    work_scratch,
-                    mx,
-                    mx_cost,
-                    card_hits,
-                    card_purple,
-                    card_sanity,
-                    card_airship,
-                    c,
-                    work_dmg,
-                    alloc_id,
-                    alloc_params,
-                )
-                if jones_decision(peek):
-                    stb[C.JONES_USED] = 1
-                    withdraw(stb, mx, C.WITHDRAW_ALL)
-                    outcome = C.WITHDRAW
-                    break
-            outcome = resolve_by_policy(
-                stb,
-                mx,
-                mx_cost,
-                card_hits,
-                card_purple,
-                card_sanity,
-                card_airship,
-                c,
-                work_dmg,
-                alloc_id,
-                alloc_params,
-            )
-        finish(stb, mx, outcome)
-        tally(stb, b_row, flip_threshold, out_outcomes, out_lost, out_lost_hist, out_cards)
+        # policy B from the fork, on A's cards, then on the rest of the same deck
+        replay = Replay(
+            a.fork_left, v.tape, st[C.CARDS], rng2, v.deck, v.deck2, a.n_left, np.int64(-1)
+        )
+        stb = v.state_b
+        play_on(vb, stb, replay, C.ONGOING)
+        tally(stb, v.flip_threshold, outcomes[b_row], lost[b_row], lost_hist[b_row], cards[b_row])
     return forks
 
 
-@nb.njit(**NO_NRT)
-def simulate_paired(
-    rng,
-    rng2,
-    n_games,
-    st0,
-    mx,
-    mx_cost,
-    card_hits,
-    card_purple,
-    card_sanity,
-    card_airship,
-    start_deck,
-    alloc_id,
-    alloc_params,
-    wd_a_id,
-    wd_a_params,
-    wd_b_id,
-    wd_b_params,
-    wd_table,
-    flip_threshold,
-    out_outcomes,
-    out_lost,
-    out_lost_hist,
-    out_cards,
-    work_deck,
-    work_deck2,
-    work_st,
-    work_st_b,
-    work_scratch,
-    work_dmg,
-    tape,
-):
-    """play_games with A counted in row 0 and B in row 1 of the out_* arrays."""
-    return play_games(
-        rng,
-        rng2,
-        n_games,
-        st0,
-        mx,
-        mx_cost,
-        card_hits,
-        card_purple,
-        card_sanity,
-        card_airship,
-        start_deck,
-        alloc_id,
-        alloc_params,
-        wd_a_id,
-        wd_a_params,
-        wd_b_id,
-        wd_b_params,
-        wd_table,
-        flip_threshold,
-        0,
-        1,
-        out_outcomes,
-        out_lost,
-        out_lost_hist,
-        out_cards,
-        work_deck,
-        work_deck2,
-        work_st,
-        work_st_b,
-        work_scratch,
-        work_dmg,
-        tape,
-    )
+@nb.njit(cache=True)
+def simulate_paired(kit, rng, rng2, n_games, st0, outcomes, lost, lost_hist, cards):
+    """play_games with A (kit.wd_*) counted in row 0 and B (kit.wd_b_*) in row 1."""
+    return play_games(view(kit), rng, rng2, n_games, st0, 0, 1, outcomes, lost, lost_hist, cards)
 
 
 # -- stages to a precision target ------------------------------------------------------
@@ -389,46 +235,15 @@ def stage_more(k, n, stage):
     return np.int64(min(max(needed - n, n // 16, 64), cap))
 
 
-@nb.njit(**NO_NRT)
-def simulate_to_target(
-    rng,
-    rng2,
-    st0,
-    mx,
-    mx_cost,
-    card_hits,
-    card_purple,
-    card_sanity,
-    card_airship,
-    start_deck,
-    alloc_id,
-    alloc_params,
-    wd_a_id,
-    wd_a_params,
-    wd_b_id,
-    wd_b_params,
-    wd_table,
-    flip_threshold,
-    play_a,
-    play_b,
-    stage,
-    out_outcomes,
-    out_lost,
-    out_lost_hist,
-    out_cards,
-    work_deck,
-    work_deck2,
-    work_st,
-    work_st_b,
-    work_scratch,
-    work_dmg,
-    tape,
-):
-    """Play policy A (if play_a, row 0 of the out_* arrays, which may hold games already)
-    and B (if play_b, row 1) until each column's P(destroy) Wilson half-width is at most
-    stage[S_TARGET] or it has stage[S_MAX] games, in stages of stage_more games:
-    on the same cards (play_games) while both need more, then the column still short alone.
-    Returns the stages played."""
+@nb.njit(cache=True)
+def simulate_to_target(kit, rng, rng2, st0, plays, stage, outcomes, lost, lost_hist, cards):
+    """Play policy A (kit.wd_*; if plays[0], row 0 of the tally arrays, which may hold
+    games already) and B (kit.wd_b_*; if plays[1], row 1) until each column's P(destroy)
+    Wilson half-width is at most stage[S_TARGET] or it has stage[S_MAX] games, in stages
+    of stage_more games: on the same cards (play_games) while both need more, then the
+    column still short alone. Returns the stages played."""
+    v = view(kit)
+    play_a, play_b = plays
     stages = 0
     while True:
         more_a = np.int64(0)
@@ -436,57 +251,32 @@ def simulate_to_target(
         if play_a:
             n = np.int64(0)
             for o in range(C.NUM_OUTCOMES):
-                n += out_outcomes[0, o]
-            more_a = stage_more(
-                out_outcomes[0, C.WIN] + out_outcomes[0, C.WIN_AND_DEFEAT], n, stage
-            )
+                n += outcomes[0, o]
+            more_a = stage_more(outcomes[0, C.WIN] + outcomes[0, C.WIN_AND_DEFEAT], n, stage)
         if play_b:
             n = np.int64(0)
             for o in range(C.NUM_OUTCOMES):
-                n += out_outcomes[1, o]
-            more_b = stage_more(
-                out_outcomes[1, C.WIN] + out_outcomes[1, C.WIN_AND_DEFEAT], n, stage
-            )
+                n += outcomes[1, o]
+            more_b = stage_more(outcomes[1, C.WIN] + outcomes[1, C.WIN_AND_DEFEAT], n, stage)
         if more_a == 0 and more_b == 0:
             return stages
         stages += 1
         if more_a > 0 and more_b > 0:
-            x_id, x_params, x_row, y_row, n_games = wd_a_id, wd_a_params, 0, 1, min(more_a, more_b)
+            x_id, x_params, x_row, y_row, n_games = v.wd_id, v.wd_params, 0, 1, min(more_a, more_b)
         elif more_a > 0:
-            x_id, x_params, x_row, y_row, n_games = wd_a_id, wd_a_params, 0, -1, more_a
+            x_id, x_params, x_row, y_row, n_games = v.wd_id, v.wd_params, 0, -1, more_a
         else:
-            x_id, x_params, x_row, y_row, n_games = wd_b_id, wd_b_params, 1, -1, more_b
+            x_id, x_params, x_row, y_row, n_games = v.wd_b_id, v.wd_b_params, 1, -1, more_b
         play_games(
+            with_withdrawal(v, x_id, x_params),
             rng,
             rng2,
             n_games,
             st0,
-            mx,
-            mx_cost,
-            card_hits,
-            card_purple,
-            card_sanity,
-            card_airship,
-            start_deck,
-            alloc_id,
-            alloc_params,
-            x_id,
-            x_params,
-            wd_b_id,
-            wd_b_params,
-            wd_table,
-            flip_threshold,
             x_row,
             y_row,
-            out_outcomes,
-            out_lost,
-            out_lost_hist,
-            out_cards,
-            work_deck,
-            work_deck2,
-            work_st,
-            work_st_b,
-            work_scratch,
-            work_dmg,
-            tape,
+            outcomes,
+            lost,
+            lost_hist,
+            cards,
         )

@@ -1,4 +1,4 @@
-"""One result row per combat, for the experiment runner (same resolution as play_combat).
+"""One result row per combat, for the experiment runner (the draw loop of play_one).
 
 Seeding (documented in experiments/README.md): combat ``g`` of a chunk gets one 64-bit
 key, the g-th raw output of the chunk's PCG64 (drawn by the caller, so the kernel takes
@@ -6,7 +6,7 @@ pre-drawn arrays, not a hidden RNG). The key is expanded by SplitMix64 used as a
 (uniform k = mix(key + (k + 1) * GAMMA)) into that combat's card order: a Fisher-Yates
 shuffle of the start deck, then of the full deck for each reshuffle the fight can take
 (simkit.combat.pass_bound: enough for any fight to end, a stalemate included). The order is
-handed to :func:`simkit.kernels.combat.play_combat` as its ``script``, so every card is
+handed to :func:`simkit.kernels.combat.play_one` as its ``Script``, so every card is
 resolved by the very code the odds calculator uses.
 
 Why not one Generator drawn in turn: combats consume different numbers of cards, so two
@@ -26,8 +26,9 @@ is the caller's; ``nogil`` lets threaded workers (Dask processes=False) run in p
 import numba as nb
 import numpy as np
 
-from simkit.kernels.combat import copy_into, play_combat, port_flipped
+from simkit.kernels.combat import Script, copy_into, play_one, port_flipped
 from simkit.kernels.low import combat_layout as C
+from simkit.kernels.low.combat_kit import view
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -76,87 +77,43 @@ def card_order(key, script, start_deck, full_size, work_deck):
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False)
-def combat_rows(
-    rng,
-    keys,
-    st0,
-    mx,
-    mx_cost,
-    card_hits,
-    card_purple,
-    card_sanity,
-    card_airship,
-    start_deck,
-    full_size,
-    alloc_id,
-    alloc_params,
-    wd_id,
-    wd_params,
-    wd_table,
-    flip_threshold,
-    out_outcome,
-    out_cards,
-    out_sanity,
-    out_port_hits,
-    out_flip,
-    out_lost,
-    work_deck,
-    work_st,
-    work_scratch,
-    work_dmg,
-    script_short,
-    script_mid,
-    script_full,
-):
-    """Play one combat per key from st0; write one row per combat into the out_* arrays.
-
-    keys: uint64[n]. out_outcome int8[n], out_cards int16[n], out_sanity int8[n],
-    out_port_hits int8[n], out_flip int8[n], out_lost int8[NUM_STACKS, n] (units lost per
-    stack). script_full has start_deck.size + pass_bound * full_size entries (every card
-    the combat may draw), script_short min(SCRIPT_PREFIX, that) and script_mid
-    min(start_deck.size + MID_PASSES * full_size, that): a combat is replayed on the next
-    longer script only when it ran out of the shorter one. ``rng`` is never drawn from
-    (the scripts decide every card); it keeps one compiled play_combat for all callers.
-    work_*: like simulate_combats.
-    """
-    st = work_st
+def _rows(v, keys, st0, rows, scripts):
+    out_outcome, out_cards, out_sanity, out_port_hits, out_flip, out_lost = rows
+    full_size = v.card_hits.shape[0]
+    st = v.state
     for g in range(keys.size):
         key = keys[g]
         played = 0
         for stage in range(3):
-            script = script_short if stage == 0 else (script_mid if stage == 1 else script_full)
+            script = scripts[stage]
             if stage > 0:
                 if not ((st[C.CARDS] >= played) & (st[C.OUTCOME] == C.WITHDRAW)):
                     break  # the combat ended before its script did
                 if script.size <= played:
                     continue  # no longer than the last one
-            card_order(key, script, start_deck, full_size, work_deck)
+            card_order(key, script, v.start_deck, full_size, v.deck)
             copy_into(st, st0)
-            play_combat(
-                rng,
-                st,
-                mx,
-                mx_cost,
-                card_hits,
-                card_purple,
-                card_sanity,
-                card_airship,
-                work_deck,
-                start_deck.size,
-                alloc_id,
-                alloc_params,
-                wd_id,
-                wd_params,
-                wd_table,
-                work_scratch,
-                work_dmg,
-                script,
-            )
+            play_one(v, st, Script(script, v.start_deck.size))
             played = script.size
         out_outcome[g] = st[C.OUTCOME]
         out_cards[g] = st[C.CARDS]
         out_sanity[g] = st[C.SANITY]
         out_port_hits[g] = st[C.PORT_HITS]
-        out_flip[g] = 1 if port_flipped(st, flip_threshold) else 0
+        out_flip[g] = 1 if port_flipped(st, v.flip_threshold) else 0
         for s in range(C.NUM_STACKS):
             out_lost[s, g] = st[C.LOST + s]
+
+
+@nb.njit(cache=True, nogil=True)
+def combat_rows(kit, keys, st0, rows, scripts):
+    """Play one combat per key from st0; write one row per combat into ``rows``.
+
+    keys: uint64[n]. rows = (outcome int8[n], cards int16[n], sanity int8[n], port_hits
+    int8[n], flip int8[n], lost int8[NUM_STACKS, n] (units lost per stack)).
+    scripts = (short, mid, full): full has start_deck.size + pass_bound * full deck entries
+    (every card the combat may draw), short min(SCRIPT_PREFIX, that) and mid
+    min(start_deck.size + MID_PASSES * full deck, that): a combat is replayed on the next
+    longer script only when it ran out of the shorter one. Plays on kit.state, shuffles
+    in kit.deck.
+    """
+    _rows(view(kit), keys, st0, rows, scripts)

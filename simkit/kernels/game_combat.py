@@ -1,4 +1,4 @@
-"""Combat glue: a fight in a hex through simkit.kernels.combat.play_combat, with the
+"""Combat glue: a fight in a hex through simkit.kernels.combat.play (the draw loop), with the
 game's persistent Old One deck, and what it leaves behind (base rules, Resolving Combat).
 
 Damage is kept per tile and per player (tile_dmg) so shared kills can split the VP;
@@ -7,11 +7,12 @@ left is the rules' "replace five cubes with a disc"). Cubes go home when the til
 or after the fight for Zombies, which heal.
 """
 
-from simkit.kernels.combat import play_combat
+from simkit.kernels.combat import Chance, play
 from simkit.kernels.game_mythos_combat import combat_mythos
 from simkit.kernels.game_withdraw import withdraw_table_tag
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.combat_kit import KitView
 from simkit.kernels.low.game_common import (
     atlach_nacha_pays,
     has_effect,
@@ -176,6 +177,37 @@ def prepare_combat(S, X, W, p, tiles, n, port_defence, h):
 
 
 @kernel
+def fight_view(S, X, W, alloc_id, wd_id):
+    """The combat kernels' KitView of a game fight: the game's cards, its persistent Old One
+    deck (X.oo_deck) and the matchup prepare_combat left in W; no paired play, so the
+    second policy is the first and the tape and second deck are empty."""
+    return KitView(
+        S.card_hits,
+        S.card_purple,
+        S.card_sanity,
+        S.card_airship,
+        W.no_script,
+        W.cmx,
+        W.mx_cost,
+        alloc_id,
+        W.alloc_params,
+        wd_id,
+        W.wd_params,
+        wd_id,
+        W.wd_params,
+        W.wt_table,
+        S.port_rev[L.PR_FLIP_THRESHOLD],
+        X.oo_deck,
+        W.no_script,
+        W.cst,
+        W.scratch,
+        W.scratch,
+        W.dmg,
+        W.no_script,
+    )
+
+
+@kernel
 def oop_unit_vp(S, X, s):
     """OOP VP for one eliminated unit of combat stack s (Revenge; alt ruleset table)."""
     if X.g[L.G_RULESET] == L.RULES_ALT:
@@ -244,26 +276,8 @@ def fight(rngs, S, X, W, p, h, port_defence):
         else:  # the table outgrew its buffers: the strategy's thresholds (if any) decide
             wd_id = WD_THRESHOLD
             X.g[L.G_TABLE_FALLBACKS] += 1
-    n_left = play_combat(
-        rngs[L.RNG_DECK],
-        W.cst,
-        W.cmx,
-        W.mx_cost,
-        S.card_hits,
-        S.card_purple,
-        S.card_sanity,
-        S.card_airship,
-        X.oo_deck,
-        X.g[L.G_DECK_LEFT],
-        int(X.params[p, L.SP_ALLOC]),
-        W.alloc_params,
-        wd_id,
-        W.wd_params,
-        W.wt_table,
-        W.scratch,
-        W.dmg,
-        W.no_script,
-    )
+    v = fight_view(S, X, W, int(X.params[p, L.SP_ALLOC]), wd_id)
+    n_left = play(v, W.cst, Chance(rngs[L.RNG_DECK], X.g[L.G_DECK_LEFT]))
     X.g[L.G_RESHUFFLES] += W.cst[C.RESHUFFLES]
     X.g[L.G_DECK_DRAWN] += W.cst[C.CARDS]
     X.g[L.G_DECK_LEFT] = n_left

@@ -22,6 +22,7 @@ from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import clear_network
 from simkit.kernels.low.game_common import log_event, now, oop_refused
 from simkit.kernels.low.jit import kernel
+from simkit.kernels.low.port import port_flips
 from strategies.old_ones import policy
 
 
@@ -70,9 +71,11 @@ def revenge_port_defence(rngs, S, X, W, p):
     if count_in_hex(X, h) > 0 or knocked_out:
         X.g[L.G_OOP_VP] += S.port_rev[L.PR_OOP_VP]
         return True
-    if (
-        strength >= S.port_rev[L.PR_STRENGTH_NORMAL]
-        and st[C.PORT_HITS] >= S.port_rev[L.PR_FLIP_THRESHOLD]
+    # the Port survived; a strength-4 token flips (the rule: simkit.kernels.low.port)
+    if port_flips(
+        strength >= S.port_rev[L.PR_STRENGTH_NORMAL],
+        st[C.PORT_HITS],
+        S.port_rev[L.PR_FLIP_THRESHOLD],
     ):
         log_event(X, L.EV_REVENGE, now(X), p, L.RV_PORT_FLIP, h, 0, 0, 0)
         X.pl[p, L.P_PORT_STRENGTH] = S.port_rev[L.PR_STRENGTH_WEAK]
