@@ -169,7 +169,7 @@ def table_node(mode, st, kit, memo):
             for j in range(NV):
                 v[j] += prob[k] * w[j]
         if p_self >= SELF_LOOP_ONLY:
-            # no card can change anything: a stalemate, as play_combat ends it
+            # no card can change anything: a stalemate, as the draw loop (combat.play_one) ends it
             finish(here, mx, C.STALEMATE)
             terminal_into(v, here, st, mx_cost, ctx_i, ctx_f)
         elif p_self > 0.0:

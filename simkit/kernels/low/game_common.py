@@ -4,7 +4,7 @@ personality display, the Old One deck. Layout: simkit/kernels/low/game_layout.py
 Kernels here and in every game_*.py module never allocate: callers own every buffer
 (the containers S, X, W of simkit.kernels.game_state). They take StructRefs, which need
 numba's runtime (NRT) to read a field, so unlike simkit/kernels/combat.py they are not
-compiled with _nrt=False; play_combat itself still is.
+compiled with _nrt=False (the draw loop there reads its CombatKit once into a KitView).
 """
 
 from simkit.kernels.low import game_layout as L
