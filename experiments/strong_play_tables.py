@@ -57,13 +57,20 @@ def halving(lake) -> dict:
     }
 
 
-def ratings(lake) -> pl.DataFrame:
-    return analysis.bradley_terry(lake.scan("seats"), lake.scan(), resamples=400, scale="elo")
+def ratings(lake) -> tuple[pl.DataFrame, int]:
+    """The ratings over the chunks every cell has (a stopped run: its whole rounds of
+    chunks, so every pair has played the same seeds), and how many chunks that is."""
+    have = lake.scan().group_by("cell").agg(pl.col("chunk_id").n_unique().alias("n")).collect()
+    rounds = int(have["n"].min()) if have.height == len(lake.cells) else 0
+    keep = pl.col("chunk_id") < rounds
+    scan = lake.scan().filter(keep)
+    bt = analysis.bradley_terry(lake.scan("seats").filter(keep), scan, resamples=400, scale="elo")
+    return bt, rounds
 
 
 def main() -> None:
     what, path = sys.argv[1], sys.argv[2]
-    lake = analysis.open_lake(path)
+    lake = analysis.open_lake(path, allow_incomplete=True)
     if what == "halving":
         r = halving(lake)
         print(
@@ -72,8 +79,10 @@ def main() -> None:
             f" Old Ones win {r['old_ones_win']:.3f}"
         )
         return
+    bt, rounds = ratings(lake)
+    print(f"{rounds} chunk(s) of every cell\n")
     print("| player | rating (Elo) | 95% interval | games |\n|---|---|---|---|")
-    for r in ratings(lake).to_dicts():
+    for r in bt.to_dicts():
         print(
             f"| {r['strategy']} | {r['rating']:+.0f} | [{r['ci_low']:+.0f}, {r['ci_high']:+.0f}]"
             f" | {r['games']} |"
