@@ -4,9 +4,13 @@ the Old One player against those humans, and again, for three rounds.
     .venv/bin/python experiments/alternating_best_response.py --out results/abr [--jobs 2]
 
 Each step is a ``simkit tune`` run (simkit.tune.run_tune; its study and strategy.toml in
-OUT/round{r}_{side}/). After every step the current pair (humans of the last human step,
-the Old One player of the last OOP step) plays the same held-out games (a seed no tuning
-run uses), and the Old One player's win rate is recorded with its Wilson 95% interval.
+OUT/round{r}_{side}/). A step starts from the parameters the previous step of the same side
+chose (its first trial and CMA-ES's starting mean; the first step of a side starts from the
+side's defaults), so the rounds move on from each other instead of starting afresh; its
+held-out gain is measured against that start. After every step the current pair (humans of
+the last human step, the Old One player of the last OOP step) plays the same held-out games
+(a seed no tuning run uses), and the Old One player's win rate is recorded with its Wilson 95%
+interval.
 The trajectory goes to OUT/trajectory.json and is printed as a table: if the two sides
 keep answering each other, the rate swings; if it settles, the pair is near a fixed point
 of this (heuristic-family) game.
@@ -37,7 +41,7 @@ def oop_win_rate(eng: Engine, humans: str, oop: str, args) -> dict:
     return {"oop_win": wins / args.eval_games, "ci_low": float(lo), "ci_high": float(hi)}
 
 
-def main() -> None:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=3)
@@ -47,9 +51,16 @@ def main() -> None:
     parser.add_argument("--oop-strategy", default="rusher")
     parser.add_argument("--trials", type=int, default=60)
     parser.add_argument("--games-per-trial", type=int, default=300)
+    parser.add_argument("--leaders", type=int, default=5)
+    parser.add_argument("--leader-games", type=int, default=0, help="0: 4 x games per trial")
+    parser.add_argument("--holdout-games", type=int, default=0, help="0: 4 x games per trial")
     parser.add_argument("--eval-games", type=int, default=4000)
     parser.add_argument("--jobs", type=int, default=2)
-    args = parser.parse_args()
+    return parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> dict:
+    """Every step of every round; writes OUT/trajectory.json and returns what it holds."""
     args.out.mkdir(parents=True, exist_ok=True)
     eng = Engine()
     humans, oop = args.human_strategy, args.oop_strategy
@@ -58,14 +69,20 @@ def main() -> None:
     for r in range(1, args.rounds + 1):
         for side in ("humans", "oop"):
             out = args.out / f"round{r}_{side}"
+            # the side's current strategy: the previous step's winner (a file:), or the
+            # defaults before the side's first step
+            start = humans if side == "humans" else oop
             spec = TuneSpec(
                 mode="revenge",
-                strategy=args.human_strategy if side == "humans" else args.oop_strategy,
+                strategy=start,
                 opponents=(oop,) if side == "humans" else (humans,),
                 difficulty=args.difficulty,
                 humans=args.humans,
                 trials=args.trials,
                 games_per_trial=args.games_per_trial,
+                leaders=args.leaders,
+                leader_games=args.leader_games,
+                holdout_games=args.holdout_games,
                 seed=1000 * r + (0 if side == "humans" else 500),
             )
             record = run_tune(spec, out, jobs=args.jobs)
@@ -78,6 +95,7 @@ def main() -> None:
             step = {
                 "round": r,
                 "tuned": side,
+                "start": start,
                 "humans": humans,
                 "oop": oop,
                 "holdout_gain": held["diff"],
@@ -98,7 +116,12 @@ def main() -> None:
         "steps": steps,
     }
     (args.out / "trajectory.json").write_text(json.dumps(result, indent=2) + "\n")
-    print(f"{'round':>5} {'tuned':>7} {'OOP win (95%)':>24} {'gain of the tuned side':>26}")
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    steps = run(parse_args(argv))["steps"]
+    print(f"{'round':>5} {'tuned':>7} {'OOP win (95%)':>24} {'gain over the step start':>26}")
     for s in steps:
         gain = ""
         if "holdout_gain" in s:

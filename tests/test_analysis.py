@@ -284,3 +284,39 @@ def test_bradley_terry_ranks_the_strategy_that_outscores_the_others_first():
     assert bt["strategy"].to_list() == ["a", "b", "c"]
     assert (bt["ci_low"] <= bt["rating"]).all() and (bt["rating"] <= bt["ci_high"]).all()
     assert abs(bt["rating"].sum()) < 1e-9 and (bt["games"] == 1200).all()
+
+
+def _pair_frames(results: list[tuple[str, str, int, int]]):
+    """Seats and summary frames of 2-seat games: (first, second, games, games first wins)."""
+    seats, summary = [], []
+    g = 0
+    for first, second, games, first_wins in results:
+        for k in range(games):
+            keys = {"root_seed": 1, "chunk_id": 0, "game_index": g, "cell": f"{first}{second}"}
+            win = k < first_wins
+            seats += [{**keys, "listed": 0, "vp": 10 if win else 5}]
+            seats += [{**keys, "listed": 1, "vp": 5 if win else 10}]
+            summary.append({**keys, "strategies": f"{first},{second}"})
+            g += 1
+    return pl.DataFrame(seats), pl.DataFrame(summary)
+
+
+def test_bradley_terry_elo_scale_recovers_known_ratings_with_intervals():
+    from simkit.analysis import bradley_terry
+
+    # true Elo +200, 0, -200: 200 points is odds sqrt(10) (0.7597), 400 is 10 (0.9091)
+    seats, summary = _pair_frames(
+        [("a", "b", 2000, 1519), ("b", "c", 2000, 1519), ("c", "a", 2000, 182)]
+    )
+    bt = bradley_terry(seats, summary, resamples=100, scale="elo")
+    truth = {"a": 200.0, "b": 0.0, "c": -200.0}
+    assert bt["strategy"].to_list() == ["a", "b", "c"]
+    for r in bt.to_dicts():
+        assert r["rating"] == pytest.approx(truth[r["strategy"]], abs=3.0)
+        assert r["ci_low"] < truth[r["strategy"]] < r["ci_high"]
+        assert 5.0 < (r["ci_high"] - r["ci_low"]) / 2 < 60.0  # about 2 x 13 Elo points
+        assert r["games"] == 4000
+    log = bradley_terry(seats, summary, resamples=100)
+    assert (bt["rating"] / log["rating"]).to_list() == pytest.approx([400 / np.log(10)] * 3)
+    with pytest.raises(UserError):
+        bradley_terry(seats, summary, scale="percent")

@@ -50,3 +50,39 @@ def test_skill_ladder_table_reads_a_base_ladder_without_difficulty(table, tmp_pa
 def test_skill_ladder_table_names_a_tuned_file_by_its_name(table):
     assert table["short"]("balanced,file:a/b/tuned_x.toml") == "balanced,tuned:tuned_x"
     assert table["short"]("learned:strategies/l_2h.toml") == "learned:l_2h"
+
+
+def test_alternating_best_response_starts_each_step_from_the_previous_winner(tmp_path):
+    """Round 2's human step starts (its trial 0) from round 1's chosen humans, not from the
+    defaults; likewise the Old One player's step."""
+    import optuna
+
+    from simkit.tune import TuneSpec, as_params, base_strategy, strategy_from_file
+
+    abr = runpy.run_path(str(ROOT / "experiments/alternating_best_response.py"))
+    args = abr["parse_args"](
+        ["--out", str(tmp_path), "--rounds", "2", "--trials", "3", "--games-per-trial", "10"]
+        + ["--leaders", "3", "--leader-games", "10", "--holdout-games", "10"]
+        + ["--eval-games", "10", "--jobs", "1"]
+    )
+    steps = abr["run"](args)["steps"]
+    assert [(s["round"], s["tuned"]) for s in steps[1:]] == [
+        (1, "humans"),
+        (1, "oop"),
+        (2, "humans"),
+        (2, "oop"),
+    ]
+    for side, role in (("humans", "human"), ("oop", "oop")):
+        first = tmp_path / f"round1_{side}" / "strategy.toml"
+        assert steps[3 if side == "humans" else 4]["start"] == f"file:{first}"
+        winner = as_params(strategy_from_file(first, role), choice_index=True)
+        study = optuna.load_study(
+            study_name="tune", storage=f"sqlite:///{tmp_path / f'round2_{side}' / 'study.db'}"
+        )
+        trial0 = min(study.trials, key=lambda t: t.number)
+        assert trial0.params == pytest.approx(winner)
+    # the check can fail: round 1 chose something other than the defaults
+    defaults = as_params(base_strategy(TuneSpec(mode="revenge", strategy="balanced")), True)
+    assert defaults != as_params(
+        strategy_from_file(tmp_path / "round1_humans" / "strategy.toml", "human"), True
+    )

@@ -439,6 +439,10 @@ def difficulty_steps(
     return _out(out, pandas)
 
 
+# a Bradley-Terry log-strength in each scale's units (Elo: odds 10**(diff / 400))
+BT_SCALES = {"log": 1.0, "elo": 400.0 / float(np.log(10.0))}
+
+
 def bradley_terry(
     seats: Frame,
     summary: Frame,
@@ -446,12 +450,16 @@ def bradley_terry(
     resamples: int = 200,
     seed: int = 0,
     pandas: bool = False,
+    scale: str = "log",
 ):
     """Bradley-Terry ratings of the strategies of a 2-seat round robin (choix), from who
     outscored whom in each game (equal VP: no comparison), with bootstrap 95% intervals
     over games. ``strategies`` is the summary column naming the seats' specs
     (comma-joined in listed order), so two specs of one strategy family stay apart.
-    Columns: strategy, rating (log-strength, mean zero), ci_low, ci_high, games."""
+    ``scale``: "log" (log-strength) or "elo" (Elo points: 400 apart is 10 to 1 odds).
+    Columns: strategy, rating (mean zero), ci_low, ci_high, games."""
+    if scale not in BT_SCALES:
+        raise UserError(f"bradley_terry: scale '{scale}' (expected one of: {', '.join(BT_SCALES)})")
     import choix
 
     s = _lazy(seats).select(*PAIR_KEYS, "cell", "listed", "vp").collect()
@@ -488,7 +496,14 @@ def bradley_terry(
     )
     lo, hi = np.percentile(boots, [2.5, 97.5], axis=0)
     games = np.bincount(np.concatenate([ia, ib]), minlength=len(labels))
+    k = BT_SCALES[scale]
     out = pl.DataFrame(
-        {"strategy": labels, "rating": point, "ci_low": lo, "ci_high": hi, "games": games}
+        {
+            "strategy": labels,
+            "rating": k * point,
+            "ci_low": k * lo,
+            "ci_high": k * hi,
+            "games": games,
+        }
     )
     return _out(out.sort("rating", descending=True), pandas)
