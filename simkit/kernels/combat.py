@@ -25,7 +25,7 @@ from simkit.kernels.low.combat_kit import view
 from simkit.kernels.low.deck import draw_card, refill_full
 from simkit.kernels.low.port import port_flips
 from strategies.combat.allocation import SPREAD, choose_stack
-from strategies.combat.withdrawal import jones_decision, withdraw_decision
+from strategies.combat.withdrawal import asks_before_cards, jones_decision, withdraw_decision
 
 # The draw loop is compiled with _nrt=False: numba's reference counting of array
 # arguments around every inlined helper call blocks LLVM from keeping array metadata in
@@ -162,6 +162,12 @@ def check_end(st, mx, sanity_short):
     for i in range(C.MAX_OLD_ONES):
         if old_one_alive(st, mx, i):
             all_dead = False
+    return end_if(st, mx, sanity_short, all_dead)
+
+
+@nb.njit(cache=True, inline="always")
+def end_if(st, mx, sanity_short, all_dead):
+    """check_end once it is known whether every Old One is destroyed."""
     if (
         mx[C.PORT_JOINS] != 0
         and mx[C.PORT_FIGHTS] == 0
@@ -327,29 +333,60 @@ def next_card(source, v, st):
     raise NotImplementedError("jitted only")
 
 
+def asks(source, v):
+    """Whether decide must be called before each card (fixed once per fight)."""
+    raise NotImplementedError("jitted only")
+
+
 def with_n_left(source, n_left):
     """The source with n_left cards left in its deck."""
     raise NotImplementedError("jitted only")
 
 
-@overload(decide, jit_options=HOOK)
-def _decide(source, v, st):
-    # every source but one that watches the decisions (paired play's recorder) plays the
-    # view's own withdrawal policy
-    if isinstance(source, types.BaseNamedTuple) and not getattr(
+# Chance and Script write nothing through the source itself, so their hooks are inlined
+# into the draw loop (measured: the called hooks cost about a third of a draw); the
+# paired sources' hooks (simkit.kernels.combat_paired) stay compiled functions (HOOK).
+INLINED = (Chance, Script)
+
+
+def _plays_own_policy(source) -> bool:
+    """(typing time) A source that does not watch the decisions: it plays the view's
+    withdrawal policy."""
+    return isinstance(source, types.BaseNamedTuple) and not getattr(
         source.instance_class, "watches", False
-    ):
-        return lambda source, v, st: (
-            withdraw_decision(v.wd_id, v.wd_params, v.wd_table, st, v.mx),
-            source,
-        )
+    )
+
+
+def _own_decision(source, v, st):
+    return withdraw_decision(v.wd_id, v.wd_params, v.wd_table, st, v.mx), source
+
+
+@overload(decide, jit_options=HOOK, inline="always")
+def _decide_inlined(source, v, st):
+    if source_is(source, *INLINED):
+        return _own_decision
     return None
 
 
-@overload(with_n_left, jit_options=HOOK)
-def _with_n_left(source, n_left):
-    if not isinstance(source, types.BaseNamedTuple):
-        return None
+@overload(decide, jit_options=HOOK)
+def _decide(source, v, st):
+    if _plays_own_policy(source) and not source_is(source, *INLINED):
+        return _own_decision
+    return None
+
+
+@overload(asks, jit_options=HOOK, inline="always")
+def _asks(source, v):
+    # a source that watches the decisions sees every one; the others play the view's
+    # policy, and one that never leaves needs no decision before each card
+    if _plays_own_policy(source):
+        return lambda source, v: asks_before_cards(v.wd_id)
+    if isinstance(source, types.BaseNamedTuple):
+        return lambda source, v: True
+    return None
+
+
+def _with_n_left_impl(source):
     cls = source.instance_class
     fields = ", ".join("n_left" if f == "n_left" else f"source.{f}" for f in cls._fields)
     space = {"cls": cls}
@@ -357,7 +394,21 @@ def _with_n_left(source, n_left):
     return space["impl"]
 
 
-@overload(out_of_cards, jit_options=HOOK)
+@overload(with_n_left, jit_options=HOOK, inline="always")
+def _with_n_left_inlined(source, n_left):
+    if source_is(source, *INLINED):
+        return _with_n_left_impl(source)
+    return None
+
+
+@overload(with_n_left, jit_options=HOOK)
+def _with_n_left(source, n_left):
+    if isinstance(source, types.BaseNamedTuple) and not source_is(source, *INLINED):
+        return _with_n_left_impl(source)
+    return None
+
+
+@overload(out_of_cards, jit_options=HOOK, inline="always")
 def _out_of_cards(source, st):
     if source_is(source, Script):
         return lambda source, st: st[C.CARDS] >= source.cards.size
@@ -366,16 +417,27 @@ def _out_of_cards(source, st):
     return None
 
 
-@overload(fresh_deck, jit_options=HOOK)
-def _fresh_deck(source, v):
-    if not isinstance(source, types.BaseNamedTuple):
-        return None
+def _fresh_deck_impl(source):
     if getattr(source.instance_class, "shuffles", False):
         return lambda source, v: refill_full(v.deck)
     return lambda source, v: v.card_hits.shape[0]
 
 
-@overload(next_card, jit_options=HOOK)
+@overload(fresh_deck, jit_options=HOOK, inline="always")
+def _fresh_deck_inlined(source, v):
+    if source_is(source, *INLINED):
+        return _fresh_deck_impl(source)
+    return None
+
+
+@overload(fresh_deck, jit_options=HOOK)
+def _fresh_deck(source, v):
+    if isinstance(source, types.BaseNamedTuple) and not source_is(source, *INLINED):
+        return _fresh_deck_impl(source)
+    return None
+
+
+@overload(next_card, jit_options=HOOK, inline="always")
 def _next_card(source, v, st):
     if source_is(source, Chance):
 
@@ -411,8 +473,9 @@ def play_on(v, st, source, outcome):
     """play_one from a state already started (``outcome``: ONGOING, or how the start
     ended it): paired play resumes policy B from the fork with it."""
     mx = v.mx
+    ask = asks(source, v)
     while outcome == C.ONGOING:
-        if mx[C.CAN_WITHDRAW] != 0:
+        if ask and mx[C.CAN_WITHDRAW] != 0:
             option, source = decide(source, v, st)
             if option != C.STAY and withdraw(st, mx, option) and combatants(st, mx) == 0:
                 outcome = C.WITHDRAW
@@ -444,20 +507,38 @@ def play_on(v, st, source, outcome):
 
 @nb.njit(cache=True, inline="always")
 def resolve(v, st, c):
-    """Resolve card c on st with the view's allocation policy; return the outcome."""
-    return resolve_by_policy(
-        st,
-        v.mx,
-        v.mx_cost,
-        v.card_hits,
-        v.card_purple,
-        v.card_sanity,
-        v.card_airship,
-        c,
-        v.dmg,
-        v.alloc_id,
-        v.alloc_params,
-    )
+    """Resolve card c on st with the view's allocation policy; return the outcome.
+
+    resolve_by_policy (card_effect, the purple cubes, apply_card, check_end) in one pass
+    for the draw loop: each Old One's hits go on it as they are read, not through the
+    dmg buffer (no other step of the card reads or changes Old One damage, so the order
+    does not matter), which keeps them out of memory the compiler must reload; whether
+    all are destroyed is known from the same loop."""
+    mx = v.mx
+    mask = present_mask(st, mx)
+    p = mx[C.EXTRA_PURPLE]
+    s_loss = 0
+    a = 0
+    all_dead = True  # an Old One dead before the card stays dead
+    for i in range(C.MAX_OLD_ONES):
+        if not old_one_alive(st, mx, i):
+            continue
+        t = mx[C.OO_TYPE + i]
+        d = popcount5(np.int64(v.card_hits[c, t]) & mask)
+        if d > 0:
+            st[C.OO_DAMAGE + i] += d
+            st[C.PROGRESS] = 1
+        all_dead &= st[C.OO_DAMAGE + i] >= mx[C.OO_CAPACITY + i]
+        p += v.card_purple[c, t]
+        s_loss += v.card_sanity[c, t]
+        a += v.card_airship[c, t]
+    place_purple_by_policy(st, mx, v.mx_cost, p, v.alloc_id, v.alloc_params)
+    if s_loss > 0:
+        st[C.PROGRESS] = 1
+    place_cubes(st, mx, C.AIRSHIP_STACK, a)
+    short = s_loss > st[C.SANITY]
+    st[C.SANITY] = max(st[C.SANITY] - s_loss, 0)
+    return end_if(st, mx, short, all_dead)
 
 
 @nb.njit(**NO_NRT)

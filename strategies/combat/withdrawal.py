@@ -40,6 +40,12 @@ def withdraw_decision(policy_id, params, table, st, mx):
 
 
 @nb.njit(cache=True, inline="always")
+def asks_before_cards(policy_id):
+    """Whether withdraw_decision can be anything but STAY (the draw loop skips it if not)."""
+    return (policy_id == TABLE) | (policy_id == THRESHOLD)
+
+
+@nb.njit(cache=True, inline="always")
 def jones_decision(outcome_if_resolved):
     """Corporal Jones (fixed policies): leave before a card that would defeat us."""
     return outcome_if_resolved == C.DEFEAT
