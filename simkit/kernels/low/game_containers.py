@@ -168,8 +168,8 @@ Work = namedtuple(
         "wt_vbuf",
         "wt_ibuf",  # per-depth work buffers
         "wt_rep",
-        "wt_prob",
-        "wt_weight",  # card classes of the matchup: int64, float64, float64 [cards]
+        "wt_prob",  # card classes of the matchup (one memo row): int64, float64 [1, cards]
+        "wt_weight",  # float64 [cards]
         "wt_ctx_i",
         "wt_ctx_f",
         "wt_st",  # solver settings; the start state
