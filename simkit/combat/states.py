@@ -34,11 +34,10 @@ def pass_bound(st0: np.ndarray, mx: np.ndarray) -> int:
 _DECK_CLASSES: dict = {}  # _deck_classes by what the cards do and which are left
 
 
-def _deck_classes(data: AuzData, force_mask: int, old_ones, available: np.ndarray):
-    """The exact solver's card classes (group_cards of what each card does to this force and
-    these Old One types): (rep, full, avail, place). Cached by the cards' effects (the odds
-    table asks for the same few thousand times); callers get copies."""
-    effects = np.concatenate(
+def card_effects(data: AuzData, force_mask: int, old_ones) -> np.ndarray:
+    """What each card does to a force with these unit bits and these Old One types: per card,
+    (hits on the force, purple, sanity, airship) for each type, side by side (int64)."""
+    return np.concatenate(
         [
             np.stack(
                 [
@@ -53,6 +52,13 @@ def _deck_classes(data: AuzData, force_mask: int, old_ones, available: np.ndarra
         ],
         axis=1,
     ).astype(np.int64)
+
+
+def _deck_classes(data: AuzData, force_mask: int, old_ones, available: np.ndarray):
+    """The exact solver's card classes (group_cards of what each card does to this force and
+    these Old One types): (rep, full, avail, place). Cached by the cards' effects (the odds
+    table asks for the same few thousand times); callers get copies."""
+    effects = card_effects(data, force_mask, old_ones)
     key = (effects.shape, effects.tobytes(), available.tobytes())
     found = _DECK_CLASSES.get(key)
     if found is None:
@@ -127,21 +133,7 @@ def card_classes(combat: Combat, data: AuzData, seen: tuple[int, ...] = ()) -> n
     force_mask = sum(1 << u for u in range(len(UNITS)) if st0[C.COUNT + u] > 0)
     if st0[C.COUNT + OUTPOST] > 0 or st0[C.COUNT + PORT] > 0:
         force_mask |= 1
-    effects = np.concatenate(
-        [
-            np.stack(
-                [
-                    data.card_hits[:, t] & force_mask,
-                    data.card_purple[:, t],
-                    data.card_sanity[:, t],
-                    data.card_airship[:, t],
-                ],
-                axis=1,
-            )
-            for t in sorted(set(combat.old_ones))
-        ],
-        axis=1,
-    ).astype(np.int64)
+    effects = card_effects(data, force_mask, combat.old_ones)
     _, _, avail, _ = group_cards(effects, available_cards(data, seen))
     return avail[avail > 0]
 

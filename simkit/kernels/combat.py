@@ -343,50 +343,35 @@ def with_n_left(source, n_left):
     raise NotImplementedError("jitted only")
 
 
-# Chance and Script write nothing through the source itself, so their hooks are inlined
-# into the draw loop (measured: the called hooks cost about a third of a draw); the
-# paired sources' hooks (simkit.kernels.combat_paired) stay compiled functions (HOOK).
-INLINED = (Chance, Script)
-
-
-def _plays_own_policy(source) -> bool:
-    """(typing time) A source that does not watch the decisions: it plays the view's
-    withdrawal policy."""
-    return isinstance(source, types.BaseNamedTuple) and not getattr(
-        source.instance_class, "watches", False
-    )
-
-
-def _own_decision(source, v, st):
-    return withdraw_decision(v.wd_id, v.wd_params, v.wd_table, st, v.mx), source
-
-
-@overload(decide, jit_options=HOOK, inline="always")
-def _decide_inlined(source, v, st):
-    if source_is(source, *INLINED):
-        return _own_decision
-    return None
-
-
 @overload(decide, jit_options=HOOK)
 def _decide(source, v, st):
-    if _plays_own_policy(source) and not source_is(source, *INLINED):
-        return _own_decision
+    # every source but one that watches the decisions (paired play's recorder) plays the
+    # view's own withdrawal policy
+    if isinstance(source, types.BaseNamedTuple) and not getattr(
+        source.instance_class, "watches", False
+    ):
+        return lambda source, v, st: (
+            withdraw_decision(v.wd_id, v.wd_params, v.wd_table, st, v.mx),
+            source,
+        )
     return None
 
 
-@overload(asks, jit_options=HOOK, inline="always")
+@overload(asks, jit_options=HOOK)
 def _asks(source, v):
     # a source that watches the decisions sees every one; the others play the view's
     # policy, and one that never leaves needs no decision before each card
-    if _plays_own_policy(source):
-        return lambda source, v: asks_before_cards(v.wd_id)
     if isinstance(source, types.BaseNamedTuple):
-        return lambda source, v: True
+        if getattr(source.instance_class, "watches", False):
+            return lambda source, v: True
+        return lambda source, v: asks_before_cards(v.wd_id)
     return None
 
 
-def _with_n_left_impl(source):
+@overload(with_n_left, jit_options=HOOK)
+def _with_n_left(source, n_left):
+    if not isinstance(source, types.BaseNamedTuple):
+        return None
     cls = source.instance_class
     fields = ", ".join("n_left" if f == "n_left" else f"source.{f}" for f in cls._fields)
     space = {"cls": cls}
@@ -394,21 +379,7 @@ def _with_n_left_impl(source):
     return space["impl"]
 
 
-@overload(with_n_left, jit_options=HOOK, inline="always")
-def _with_n_left_inlined(source, n_left):
-    if source_is(source, *INLINED):
-        return _with_n_left_impl(source)
-    return None
-
-
-@overload(with_n_left, jit_options=HOOK)
-def _with_n_left(source, n_left):
-    if isinstance(source, types.BaseNamedTuple) and not source_is(source, *INLINED):
-        return _with_n_left_impl(source)
-    return None
-
-
-@overload(out_of_cards, jit_options=HOOK, inline="always")
+@overload(out_of_cards, jit_options=HOOK)
 def _out_of_cards(source, st):
     if source_is(source, Script):
         return lambda source, st: st[C.CARDS] >= source.cards.size
@@ -417,27 +388,16 @@ def _out_of_cards(source, st):
     return None
 
 
-def _fresh_deck_impl(source):
+@overload(fresh_deck, jit_options=HOOK)
+def _fresh_deck(source, v):
+    if not isinstance(source, types.BaseNamedTuple):
+        return None
     if getattr(source.instance_class, "shuffles", False):
         return lambda source, v: refill_full(v.deck)
     return lambda source, v: v.card_hits.shape[0]
 
 
-@overload(fresh_deck, jit_options=HOOK, inline="always")
-def _fresh_deck_inlined(source, v):
-    if source_is(source, *INLINED):
-        return _fresh_deck_impl(source)
-    return None
-
-
-@overload(fresh_deck, jit_options=HOOK)
-def _fresh_deck(source, v):
-    if isinstance(source, types.BaseNamedTuple) and not source_is(source, *INLINED):
-        return _fresh_deck_impl(source)
-    return None
-
-
-@overload(next_card, jit_options=HOOK, inline="always")
+@overload(next_card, jit_options=HOOK)
 def _next_card(source, v, st):
     if source_is(source, Chance):
 

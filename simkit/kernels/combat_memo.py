@@ -30,8 +30,8 @@ TableCache: the solved tables a game keeps (combat_table.cached_table):
 from __future__ import annotations
 
 import numba as nb
-from numba.core import types
-from numba.experimental import structref
+
+from simkit.kernels.low.jit import define_kit
 
 EXACT_FIELDS = (
     "full",
@@ -69,42 +69,10 @@ TABLE_FIELDS = (
 CACHE_FIELDS = ("weight", "sigs", "sig_keys", "sig_rows", "sig", "cache_i")
 
 
-class _Unliteral(types.StructRef):
-    def preprocess_fields(self, fields):
-        # one compiled solver for every memo: sizes and tags are values, not literals
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
-
-
-@structref.register
-class ExactMemoType(_Unliteral):
-    pass
-
-
-@structref.register
-class TableMemoType(_Unliteral):
-    pass
-
-
-@structref.register
-class TableCacheType(_Unliteral):
-    pass
-
-
-class ExactMemo(structref.StructRefProxy):
-    """One exact solve's settings, memo and buffers (see the module docstring)."""
-
-
-class TableMemo(structref.StructRefProxy):
-    """One withdraw-table solve's settings, memo and buffers (see the module docstring)."""
-
-
-class TableCache(structref.StructRefProxy):
-    """The signatures of the tables cached in a TableMemo's ``table``."""
-
-
-structref.define_proxy(ExactMemo, ExactMemoType, list(EXACT_FIELDS))
-structref.define_proxy(TableMemo, TableMemoType, list(TABLE_FIELDS))
-structref.define_proxy(TableCache, TableCacheType, list(CACHE_FIELDS))
+# one compiled solver for every memo: low.jit's kits type their fields without literals
+ExactMemoType, ExactMemo = define_kit("ExactMemo", EXACT_FIELDS, __name__)
+TableMemoType, TableMemo = define_kit("TableMemo", TABLE_FIELDS, __name__)
+TableCacheType, TableCache = define_kit("TableCache", CACHE_FIELDS, __name__)
 
 
 @nb.njit(cache=True)
