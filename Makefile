@@ -44,17 +44,19 @@ browser:
 serve: $(RUN_STAMP)
 	$(PY) -m simkit serve
 
-## The one test command (README and CI): the whole suite. The tests not marked slow run
-## spread over 2 workers (pytest-xdist; they are independent, as test-fast shows), then the
-## slow ones (signals, locks, subprocess workers, fuzz, notebooks) one at a time.
+## The one test command (README and CI): the whole suite, slow tests included, spread over 2
+## workers (pytest-xdist; every test is independent; tests sharing one expensive fixture
+## carry an xdist_group, which loadgroup keeps on one worker). The kernels compile first,
+## one family per core (tools/warm_kernels.py), so the workers do not both compile them.
 test: $(DEV_STAMP) browser
-	$(PY) -m pytest -m "not slow" -n 2
-	$(PY) -m pytest -m slow
+	$(PY) tools/warm_kernels.py
+	$(PY) -m pytest -n 2 --dist loadgroup
 
 ## The edit loop: everything but the tests marked slow (fuzz, big sweeps, notebooks, Dask),
 ## spread over the cores (pytest-xdist; every test stays independent of the others).
 test-fast: $(DEV_STAMP) browser
-	$(PY) -m pytest -m "not slow" -n auto
+	$(PY) tools/warm_kernels.py
+	$(PY) -m pytest -m "not slow" -n auto --dist loadgroup
 
 ## The docstring examples of the package (CI runs them after `make test`).
 doctest: $(DEV_STAMP)

@@ -49,6 +49,10 @@ TABLES = (
 )
 
 
+# every test of the file reads the same 100,000 games: one xdist worker plays them once
+pytestmark = pytest.mark.xdist_group("game_fuzz_rows")
+
+
 @pytest.fixture(scope="module")
 def rows():
     eng = Engine()

@@ -296,10 +296,11 @@ def complete_trials(out: Path) -> int:
         return 0
 
 
-@pytest.mark.slow  # plays a few thousand games, three tune processes
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
-def test_a_stopped_tune_resumed_chooses_what_an_uninterrupted_one_does(tmp_path, sig):
-    straight = tmp_path / "straight"
+@pytest.fixture(scope="module")
+def straight_tune(tmp_path_factory) -> Path:
+    """One uninterrupted tune run, the reference of every stopped one (run once: it is the
+    same run for each signal)."""
+    straight = tmp_path_factory.mktemp("tune") / "straight"
     done = subprocess.run(
         [sys.executable, "-m", "simkit", *TUNE, "--out", str(straight)],
         env=env(),
@@ -308,6 +309,16 @@ def test_a_stopped_tune_resumed_chooses_what_an_uninterrupted_one_does(tmp_path,
         timeout=900,
     )
     assert done.returncode == 0, done.stderr.decode()
+    return straight
+
+
+@pytest.mark.slow  # plays a few thousand games, tune processes
+@pytest.mark.xdist_group("straight_tune")  # one worker runs both: the reference runs once
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_a_stopped_tune_resumed_chooses_what_an_uninterrupted_one_does(
+    tmp_path, sig, straight_tune
+):
+    straight = straight_tune
     out = tmp_path / "stopped"
     proc = simkit(*TUNE, "--out", str(out))
     deadline = time.monotonic() + 600

@@ -146,14 +146,7 @@ def kill_and_rerun(tmp_path: Path, straight: Path, kills: int, seed: int) -> Non
     assert_same_lake(out, straight)
 
 
-@pytest.mark.slow  # real processes / a long exact solve: make test runs it
-def test_process_group_killed_at_random_moments_then_rerun_equals_an_uninterrupted_run(
-    tmp_path, straight
-):
-    kill_and_rerun(tmp_path, straight, kills=3, seed=15)
-
-
-@pytest.mark.slow
+@pytest.mark.slow  # twenty real process groups killed at random moments
 def test_twenty_process_group_kills_then_rerun_equals_an_uninterrupted_run(tmp_path, straight):
     kill_and_rerun(tmp_path, straight, kills=20, seed=2015)
 

@@ -16,6 +16,7 @@ import time
 
 os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="simkit-compile-profile-")
 
+from kernel_entries import run  # noqa: E402
 from numba.core import event  # noqa: E402
 
 
@@ -40,45 +41,6 @@ class Recorder(event.Listener):
         r[0] += total - child
         r[1] += total
         r[2] += 1
-
-
-def run(entry: str) -> None:
-    import numpy as np
-
-    if entry in ("combat", "athena"):
-        from simkit.cli import main as cli
-
-        argv = {
-            "combat": ["combat", "--force", "infantry=2,artillery=1", "--vs", "shoggoth"],
-            "athena": [
-                "athena",
-                "turret",
-                "--weapons",
-                "cannon:3",
-                "--ammo",
-                "2",
-                "--defense",
-                "2",
-            ],
-        }[entry]
-        if cli([*argv, "--json"]) != 0:
-            raise SystemExit(f"{entry}: the command failed")
-        return
-    from simkit.game.engine import Engine, make_spec
-
-    eng = Engine()
-    if entry == "base":
-        eng.play_many(make_spec("base", 2, "balanced"), 1, 0, 2)
-    elif entry == "revenge":
-        eng.play_many(
-            make_spec("revenge", 2, "balanced", difficulty="normal", oop="rusher"), 1, 0, 2
-        )
-    elif entry == "mythos-solo":
-        eng.play_many(make_spec("mythos-solo", 1, "balanced", difficulty="normal"), 1, 0, 2)
-    elif entry == "search":
-        eng.play(np.random.default_rng(1), make_spec("base", 2, "search:rollouts=1,balanced"))
-    else:
-        raise SystemExit(f"unknown entry point {entry}")
 
 
 def main() -> None:

@@ -1,0 +1,44 @@
+"""Compile the numba kernels once, one family per core, before the test suite runs.
+
+    .venv/bin/python tools/warm_kernels.py
+
+On a fresh clone the cache is empty: without this, each pytest-xdist worker meets the game
+engine (about three minutes to compile) and the combat solvers (about one and a half) in its
+first tests and compiles them itself, the same machine code twice. Here the engine family
+compiles in one process while the combat and Athena family compiles in another; the
+workers then load both from the cache. On a warm cache it only loads them (seconds).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+# One process each, balanced: the engine family (one big kernel, its mode and search
+# variants) against the combat solvers, the odds table and Athena.
+GROUPS = (("base", "revenge", "mythos-solo", "search"), ("combat", "athena"))
+
+
+def main() -> int:
+    start = time.perf_counter()
+    code = "import sys; sys.path.insert(0, {!r})\nfrom kernel_entries import run\n"
+    code += "for e in {!r}: run(e)"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code.format(str(TOOLS), group)], stdout=subprocess.DEVNULL
+        )
+        for group in GROUPS
+    ]
+    failed = [g for g, p in zip(GROUPS, procs, strict=True) if p.wait() != 0]
+    if failed:
+        print(f"warm_kernels: {', '.join(failed[0])} failed", file=sys.stderr)
+        return 1
+    print(f"warm_kernels: kernels ready in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
