@@ -5,6 +5,8 @@ the float64 vector simkit.kernels.game_oop reads (simkit.kernels.low.game_layout
     blighter -- places near human Farms, base compass movement (Farms are targets), blighting Mythos
     mythos   -- summons a big hand and plays Mythos cards every turn it can (attrition)
     random   -- uniformly random legal action / site / card (fuzzing baseline)
+    learned  -- a linear scoring of the four actions fitted to the search's choices
+                (strategies.old_ones.learned), ``learned:PATH`` (``simkit learn --side oop``)
     search   -- determinized Monte Carlo look-ahead over the engine (strategies.search),
                 ``search:rollouts=8:policy=rusher``
 
@@ -27,6 +29,7 @@ import numpy as np
 from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.movement import CHOOSE_COMPASS, CHOOSE_PORTS, CHOOSE_RANDOM
+from strategies.old_ones.learned import KIND_LEARNED
 from strategies.overrides import split_spec, with_overrides
 from strategies.spaces import OOP_SPACE
 
@@ -35,7 +38,7 @@ from strategies.spaces import OOP_SPACE
 class OOPParams:
     name: ClassVar[str] = "oop"
     space: ClassVar[dict] = OOP_SPACE  # what simkit tune may try (strategies.spaces)
-    kind: int = 0  # 0 heuristic, 1 random legal
+    kind: int = 0  # 0 heuristic, 1 random legal, 2 learned (LearnedOOP)
     move_policy: int = CHOOSE_PORTS
     face_up_min: int = 2  # reveal while fewer face-up movers
     down_max: int = 3  # place while fewer face-down tiles on the map
@@ -93,17 +96,52 @@ class RandomOOP(OOPParams):
     combat_mythos: float = 0.5
 
 
+@dataclass(frozen=True)
+class LearnedOOP(OOPParams):
+    """A weights file's Old One player (``learned:PATH``): its base strategy's parameters
+    for every decision but the action, which the weights score."""
+
+    name: ClassVar[str] = "learned"
+    kind: int = KIND_LEARNED
+    weights: tuple = ()  # NUM_OOP_ACTIONS * OOP_LEARN_NUM_FEATURES, action-major
+    base: str = "rusher"  # the heuristic whose parameters make the other decisions
+
+    def lower(self) -> np.ndarray:
+        v = super().lower()
+        w = np.asarray(self.weights, dtype=np.float64)
+        if w.size != L.NUM_OOP_ACTIONS * L.OOP_LEARN_NUM_FEATURES:
+            raise UserError(
+                f"learned Old One player: {w.size} weights, expected "
+                f"{L.NUM_OOP_ACTIONS} actions x {L.OOP_LEARN_NUM_FEATURES} features"
+            )
+        v[L.OP_LEARN_W : L.OP_LEARN_W + w.size] = w
+        return v
+
+
 OOP_PLAYERS = (Rusher, Blighter, MythosPlayer, RandomOOP)
 OOP_REGISTRY = {cls.name: cls for cls in OOP_PLAYERS}
 
 
+def _registered(name: str) -> OOPParams:
+    key = name.strip().lower()
+    if key not in OOP_REGISTRY:
+        available = ", ".join([*OOP_REGISTRY, "search", "learned:PATH"])
+        raise UserError(f"unknown Old One strategy '{name}' (available: {available})")
+    return OOP_REGISTRY[key]()
+
+
 def parse_oop(spec: str) -> OOPParams:
-    """``name[:field=value...]`` of a registered Old One player strategy, or ``file:PATH``
-    for one written by ``simkit tune``."""
+    """``name[:field=value...]`` of a registered Old One player strategy, ``file:PATH``
+    for one written by ``simkit tune``, or ``learned:PATH`` for ``simkit learn --side oop``'s
+    weights file."""
     if spec.strip().startswith("file:"):
         from strategies.files import strategy_from_file
 
         return strategy_from_file(spec.strip()[5:], "oop", parse_oop)
+    if spec.strip().startswith("learned:"):  # simkit learn --side oop's weights file
+        from strategies.files import learned_oop_from_file
+
+        return learned_oop_from_file(spec.strip()[8:].strip(), _registered)
     name, *overrides = split_spec(spec.strip())
     key = name.strip().lower()
     if key == "search":  # look-ahead over the engine (strategies.search)
@@ -113,7 +151,4 @@ def parse_oop(spec: str) -> OOPParams:
         # sees both registries: simkit.game.engine.make_spec (public_models)
         player = with_overrides(OOPSearchPlayer(), overrides, "Old One strategy 'search'")
         return player.with_policy(parse_oop(player.policy_spec()))
-    if key not in OOP_REGISTRY:
-        available = ", ".join([*OOP_REGISTRY, "search"])
-        raise UserError(f"unknown Old One strategy '{name}' (available: {available})")
-    return with_overrides(OOP_REGISTRY[key](), overrides, f"Old One strategy '{name}'")
+    return with_overrides(_registered(name), overrides, f"Old One strategy '{name}'")
