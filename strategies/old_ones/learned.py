@@ -66,8 +66,8 @@ def oop_features(S, X, up, down, hand, n_levels, target, out):
         supply += g[L.G_OOP_LEFT + lv]
         tiles += S.r[L.R_OOP_TILES + lv]
     out[0] = 1.0
-    out[1] = up / 4.0
-    out[2] = down / 4.0
+    out[1] = up / 6.0
+    out[2] = down / 12.0
     out[3] = hand / 4.0
     out[4] = n_levels / 3.0
     out[5] = g[L.G_OO_TIME] / end
@@ -78,7 +78,7 @@ def oop_features(S, X, up, down, hand, n_levels, target, out):
     out[10] = g[L.G_DIFFICULTY] / 2.0
     out[11] = g[L.G_MYTHOS_LEFT] / max(X.mythos_deck.size, 1)
     out[12] = supply / max(tiles, 1)
-    out[13] = g[L.G_FARMS_BLIGHTED] / 5.0
+    out[13] = g[L.G_FARMS_BLIGHTED] / 10.0
 
 
 @kernel
