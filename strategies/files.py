@@ -182,6 +182,20 @@ def read_learned_weights(
     return p, table, flat
 
 
+def put_weights(v, at: int, weights: tuple, shape: tuple[int, int], who: str, choices: str):
+    """v with a learned player's weights (choice-major, ``shape`` = (choices, features))
+    written from slot ``at``; ``who`` and ``choices`` name the player and its choices."""
+    import numpy as np
+
+    w = np.asarray(weights, dtype=np.float64)
+    if w.size != shape[0] * shape[1]:
+        raise UserError(
+            f"{who}: {w.size} weights, expected {shape[0]} {choices} x {shape[1]} features"
+        )
+    v[at : at + w.size] = w
+    return v
+
+
 def _learned_base(p: Path, table: dict, default: str, base_of):
     name = table.get("base", default)
     if not isinstance(name, str):

@@ -92,14 +92,9 @@ class Learned(HeuristicParams):
     base: str = "balanced"  # the strategy whose parameters make the smaller decisions
 
     def lower(self) -> np.ndarray:
-        v = super().lower()
-        w = np.asarray(self.weights, dtype=np.float64)
-        if w.size != L.NUM_BOXES * L.LEARN_NUM_FEATURES:
-            from simkit.errors import UserError
+        from strategies.files import put_weights
 
-            raise UserError(
-                f"learned player: {w.size} weights, expected "
-                f"{L.NUM_BOXES} boxes x {L.LEARN_NUM_FEATURES} features"
-            )
-        v[L.HP_LEARN_W : L.HP_LEARN_W + w.size] = w
-        return v
+        shape = (L.NUM_BOXES, L.LEARN_NUM_FEATURES)
+        return put_weights(
+            super().lower(), L.HP_LEARN_W, self.weights, shape, "learned player", "boxes"
+        )

@@ -107,15 +107,11 @@ class LearnedOOP(OOPParams):
     base: str = "rusher"  # the heuristic whose parameters make the other decisions
 
     def lower(self) -> np.ndarray:
-        v = super().lower()
-        w = np.asarray(self.weights, dtype=np.float64)
-        if w.size != L.NUM_OOP_ACTIONS * L.OOP_LEARN_NUM_FEATURES:
-            raise UserError(
-                f"learned Old One player: {w.size} weights, expected "
-                f"{L.NUM_OOP_ACTIONS} actions x {L.OOP_LEARN_NUM_FEATURES} features"
-            )
-        v[L.OP_LEARN_W : L.OP_LEARN_W + w.size] = w
-        return v
+        from strategies.files import put_weights
+
+        shape = (L.NUM_OOP_ACTIONS, L.OOP_LEARN_NUM_FEATURES)
+        who = "learned Old One player"
+        return put_weights(super().lower(), L.OP_LEARN_W, self.weights, shape, who, "actions")
 
 
 OOP_PLAYERS = (Rusher, Blighter, MythosPlayer, RandomOOP)
