@@ -59,7 +59,8 @@ def learn(
         int, typer.Option("--games", help="Search games recorded per generation.")
     ] = 40,
     rollouts: Annotated[
-        int, typer.Option("--rollouts", help="The search's rollouts per legal box.")
+        int,
+        typer.Option("--rollouts", help="The search's rollouts per legal box (or Old One action)."),
     ] = 4,
     rate_games: Annotated[
         int,
