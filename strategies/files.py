@@ -182,21 +182,8 @@ def read_learned_weights(
     return p, table, flat
 
 
-def put_weights(v, at: int, weights: tuple, shape: tuple[int, int], who: str, choices: str):
-    """v with a learned player's weights (choice-major, ``shape`` = (choices, features))
-    written from slot ``at``; ``who`` and ``choices`` name the player and its choices."""
-    import numpy as np
-
-    w = np.asarray(weights, dtype=np.float64)
-    if w.size != shape[0] * shape[1]:
-        raise UserError(
-            f"{who}: {w.size} weights, expected {shape[0]} {choices} x {shape[1]} features"
-        )
-    v[at : at + w.size] = w
-    return v
-
-
-def _learned_base(p: Path, table: dict, default: str, base_of):
+def learned_base(p: Path, table: dict, default: str, base_of):
+    """(name, strategy) of a weights file's ``learned.base`` (``default`` if absent)."""
     name = table.get("base", default)
     if not isinstance(name, str):
         raise UserError(f"{p}: field 'learned.base' must be a strategy name")
@@ -214,26 +201,6 @@ def learned_from_file(path: str | Path, base_of):
     p, table, flat = read_learned_weights(
         path, LEARNED_FORMAT, L.LEARN_FEATURES, L.BOX_NAMES, "boxes"
     )
-    base_name, base = _learned_base(p, table, "balanced", base_of)
+    base_name, base = learned_base(p, table, "balanced", base_of)
     shared = {f.name: getattr(base, f.name) for f in fields(HeuristicParams)}
     return Learned(**shared, weights=tuple(flat), base=base_name)
-
-
-def learned_oop_from_file(path: str | Path, base_of):
-    """The learned Old One player a weights file describes (``--oop learned:PATH``;
-    ``simkit learn --side oop`` writes them). ``base_of(name)``: the Old One strategy whose
-    parameters make its other decisions (a heuristic: rusher, blighter or mythos)."""
-    from simkit.kernels.low import game_layout as L
-    from strategies.old_ones import LearnedOOP, OOPParams
-
-    p, table, flat = read_learned_weights(
-        path, LEARNED_OOP_FORMAT, L.OOP_LEARN_FEATURES, L.OOP_ACTION_NAMES, "actions"
-    )
-    base_name, base = _learned_base(p, table, "rusher", base_of)
-    if not isinstance(base, OOPParams) or base.kind != OOPParams.kind:
-        raise UserError(
-            f"{p}: field 'learned.base' must name a heuristic Old One strategy "
-            f"(rusher, blighter or mythos), got '{base_name}'"
-        )
-    shared = {f.name: getattr(base, f.name) for f in fields(OOPParams) if f.name != "kind"}
-    return LearnedOOP(**shared, weights=tuple(flat), base=base_name)

@@ -20,18 +20,28 @@ from strategies.human import learned
 from strategies.registry import parse_one
 
 NF, NB = L.LEARN_NUM_FEATURES, L.NUM_BOXES
+NA, NFO = L.NUM_OOP_ACTIONS, L.OOP_LEARN_NUM_FEATURES
 
 
-def write_weights(path, weights, base="balanced", features=None, boxes=None):
-    features = list(L.LEARN_FEATURES) if features is None else features
-    boxes = list(L.BOX_NAMES) if boxes is None else boxes
+def write_weights(path, weights, base=None, features=None, choices=None, side="human", fmt=None):
+    """A weights file of the human (boxes) or the Old One (``side="oop"``, actions) player."""
+    oop = side == "oop"
+    features = (
+        list(L.OOP_LEARN_FEATURES if oop else L.LEARN_FEATURES) if features is None else features
+    )
+    choices = list(L.OOP_ACTION_NAMES if oop else L.BOX_NAMES) if choices is None else choices
+    fmt = fmt or ("simkit-learned-oop/1" if oop else "simkit-learned/1")
+    base = base or ("rusher" if oop else "balanced")
     rows = ",\n".join("  [" + ", ".join(repr(float(w)) for w in r) + "]" for r in weights)
     path.write_text(
-        "[learned]\nformat = 'simkit-learned/1'\n"
-        f"base = '{base}'\nfeatures = {json.dumps(features)}\nboxes = {json.dumps(boxes)}\n"
-        f"weights = [\n{rows}\n]\n"
+        f"[learned]\nformat = '{fmt}'\nbase = '{base}'\nfeatures = {json.dumps(features)}\n"
+        f"{'actions' if oop else 'boxes'} = {json.dumps(choices)}\nweights = [\n{rows}\n]\n"
     )
     return path
+
+
+def write_oop_weights(path, weights, **kw):
+    return write_weights(path, weights, side="oop", **kw)
 
 
 @pytest.fixture(scope="module")
@@ -89,20 +99,29 @@ def test_features_follow_the_position(eng):
 
 
 @pytest.mark.parametrize(
-    "edit, words",
+    "side, edit, words",
     [
-        ({"features": ["bias"]}, "learned.features"),
-        ({"boxes": ["rail"]}, "learned.boxes"),
-        ({"weights": [[0.0] * NF] * (NB - 1)}, f"must hold {NB} rows"),
-        ({"weights": [[0.0] * (NF - 1)] * NB}, r"row 1 \(rail\)"),
-        ({"base": "nobody"}, "unknown strategy 'nobody'"),
+        ("human", {"features": ["bias"]}, "learned.features"),
+        ("human", {"choices": ["rail"]}, "learned.boxes"),
+        ("human", {"weights": [[0.0] * NF] * (NB - 1)}, rf"must hold {NB} rows \(one per box\)"),
+        ("human", {"weights": [[0.0] * (NF - 1)] * NB}, r"row 1 \(rail\)"),
+        ("human", {"base": "nobody"}, "unknown strategy 'nobody'"),
+        ("oop", {"fmt": "simkit-learned/1"}, "format = 'simkit-learned-oop/1'"),
+        ("oop", {"features": list(L.LEARN_FEATURES)}, "learned.features"),
+        ("oop", {"choices": ["place", "move"]}, "learned.actions"),
+        ("oop", {"weights": [[0.0] * NFO] * (NA - 1)}, rf"must hold {NA} rows \(one per action\)"),
+        ("oop", {"weights": [[0.0] * (NFO + 1)] * NA}, rf"row 1 \(place\) must hold {NFO} finite"),
+        ("oop", {"base": "balanced"}, "unknown Old One strategy 'balanced'"),
+        ("oop", {"base": "random"}, "a heuristic Old One strategy"),
     ],
 )
-def test_a_bad_weights_file_is_one_line_naming_the_field(tmp_path, edit, words):
-    kw = {"weights": np.zeros((NB, NF)), **edit}
-    path = write_weights(tmp_path / "bad.toml", **kw)
+def test_a_bad_weights_file_is_one_line_naming_the_field(tmp_path, side, edit, words):
+    from strategies.old_ones import parse_oop
+
+    shape = (NA, NFO) if side == "oop" else (NB, NF)
+    path = write_weights(tmp_path / "bad.toml", **{"weights": np.zeros(shape), **edit}, side=side)
     with pytest.raises(UserError, match=words):
-        parse_one(f"learned:{path}")
+        (parse_oop if side == "oop" else parse_one)(f"learned:{path}")
 
 
 def test_a_weights_file_of_another_kind_or_with_nan_is_refused(tmp_path):
@@ -132,35 +151,42 @@ LEARN = ["learn", "--mode", "base", "--players", "2", "--generations", "1", "--g
 LEARN += ["--rate-games", "20", "--seed", "5"]
 
 
-def run_learn(out, rollouts=1):
+def run_learn(out, rollouts=1, argv=LEARN):
     import bad_inputs
 
-    argv = [*LEARN, "--rollouts", str(rollouts), "--out", str(out)]
-    return bad_inputs.run_in_process(argv)
+    return bad_inputs.run_in_process([*argv, "--rollouts", str(rollouts), "--out", str(out)])
 
 
-@pytest.mark.slow  # two recordings of search games and four rating runs
-def test_learn_writes_each_step_resumes_and_reproduces(tmp_path):
+def check_learn_loop(tmp_path, argv, choices, rate_games, first):
+    """One generation of ``argv``: every step written (the search took legal choices, the
+    rating is against ``first``), a rerun resumes, the same seed in another folder writes
+    the same files, other settings are refused in one line. Returns (folder, decisions)."""
     a, b = tmp_path / "a", tmp_path / "b"
-    code, out, err = run_learn(a)
+    code, out, err = run_learn(a, argv=argv)
     assert code == 0, err
     assert "gen1: Old Ones win" in out and "[" in out
     decisions = pl.read_parquet(a / "gen1" / "decisions.parquet")
     assert decisions.height > 10 and decisions["chosen"].n_unique() >= 2
-    legal = decisions.select([f"legal_{n}" for n in L.BOX_NAMES]).to_numpy()
+    legal = decisions.select([f"legal_{n}" for n in choices]).to_numpy()
     assert legal[np.arange(len(legal)), decisions["chosen"].to_numpy()].all()
     rating = json.loads((a / "gen1" / "rating.json").read_text())
-    assert rating["games"] == 20 and rating["against"][0]["name"].startswith("balanced")
-    parse_one(f"learned:{a / 'gen1.toml'}")  # the written file is a valid player
+    assert rating["games"] == rate_games and rating["against"][0]["name"].startswith(first)
     stamp = (a / "gen1" / "decisions.parquet").stat().st_mtime_ns
-    assert run_learn(a)[0] == 0  # a rerun resumes: nothing recorded again
+    assert run_learn(a, argv=argv)[0] == 0  # a rerun resumes: nothing recorded again
     assert (a / "gen1" / "decisions.parquet").stat().st_mtime_ns == stamp
-    assert run_learn(b)[0] == 0  # same seed, another folder: the same files
+    assert run_learn(b, argv=argv)[0] == 0  # same seed, another folder: the same files
     for name in ("gen1.toml", "gen1/rating.json"):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
     assert pl.read_parquet(b / "gen1" / "decisions.parquet").equals(decisions)
-    code, _, err = run_learn(a, rollouts=2)
+    code, _, err = run_learn(a, rollouts=2, argv=argv)
     assert code == 2 and "other settings" in err and len(err.strip().splitlines()) == 1
+    return a, decisions
+
+
+@pytest.mark.slow  # two recordings of search games and four rating runs
+def test_learn_writes_each_step_resumes_and_reproduces(tmp_path):
+    a, _ = check_learn_loop(tmp_path, LEARN, L.BOX_NAMES, 20, "balanced")
+    parse_one(f"learned:{a / 'gen1.toml'}")  # the written file is a valid player
 
 
 def test_a_player_that_always_attacks_gives_only_legal_answers(eng, tmp_path):
@@ -191,19 +217,6 @@ def test_simulate_with_a_learned_player_names_it_in_the_seats_table(random_file,
 
 
 # -- the learned Old One player (strategies.old_ones.learned, simkit learn --side oop) --------
-NFO, NA = L.OOP_LEARN_NUM_FEATURES, L.NUM_OOP_ACTIONS
-
-
-def write_oop_weights(path, weights, base="rusher", features=None, actions=None, fmt=None):
-    features = list(L.OOP_LEARN_FEATURES) if features is None else features
-    actions = list(L.OOP_ACTION_NAMES) if actions is None else actions
-    rows = ",\n".join("  [" + ", ".join(repr(float(w)) for w in r) + "]" for r in weights)
-    path.write_text(
-        f"[learned]\nformat = '{fmt or 'simkit-learned-oop/1'}'\n"
-        f"base = '{base}'\nfeatures = {json.dumps(features)}\nactions = {json.dumps(actions)}\n"
-        f"weights = [\n{rows}\n]\n"
-    )
-    return path
 
 
 def _oop_turns(eng, spec, seed, turns=60):
@@ -300,27 +313,6 @@ def test_an_oop_file_that_prefers_an_action_takes_it_whenever_it_is_legal(eng, t
     assert checked >= 10 and preferred >= 3
 
 
-@pytest.mark.parametrize(
-    "edit, words",
-    [
-        ({"fmt": "simkit-learned/1"}, "format = 'simkit-learned-oop/1'"),
-        ({"features": list(L.LEARN_FEATURES)}, "learned.features"),
-        ({"actions": ["place", "move"]}, "learned.actions"),
-        ({"weights": [[0.0] * NFO] * (NA - 1)}, rf"must hold {NA} rows \(one per action\)"),
-        ({"weights": [[0.0] * (NFO + 1)] * NA}, rf"row 1 \(place\) must hold {NFO} finite"),
-        ({"base": "balanced"}, "unknown Old One strategy 'balanced'"),
-        ({"base": "random"}, "a heuristic Old One strategy"),
-    ],
-)
-def test_a_bad_oop_weights_file_is_one_line_naming_the_field(tmp_path, edit, words):
-    from strategies.old_ones import parse_oop
-
-    kw = {"weights": np.zeros((NA, NFO)), **edit}
-    path = write_oop_weights(tmp_path / "bad.toml", **kw)
-    with pytest.raises(UserError, match=words):
-        parse_oop(f"learned:{path}")
-
-
 def test_a_bad_oop_weights_file_exits_2_with_one_line(tmp_path):
     import bad_inputs
 
@@ -354,38 +346,15 @@ LEARN_OOP += ["--generations", "1", "--games", "2", "--rate-games", "4", "--seed
 
 
 def test_learn_for_the_old_one_player_writes_each_step_resumes_and_reproduces(tmp_path):
-    import bad_inputs
-
     from strategies.old_ones import LearnedOOP, parse_oop
 
-    def run(out, rollouts=1):
-        argv = [*LEARN_OOP, "--rollouts", str(rollouts), "--out", str(out)]
-        return bad_inputs.run_in_process(argv)
-
-    a, b = tmp_path / "a", tmp_path / "b"
-    code, out, err = run(a)
-    assert code == 0, err
-    assert "gen1: Old Ones win" in out and "--oop learned:" in out
-    decisions = pl.read_parquet(a / "gen1" / "decisions.parquet")
-    assert decisions.height > 10 and decisions["chosen"].n_unique() >= 2
+    a, decisions = check_learn_loop(tmp_path, LEARN_OOP, L.OOP_ACTION_NAMES, 4, "rusher")
     assert [c for c in decisions.columns if c.startswith("f_")] == [
         f"f_{n}" for n in L.OOP_LEARN_FEATURES
     ]
-    legal = decisions.select([f"legal_{n}" for n in L.OOP_ACTION_NAMES]).to_numpy()
-    assert legal[np.arange(len(legal)), decisions["chosen"].to_numpy()].all()
     assert (decisions["seat"] == -1).all()  # game_loop.OLD_ONES: only the OOP decisions
-    rating = json.loads((a / "gen1" / "rating.json").read_text())
-    assert rating["games"] == 4 and rating["against"][0]["name"].startswith("rusher")
     assert isinstance(parse_oop(f"learned:{a / 'gen1.toml'}"), LearnedOOP)  # a valid player
-    stamp = (a / "gen1" / "decisions.parquet").stat().st_mtime_ns
-    assert run(a)[0] == 0  # a rerun resumes: nothing recorded again
-    assert (a / "gen1" / "decisions.parquet").stat().st_mtime_ns == stamp
-    assert run(b)[0] == 0  # same seed, another folder: the same files
-    for name in ("gen1.toml", "gen1/rating.json"):
-        assert (a / name).read_bytes() == (b / name).read_bytes(), name
-    assert pl.read_parquet(b / "gen1" / "decisions.parquet").equals(decisions)
-    code, _, err = run(a, rollouts=2)
-    assert code == 2 and "other settings" in err and len(err.strip().splitlines()) == 1
+    assert "--oop learned:" in run_learn(a, argv=LEARN_OOP)[1]
 
 
 def test_learn_side_oop_refuses_the_base_game_in_one_line(tmp_path):

@@ -28,6 +28,7 @@ from strategies.human.features import (
     units_home,
     want_army,
 )
+from strategies.weights import put_weights
 
 LEARNED_SID = 6
 
@@ -92,8 +93,6 @@ class Learned(HeuristicParams):
     base: str = "balanced"  # the strategy whose parameters make the smaller decisions
 
     def lower(self) -> np.ndarray:
-        from strategies.files import put_weights
-
         shape = (L.NUM_BOXES, L.LEARN_NUM_FEATURES)
         return put_weights(
             super().lower(), L.HP_LEARN_W, self.weights, shape, "learned player", "boxes"

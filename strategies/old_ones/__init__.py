@@ -21,7 +21,7 @@ Spec syntax like the human ones: ``rusher``, ``mythos:play_mythos=0.5``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar
 
 import numpy as np
@@ -32,6 +32,7 @@ from simkit.kernels.low.movement import CHOOSE_COMPASS, CHOOSE_PORTS, CHOOSE_RAN
 from strategies.old_ones.learned import KIND_LEARNED
 from strategies.overrides import split_spec, with_overrides
 from strategies.spaces import OOP_SPACE
+from strategies.weights import put_weights
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,6 @@ class LearnedOOP(OOPParams):
     base: str = "rusher"  # the heuristic whose parameters make the other decisions
 
     def lower(self) -> np.ndarray:
-        from strategies.files import put_weights
-
         shape = (L.NUM_OOP_ACTIONS, L.OOP_LEARN_NUM_FEATURES)
         who = "learned Old One player"
         return put_weights(super().lower(), L.OP_LEARN_W, self.weights, shape, who, "actions")
@@ -126,6 +125,25 @@ def _registered(name: str) -> OOPParams:
     return OOP_REGISTRY[key]()
 
 
+def learned_oop_from_file(path: str) -> LearnedOOP:
+    """The learned Old One player a weights file describes (``--oop learned:PATH``;
+    ``simkit learn --side oop`` writes them); its ``base`` (default rusher) must be a
+    heuristic Old One strategy: its parameters make every decision but the action."""
+    from strategies.files import LEARNED_OOP_FORMAT, learned_base, read_learned_weights
+
+    p, table, flat = read_learned_weights(
+        path, LEARNED_OOP_FORMAT, L.OOP_LEARN_FEATURES, L.OOP_ACTION_NAMES, "actions"
+    )
+    base_name, base = learned_base(p, table, "rusher", _registered)
+    if base.kind != OOPParams.kind:
+        raise UserError(
+            f"{p}: field 'learned.base' must name a heuristic Old One strategy "
+            f"(rusher, blighter or mythos), got '{base_name}'"
+        )
+    shared = {f.name: getattr(base, f.name) for f in fields(OOPParams) if f.name != "kind"}
+    return LearnedOOP(**shared, weights=tuple(flat), base=base_name)
+
+
 def parse_oop(spec: str) -> OOPParams:
     """``name[:field=value...]`` of a registered Old One player strategy, ``file:PATH``
     for one written by ``simkit tune``, or ``learned:PATH`` for ``simkit learn --side oop``'s
@@ -135,9 +153,7 @@ def parse_oop(spec: str) -> OOPParams:
 
         return strategy_from_file(spec.strip()[5:], "oop", parse_oop)
     if spec.strip().startswith("learned:"):  # simkit learn --side oop's weights file
-        from strategies.files import learned_oop_from_file
-
-        return learned_oop_from_file(spec.strip()[8:].strip(), _registered)
+        return learned_oop_from_file(spec.strip()[8:].strip())
     name, *overrides = split_spec(spec.strip())
     key = name.strip().lower()
     if key == "search":  # look-ahead over the engine (strategies.search)
