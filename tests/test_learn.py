@@ -363,3 +363,16 @@ def test_learn_side_oop_refuses_the_base_game_in_one_line(tmp_path):
     argv = ["learn", "--side", "oop", "--mode", "base", "--out", str(tmp_path / "x")]
     code, _, err = bad_inputs.run_in_process(argv)
     assert code == 2 and "--mode revenge" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_shipped_learned_oop_file_plays_and_states_its_rating():
+    import tomllib
+    from pathlib import Path
+
+    from strategies.old_ones import LearnedOOP, parse_oop
+
+    path = Path(__file__).parents[1] / "experiments/strategies/learned_oop_revenge_2h_normal.toml"
+    assert isinstance(parse_oop(f"learned:{path}"), LearnedOOP)
+    fit = tomllib.loads(path.read_text())["learned"]["fit"]
+    low, high = fit["rating_vs_rusher_ci95"]
+    assert 0 < low <= fit["rating_vs_rusher_diff"] <= high  # rated above rusher, as documented
