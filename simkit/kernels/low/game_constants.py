@@ -204,9 +204,7 @@ OP_TARGET_WEAK = 6  # 1: place / reveal near the weakest Port (else anywhere, ra
 OP_FARM_BIAS = 7  # 1: place near human farms and prefer blighting Mythos cards
 OP_MOVE_MIN = 8  # move only when at least this many face-up movers
 OP_COMBAT_MYTHOS = 9  # probability of playing a playable combat Mythos card when a combat qualifies
-# [56 slots] learned Old One player (strategies.old_ones.learned): weight of feature f for action a
-# at a * OOP_LEARN_NUM_FEATURES + f
-OP_LEARN_W = 12
+OP_LEARN_W = 12  # [56 slots] learned OOP: w[a, f], a-major
 OOP_NUM_PARAMS = 68  # one past the last slot of oop_params
 
 # ctx (offsets from 0)

@@ -343,21 +343,9 @@ LEARN_FEATURES = (
 LEARN_NUM_FEATURES = len(LEARN_FEATURES)
 
 # the learned Old One player's view of its turn (strategies.old_ones.learned.oop_features)
-OOP_LEARN_FEATURES = (
-    "bias",
-    "face_up_movers",
-    "face_down_tiles",
-    "mythos_hand",
-    "place_levels",
-    "old_ones_time",
-    "humans_time",
-    "up_to_port",
-    "down_to_port",
-    "weakest_port",
-    "difficulty",
-    "mythos_left",
-    "tiles_left",
-    "farms_blighted",
+OOP_LEARN_FEATURES = tuple(
+    "bias face_up_movers face_down_tiles mythos_hand place_levels old_ones_time humans_time "
+    "up_to_port down_to_port weakest_port difficulty mythos_left tiles_left farms_blighted".split()
 )
 OOP_LEARN_NUM_FEATURES = len(OOP_LEARN_FEATURES)
 
@@ -439,12 +427,7 @@ OOP_PARAM_LAYOUT = Layout(
             "probability of playing a playable combat Mythos card when a combat qualifies",
         ),
         ("_OP_SPARE", 2, "free slots"),
-        (
-            "OP_LEARN_W",
-            NUM_OOP_ACTIONS * OOP_LEARN_NUM_FEATURES,
-            "learned Old One player (strategies.old_ones.learned): weight of feature f for "
-            "action a at a * OOP_LEARN_NUM_FEATURES + f",
-        ),
+        ("OP_LEARN_W", NUM_OOP_ACTIONS * OOP_LEARN_NUM_FEATURES, "learned OOP: w[a, f], a-major"),
     ),
     size_name="OOP_NUM_PARAMS",
 )
