@@ -1,14 +1,19 @@
-"""Expert iteration for the human players (``simkit learn``): distil the search player into
-the learned player (strategies.human.learned), which the jitted engine plays at heuristic
-speed, then search again with the learned player as the rollout policy, and so on.
+"""Expert iteration (``simkit learn``): distil the search player into a learned player the
+jitted engine plays at heuristic speed, then search again with the learned player as the
+rollout policy, and so on. ``side`` names the seat learned: ``human`` (the default; the
+learned player strategies.human.learned, every human seat searches) or ``oop`` (Revenge:
+the learned Old One player strategies.old_ones.learned; the Old One seat searches its
+action, the humans play the fixed strategy ``humans``). The steps below say "box" for a
+human's action box; for the Old One player read its action (Place, Reveal, Move, Summon).
 
 One generation k = 1, 2, ...:
 
-1. **record**: ``games`` games in which every human seat is ``search`` (``rollouts`` per
-   legal box, public opponent model) with rollout policy generation k-1 (``balanced`` for
-   k = 1); every decision with a choice is a row of ``genK/decisions.parquet``: the turn's
-   features (game_layout.LEARN_FEATURES), which boxes were legal, the search's mean result
-   for each legal box, and the box it took;
+1. **record**: ``games`` games in which every searching seat is ``search`` (``rollouts`` per
+   legal box, public opponent model) with rollout policy generation k-1 (the first policy,
+   ``balanced`` or for the Old One player ``rusher``, for k = 1); every decision with a
+   choice is a row of ``genK/decisions.parquet``: the turn's features
+   (game_layout.LEARN_FEATURES or OOP_LEARN_FEATURES), which boxes were legal, the search's
+   mean result for each legal box, and the box it took;
 2. **fit**: scikit-learn's multinomial logistic regression from the features to the box the
    search took, each decision weighted by how far the search preferred that box over the
    legal average (near-ties teach little), on every generation's decisions so far; its
@@ -16,9 +21,10 @@ One generation k = 1, 2, ...:
    ``learned:DIR/genK.toml``), with the fit's agreement with the search on held-out
    decisions (illegal boxes masked, as in play);
 3. **rate**: ``rate_games`` games on held-out seeds (another root seed than any recording)
-   with every human seat generation k, against the same games with every human seat
-   generation k-1 and the rollout policy of generation 1: the Old Ones' win rate of each
-   and the paired difference (shared seeds) with its 95% interval.
+   with the learned seats generation k, against the same games with them generation k-1
+   and the rollout policy of generation 1: the Old Ones' win rate of each and the paired
+   difference (shared seeds) with its 95% interval (learned humans: lower is better;
+   a learned Old One player: higher is better).
 
 Every step writes its file atomically and a rerun skips what is written (resumable); the
 seeds of every game come from ``seed`` and the generation (reproducible).
@@ -29,7 +35,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +44,41 @@ from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
 
 RATE_ROOT_OFFSET = 1_000_003  # held-out seeds: a root seed no recording uses
+SIDES = ("human", "oop")
+
+
+@dataclass(frozen=True)
+class Side:
+    """What one side's learned player is made of (``LearnSettings.side``)."""
+
+    features: tuple  # the feature names, in the kernel's order
+    choices: tuple  # the scored choices' names (action boxes / Old One actions)
+    choices_field: str  # the weights file's field listing them
+    file_format: str
+    first_policy: str  # generation 0: the first rollout policy, and the file's base
+    what: str  # the weights file's first line names it
+
+
+def side_of(name: str) -> Side:
+    from strategies.files import LEARNED_FORMAT, LEARNED_OOP_FORMAT
+
+    if name == "oop":
+        return Side(
+            L.OOP_LEARN_FEATURES,
+            L.OOP_ACTION_NAMES,
+            "actions",
+            LEARNED_OOP_FORMAT,
+            "rusher",
+            "A learned Old One player (simkit learn --side oop); play it as --oop learned:PATH.",
+        )
+    return Side(
+        L.LEARN_FEATURES,
+        L.BOX_NAMES,
+        "boxes",
+        LEARNED_FORMAT,
+        "balanced",
+        "A learned human player (simkit learn); play it as learned:PATH.",
+    )
 
 
 @dataclass(frozen=True)
@@ -45,17 +86,28 @@ class LearnSettings:
     mode: str = "base"
     players: int = 2  # base: seats; revenge: humans
     difficulty: str | None = None
-    oop: str = "rusher"
+    oop: str = "rusher"  # side human, revenge: the Old One player the humans face
     generations: int = 2
     games: int = 40
     rollouts: int = 4
     rate_games: int = 400
     seed: int = 1
-    first_policy: str = "balanced"
+    first_policy: str = ""  # "": the side's (balanced; rusher for the Old One player)
+    side: str = "human"  # the seat learned (SIDES)
+    humans: str = "balanced"  # side oop: the fixed strategy of every human seat
+
+    @property
+    def first(self) -> str:
+        """The first rollout policy (generation 0)."""
+        return self.first_policy or side_of(self.side).first_policy
 
     def check(self) -> None:
         if self.mode not in ("base", "revenge"):
             raise UserError(f"learn: --mode must be base or revenge, got '{self.mode}'")
+        if self.side not in SIDES:
+            raise UserError(f"learn: --side must be human or oop, got '{self.side}'")
+        if self.side == "oop" and self.mode != "revenge":
+            raise UserError("learn: --side oop learns the Old One player of --mode revenge")
         for name, low in (("generations", 1), ("games", 1), ("rollouts", 1), ("rate_games", 2)):
             value = getattr(self, name)
             if not isinstance(value, int) or value < low:
@@ -65,18 +117,23 @@ class LearnSettings:
 
 
 def _spec(settings: LearnSettings, strategy: str):
+    """The game with ``strategy`` in the learned side's seats (every human, or the Old One
+    player facing ``settings.humans``)."""
     from simkit.game.engine import make_spec
 
     kw = {}
+    humans = strategy
     if settings.mode == "revenge":
         kw = {"difficulty": settings.difficulty or "normal", "oop": settings.oop}
-    return make_spec(settings.mode, settings.players, [strategy] * settings.players, **kw)
+        if settings.side == "oop":
+            humans, kw["oop"] = settings.humans, strategy
+    return make_spec(settings.mode, settings.players, [humans] * settings.players, **kw)
 
 
 def policy_spec(out: Path, generation: int, settings: LearnSettings) -> str:
     """The strategy spec of generation ``generation`` (0: the first rollout policy)."""
     if generation == 0:
-        return settings.first_policy
+        return settings.first
     return f"learned:{out / f'gen{generation}.toml'}"
 
 
@@ -94,8 +151,12 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
     import polars as pl
 
     from simkit.game.engine import Engine
+    from simkit.game.search import Lookahead
+    from simkit.kernels.game_loop import OLD_ONES
+    from simkit.kernels.game_search import oop_turn_features
     from strategies.human.learned import turn_features
 
+    side = side_of(settings.side)
     path = out / f"gen{generation}" / "decisions.parquet"
     if path.exists():
         return path
@@ -104,16 +165,22 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
     strategy = f"search:rollouts={settings.rollouts}:policy={policy}"
     spec = _spec(settings, strategy)
     eng = Engine()
-    feats = np.zeros(L.LEARN_NUM_FEATURES)
+    feats = np.zeros(len(side.features))
     rows: dict[str, list] = {"game": [], "seat": [], "chosen": []}
     feat_rows, legal_rows, value_rows = [], [], []
     game_no = 0
+    n_choices = len(side.choices)
 
     def recorder(engine, p, boxes, scores, box):
-        turn_features(engine.S, engine.X, engine.W, p, feats)
-        legal = np.zeros(L.NUM_BOXES, dtype=bool)
+        if (p == OLD_ONES) != (settings.side == "oop"):
+            return  # a searching seat of the other side
+        if p == OLD_ONES:
+            oop_turn_features(engine.S, engine.X, engine.W, feats)
+        else:
+            turn_features(engine.S, engine.X, engine.W, p, feats)
+        legal = np.zeros(n_choices, dtype=bool)
         legal[boxes] = True
-        values = np.full(L.NUM_BOXES, np.nan)
+        values = np.full(n_choices, np.nan)
         values[boxes] = scores
         feat_rows.append(feats.copy())
         legal_rows.append(legal)
@@ -121,8 +188,6 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
         rows["game"].append(game_no)
         rows["seat"].append(p)
         rows["chosen"].append(int(box))
-
-    from simkit.game.search import Lookahead
 
     eng.lookahead = Lookahead(eng)  # play_searched keeps an engine's look-ahead buffers
     eng.lookahead.recorder = recorder
@@ -133,9 +198,9 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
     frame = pl.DataFrame(
         {
             **rows,
-            **{f"f_{n}": [r[i] for r in feat_rows] for i, n in enumerate(L.LEARN_FEATURES)},
-            **{f"legal_{n}": [r[i] for r in legal_rows] for i, n in enumerate(L.BOX_NAMES)},
-            **{f"value_{n}": [r[i] for r in value_rows] for i, n in enumerate(L.BOX_NAMES)},
+            **{f"f_{n}": [r[i] for r in feat_rows] for i, n in enumerate(side.features)},
+            **{f"legal_{n}": [r[i] for r in legal_rows] for i, n in enumerate(side.choices)},
+            **{f"value_{n}": [r[i] for r in value_rows] for i, n in enumerate(side.choices)},
         }
     )
     _atomic_write(path, lambda tmp: frame.write_parquet(tmp))
@@ -150,13 +215,19 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
     path = out / f"gen{generation}.toml"
     if path.exists():
         return path
+    side = side_of(settings.side)
     frames = [
         pl.read_parquet(out / f"gen{k}" / "decisions.parquet") for k in range(1, generation + 1)
     ]
     data = pl.concat(frames)  # every generation's decisions so far (the aggregate of DAgger)
-    x = data.select([f"f_{n}" for n in L.LEARN_FEATURES[1:]]).to_numpy()
+    if data.height == 0:
+        raise UserError(
+            f"learn: generation {generation}: the search made no decision with a choice; "
+            "record more games (--games)"
+        )
+    x = data.select([f"f_{n}" for n in side.features[1:]]).to_numpy()
     y = data["chosen"].to_numpy()
-    legal = data.select([f"legal_{n}" for n in L.BOX_NAMES]).to_numpy()
+    legal = data.select([f"legal_{n}" for n in side.choices]).to_numpy()
     rng = np.random.default_rng([settings.seed, generation, 7])
     held = rng.random(y.size) < 0.2
     if len(np.unique(y[~held])) < 2:
@@ -164,14 +235,14 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
             f"learn: generation {generation}: the search took one box only in "
             f"{int((~held).sum())} decisions; record more games (--games)"
         )
-    values = data.select([f"value_{n}" for n in L.BOX_NAMES]).to_numpy()
+    values = data.select([f"value_{n}" for n in side.choices]).to_numpy()
     # a decision counts by how much the search preferred its box over the legal average:
     # near-ties (every box loses, or every box wins) carry little signal
     gap = np.nanmax(values, axis=1) - np.nanmean(values, axis=1)
     weight = np.clip(gap, 1e-3, None)
     model = LogisticRegression(C=1.0, max_iter=2000)
     model.fit(x[~held], y[~held], sample_weight=weight[~held])
-    weights = np.zeros((L.NUM_BOXES, L.LEARN_NUM_FEATURES))
+    weights = np.zeros((len(side.choices), len(side.features)))
     weights[:, 0] = -10.0  # a box the search never took scores low
     for row, cls in enumerate(model.classes_):
         weights[cls, 0] = model.intercept_[row]
@@ -192,12 +263,12 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
 
     def write(tmp: Path) -> None:
         lines = [
-            "# A learned human player (simkit learn); play it as learned:PATH.",
+            f"# {side.what}",
             "[learned]",
-            'format = "simkit-learned/1"',
-            'base = "balanced"',
-            "features = [" + ", ".join(f'"{n}"' for n in L.LEARN_FEATURES) + "]",
-            "boxes = [" + ", ".join(f'"{n}"' for n in L.BOX_NAMES) + "]",
+            f'format = "{side.file_format}"',
+            f'base = "{side.first_policy}"',
+            "features = [" + ", ".join(f'"{n}"' for n in side.features) + "]",
+            f"{side.choices_field} = [" + ", ".join(f'"{n}"' for n in side.choices) + "]",
             "weights = [",
             *("  [" + ", ".join(f"{w:.6g}" for w in row) + "]," for row in weights),
             "]",
@@ -236,7 +307,7 @@ def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
         result["against"].append(
             {
                 "generation": other,
-                "name": "balanced (first rollout policy)" if other == 0 else f"gen{other}",
+                "name": f"{settings.first} (first rollout policy)" if other == 0 else f"gen{other}",
                 "old_ones_win": theirs.mean(),
                 "diff": d.mean(),
                 "ci_low": low,
@@ -255,7 +326,11 @@ def run(settings: LearnSettings, out: Path, progress=None) -> list[dict]:
     mine = asdict(settings)
 
     def fixed(d: dict) -> dict:  # what a rerun must repeat: all but --generations
-        return {k: v for k, v in d.items() if k != "generations"}
+        # a stamp written before a setting existed holds its default
+        full = {f.name: getattr(LearnSettings(), f.name) for f in fields(LearnSettings)}
+        full.update(d)
+        full["first_policy"] = full["first_policy"] or side_of(full["side"]).first_policy
+        return {k: v for k, v in full.items() if k != "generations"}
 
     if stamp.exists() and fixed(json.loads(stamp.read_text()).get("settings") or {}) != fixed(mine):
         raise UserError(

@@ -141,46 +141,66 @@ def strategy_from_file(path: str | Path, role: str, base_of):
 
 
 LEARNED_FORMAT = "simkit-learned/1"
+LEARNED_OOP_FORMAT = "simkit-learned-oop/1"
 
 
-def learned_from_file(path: str | Path, base_of):
-    """The learned player a weights file describes (``learned:PATH``; ``simkit learn``
-    writes them): the box names and feature names must be this engine's, in its order,
-    and every weight a finite number. ``base_of(name)``: the registered strategy whose
-    parameters make the smaller decisions (the caller's registry)."""
+def read_learned_weights(
+    path: str | Path, fmt: str, features: tuple, choices: tuple, choices_field: str
+) -> tuple[Path, dict[str, Any], list[float]]:
+    """(path, its [learned] table, the weights choice-major) of a weights file written by
+    ``simkit learn``: format ``fmt``; ``learned.features`` and ``learned.<choices_field>``
+    must be this engine's names in its order, every weight a finite number."""
     import math
-
-    from simkit.kernels.low import game_layout as L
-    from strategies.human.base import HeuristicParams
-    from strategies.human.learned import Learned
 
     p, doc = read_strategy_toml(path)
     table = doc.get("learned")
-    if not isinstance(table, dict) or table.get("format") != LEARNED_FORMAT:
-        raise UserError(f"{p}: expected a [learned] table with format = '{LEARNED_FORMAT}'")
-    if table.get("features") != list(L.LEARN_FEATURES):
+    if not isinstance(table, dict) or table.get("format") != fmt:
+        raise UserError(f"{p}: expected a [learned] table with format = '{fmt}'")
+    if table.get("features") != list(features):
+        raise UserError(f"{p}: field 'learned.features' must list {', '.join(features)} in order")
+    if table.get(choices_field) != list(choices):
         raise UserError(
-            f"{p}: field 'learned.features' must list {', '.join(L.LEARN_FEATURES)} in order"
+            f"{p}: field 'learned.{choices_field}' must list {', '.join(choices)} in order"
         )
-    if table.get("boxes") != list(L.BOX_NAMES):
-        raise UserError(f"{p}: field 'learned.boxes' must list {', '.join(L.BOX_NAMES)} in order")
     rows = table.get("weights")
-    if not isinstance(rows, list) or len(rows) != L.NUM_BOXES:
-        raise UserError(f"{p}: field 'learned.weights' must hold {L.NUM_BOXES} rows (one a box)")
+    one = {"boxes": "box", "actions": "action"}[choices_field]
+    if not isinstance(rows, list) or len(rows) != len(choices):
+        raise UserError(
+            f"{p}: field 'learned.weights' must hold {len(choices)} rows (one per {one})"
+        )
     flat: list[float] = []
     for b, row in enumerate(rows):
-        ok_row = isinstance(row, list) and len(row) == L.LEARN_NUM_FEATURES
+        ok_row = isinstance(row, list) and len(row) == len(features)
         if not ok_row or not all(
             isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in row
         ):
             raise UserError(
-                f"{p}: field 'learned.weights' row {b + 1} ({L.BOX_NAMES[b]}) must hold "
-                f"{L.LEARN_NUM_FEATURES} finite numbers"
+                f"{p}: field 'learned.weights' row {b + 1} ({choices[b]}) must hold "
+                f"{len(features)} finite numbers"
             )
         flat.extend(float(x) for x in row)
-    base_name = table.get("base", "balanced")
-    if not isinstance(base_name, str):
+    return p, table, flat
+
+
+def learned_base(p: Path, table: dict, default: str, base_of):
+    """(name, strategy) of a weights file's ``learned.base`` (``default`` if absent)."""
+    name = table.get("base", default)
+    if not isinstance(name, str):
         raise UserError(f"{p}: field 'learned.base' must be a strategy name")
-    base = base_of(base_name)
+    return name, base_of(name)
+
+
+def learned_from_file(path: str | Path, base_of):
+    """The learned player a weights file describes (``learned:PATH``; ``simkit learn``
+    writes them). ``base_of(name)``: the registered strategy whose parameters make the
+    smaller decisions (the caller's registry)."""
+    from simkit.kernels.low import game_layout as L
+    from strategies.human.base import HeuristicParams
+    from strategies.human.learned import Learned
+
+    p, table, flat = read_learned_weights(
+        path, LEARNED_FORMAT, L.LEARN_FEATURES, L.BOX_NAMES, "boxes"
+    )
+    base_name, base = learned_base(p, table, "balanced", base_of)
     shared = {f.name: getattr(base, f.name) for f in fields(HeuristicParams)}
     return Learned(**shared, weights=tuple(flat), base=base_name)

@@ -177,3 +177,21 @@ def mythos_card(eng, effect: str) -> int:
     from simkit.kernels.low import game_layout as L
 
     return int(np.flatnonzero(eng.arrays.myth_effect == L.MYTHOS_EFFECTS.index(effect))[0])
+
+
+@pytest.fixture(scope="session")
+def learned_oop_file(tmp_path_factory) -> str:
+    """A learned Old One player's weights file (seeded random weights), as a --oop spec."""
+    import json
+
+    from simkit.kernels.low import game_layout as L
+
+    w = np.random.default_rng(11).normal(size=(L.NUM_OOP_ACTIONS, L.OOP_LEARN_NUM_FEATURES))
+    rows = ",\n".join("  [" + ", ".join(repr(float(x)) for x in r) + "]" for r in w)
+    path = tmp_path_factory.mktemp("learned_oop") / "oop.toml"
+    path.write_text(
+        "[learned]\nformat = 'simkit-learned-oop/1'\nbase = 'rusher'\n"
+        f"features = {json.dumps(list(L.OOP_LEARN_FEATURES))}\n"
+        f"actions = {json.dumps(list(L.OOP_ACTION_NAMES))}\nweights = [\n{rows}\n]\n"
+    )
+    return f"learned:{path}"

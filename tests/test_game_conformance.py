@@ -89,7 +89,12 @@ OOP_CONFORMANCE_SPECS = [*sorted(OOP_REGISTRY), "search:rollouts=1"]
 
 @pytest.mark.parametrize("oop", _slow_but(OOP_CONFORMANCE_SPECS, "random"))
 def test_old_one_player_strategy_conforms(eng, oop):
-    games = 8 if oop.startswith("search") else GAMES
+    oop_conformance(eng, oop, games=8 if oop.startswith("search") else GAMES)
+
+
+def oop_conformance(eng: Engine, oop: str, games: int = GAMES) -> None:
+    """Revenge games with Old One player ``oop`` (2 humans, 3 on the alternative rules):
+    legal answers, invariants, an end condition, the same seed the same log."""
     for k, (n, ruleset) in enumerate(((2, "revenge"), (3, "revenge-alt"))):
         humans = "random,economist,hunter" if n == 3 else "balanced,defender"
         spec = make_spec("revenge", n, humans, oop=oop, ruleset=ruleset)

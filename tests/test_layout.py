@@ -43,8 +43,12 @@ def test_the_sizes_the_buffers_are_allocated_with():
     )
     # 40 heuristic slots, then the learned player's box weights (boxes x features)
     learned = L.NUM_BOXES * L.LEARN_NUM_FEATURES
-    assert L.NUM_PARAMS == L.PARAM_LAYOUT.size == 40 + learned and L.OOP_NUM_PARAMS == 12
+    assert L.NUM_PARAMS == L.PARAM_LAYOUT.size == 40 + learned
     assert L.PARAM_LAYOUT["HP_LEARN_W"].size == learned
+    # 12 heuristic Old One slots, then the learned Old One player's (actions x features)
+    oop_learned = L.NUM_OOP_ACTIONS * L.OOP_LEARN_NUM_FEATURES
+    assert L.OOP_NUM_PARAMS == L.OOP_PARAM_LAYOUT.size == 12 + oop_learned
+    assert L.OOP_PARAM_LAYOUT["OP_LEARN_W"].size == oop_learned
     assert L.CTX_SIZE == L.CTX_LAYOUT.size and L.SUMMARY_SIZE == len(L.SUMMARY_COLUMNS)
     assert C.STATE_SIZE == C.STATE_LAYOUT.size and C.MATCHUP_SIZE == C.MATCHUP_LAYOUT.size
     assert L.S_PLAYER_STRIDE == L.SUM_P_LAYOUT.size

@@ -20,18 +20,28 @@ from strategies.human import learned
 from strategies.registry import parse_one
 
 NF, NB = L.LEARN_NUM_FEATURES, L.NUM_BOXES
+NA, NFO = L.NUM_OOP_ACTIONS, L.OOP_LEARN_NUM_FEATURES
 
 
-def write_weights(path, weights, base="balanced", features=None, boxes=None):
-    features = list(L.LEARN_FEATURES) if features is None else features
-    boxes = list(L.BOX_NAMES) if boxes is None else boxes
+def write_weights(path, weights, base=None, features=None, choices=None, side="human", fmt=None):
+    """A weights file of the human (boxes) or the Old One (``side="oop"``, actions) player."""
+    oop = side == "oop"
+    features = (
+        list(L.OOP_LEARN_FEATURES if oop else L.LEARN_FEATURES) if features is None else features
+    )
+    choices = list(L.OOP_ACTION_NAMES if oop else L.BOX_NAMES) if choices is None else choices
+    fmt = fmt or ("simkit-learned-oop/1" if oop else "simkit-learned/1")
+    base = base or ("rusher" if oop else "balanced")
     rows = ",\n".join("  [" + ", ".join(repr(float(w)) for w in r) + "]" for r in weights)
     path.write_text(
-        "[learned]\nformat = 'simkit-learned/1'\n"
-        f"base = '{base}'\nfeatures = {json.dumps(features)}\nboxes = {json.dumps(boxes)}\n"
-        f"weights = [\n{rows}\n]\n"
+        f"[learned]\nformat = '{fmt}'\nbase = '{base}'\nfeatures = {json.dumps(features)}\n"
+        f"{'actions' if oop else 'boxes'} = {json.dumps(choices)}\nweights = [\n{rows}\n]\n"
     )
     return path
+
+
+def write_oop_weights(path, weights, **kw):
+    return write_weights(path, weights, side="oop", **kw)
 
 
 @pytest.fixture(scope="module")
@@ -89,20 +99,29 @@ def test_features_follow_the_position(eng):
 
 
 @pytest.mark.parametrize(
-    "edit, words",
+    "side, edit, words",
     [
-        ({"features": ["bias"]}, "learned.features"),
-        ({"boxes": ["rail"]}, "learned.boxes"),
-        ({"weights": [[0.0] * NF] * (NB - 1)}, f"must hold {NB} rows"),
-        ({"weights": [[0.0] * (NF - 1)] * NB}, r"row 1 \(rail\)"),
-        ({"base": "nobody"}, "unknown strategy 'nobody'"),
+        ("human", {"features": ["bias"]}, "learned.features"),
+        ("human", {"choices": ["rail"]}, "learned.boxes"),
+        ("human", {"weights": [[0.0] * NF] * (NB - 1)}, rf"must hold {NB} rows \(one per box\)"),
+        ("human", {"weights": [[0.0] * (NF - 1)] * NB}, r"row 1 \(rail\)"),
+        ("human", {"base": "nobody"}, "unknown strategy 'nobody'"),
+        ("oop", {"fmt": "simkit-learned/1"}, "format = 'simkit-learned-oop/1'"),
+        ("oop", {"features": list(L.LEARN_FEATURES)}, "learned.features"),
+        ("oop", {"choices": ["place", "move"]}, "learned.actions"),
+        ("oop", {"weights": [[0.0] * NFO] * (NA - 1)}, rf"must hold {NA} rows \(one per action\)"),
+        ("oop", {"weights": [[0.0] * (NFO + 1)] * NA}, rf"row 1 \(place\) must hold {NFO} finite"),
+        ("oop", {"base": "balanced"}, "unknown Old One strategy 'balanced'"),
+        ("oop", {"base": "random"}, "a heuristic Old One strategy"),
     ],
 )
-def test_a_bad_weights_file_is_one_line_naming_the_field(tmp_path, edit, words):
-    kw = {"weights": np.zeros((NB, NF)), **edit}
-    path = write_weights(tmp_path / "bad.toml", **kw)
+def test_a_bad_weights_file_is_one_line_naming_the_field(tmp_path, side, edit, words):
+    from strategies.old_ones import parse_oop
+
+    shape = (NA, NFO) if side == "oop" else (NB, NF)
+    path = write_weights(tmp_path / "bad.toml", **{"weights": np.zeros(shape), **edit}, side=side)
     with pytest.raises(UserError, match=words):
-        parse_one(f"learned:{path}")
+        (parse_oop if side == "oop" else parse_one)(f"learned:{path}")
 
 
 def test_a_weights_file_of_another_kind_or_with_nan_is_refused(tmp_path):
@@ -132,35 +151,42 @@ LEARN = ["learn", "--mode", "base", "--players", "2", "--generations", "1", "--g
 LEARN += ["--rate-games", "20", "--seed", "5"]
 
 
-def run_learn(out, rollouts=1):
+def run_learn(out, rollouts=1, argv=LEARN):
     import bad_inputs
 
-    argv = [*LEARN, "--rollouts", str(rollouts), "--out", str(out)]
-    return bad_inputs.run_in_process(argv)
+    return bad_inputs.run_in_process([*argv, "--rollouts", str(rollouts), "--out", str(out)])
 
 
-@pytest.mark.slow  # two recordings of search games and four rating runs
-def test_learn_writes_each_step_resumes_and_reproduces(tmp_path):
+def check_learn_loop(tmp_path, argv, choices, rate_games, first):
+    """One generation of ``argv``: every step written (the search took legal choices, the
+    rating is against ``first``), a rerun resumes, the same seed in another folder writes
+    the same files, other settings are refused in one line. Returns (folder, decisions)."""
     a, b = tmp_path / "a", tmp_path / "b"
-    code, out, err = run_learn(a)
+    code, out, err = run_learn(a, argv=argv)
     assert code == 0, err
     assert "gen1: Old Ones win" in out and "[" in out
     decisions = pl.read_parquet(a / "gen1" / "decisions.parquet")
     assert decisions.height > 10 and decisions["chosen"].n_unique() >= 2
-    legal = decisions.select([f"legal_{n}" for n in L.BOX_NAMES]).to_numpy()
+    legal = decisions.select([f"legal_{n}" for n in choices]).to_numpy()
     assert legal[np.arange(len(legal)), decisions["chosen"].to_numpy()].all()
     rating = json.loads((a / "gen1" / "rating.json").read_text())
-    assert rating["games"] == 20 and rating["against"][0]["name"].startswith("balanced")
-    parse_one(f"learned:{a / 'gen1.toml'}")  # the written file is a valid player
+    assert rating["games"] == rate_games and rating["against"][0]["name"].startswith(first)
     stamp = (a / "gen1" / "decisions.parquet").stat().st_mtime_ns
-    assert run_learn(a)[0] == 0  # a rerun resumes: nothing recorded again
+    assert run_learn(a, argv=argv)[0] == 0  # a rerun resumes: nothing recorded again
     assert (a / "gen1" / "decisions.parquet").stat().st_mtime_ns == stamp
-    assert run_learn(b)[0] == 0  # same seed, another folder: the same files
+    assert run_learn(b, argv=argv)[0] == 0  # same seed, another folder: the same files
     for name in ("gen1.toml", "gen1/rating.json"):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
     assert pl.read_parquet(b / "gen1" / "decisions.parquet").equals(decisions)
-    code, _, err = run_learn(a, rollouts=2)
+    code, _, err = run_learn(a, rollouts=2, argv=argv)
     assert code == 2 and "other settings" in err and len(err.strip().splitlines()) == 1
+    return a, decisions
+
+
+@pytest.mark.slow  # two recordings of search games and four rating runs
+def test_learn_writes_each_step_resumes_and_reproduces(tmp_path):
+    a, _ = check_learn_loop(tmp_path, LEARN, L.BOX_NAMES, 20, "balanced")
+    parse_one(f"learned:{a / 'gen1.toml'}")  # the written file is a valid player
 
 
 def test_a_player_that_always_attacks_gives_only_legal_answers(eng, tmp_path):
@@ -188,3 +214,165 @@ def test_simulate_with_a_learned_player_names_it_in_the_seats_table(random_file,
     lake = analysis.open_lake(tmp_path / "lake")
     seats = pl.scan_parquet(str(tmp_path / "lake" / "seats" / "**" / "*.parquet")).collect()
     assert set(seats["strategy"].to_list()) == {"learned"} and lake.scan().collect().height == 20
+
+
+# -- the learned Old One player (strategies.old_ones.learned, simkit learn --side oop) --------
+
+
+def _oop_turns(eng, spec, seed, turns=60):
+    """Yield at each of the Old One player's turns of one game (then let it play)."""
+    from simkit.kernels.game_loop import OLD_ONES, STOP_OLD_ONES, step_oop
+
+    rngs = game_streams(seed)
+    eng.set_up(rngs, spec, checked=True)
+    for _ in range(turns):
+        if advance(rngs, eng.S, eng.X, eng.W, STOP_OLD_ONES) != OLD_ONES:
+            return
+        yield rngs
+        step_oop(rngs, eng.S, eng.X, eng.W, -1)
+
+
+def _oop_view(eng):
+    """(legal actions, the engine's counts, the features) at the Old One player's turn."""
+    from simkit.kernels.game_oop import oop_legal_actions
+    from strategies.old_ones.learned import oop_features
+    from strategies.old_ones.policy import weakest_port
+
+    legal = np.zeros(NA, dtype=np.bool_)
+    counts = oop_legal_actions(eng.S, eng.X, eng.W, legal)
+    feats = np.zeros(NFO)
+    oop_features(eng.S, eng.X, *counts, weakest_port(eng.S, eng.X), feats)
+    return legal, counts, feats
+
+
+def test_the_learned_oop_choice_is_the_best_legal_action_of_the_linear_model(eng, tmp_path):
+    from strategies.old_ones import LearnedOOP, parse_oop, policy
+
+    w = np.random.default_rng(5).normal(size=(NA, NFO))
+    path = write_oop_weights(tmp_path / "o.toml", w)
+    player = parse_oop(f"learned:{path}")
+    assert isinstance(player, LearnedOOP) and player.base == "rusher"
+    rusher = parse_oop("rusher")
+    assert (player.move_policy, player.down_max) == (rusher.move_policy, rusher.down_max)
+    spec = make_spec("revenge", 2, "balanced", difficulty="hard", oop=f"learned:{path}")
+    seen = set()
+    for _ in _oop_turns(eng, spec, 4):
+        legal, counts, feats = _oop_view(eng)
+        want = max(np.flatnonzero(legal), key=lambda a: float(w[a] @ feats), default=-1)
+        got = policy.choose_action(single_stream(1), eng.S, eng.X, eng.W, legal, *counts)
+        assert got == want
+        seen.add(int(got))
+    assert len(seen) >= 2  # the position moved the choice
+
+
+def test_oop_features_follow_the_position(eng):
+    """A Mythos card more in hand moves the hand feature by a quarter and nothing else."""
+    spec = make_spec("revenge", 2, "balanced", difficulty="heroic", oop="rusher")
+    turns = _oop_turns(eng, spec, 2)
+    next(turns)
+    _, _, a = _oop_view(eng)
+    held = np.flatnonzero(eng.state.mythos_hand == 0)[0]
+    eng.state.mythos_hand[held] = 1
+    _, _, b = _oop_view(eng)
+    hand = L.OOP_LEARN_FEATURES.index("mythos_hand")
+    assert b[hand] - a[hand] == pytest.approx(0.25)
+    assert np.array_equal(np.delete(a, hand), np.delete(b, hand))
+    assert a[0] == 1.0 and a[L.OOP_LEARN_FEATURES.index("difficulty")] == 1.0
+    assert ((0 <= a) & (a <= 1.0)).all()
+
+
+@pytest.mark.parametrize("action", range(NA))
+def test_an_oop_file_that_prefers_an_action_takes_it_whenever_it_is_legal(eng, tmp_path, action):
+    """Bias 1 on ``action``, 0 elsewhere: the engine takes that action whenever it is legal,
+    else the first legal one (ties keep the lower index); checked on the turns no Mythos
+    card was played before the action (a card can change what is legal)."""
+    from simkit.kernels.game_loop import OLD_ONES, STOP_OLD_ONES, step_oop
+
+    w = np.zeros((NA, NFO))
+    w[action, 0] = 1.0
+    path = write_oop_weights(tmp_path / "x.toml", w)
+    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop=f"learned:{path}")
+    checked = preferred = 0
+    for seed in (3, 8, 13):
+        rngs = game_streams(seed)
+        eng.set_up(rngs, spec, checked=True)
+        g = eng.state.g
+        while advance(rngs, eng.S, eng.X, eng.W, STOP_OLD_ONES) == OLD_ONES:
+            legal, _, _ = _oop_view(eng)
+            before = g[L.G_OOP_ACTIONS : L.G_OOP_ACTIONS + NA].copy()
+            played = int(g[L.G_MYTHOS_PLAYED])
+            step_oop(rngs, eng.S, eng.X, eng.W, -1)
+            taken = g[L.G_OOP_ACTIONS : L.G_OOP_ACTIONS + NA] - before
+            if g[L.G_MYTHOS_PLAYED] != played or not legal.any():
+                continue
+            want = action if legal[action] else int(np.flatnonzero(legal)[0])
+            assert taken.tolist() == [int(a == want) for a in range(NA)]
+            checked += 1
+            preferred += int(legal[action])
+        assert g[L.G_ILLEGAL] == 0
+    assert checked >= 10 and preferred >= 3
+
+
+def test_a_bad_oop_weights_file_exits_2_with_one_line(tmp_path):
+    import bad_inputs
+
+    path = write_oop_weights(tmp_path / "bad.toml", np.zeros((NA - 1, NFO)))
+    human = write_weights(tmp_path / "human.toml", np.zeros((NB, NF)))
+    argv = ["simulate", "--mode", "revenge", "--players", "2", "--games", "4"]
+    for spec, words in ((path, "learned.weights"), (human, "simkit-learned-oop/1")):
+        out = tmp_path / f"lake_{spec.stem}"
+        code, _, err = bad_inputs.run_in_process(
+            [*argv, "--oop", f"learned:{spec}", "--out", str(out)]
+        )
+        assert code == 2 and len(err.strip().splitlines()) == 1 and words in err, err
+
+
+def test_the_learned_oop_conforms(eng, learned_oop_file):
+    from test_game_conformance import oop_conformance
+
+    oop_conformance(eng, learned_oop_file, games=40)
+
+
+def test_a_learned_oop_file_is_the_oop_search_rollout_policy(learned_oop_file):
+    from strategies.old_ones import LearnedOOP, parse_oop
+
+    s = parse_oop(f"search:policy={learned_oop_file}:rollouts=2")
+    assert s.rollouts == 2 and isinstance(s.base, LearnedOOP)
+    np.testing.assert_array_equal(s.lower(), s.base.lower())
+
+
+LEARN_OOP = ["learn", "--side", "oop", "--players", "2", "--difficulty", "normal"]
+LEARN_OOP += ["--generations", "1", "--games", "2", "--rate-games", "4", "--seed", "3"]
+
+
+def test_learn_for_the_old_one_player_writes_each_step_resumes_and_reproduces(tmp_path):
+    from strategies.old_ones import LearnedOOP, parse_oop
+
+    a, decisions = check_learn_loop(tmp_path, LEARN_OOP, L.OOP_ACTION_NAMES, 4, "rusher")
+    assert [c for c in decisions.columns if c.startswith("f_")] == [
+        f"f_{n}" for n in L.OOP_LEARN_FEATURES
+    ]
+    assert (decisions["seat"] == -1).all()  # game_loop.OLD_ONES: only the OOP decisions
+    assert isinstance(parse_oop(f"learned:{a / 'gen1.toml'}"), LearnedOOP)  # a valid player
+    assert "--oop learned:" in run_learn(a, argv=LEARN_OOP)[1]
+
+
+def test_learn_side_oop_refuses_the_base_game_in_one_line(tmp_path):
+    import bad_inputs
+
+    argv = ["learn", "--side", "oop", "--mode", "base", "--out", str(tmp_path / "x")]
+    code, _, err = bad_inputs.run_in_process(argv)
+    assert code == 2 and "--mode revenge" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_shipped_learned_oop_file_plays_and_states_its_rating():
+    import tomllib
+    from pathlib import Path
+
+    from strategies.old_ones import LearnedOOP, parse_oop
+
+    path = Path(__file__).parents[1] / "experiments/strategies/learned_oop_revenge_2h_normal.toml"
+    assert isinstance(parse_oop(f"learned:{path}"), LearnedOOP)
+    fit = tomllib.loads(path.read_text())["learned"]["fit"]
+    low, high = fit["rating_vs_rusher_ci95"]
+    assert 0 < low <= fit["rating_vs_rusher_diff"] <= high  # rated above rusher, as documented

@@ -14,7 +14,8 @@ from simkit.game.streams import game_streams, single_stream
 from simkit.kernels.game_loop import OLD_ONES, STOP_OLD_ONES, advance, step_oop
 from simkit.kernels.game_search import determinize, legal_oop_actions
 from simkit.kernels.low import game_layout as L
-from strategies.old_ones import parse_oop, policy
+from strategies.old_ones import LearnedOOP, parse_oop, policy
+from strategies.old_ones.learned import KIND_LEARNED
 from strategies.search import OOPSearchPlayer
 
 S_COL = {c: k for k, c in enumerate(L.SUMMARY_COLUMNS)}
@@ -88,15 +89,19 @@ def test_a_forced_action_that_is_not_legal_falls_back_to_the_strategy_and_is_cou
     assert X.g[L.G_FORCED_FALLBACKS] == 1 and X.g[L.G_ILLEGAL] == 0
 
 
-@pytest.mark.parametrize("kind", [policy.KIND_HEURISTIC, policy.KIND_RANDOM])
+@pytest.mark.parametrize("kind", [policy.KIND_HEURISTIC, policy.KIND_RANDOM, KIND_LEARNED])
 def test_the_oop_policy_only_answers_with_offered_actions(eng, kind):
     X = eng.state
-    X.oop_params[:] = parse_oop("random" if kind else "rusher").lower()
+    if kind == KIND_LEARNED:
+        w = np.random.default_rng(kind).normal(size=L.NUM_OOP_ACTIONS * L.OOP_LEARN_NUM_FEATURES)
+        X.oop_params[:] = LearnedOOP(weights=tuple(w)).lower()
+    else:
+        X.oop_params[:] = parse_oop("random" if kind else "rusher").lower()
     rng = np.random.default_rng(0)
     for bits in range(16):
         legal = np.array([(bits >> a) & 1 for a in range(4)], dtype=np.bool_)
         for up, down, hand in ((0, 0, 0), (3, 1, 2), (1, 5, 0)):
-            a = policy.choose_action(rng, eng.X, legal, up, down, hand)
+            a = policy.choose_action(rng, eng.S, eng.X, eng.W, legal, up, down, hand, 2)
             assert (a == -1) if not legal.any() else legal[a], (bits, a)
 
 
@@ -155,6 +160,32 @@ def test_oop_search_decisions_do_not_change_when_only_what_it_cannot_see_changes
     eng.state.mythos_hand[:] = 0
     look.decide_oop(single_stream(2), spec.oop)
     assert not np.array_equal(look.last_scores, s1)
+
+
+def test_the_learned_oop_reads_nothing_it_cannot_see(eng, learned_oop_file):
+    """Its features (and so its choice) stay when only the stacks', the Old One deck's and
+    the Mythos pile's order change; they move with what it sees (its hand)."""
+    from simkit.kernels.game_search import oop_turn_features
+
+    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop=learned_oop_file)
+    _oop_turn(eng, spec, 1, turns_before=6)
+    X = eng.state
+    X.oop_params[:] = spec.oop.lower()
+    a, b = np.zeros(L.OOP_LEARN_NUM_FEATURES), np.zeros(L.OOP_LEARN_NUM_FEATURES)
+
+    def view(out):
+        oop_turn_features(eng.S, eng.X, eng.W, out)
+        legal = _legal(eng)
+        return policy.best_action(eng.X, legal, out)
+
+    choice = view(a)
+    changed = _hide_from_oop(eng)
+    assert len(changed) >= 2, changed
+    assert view(b) == choice
+    np.testing.assert_array_equal(a, b)
+    X.mythos_hand[:] = 0  # what it sees: the features move
+    view(b)
+    assert not np.array_equal(a, b)
 
 
 def test_oop_determinize_keeps_its_hand_and_the_face_down_tiles_on_the_map(eng):

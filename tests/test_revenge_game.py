@@ -53,7 +53,7 @@ def test_whole_games_keep_invariants(eng, oop, difficulty):
             assert eng.state.g[L.G_OO_TIME] <= 53
 
 
-def test_fuzz_mixed_strategies_alt_ruleset(eng):
+def test_fuzz_mixed_strategies_alt_ruleset(eng, learned_oop_file):
     names = ["balanced", "economist", "hunter", "defender", "random", "search:rollouts=1"]
     rng = np.random.default_rng(5)
     for seed in range(40):
@@ -65,6 +65,19 @@ def test_fuzz_mixed_strategies_alt_ruleset(eng):
             humans=humans,
             strategies=strat,
             oop=["rusher", "blighter", "mythos", "random"][seed % 4],
+            difficulty=["normal", "hard", "heroic"][seed % 3],
+            ruleset=["revenge", "revenge-alt"][seed % 2],
+        )
+        assert row[S_COL["violations"]] == 0 and row[S_COL["illegal"]] == 0
+    # the learned Old One player (random weights) against the same mixed tables
+    for seed in range(12):
+        humans = 1 + seed % 4
+        row = _game(
+            eng,
+            2000 + seed,
+            humans=humans,
+            strategies=",".join(names[(seed + k) % len(names)] for k in range(humans)),
+            oop=learned_oop_file,
             difficulty=["normal", "hard", "heroic"][seed % 3],
             ruleset=["revenge", "revenge-alt"][seed % 2],
         )

@@ -1,4 +1,5 @@
-"""`simkit learn`: expert iteration for the human players (simkit.learn)."""
+"""`simkit learn`: expert iteration for the human players or the Old One player
+(simkit.learn)."""
 
 from __future__ import annotations
 
@@ -17,15 +18,30 @@ from simkit.errors import UserError
 @app.command(
     "learn",
     help="Distil the search player into a learned player the engine plays at heuristic "
-    "speed; write OUT/genK.toml per generation (resumable).\n\n"
+    "speed; write OUT/genK.toml per generation (resumable). --side human (the default) "
+    "learns the human seats (play the file with --strategies learned:PATH); --side oop the "
+    "Old One player of Revenge against --humans (play it with --oop learned:PATH).\n\n"
     "Example: simkit learn --mode base --players 2 --generations 3 --games 60 --rollouts 4 "
-    "--seed 1 --out results/learned_base",
+    "--seed 1 --out results/learned_base\n\n"
+    "Example: simkit learn --side oop --players 2 --difficulty normal --generations 2 "
+    "--games 60 --rollouts 4 --out results/learned_oop",
 )
 def learn(
     out: Annotated[
         Path, typer.Option("--out", help="Folder for the generations (a rerun resumes it).")
     ],
-    mode: Annotated[str, typer.Option("--mode", help="base or revenge.")] = "base",
+    mode: Annotated[
+        str | None,
+        typer.Option("--mode", help="base or revenge (default: base; revenge for --side oop)."),
+    ] = None,
+    side: Annotated[
+        str,
+        typer.Option("--side", help="The seat learned: human, or oop (the Old One player)."),
+    ] = "human",
+    humans: Annotated[
+        str,
+        typer.Option("--humans", help="--side oop: the strategy of every human seat."),
+    ] = "balanced",
     players: Annotated[
         int, typer.Option("--players", help="base: seats; revenge: human players.")
     ] = 2,
@@ -33,7 +49,8 @@ def learn(
         str | None, typer.Option("--difficulty", help="revenge: normal, hard or heroic.")
     ] = None,
     oop: Annotated[
-        str, typer.Option("--oop", help="revenge: the Old One player the humans face.")
+        str,
+        typer.Option("--oop", help="--side human, revenge: the Old One player the humans face."),
     ] = "rusher",
     generations: Annotated[
         int, typer.Option("--generations", help="Generations (a rerun may add more).")
@@ -42,7 +59,8 @@ def learn(
         int, typer.Option("--games", help="Search games recorded per generation.")
     ] = 40,
     rollouts: Annotated[
-        int, typer.Option("--rollouts", help="The search's rollouts per legal box.")
+        int,
+        typer.Option("--rollouts", help="The search's rollouts per legal box (or Old One action)."),
     ] = 4,
     rate_games: Annotated[
         int,
@@ -56,6 +74,11 @@ def learn(
 
     validate.seed("--seed", seed)
     validate.out_dir(out)
+    if side not in ("human", "oop"):
+        raise UserError(f"--side must be human or oop, got '{side}'")
+    mode = mode or ("revenge" if side == "oop" else "base")
+    if side == "oop" and mode != "revenge":
+        raise UserError("--side oop learns the Old One player: it takes --mode revenge")
     if mode == "base" and not 2 <= players <= 4 or mode == "revenge" and not 1 <= players <= 4:
         raise UserError(f"--players {players}: base takes 2-4 seats, revenge 1-4 humans")
     if difficulty is not None and mode != "revenge":
@@ -73,9 +96,15 @@ def learn(
         rollouts=rollouts,
         rate_games=rate_games,
         seed=seed,
+        side=side,
+        humans=humans,
     )
     settings.check()
-    if mode == "revenge":  # the Old One player spec: one line now, not mid-run
+    if side == "oop":  # the humans' strategy: one line now, not mid-run
+        from strategies.registry import parse_one
+
+        parse_one(humans)
+    elif mode == "revenge":  # the Old One player spec: one line now, not mid-run
         from strategies.old_ones import parse_oop
 
         parse_oop(oop)
@@ -105,4 +134,5 @@ def learn(
             )
         typer.echo("; ".join(parts))
     last = out / f"gen{len(ratings)}.toml"
-    typer.echo(f"wrote {last} (play it with --strategies learned:{last})")
+    flag = "--oop" if side == "oop" else "--strategies"
+    typer.echo(f"wrote {last} (play it with {flag} learned:{last})")

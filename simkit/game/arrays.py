@@ -233,7 +233,8 @@ def new_work(S: L.Static) -> L.Work:
         seat_perm=np.zeros(L.MAX_PLAYERS, dtype=np.int64),
         deal=np.zeros(deal_size, dtype=np.int64),
         deal2=np.zeros(deal_size, dtype=np.int64),
-        learn_feats=np.zeros(L.LEARN_NUM_FEATURES, dtype=np.float64),
+        # shared by the learned human and Old One players (never on the same call)
+        learn_feats=np.zeros(max(L.LEARN_NUM_FEATURES, L.OOP_LEARN_NUM_FEATURES)),
         **withdraw_table_work(S.card_hits.shape[0]),
     )
 

@@ -74,8 +74,9 @@ class Lookahead:
         self.rollouts_played = 0
         self.last_scores = np.zeros(0)
         self._models: dict = {}  # (seat, player id) -> the public model's arrays
-        # called as recorder(engine, seat, legal boxes, their mean scores, chosen box) after
-        # every human decision with a choice (simkit.learn records the search's values)
+        # called as recorder(engine, seat, legal choices, their mean scores, chosen) after
+        # every searched decision with a choice: a human seat's box, or (seat OLD_ONES) the
+        # Old One player's action (simkit.learn records the search's values)
         self.recorder = None
 
     def _copy_in(self) -> None:
@@ -135,7 +136,10 @@ class Lookahead:
         actions = np.flatnonzero(self.oop_legal)
         if actions.size == 0:
             return -1
-        return self._search(rng, OLD_ONES, player, actions, step_oop)
+        action = self._search(rng, OLD_ONES, player, actions, step_oop)
+        if self.recorder is not None and self.last_scores.size > 1:
+            self.recorder(eng, OLD_ONES, actions, self.last_scores, action)
+        return action
 
     def _public_model(self, p: int, player) -> tuple:
         """(strategy id, parameters) for the other humans and the Old One parameters

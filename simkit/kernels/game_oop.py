@@ -368,7 +368,7 @@ def oop_turn(rngs, S, X, W):
     else:
         if forced >= 0:
             g[L.G_FORCED_FALLBACKS] += 1  # the Mythos card made the chosen action illegal
-        action = policy.choose_action(rng, X, legal, up, down, hand)
+        action = policy.choose_action(rng, S, X, W, legal, up, down, hand, n_levels)
         if action < 0 or action > 3 or not legal[action]:
             if action >= 0 or legal[0] or legal[1] or legal[2] or legal[3]:
                 oop_refused(X, L.DEC_OOP_ACTION, action)

@@ -19,6 +19,8 @@ from simkit.kernels.game_oop import oop_legal_actions
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import shuffle_prefix
 from simkit.kernels.low.jit import kernel
+from strategies.old_ones.learned import oop_features
+from strategies.old_ones.policy import weakest_port
 
 ASIDE_PLACE = -(1 << 40)
 
@@ -189,3 +191,12 @@ def legal_oop_actions(S, X, W, out):
     oop_legal_actions(S, X, W, W.oop_legal)
     for a in range(4):
         out[a] = W.oop_legal[a]
+
+
+@kernel
+def oop_turn_features(S, X, W, out):
+    """out = the learned Old One player's features now (strategies.old_ones.learned), as
+    its choice would see them if no Mythos card were played first (simkit.learn records
+    them with the search's decision)."""
+    up, down, hand, n_levels = oop_legal_actions(S, X, W, W.oop_legal)
+    oop_features(S, X, up, down, hand, n_levels, weakest_port(S, X), out)

@@ -163,7 +163,8 @@ REVENGE = register(
             "oop": OOPParam(
                 str,
                 "rusher",
-                help=f"Old One player strategy ({', '.join([*OOP_REGISTRY, 'search'])})",
+                help="Old One player strategy "
+                f"({', '.join([*OOP_REGISTRY, 'search', 'learned:PATH'])})",
             ),
             "difficulty": Param(
                 str,

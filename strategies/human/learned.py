@@ -28,6 +28,7 @@ from strategies.human.features import (
     units_home,
     want_army,
 )
+from strategies.weights import put_weights
 
 LEARNED_SID = 6
 
@@ -92,14 +93,7 @@ class Learned(HeuristicParams):
     base: str = "balanced"  # the strategy whose parameters make the smaller decisions
 
     def lower(self) -> np.ndarray:
-        v = super().lower()
-        w = np.asarray(self.weights, dtype=np.float64)
-        if w.size != L.NUM_BOXES * L.LEARN_NUM_FEATURES:
-            from simkit.errors import UserError
-
-            raise UserError(
-                f"learned player: {w.size} weights, expected "
-                f"{L.NUM_BOXES} boxes x {L.LEARN_NUM_FEATURES} features"
-            )
-        v[L.HP_LEARN_W : L.HP_LEARN_W + w.size] = w
-        return v
+        shape = (L.NUM_BOXES, L.LEARN_NUM_FEATURES)
+        return put_weights(
+            super().lower(), L.HP_LEARN_W, self.weights, shape, "learned player", "boxes"
+        )

@@ -5,6 +5,8 @@ the float64 vector simkit.kernels.game_oop reads (simkit.kernels.low.game_layout
     blighter -- places near human Farms, base compass movement (Farms are targets), blighting Mythos
     mythos   -- summons a big hand and plays Mythos cards every turn it can (attrition)
     random   -- uniformly random legal action / site / card (fuzzing baseline)
+    learned  -- a linear scoring of the four actions fitted to the search's choices
+                (strategies.old_ones.learned), ``learned:PATH`` (``simkit learn --side oop``)
     search   -- determinized Monte Carlo look-ahead over the engine (strategies.search),
                 ``search:rollouts=8:policy=rusher``
 
@@ -19,7 +21,7 @@ Spec syntax like the human ones: ``rusher``, ``mythos:play_mythos=0.5``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar
 
 import numpy as np
@@ -27,15 +29,17 @@ import numpy as np
 from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.movement import CHOOSE_COMPASS, CHOOSE_PORTS, CHOOSE_RANDOM
+from strategies.old_ones.learned import KIND_LEARNED
 from strategies.overrides import split_spec, with_overrides
 from strategies.spaces import OOP_SPACE
+from strategies.weights import put_weights
 
 
 @dataclass(frozen=True)
 class OOPParams:
     name: ClassVar[str] = "oop"
     space: ClassVar[dict] = OOP_SPACE  # what simkit tune may try (strategies.spaces)
-    kind: int = 0  # 0 heuristic, 1 random legal
+    kind: int = 0  # 0 heuristic, 1 random legal, 2 learned (LearnedOOP)
     move_policy: int = CHOOSE_PORTS
     face_up_min: int = 2  # reveal while fewer face-up movers
     down_max: int = 3  # place while fewer face-down tiles on the map
@@ -93,17 +97,63 @@ class RandomOOP(OOPParams):
     combat_mythos: float = 0.5
 
 
+@dataclass(frozen=True)
+class LearnedOOP(OOPParams):
+    """A weights file's Old One player (``learned:PATH``): its base strategy's parameters
+    for every decision but the action, which the weights score."""
+
+    name: ClassVar[str] = "learned"
+    kind: int = KIND_LEARNED
+    weights: tuple = ()  # NUM_OOP_ACTIONS * OOP_LEARN_NUM_FEATURES, action-major
+    base: str = "rusher"  # the heuristic whose parameters make the other decisions
+
+    def lower(self) -> np.ndarray:
+        shape = (L.NUM_OOP_ACTIONS, L.OOP_LEARN_NUM_FEATURES)
+        who = "learned Old One player"
+        return put_weights(super().lower(), L.OP_LEARN_W, self.weights, shape, who, "actions")
+
+
 OOP_PLAYERS = (Rusher, Blighter, MythosPlayer, RandomOOP)
 OOP_REGISTRY = {cls.name: cls for cls in OOP_PLAYERS}
 
 
+def _registered(name: str) -> OOPParams:
+    key = name.strip().lower()
+    if key not in OOP_REGISTRY:
+        available = ", ".join([*OOP_REGISTRY, "search", "learned:PATH"])
+        raise UserError(f"unknown Old One strategy '{name}' (available: {available})")
+    return OOP_REGISTRY[key]()
+
+
+def learned_oop_from_file(path: str) -> LearnedOOP:
+    """The learned Old One player a weights file describes (``--oop learned:PATH``;
+    ``simkit learn --side oop`` writes them); its ``base`` (default rusher) must be a
+    heuristic Old One strategy: its parameters make every decision but the action."""
+    from strategies.files import LEARNED_OOP_FORMAT, learned_base, read_learned_weights
+
+    p, table, flat = read_learned_weights(
+        path, LEARNED_OOP_FORMAT, L.OOP_LEARN_FEATURES, L.OOP_ACTION_NAMES, "actions"
+    )
+    base_name, base = learned_base(p, table, "rusher", _registered)
+    if base.kind != OOPParams.kind:
+        raise UserError(
+            f"{p}: field 'learned.base' must name a heuristic Old One strategy "
+            f"(rusher, blighter or mythos), got '{base_name}'"
+        )
+    shared = {f.name: getattr(base, f.name) for f in fields(OOPParams) if f.name != "kind"}
+    return LearnedOOP(**shared, weights=tuple(flat), base=base_name)
+
+
 def parse_oop(spec: str) -> OOPParams:
-    """``name[:field=value...]`` of a registered Old One player strategy, or ``file:PATH``
-    for one written by ``simkit tune``."""
+    """``name[:field=value...]`` of a registered Old One player strategy, ``file:PATH``
+    for one written by ``simkit tune``, or ``learned:PATH`` for ``simkit learn --side oop``'s
+    weights file."""
     if spec.strip().startswith("file:"):
         from strategies.files import strategy_from_file
 
         return strategy_from_file(spec.strip()[5:], "oop", parse_oop)
+    if spec.strip().startswith("learned:"):  # simkit learn --side oop's weights file
+        return learned_oop_from_file(spec.strip()[8:].strip())
     name, *overrides = split_spec(spec.strip())
     key = name.strip().lower()
     if key == "search":  # look-ahead over the engine (strategies.search)
@@ -113,7 +163,4 @@ def parse_oop(spec: str) -> OOPParams:
         # sees both registries: simkit.game.engine.make_spec (public_models)
         player = with_overrides(OOPSearchPlayer(), overrides, "Old One strategy 'search'")
         return player.with_policy(parse_oop(player.policy_spec()))
-    if key not in OOP_REGISTRY:
-        available = ", ".join([*OOP_REGISTRY, "search"])
-        raise UserError(f"unknown Old One strategy '{name}' (available: {available})")
-    return with_overrides(OOP_REGISTRY[key](), overrides, f"Old One strategy '{name}'")
+    return with_overrides(_registered(name), overrides, f"Old One strategy '{name}'")

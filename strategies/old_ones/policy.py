@@ -1,5 +1,6 @@
 """Every decision the engine asks of the Old One player (Revenge), dispatched on the kind
-in X.oop_params[OP_KIND] (0 heuristic, 1 random legal; see strategies/old_ones).
+in X.oop_params[OP_KIND] (0 heuristic, 1 random legal, 2 learned: its action by
+strategies.old_ones.learned, every other decision the heuristic's; see strategies/old_ones).
 
 The engine (simkit.kernels.game_oop, game_defence, game_mythos_combat) lists the legal
 options, asks here, checks the answer and counts a refusal (G_ILLEGAL, EV_ILLEGAL with
@@ -11,6 +12,7 @@ from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import distance_field
 from simkit.kernels.low.jit import kernel
 from simkit.kernels.low.rand import uniform
+from strategies.old_ones.learned import KIND_LEARNED, best_action, oop_features, port_defence
 
 KIND_HEURISTIC, KIND_RANDOM = 0, 1
 
@@ -31,9 +33,7 @@ def weakest_port(S, X):
     best = 0
     best_v = 1 << 40
     for p in range(X.g[L.G_NUM_PLAYERS]):
-        v = X.pl[p, L.P_PORT_STRENGTH]
-        for u in range(L.NUM_UNITS):
-            v += X.pl[p, L.P_UNITS + u] * S.unit_cap[u]
+        v = port_defence(S, X, p)
         if v < best_v:
             best_v = v
             best = p
@@ -88,10 +88,14 @@ def choose_mythos(rng, S, X, cards, n):
 
 
 @kernel
-def choose_action(rng, X, legal, up, down, hand):
+def choose_action(rng, S, X, W, legal, up, down, hand, n_levels):
     """The action (OOP_PLACE / REVEAL / MOVE / SUMMON) among legal[:4], -1 if none is legal.
-    ``up``: face-up movers, ``down``: face-down tiles on the map, ``hand``: Mythos cards held."""
+    ``up``: face-up movers, ``down``: face-down tiles on the map, ``hand``: Mythos cards held,
+    ``n_levels``: tile levels that may be placed."""
     prm = X.oop_params
+    if prm[L.OP_KIND] == KIND_LEARNED:
+        oop_features(S, X, up, down, hand, n_levels, weakest_port(S, X), W.learn_feats)
+        return best_action(X, legal, W.learn_feats)
     if is_random(X):
         k = 0
         for a in range(4):

@@ -194,7 +194,7 @@ HP_LEARN_W = 40
 NUM_PARAMS = 184  # one past the last slot of params[p]
 
 # oop_params (offsets from 0)
-OP_KIND = 0  # 0 heuristic, 1 uniformly random legal actions
+OP_KIND = 0  # 0 heuristic, 1 uniformly random legal actions, 2 learned
 OP_MOVE_POLICY = 1  # simkit.kernels.low.movement CHOOSE_* id for Move actions
 OP_FACE_UP_MIN = 2  # reveal while fewer face-up movers than this
 OP_DOWN_MAX = 3  # place while fewer face-down tiles on the map than this
@@ -204,7 +204,8 @@ OP_TARGET_WEAK = 6  # 1: place / reveal near the weakest Port (else anywhere, ra
 OP_FARM_BIAS = 7  # 1: place near human farms and prefer blighting Mythos cards
 OP_MOVE_MIN = 8  # move only when at least this many face-up movers
 OP_COMBAT_MYTHOS = 9  # probability of playing a playable combat Mythos card when a combat qualifies
-OOP_NUM_PARAMS = 12  # one past the last slot of oop_params
+OP_LEARN_W = 12  # [56 slots] learned OOP: w[a, f], a-major
+OOP_NUM_PARAMS = 68  # one past the last slot of oop_params
 
 # ctx (offsets from 0)
 CTX_PLAYER = 0

@@ -159,7 +159,7 @@ Work = namedtuple(
         "seat_perm",  # int64 [MAX_PLAYERS]
         "deal",
         "deal2",  # int64 [max deck or tiles + 1] determinization scratch (game_search)
-        "learn_feats",  # float64 [LEARN_NUM_FEATURES] the learned player's turn features
+        "learn_feats",  # float64 [either learned player's feature count] its features
         # the optimal withdraw table (simkit.kernels.combat_table), solved per combat
         "wt_table",
         "wt_slots",

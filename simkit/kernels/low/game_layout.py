@@ -196,6 +196,8 @@ RULESET_NAMES = ("revenge", "revenge-alt")
 DIFF_NORMAL, DIFF_HARD, DIFF_HEROIC = 0, 1, 2
 DIFFICULTY_NAMES = ("normal", "hard", "heroic")
 OOP_PLACE, OOP_REVEAL, OOP_MOVE, OOP_SUMMON = 0, 1, 2, 3
+OOP_ACTION_NAMES = ("place", "reveal", "move", "summon")
+NUM_OOP_ACTIONS = 4
 
 END_NONE, END_TIME, END_PORT, END_ABORT = 0, 1, 2, 3
 END_NAMES = ("none", "time", "port", "abort")
@@ -340,6 +342,13 @@ LEARN_FEATURES = (
 )
 LEARN_NUM_FEATURES = len(LEARN_FEATURES)
 
+# the learned Old One player's view of its turn (strategies.old_ones.learned.oop_features)
+OOP_LEARN_FEATURES = tuple(
+    "bias face_up_movers face_down_tiles mythos_hand place_levels old_ones_time humans_time "
+    "up_to_port down_to_port weakest_port difficulty mythos_left tiles_left farms_blighted".split()
+)
+OOP_LEARN_NUM_FEATURES = len(OOP_LEARN_FEATURES)
+
 # -- strategy parameters (float64 [NUM_PARAMS] per seat; see strategies/human) --------------
 # SP_*: combat policy slots shared by every strategy; HP_*: heuristic player slots
 # (strategies/human/features.py reads them)
@@ -399,7 +408,7 @@ PARAM_LAYOUT = Layout(
 OOP_PARAM_LAYOUT = Layout(
     "oop_params",
     (
-        ("OP_KIND", 1, "0 heuristic, 1 uniformly random legal actions"),
+        ("OP_KIND", 1, "0 heuristic, 1 uniformly random legal actions, 2 learned"),
         ("OP_MOVE_POLICY", 1, "simkit.kernels.low.movement CHOOSE_* id for Move actions"),
         ("OP_FACE_UP_MIN", 1, "reveal while fewer face-up movers than this"),
         ("OP_DOWN_MAX", 1, "place while fewer face-down tiles on the map than this"),
@@ -418,6 +427,7 @@ OOP_PARAM_LAYOUT = Layout(
             "probability of playing a playable combat Mythos card when a combat qualifies",
         ),
         ("_OP_SPARE", 2, "free slots"),
+        ("OP_LEARN_W", NUM_OOP_ACTIONS * OOP_LEARN_NUM_FEATURES, "learned OOP: w[a, f], a-major"),
     ),
     size_name="OOP_NUM_PARAMS",
 )
