@@ -10,7 +10,9 @@ One draw loop, :func:`play_one` (view, state, source), plays every fight: Monte 
 rows (combat_rows.py), paired play (combat_paired.py: A on a recording source, B on a
 replaying one) and the game engine's fights (game_combat.py, through :func:`play`).
 Entry kernels take a CombatKit (simkit.kernels.low.combat_kit) and run the loop on its
-KitView.
+KitView; the Monte Carlo kernels on a RunView (:func:`run_view`), the same view with what
+stays fixed over a run worked out once (the allocation's stack order, the Old One slots in
+use): the same rules, the same fights (tests/test_combat_run_view.py).
 """
 
 from collections import namedtuple
@@ -21,10 +23,10 @@ from numba.core import types
 from numba.extending import overload
 
 from simkit.kernels.low import combat_layout as C
-from simkit.kernels.low.combat_kit import view
+from simkit.kernels.low.combat_kit import RunView, view, with_run
 from simkit.kernels.low.deck import draw_card, refill_full
 from simkit.kernels.low.port import port_flips
-from strategies.combat.allocation import SPREAD, choose_stack
+from strategies.combat.allocation import SPREAD, choose_stack, first_with_units, stack_order
 from strategies.combat.withdrawal import asks_before_cards, jones_decision, withdraw_decision
 
 # The draw loop is compiled with _nrt=False: numba's reference counting of array
@@ -49,10 +51,11 @@ def present_mask(st, mx):
     The Port token hits only where it fights (mx[PORT_FIGHTS])."""
     mask = 0
     for s in range(C.NUM_STACKS):
+        # bitwise &: numba compiles `and` to a branch per operand
         if (
-            st[C.COUNT + s] > 0
-            and mx[C.HITBIT + s] >= 0
-            and (s != C.PORT_STACK or mx[C.PORT_FIGHTS] != 0)
+            (st[C.COUNT + s] > 0)
+            & (mx[C.HITBIT + s] >= 0)
+            & ((s != C.PORT_STACK) | (mx[C.PORT_FIGHTS] != 0))
         ):
             mask |= 1 << mx[C.HITBIT + s]
     return mask
@@ -83,18 +86,22 @@ def old_one_alive(st, mx, i):
 @nb.njit(cache=True, inline="always")
 def place_cubes(st, mx, s, n):
     """Put n cubes on stack s one at a time; a full stack loses its top unit. Returns how
-    many were placed (any: the fight has changed, st[PROGRESS])."""
-    placed = 0
-    while placed < n and st[C.COUNT + s] > 0:
-        st[C.DAMAGE + s] += 1
-        st[C.PROGRESS] = 1
-        placed += 1
-        if s == C.PORT_STACK:
-            st[C.PORT_HITS] += 1
-        if st[C.DAMAGE + s] >= mx[C.CAPACITY + s]:
-            st[C.COUNT + s] -= 1
-            st[C.LOST + s] += 1
-            st[C.DAMAGE + s] = 0
+    many were placed (any: the fight has changed, st[PROGRESS]).
+
+    Counted, not looped: the cubes go on until the stack is gone (absorbable), every
+    capacity-th cube on the stack takes a unit, the rest stay as damage. The same result
+    as placing them one by one, without a branch per cube."""
+    if n <= 0:
+        return 0
+    cap = max(mx[C.CAPACITY + s], 1)  # a stack always holds at least one cube per unit
+    placed = max(min(n, st[C.COUNT + s] * cap - st[C.DAMAGE + s]), 0)
+    total = st[C.DAMAGE + s] + placed
+    lost = total // cap
+    st[C.DAMAGE + s] = total - lost * cap
+    st[C.COUNT + s] -= lost
+    st[C.LOST + s] += lost
+    st[C.PORT_HITS] += placed if s == C.PORT_STACK else 0
+    st[C.PROGRESS] |= placed > 0
     return placed
 
 
@@ -144,9 +151,14 @@ def apply_card(st, mx, dmg, sanity_loss, airship_damage):
 
 
 @nb.njit(cache=True, inline="always")
-def place_purple_by_policy(st, mx, mx_cost, n, alloc_id, alloc_params):
+def place_purple_by_policy(st, mx, mx_cost, n, alloc_id, alloc_params, order=-1):
+    """Place n purple cubes as the allocation policy chooses; ``order``: its stack_order
+    when it has one (the Monte Carlo kernels'), -1 to ask choose_stack cube by cube."""
     while n > 0:
-        s = choose_stack(alloc_id, alloc_params, st, mx, mx_cost)
+        if order < 0:
+            s = choose_stack(alloc_id, alloc_params, st, mx, mx_cost)
+        else:
+            s = first_with_units(order, st)
         if s < 0:
             return
         # Only SPREAD looks at damage; the others keep choosing s until its stack is
@@ -414,6 +426,30 @@ def _next_card(source, v, st):
     return None
 
 
+def run_fixed(v):
+    """(stack order, Old One slots to look at): a RunView's, else (-1: ask choose_stack,
+    every slot)."""
+    raise NotImplementedError("jitted only")
+
+
+@overload(run_fixed, jit_options=HOOK)
+def _run_fixed(v):
+    if isinstance(v, types.BaseNamedTuple) and v.instance_class is RunView:
+        return lambda v: (v.stack_order, v.old_one_slots)
+    return lambda v: (np.int64(-1), C.MAX_OLD_ONES)
+
+
+@nb.njit(cache=True, inline="always")
+def run_view(v, st0):
+    """v as a RunView for fights from st0 (a Monte Carlo run's start): the allocation's
+    stack order and the Old One slots in use worked out once, not for every card."""
+    slots = 0
+    for i in range(C.MAX_OLD_ONES):
+        if v.mx[C.OO_TYPE + i] >= 0:
+            slots = i + 1
+    return with_run(v, stack_order(v.alloc_id, v.alloc_params, st0, v.mx, v.mx_cost), slots)
+
+
 @nb.njit(cache=True, inline="always")
 def play_one(v, st, source):
     """Play one combat to its end on ``st`` with the cards of ``source``; return the source
@@ -475,26 +511,26 @@ def resolve(v, st, c):
     does not matter), which keeps them out of memory the compiler must reload; whether
     all are destroyed is known from the same loop."""
     mx = v.mx
+    order, slots = run_fixed(v)
     mask = present_mask(st, mx)
     p = mx[C.EXTRA_PURPLE]
     s_loss = 0
     a = 0
+    hits = 0
     all_dead = True  # an Old One dead before the card stays dead
-    for i in range(C.MAX_OLD_ONES):
+    for i in range(slots):
         if not old_one_alive(st, mx, i):
             continue
         t = mx[C.OO_TYPE + i]
         d = popcount5(np.int64(v.card_hits[c, t]) & mask)
-        if d > 0:
-            st[C.OO_DAMAGE + i] += d
-            st[C.PROGRESS] = 1
+        st[C.OO_DAMAGE + i] += d
+        hits += d
         all_dead &= st[C.OO_DAMAGE + i] >= mx[C.OO_CAPACITY + i]
         p += v.card_purple[c, t]
         s_loss += v.card_sanity[c, t]
         a += v.card_airship[c, t]
-    place_purple_by_policy(st, mx, v.mx_cost, p, v.alloc_id, v.alloc_params)
-    if s_loss > 0:
-        st[C.PROGRESS] = 1
+    place_purple_by_policy(st, mx, v.mx_cost, p, v.alloc_id, v.alloc_params, order)
+    st[C.PROGRESS] |= (hits > 0) | (s_loss > 0)  # no branch on what a random card did
     place_cubes(st, mx, C.AIRSHIP_STACK, a)
     short = s_loss > st[C.SANITY]
     st[C.SANITY] = max(st[C.SANITY] - s_loss, 0)
@@ -547,7 +583,8 @@ def simulate_combats(kit, rng, n_games, st0, out_outcomes, out_lost, out_lost_hi
     """Monte Carlo: ``n_games`` independent combats from st0, each from a fresh deck
     (kit.start_deck), drawn with the Generator ``rng``; accumulates into the out_* arrays
     as :func:`tally` counts. Plays on kit.state and kit.deck."""
-    _simulate(view(kit), rng, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards)
+    v = run_view(view(kit), st0)
+    _simulate(v, rng, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards)
 
 
 @nb.njit(cache=True)

@@ -32,6 +32,7 @@ from simkit.kernels.combat import (
     next_card,
     play_on,
     play_one,
+    run_view,
     source_is,
     tally,
     with_n_left,
@@ -130,6 +131,7 @@ def play_games(v, rng, rng2, n_games, st0, a_row, b_row, outcomes, lost, lost_hi
     st = v.state
     n_start = v.start_deck.size
     vb = with_withdrawal(v, v.wd_b_id, v.wd_b_params)
+    v = run_view(v, st0)  # A's fights: what stays fixed worked out once
     watch = np.int64(1 if b_row >= 0 else 0)
     copy_into(v.deck, v.start_deck)
     forks = 0

@@ -26,7 +26,7 @@ is the caller's; ``nogil`` lets threaded workers (Dask processes=False) run in p
 import numba as nb
 import numpy as np
 
-from simkit.kernels.combat import Script, copy_into, play_one, port_flipped
+from simkit.kernels.combat import Script, copy_into, play_one, port_flipped, run_view
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low.combat_kit import view
 
@@ -116,4 +116,4 @@ def combat_rows(kit, keys, st0, rows, scripts):
     longer script only when it ran out of the shorter one. Plays on kit.state, shuffles
     in kit.deck.
     """
-    _rows(view(kit), keys, st0, rows, scripts)
+    _rows(run_view(view(kit), st0), keys, st0, rows, scripts)

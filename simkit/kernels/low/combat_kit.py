@@ -48,6 +48,7 @@ from collections import namedtuple
 
 import numba as nb
 import numpy as np
+from numba.extending import overload
 
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low.jit import define_kit
@@ -82,6 +83,31 @@ FIELDS = (
 CombatKitType, CombatKit = define_kit("CombatKit", FIELDS, __name__)
 
 KitView = namedtuple("KitView", FIELDS)
+
+RUN_FIELDS = ("stack_order", "old_one_slots")
+RunView = namedtuple("RunView", FIELDS + RUN_FIELDS)
+RunView.__doc__ = """A KitView and what stays fixed over a Monte Carlo run, worked out once
+(simkit.kernels.combat.run_view) instead of for every card: ``stack_order``, the
+allocation's stack order (strategies.combat.allocation.stack_order; -1: none), and
+``old_one_slots``, the Old One slots in use (the later ones are empty)."""
+
+
+def with_run(v, stack_order, old_one_slots):
+    """(jitted) The KitView v as a RunView."""
+    raise NotImplementedError("jitted only")
+
+
+@overload(with_run, inline="always")
+def _with_run(v, stack_order, old_one_slots):
+    # inlined: the tuple of arrays is then the caller's, with or without NRT
+    fields = ", ".join(f"v.{f}" for f in FIELDS)
+    space = {"RunView": RunView}
+    exec(  # noqa: S102
+        f"def impl(v, stack_order, old_one_slots):\n"
+        f"    return RunView({fields}, stack_order, old_one_slots)",
+        space,
+    )
+    return space["impl"]
 
 
 def _field(name):
