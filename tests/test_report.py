@@ -672,12 +672,21 @@ def test_every_result_table_labels_each_cell_with_every_varying_key(
         "hard",
     ]  # play order, not alphabetical
     summary = page.tables["table-summary-difficulty"]
-    assert page.headers["table-summary-difficulty"][1:] == [
+    assert page.headers["table-summary-difficulty"] == [
+        "Old One player",
         "normal",
         "hard",
         "hard − normal (paired)",
     ]
-    assert len(summary) == 2 and summary[1][0] == "all"
+    # one row per Old One player: the summary never pools over who plays
+    assert sorted(r[0] for r in summary[1:]) == ["blighter", "rusher"]
+    from simkit import analysis
+
+    lake = analysis.open_lake(folder / "lake")
+    rates = analysis.win_rates(lake.scan(), by=["oop", "difficulty"], metric=lake.key_metric)
+    normal = {r["oop"]: r["rate"] for r in rates.to_dicts() if r["difficulty"] == "normal"}
+    for row in summary[1:]:
+        assert row[1].startswith(f"{normal[row[0]]:.3f}")
 
 
 def test_experiment_run_labels_cells_by_every_varying_key():
@@ -950,19 +959,23 @@ def test_skill_order_tells_a_reversed_step_from_one_not_shown():
 
 
 def test_the_summary_covers_every_lake_of_the_folder(tmp_path_factory, tmp_path, capsys):
-    """Two lakes in one folder (a difficulty ladder and a content pair): the summary has a
-    line or table for each (it used to read the first lake that varies difficulty only)."""
+    """Two lakes in one folder (a content pair read first, then a difficulty ladder): the
+    summary has a line or table for each (it used to read the first lake that varies
+    difficulty only), and the difficulty table leads, one row per human rung."""
     import re
     import shutil
 
     folder = tmp_path / "both"
-    shutil.copytree(_run_spec(tmp_path_factory, "skill", SKILL_SPEC) / "lake", folder / "a")
-    shutil.copytree(_run_spec(tmp_path_factory, "content", CONTENT_SPEC) / "lake", folder / "b")
-    build(folder, tmp_path, capsys)
+    shutil.copytree(_run_spec(tmp_path_factory, "content", CONTENT_SPEC) / "lake", folder / "a")
+    shutil.copytree(_run_spec(tmp_path_factory, "skill", SKILL_SPEC) / "lake", folder / "b")
+    page = build(folder, tmp_path, capsys)
     html = (tmp_path / "report.html").read_text()
     summary = re.search(r'<section class="summary".*?</section>', html, re.S).group(0)
     head = summary.split('<ul id="summary-facts">')[0]
     assert "skill_pair" in head and "content_pair" in head, head[:2000]
+    assert head.index("skill_pair") < head.index("content_pair")
+    table = next(t for i, t in page.tables.items() if i.startswith("table-summary-difficulty"))
+    assert sorted(r[0] for r in table[1:]) == ["balanced", "random"]
 
 
 # ---- issue #27 item 5: labels, the combat-lake heatmap, your forces, one interval notation,

@@ -40,30 +40,47 @@ def difficulty_lake(lakes: list[analysis.Lake]) -> analysis.Lake | None:
     return next((lk for lk in lakes if "difficulty" in lk.grid_keys), None)
 
 
-def difficulty_steps(lake: analysis.Lake) -> dict[str, Any]:
-    """Rates per (humans, difficulty) with Wilson 95% intervals, and each step to the next
-    level (Normal -> Hard -> Heroic) as a paired difference on shared seeds, with every other
-    grid key held equal inside each pair (then pooled)."""
+# Grid keys that name who plays: a summary never pools over them (a win rate is a property
+# of the players that produced it, not of the game alone).
+PLAYER_KEYS = ("strategies", "strategy", "oop")
+
+
+def group_keys(lake: analysis.Lake, players: bool = True) -> list[str]:
+    """The keys a summary row is labelled by: the number of humans and (``players``) every
+    player key the grid varies."""
+    hk = humans_key(lake)
+    return ([hk] if hk else []) + [k for k in lake.grid_keys if players and k in PLAYER_KEYS]
+
+
+def difficulty_steps(lake: analysis.Lake, players: bool = True) -> dict[str, Any]:
+    """Rates per (humans, players, difficulty) with Wilson 95% intervals, and each step to
+    the next level (Normal -> Hard -> Heroic) as a paired difference on shared seeds, with
+    every other grid key held equal inside each pair (then pooled). ``players=False`` pools
+    the players too (one row per number of humans: the explorer's question)."""
     keys = lake.grid_keys
     hk = humans_key(lake)
-    others = [k for k in keys if k not in ("difficulty", hk)]
+    groups = group_keys(lake, players)
+    others = [k for k in keys if k != "difficulty" and k not in groups]
     metric = lake.key_metric
     scan = lake.scan()
-    by = [hk, "difficulty"] if hk else ["difficulty"]
-    rates = analysis.win_rates(scan, by=by, metric=metric)
+    rates = analysis.win_rates(scan, by=[*groups, "difficulty"], metric=metric)
     levels = _levels(set(rates["difficulty"].to_list()))
     steps = []
     for a, b in zip(levels, levels[1:], strict=False):
         pair = scan.filter(pl.col("difficulty").is_in([a, b]))
-        within = ([hk] if hk else []) + others
         d = analysis.paired_difference(
-            pair, {"difficulty": a}, metric=metric, within=within, by=[hk] if hk else ["difficulty"]
+            pair,
+            {"difficulty": a},
+            metric=metric,
+            within=groups + others,
+            by=groups or ["difficulty"],
         )
         for r in d.to_dicts():
             steps.append(
                 {
                     "from": a,
                     "to": b,
+                    "group": tuple(r[k] for k in groups),
                     "humans": r.get(hk) if hk else None,
                     "games": r["games"],
                     "diff": r["diff"],
@@ -74,6 +91,7 @@ def difficulty_steps(lake: analysis.Lake) -> dict[str, Any]:
             )
     return {
         "metric": metric,
+        "group_keys": groups,
         "humans_key": hk,
         "levels": levels,
         "rates": rates.to_dicts(),
@@ -90,17 +108,28 @@ def _step_cell(s: dict) -> str:
     return interval(s["diff"], s["ci_low"], s["ci_high"], signed=True)
 
 
+def _short(value: object) -> str:
+    """A strategy spec as a row label: a file by its name (``tuned:NAME``, ``learned:NAME``)."""
+    text = str(value)
+    kind, _, path = text.partition(":")
+    if kind in ("file", "learned") and path:
+        name = path.rsplit("/", 1)[-1].removesuffix(".toml")
+        return f"{'tuned' if kind == 'file' else 'learned'}:{name}"
+    return text
+
+
 def difficulty_table(lake: analysis.Lake, index: int = 0) -> str:
     facts = difficulty_steps(lake)
-    hk, levels = facts["humans_key"], facts["levels"]
-    groups = sorted({r[hk] for r in facts["rates"]}) if hk else [None]
-    rate = {(r[hk] if hk else None, r["difficulty"]): r for r in facts["rates"]}
-    step = {(s["humans"], s["from"], s["to"]): s for s in facts["steps"]}
+    keys, levels = facts["group_keys"], facts["levels"]
+    rate = {(tuple(r[k] for k in keys), r["difficulty"]): r for r in facts["rates"]}
+    groups = sorted({g for g, _ in rate}, key=lambda g: tuple(map(str, g)))
+    step = {(s["group"], s["from"], s["to"]): s for s in facts["steps"]}
     pairs = list(zip(levels, levels[1:], strict=False))
-    headers = [hk or "cells", *map(label, levels), *(f"{b} − {a} (paired)" for a, b in pairs)]
+    headers = [*(map(label, keys) if keys else ["cells"]), *map(label, levels)]
+    headers += [f"{b} − {a} (paired)" for a, b in pairs]
     rows = []
     for g in groups:
-        row = [str(g) if hk else "all"]
+        row = [_short(v) for v in g] if keys else ["all"]
         row += [_rate_cell(rate[(g, lv)]) if (g, lv) in rate else "-" for lv in levels]
         row += [_step_cell(step[(g, a, b)]) if (g, a, b) in step else "-" for a, b in pairs]
         rows.append(row)
@@ -136,7 +165,7 @@ def difficulty_table(lake: analysis.Lake, index: int = 0) -> str:
             headers,
             rows,
             "table-summary-difficulty" + (f"-{index}" if index else ""),
-            text_columns=(0,),
+            text_columns=tuple(range(max(len(keys), 1))),
         )
         + note
     )
@@ -232,7 +261,11 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
     parts = [
         '<section class="summary" id="summary"><h2 id="summary-head" class="first">Summary</h2>'
     ]
-    for i, lk in enumerate(lakes):  # every lake read, not only the first
+    # every lake read, not only the first; the difficulty tables lead (the designer's question)
+    first = [i for i, lk in enumerate(lakes) if "difficulty" in lk.grid_keys]
+    rest = [i for i, lk in enumerate(lakes) if "difficulty" not in lk.grid_keys]
+    for i in first + rest:
+        lk = lakes[i]
         if "difficulty" in lk.grid_keys:
             parts.append(difficulty_table(lk, i))
             continue

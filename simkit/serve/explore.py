@@ -303,7 +303,7 @@ class Explorer:
 
         from simkit.report.summary import POOL_PARAMS, difficulty_steps, mode_of
 
-        facts = difficulty_steps(lake)
+        facts = difficulty_steps(lake, players=False)  # one row per number of humans
         hk = facts["humans_key"]
         groups = sorted({r[hk] for r in facts["rates"]}) if hk else [None]
         rows = []
