@@ -25,8 +25,8 @@ rollouts per legal action (``halving=0``): R rollouts x the legal choices is the
 exactly (sequential halving must give every choice one rollout first, so at R=1 it spends
 about 1.75x the budget and the axis would not be the budget).
 
-``run`` plays the specs in rounds of growing size (every (arm, budget) gets ROUND games
-before any gets more), so a run cut by ``--minutes`` still has a balanced curve; a rerun
+``run`` plays the specs in rounds of growing size (round k brings every (arm, budget) to k/10
+of its planned games), so a run cut by ``--minutes`` keeps the plan's proportions; a rerun
 resumes (finished chunks are kept). Each spec's lake is OUT/<spec name>/, its TOML text also
 in OUT/specs/ (``file:`` paths there resolve against experiments/).
 """
@@ -34,6 +34,7 @@ in OUT/specs/ (``file:`` paths there resolve against experiments/).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 import tomllib
@@ -47,19 +48,21 @@ BUDGETS = (1, 2, 4, 8, 16)
 DIFFICULTIES = ("normal", "hard", "heroic")
 HUMAN_POLICY = "strategies/balanced_tuned_base_2p.toml"
 ARMS = ("both", "humans", "oop")
-# games per cell by (arm, budget), sized from the cost per game measured on 4 games a cell
-# (docs/strong-play.md, "Skill curve"): at 16 rollouts a game costs 2-4x one at 8, so 16 gets
-# about half the games; the OOP-only arm is the cheapest and plays the most; the reference
-# (no search) costs ~0.04 s a game
+# games per cell by (arm, budget), sized from the wall time per game measured on the first
+# 10 games a cell (docs/strong-play.md, "Skill curve"): a game with search on both sides costs
+# 0.7 s at 1 rollout to about 4 s at 8 (on a shared core), 16 doubles that again, so the
+# costly cells get fewer games; the OOP-only arm is the cheapest and plays the most; the
+# reference (no search, ~0.04 s a game) the most of all
 PLAN = {
     ("none", 0): 400,
-    **{("both", r): 70 for r in BUDGETS[:-1]},
-    ("both", 16): 40,
-    **{("humans", r): 100 for r in BUDGETS[:-1]},
+    **{("both", r): 80 for r in (1, 2, 4)},
+    ("both", 8): 60,
+    ("both", 16): 30,
+    **{("humans", r): 100 for r in (1, 2, 4, 8)},
     ("humans", 16): 50,
     **{("oop", r): 150 for r in BUDGETS},
 }
-ROUND = 10  # games per cell added per round (one chunk)
+ROUNDS = 10  # round k brings every cell to k/ROUNDS of its plan (whole chunks)
 
 
 def human_search(r: int) -> str:
@@ -141,24 +144,27 @@ def run(
     difficulties=DIFFICULTIES,
     minutes: float | None = None,
     jobs: int = 1,
-    step: int = ROUND,
+    rounds: int = ROUNDS,
     log=print,
 ) -> bool:
-    """Play every (arm, budget) of ``plan`` into OUT/<spec name>/ in rounds of ``step`` games
-    a cell; True when the plan is complete, False when ``minutes`` ran out first."""
+    """Play every (arm, budget) of ``plan`` into OUT/<spec name>/ in ``rounds`` rounds, round
+    k bringing each cell to k/rounds of its plan in whole chunks (a short last chunk would be
+    replayed when it grows), so a run cut by ``minutes`` keeps the plan's proportions. True
+    when the plan is complete, False when ``minutes`` ran out first."""
     from simkit.runner import run_experiment
     from simkit.runner.run import DeadlinePassed
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "specs").mkdir(exist_ok=True)
     deadline = None if minutes is None else time.perf_counter() + 60 * minutes
-    target = 0
-    while target < max(plan.values()):
-        target += step
+    reached: dict[tuple[str, int], int] = {}
+    for k in range(1, rounds + 1):
         for arm, r in cells(plan, budgets):
-            games = min(target, plan[arm, r])
-            if games < target and games <= target - step:
-                continue  # this cell reached its plan in an earlier round
+            # the reference costs ~1/50 of a search game: all of it in the first round
+            share = 1.0 if arm == "none" else k / rounds
+            games = min(plan[arm, r], CHUNK * math.ceil(share * plan[arm, r] / CHUNK))
+            if games <= reached.get((arm, r), 0):
+                continue
             text, spec = load(arm, r, games, difficulties)
             (out / "specs" / f"{spec.name}.toml").write_text(text)
             try:
@@ -168,6 +174,7 @@ def run(
             except DeadlinePassed:
                 log(f"deadline: stopped before {spec.name} reached {games} games a cell")
                 return False
+            reached[arm, r] = games
             log(
                 f"{time.strftime('%H:%M:%S')} {spec.name}: {games} games a cell "
                 f"(+{res.games_written} in {res.seconds:.0f} s)"
@@ -187,7 +194,7 @@ def main(argv: list[str]) -> int:
     s.add_argument("budget", type=int)
     a = ap.parse_args(argv)
     if a.cmd == "spec":
-        print(spec_text(a.arm, a.budget, PLAN.get((a.arm, a.budget), 100)), end="")
+        print(spec_text(a.arm, a.budget, PLAN.get((a.arm, a.budget), 10)), end="")
         return 0
     done = run(a.out, minutes=a.minutes, jobs=a.jobs, log=lambda m: print(m, flush=True))
     return 0 if done else 3

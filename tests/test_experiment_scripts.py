@@ -97,7 +97,7 @@ def test_skill_curve_runs_its_specs_and_tabulates_a_tiny_curve(tmp_path, capsys)
     table = runpy.run_path(str(ROOT / "experiments/skill_curve_table.py"))
     plan = {("none", 0): 2, **{(arm, r): 2 for arm in curve["ARMS"] for r in (1, 2)}}
     done = curve["run"](
-        tmp_path, plan=plan, budgets=(1, 2), difficulties=("normal",), step=2, log=lambda m: None
+        tmp_path, plan=plan, budgets=(1, 2), difficulties=("normal",), rounds=1, log=lambda m: None
     )
     assert done
     assert len(list(tmp_path.glob("*/manifest.json"))) == 7
