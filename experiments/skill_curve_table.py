@@ -63,9 +63,9 @@ def read(root: Path) -> tuple[pl.DataFrame, dict, list[str]]:
         if not lake.complete:
             notes.append(lake.missing_note())
         cols = [*KEYS, "strategies", "oop", "difficulty", "humans", "ruleset", "content"]
+        if not lake.files():
+            continue  # a run that has not finished its first chunk yet
         df = lake.scan().select(*cols, "old_ones_win").collect()
-        if df.height == 0:
-            continue
         s, o = df["strategies"][0], df["oop"][0]
         arm, budget = arm_of(s, o), max(budget_of(s), budget_of(o))
         facts["players"][arm, budget] = (short(s), short(o))
@@ -215,7 +215,7 @@ def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
                 continue
             x = d["budget"].to_numpy() * 2 ** (0.04 * (k - 1))  # spread the error bars apart
             y = d["rate"].to_numpy()
-            err = [y - d["ci_low"].to_numpy(), d["ci_high"].to_numpy() - y]
+            err = np.clip([y - d["ci_low"].to_numpy(), d["ci_high"].to_numpy() - y], 0, 1)
             ax.errorbar(x, y, yerr=err, marker="o", capsize=3, color=colors[diff], label=diff)
             b = base.filter(pl.col("difficulty") == diff)
             if b.height:
@@ -228,7 +228,7 @@ def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
         ax.set_ylim(0, 1)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("Old One player win rate (Wilson 95%)")
-    axes[0][0].legend(title="difficulty", loc="lower right")
+    axes[0][0].legend(title="difficulty", loc="best")
     n = int(r["games"].min())
     fig.suptitle(
         "Revenge, 2 humans: OOP win rate against search budget "
