@@ -6,6 +6,7 @@ from __future__ import annotations
 import runpy
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from simkit import analysis
@@ -86,3 +87,67 @@ def test_alternating_best_response_starts_each_step_from_the_previous_winner(tmp
     assert defaults != as_params(
         strategy_from_file(tmp_path / "round1_humans" / "strategy.toml", "human"), True
     )
+
+
+def test_skill_curve_runs_its_specs_and_tabulates_a_tiny_curve(tmp_path, capsys):
+    """The curve's specs (three arms and the no-search reference, 1 and 2 rollouts, Normal only,
+    2 games a cell) run into one lake each; the table reads them all, pairs the doubling on the
+    same deals, and claims no convergence two games cannot support."""
+    curve = runpy.run_path(str(ROOT / "experiments/skill_curve_revenge.py"))
+    table = runpy.run_path(str(ROOT / "experiments/skill_curve_table.py"))
+    plan = {("none", 0): 2, **{(arm, r): 2 for arm in curve["ARMS"] for r in (1, 2)}}
+    done = curve["run"](
+        tmp_path, plan=plan, budgets=(1, 2), difficulties=("normal",), rounds=1, log=lambda m: None
+    )
+    assert done
+    assert len(list(tmp_path.glob("*/manifest.json"))) == 7
+    assert (tmp_path / "specs" / "skill_curve_revenge_both_r2.toml").is_file()
+    games, facts, notes = table["read"](tmp_path)
+    assert notes == [] and games.height == 7 * 2
+    short = table["short"]
+    assert facts["players"]["both", 2] == (short(curve["human_search"](2)), curve["oop_search"](2))
+    assert "policy=balanced_tuned_base_2p.toml:" in facts["players"]["both", 2][0]
+    assert facts["players"]["oop", 1] == ("balanced", curve["oop_search"](1))
+    # every cell plays the same two deals (paired): the same (chunk, game) keys everywhere
+    keys = games.group_by("arm", "budget").agg(k=pl.struct(*table["KEYS"]).sort())
+    assert keys["k"].n_unique() == 1
+    assert table["main"]([str(tmp_path), "--figure", str(tmp_path / "c.png")]) == 0
+    out = capsys.readouterr().out
+    for arm in curve["ARMS"]:
+        assert f"| {arm} | normal | 1 -> 2 |" in out, out
+        assert f"| {arm} | normal | not shown at this sample size" in out, out
+    assert "| none | normal | 0 (no search) |" in out
+    assert (tmp_path / "c.png").stat().st_size > 10_000
+
+
+def test_skill_curve_claims_convergence_only_inside_the_tolerance():
+    table = runpy.run_path(str(ROOT / "experiments/skill_curve_table.py"))
+    tight = {"diff": 0.005, "ci_low": -0.015, "ci_high": 0.019}
+    wide = {"diff": 0.005, "ci_low": -0.03, "ci_high": 0.04}
+    big = {"diff": 0.05, "ci_low": 0.04, "ci_high": 0.06}
+    rows = [{"budget": 1, **big}, {"budget": 2, **tight}, {"budget": 4, **tight}]
+    assert table["converged"](rows) == 2
+    assert table["converged"]([{"budget": 1, **big}, {"budget": 2, **wide}]) is None
+    # a later doubling that moves again undoes an earlier calm step
+    assert table["converged"]([{"budget": 1, **tight}, {"budget": 2, **big}]) is None
+
+
+def test_skill_curve_step_interval_stays_wide_when_no_pair_differs():
+    """Ten paired games with the same result at both budgets: no move, but ten games cannot
+    show a move under 2 points (the plain normal interval would be [0, 0])."""
+    table = runpy.run_path(str(ROOT / "experiments/skill_curve_table.py"))
+    games = pl.DataFrame(
+        {
+            "root_seed": [1] * 20,
+            "chunk_id": [0] * 20,
+            "game_index": list(range(10)) * 2,
+            "arm": ["humans"] * 20,
+            "difficulty": ["normal"] * 20,
+            "budget": [1] * 10 + [2] * 10,
+            "old_ones_win": [1, 0] * 10,
+        }
+    )
+    (row,) = table["steps"](games).to_dicts()
+    assert (row["games"], row["diff"]) == (10, 0.0)
+    assert row["ci_low"] < -0.1 and row["ci_high"] > 0.1
+    assert table["converged"]([row]) is None

@@ -1,0 +1,266 @@
+"""The skill curve's tables and figure (issue 25, deliverable 4) from the lakes of
+experiments/skill_curve_revenge.py:
+
+    .venv/bin/python experiments/skill_curve_table.py results/skill_curve_revenge \
+        --figure docs/skill-curve.png
+
+OUT holds one lake per (arm, budget). Printed (Markdown): the Old One player's win rate per
+arm x difficulty x budget with its Wilson 95% interval and games; the paired step of each
+doubling (budget 2R minus R on the games both played, Agresti-Min 95% interval for paired
+proportions); and where each arm converges: the first budget R from which every measured
+doubling moves the win rate by less than 2 points with its whole interval inside +-0.02.
+Where no budget does, it says "not shown at this sample size".
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simkit import analysis
+from simkit.core.stats import Z95
+
+KEYS = ["root_seed", "chunk_id", "game_index"]
+DIFFICULTIES = ("normal", "hard", "heroic")
+ARM_TITLES = {
+    "both": "both sides search at R",
+    "humans": "humans search at R vs rusher",
+    "oop": "OOP searches at R vs balanced humans",
+}
+TOLERANCE = 0.02  # a doubling that moves less than this (interval included) has converged
+
+
+def budget_of(player: str) -> int:
+    """Rollouts of a search player's spec (0: not a search player)."""
+    if not player.strip().lower().startswith("search"):
+        return 0
+    m = re.search(r"rollouts=(\d+)", player)
+    return int(m.group(1)) if m else 8  # the search player's default budget
+
+
+def short(player: str) -> str:
+    """A player spec with each strategy file named by its file name (the lake keeps the
+    resolved path)."""
+    return re.sub(r"(?<=[=:])[^:=]*/([^/:]+\.toml)", r"\1", player)
+
+
+def arm_of(strategies: str, oop: str) -> str:
+    h, o = budget_of(strategies) > 0, budget_of(oop) > 0
+    return {(True, True): "both", (True, False): "humans", (False, True): "oop"}.get((h, o), "none")
+
+
+def read(root: Path) -> tuple[pl.DataFrame, dict, list[str]]:
+    """Every game of every lake under ``root`` with its arm and budget; the run facts (players,
+    data hash, content, ruleset); and a note per lake that is incomplete."""
+    frames, facts, notes = [], {"players": {}, "data": set(), "content": set()}, []
+    for manifest in sorted(root.glob("*/manifest.json")):
+        lake = analysis.open_lake(manifest.parent, allow_incomplete=True)
+        if not lake.complete:
+            notes.append(lake.missing_note())
+        cols = [*KEYS, "strategies", "oop", "difficulty", "humans", "ruleset", "content"]
+        if not lake.files():
+            continue  # a run that has not finished its first chunk yet
+        df = lake.scan().select(*cols, "old_ones_win").collect()
+        s, o = df["strategies"][0], df["oop"][0]
+        arm, budget = arm_of(s, o), max(budget_of(s), budget_of(o))
+        facts["players"][arm, budget] = (short(s), short(o))
+        facts["data"].add(lake.record.get("data_hash", "?"))
+        facts["content"] |= {f"content {c}" for c in df["content"]} | {
+            f"ruleset {r}" for r in df["ruleset"]
+        }
+        frames.append(df.with_columns(arm=pl.lit(arm), budget=pl.lit(budget, pl.Int64)))
+    if not frames:
+        raise SystemExit(f"{root}: no skill curve lakes (OUT/<spec name>/manifest.json)")
+    return pl.concat(frames, how="vertical_relaxed"), facts, notes
+
+
+def rates(games: pl.DataFrame) -> pl.DataFrame:
+    return analysis.win_rates(games, by=["arm", "difficulty", "budget"], metric="old_ones_win")
+
+
+def steps(games: pl.DataFrame) -> pl.DataFrame:
+    """Each doubling R -> 2R per arm and difficulty, paired on the games both budgets played:
+    diff = (b - c) / n over n pairs, b the games only 2R's OOP won, c those only R's won; the
+    95% interval is Agresti and Min's (2005) adjusted Wald (half a game added to each cell of
+    the 2 x 2 table), which stays wide when few games disagree (the plain normal interval
+    shrinks to nothing when no pair differs, whatever the sample size)."""
+    out = []
+    played = games.filter(pl.col("arm") != "none")
+    for (arm, diff), part in played.group_by(["arm", "difficulty"]):
+        budgets = sorted(part["budget"].unique())
+        for lo in budgets:
+            if 2 * lo not in budgets:
+                continue
+            pair = (
+                part.filter(pl.col("budget") == lo)
+                .select(*KEYS, lo_win=pl.col("old_ones_win").cast(pl.Int64))
+                .join(
+                    part.filter(pl.col("budget") == 2 * lo).select(
+                        *KEYS, hi_win=pl.col("old_ones_win").cast(pl.Int64)
+                    ),
+                    on=KEYS,
+                )
+            )
+            n = pair.height
+            b = int(((pair["hi_win"] == 1) & (pair["lo_win"] == 0)).sum())
+            c = int(((pair["hi_win"] == 0) & (pair["lo_win"] == 1)).sum())
+            b1, c1, n1 = b + 0.5, c + 0.5, n + 2.0
+            mid = (b1 - c1) / n1
+            half = Z95 * np.sqrt(max(b1 + c1 - (b1 - c1) ** 2 / n1, 0.0)) / n1
+            out.append(
+                {
+                    "arm": arm,
+                    "difficulty": diff,
+                    "budget": int(lo),
+                    "games": n,
+                    "diff": (b - c) / n if n else float("nan"),
+                    "ci_low": mid - half,
+                    "ci_high": mid + half,
+                }
+            )
+    if not out:
+        return pl.DataFrame()
+    return pl.DataFrame(out).sort("arm", "difficulty", "budget")
+
+
+def converged(step_rows: list[dict]) -> int | None:
+    """The first budget R from which every measured doubling moves less than TOLERANCE with its
+    interval inside +-TOLERANCE (None: no such budget)."""
+    rows = sorted(step_rows, key=lambda r: r["budget"])
+    for i, r in enumerate(rows):
+        if all(
+            abs(x["diff"]) < TOLERANCE and -TOLERANCE <= x["ci_low"] and x["ci_high"] <= TOLERANCE
+            for x in rows[i:]
+        ):
+            return int(r["budget"])
+    return None
+
+
+def order(df: pl.DataFrame) -> pl.DataFrame:
+    rank = {a: i for i, a in enumerate(["none", *ARM_TITLES])}
+    return df.with_columns(
+        _a=pl.col("arm").replace_strict(rank, default=9),
+        _d=pl.col("difficulty").replace_strict(
+            {d: i for i, d in enumerate(DIFFICULTIES)}, default=9
+        ),
+    ).sort("_a", "_d", "budget")
+
+
+def markdown(games: pl.DataFrame, facts: dict, notes: list[str]) -> str:
+    lines = [f"NOTE: {n}" for n in notes]
+    lines += [
+        "| arm | difficulty | budget (rollouts) | OOP win rate [95% CI] | games |",
+        "|---|---|---|---|---|",
+    ]
+    for r in order(rates(games)).to_dicts():
+        b = "0 (no search)" if r["budget"] == 0 else str(r["budget"])
+        lines.append(
+            f"| {r['arm']} | {r['difficulty']} | {b} | "
+            f"{r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {r['games']} |"
+        )
+    st = steps(games)
+    lines += [
+        "",
+        "| arm | difficulty | doubling | paired step [95% CI] | games (pairs) |",
+        "|---|---|---|---|---|",
+    ]
+    for r in order(st).to_dicts() if st.height else []:
+        lines.append(
+            f"| {r['arm']} | {r['difficulty']} | {r['budget']} -> {2 * r['budget']} | "
+            f"{r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] | {r['games']} |"
+        )
+    lines += ["", "| arm | difficulty | converges at (every later doubling < 2 points) |"]
+    lines += ["|---|---|---|"]
+    for arm in ARM_TITLES:
+        for diff in DIFFICULTIES:
+            rows = st.filter((pl.col("arm") == arm) & (pl.col("difficulty") == diff)).to_dicts()
+            if not rows:
+                continue
+            at = converged(rows)
+            said = f"{at} rollouts" if at is not None else "not shown at this sample size"
+            rising = [
+                f"{r['budget']}->{2 * r['budget']}"
+                for r in rows
+                if r["ci_low"] > 0 or r["ci_high"] < 0
+            ]
+            if rising:
+                said += f" (steps whose interval excludes 0: {', '.join(rising)})"
+            lines.append(f"| {arm} | {diff} | {said} |")
+    lines += ["", "Players:"]
+    for (arm, budget), (s, o) in sorted(facts["players"].items(), key=lambda x: (x[0][1], x[0][0])):
+        lines.append(f"- {arm}, budget {budget}: humans `{s}`, Old One player `{o}`")
+    return "\n".join(lines)
+
+
+def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    r = rates(games)
+    arms = [a for a in ARM_TITLES if a in set(r["arm"])]
+    fig, axes = plt.subplots(1, len(arms), figsize=(5 * len(arms), 4.6), sharey=True, squeeze=False)
+    colors = dict(zip(DIFFICULTIES, ("tab:blue", "tab:orange", "tab:red"), strict=True))
+    base = r.filter(pl.col("arm") == "none")
+    for ax, arm in zip(axes[0], arms, strict=True):
+        for k, diff in enumerate(DIFFICULTIES):
+            d = r.filter((pl.col("arm") == arm) & (pl.col("difficulty") == diff)).sort("budget")
+            if d.height == 0:
+                continue
+            x = d["budget"].to_numpy() * 2 ** (0.04 * (k - 1))  # spread the error bars apart
+            y = d["rate"].to_numpy()
+            err = np.clip([y - d["ci_low"].to_numpy(), d["ci_high"].to_numpy() - y], 0, 1)
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, color=colors[diff], label=diff)
+            b = base.filter(pl.col("difficulty") == diff)
+            if b.height:
+                ax.axhline(b["rate"][0], color=colors[diff], ls=":", lw=1)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sorted(set(r.filter(pl.col("arm") == arm)["budget"])))
+        ax.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
+        ax.set_xlabel("search budget (rollouts per legal action)")
+        ax.set_title(ARM_TITLES[arm], fontsize=10)
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("Old One player win rate (Wilson 95%)")
+    axes[0][0].legend(title="difficulty", loc="best")
+    n = int(r["games"].min())
+    fig.suptitle(
+        "Revenge, 2 humans: OOP win rate against search budget "
+        f"({', '.join(sorted(facts['content']))}; data pack {', '.join(sorted(facts['data']))})",
+        fontsize=11,
+    )
+    fig.text(
+        0.01,
+        0.01,
+        "Humans search: search:rollouts=R:policy=balanced_tuned_base_2p.toml:model=public; "
+        "OOP search: search:rollouts=R:policy=rusher:model=public; the side that does not "
+        "search plays the default\n(balanced humans, rusher OOP). Dotted: balanced vs rusher, "
+        f"no search. Every point on the same deals (root seed 2512), at least {n} games a point; "
+        "experiments/skill_curve_revenge.py.",
+        fontsize=7.5,
+    )
+    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("out", type=Path, help="the folder experiments/skill_curve_revenge.py ran into")
+    ap.add_argument("--figure", type=Path, default=None, help="write the figure (PNG) here")
+    a = ap.parse_args(argv)
+    games, facts, notes = read(a.out)
+    print(markdown(games, facts, notes))
+    if a.figure is not None:
+        figure(games, facts, a.figure)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
