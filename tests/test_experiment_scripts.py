@@ -151,3 +151,17 @@ def test_skill_curve_step_interval_stays_wide_when_no_pair_differs():
     assert (row["games"], row["diff"]) == (10, 0.0)
     assert row["ci_low"] < -0.1 and row["ci_high"] > 0.1
     assert table["converged"]([row]) is None
+
+
+def test_learned_vs_search_pairs_the_same_seeds_and_reports_the_difference():
+    """The head-to-head plays the learned Old One player and the search on the same held-out
+    seeds: its difference is the two rates' difference, inside its own interval."""
+    script = runpy.run_path(str(ROOT / "experiments/learned_vs_search.py"))
+    out = script["main"](
+        ["--side", "oop", "--games", "6", "--rollouts", "1"]
+        + ["--learned", str(ROOT / "experiments/strategies/learned_oop_revenge_2h_normal.toml")]
+    )
+    assert out["games"] == 6 and out["search"].startswith("search:rollouts=1")
+    assert out["diff"] == pytest.approx(out["oop_win_learned"] - out["oop_win_search"], abs=1e-3)
+    assert out["ci_low"] <= out["diff"] <= out["ci_high"]
+    assert out["cpu_s_search"] > out["cpu_s_learned"]

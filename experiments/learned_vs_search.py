@@ -1,0 +1,82 @@
+"""Paired head-to-head in wins: a learned player against the 8-rollout public-model search it
+was distilled from, on the same held-out seeds (Revenge, Normal, 2 humans by default).
+
+    .venv/bin/python experiments/learned_vs_search.py --side human \\
+        --learned experiments/strategies/learned_revenge_2h_normal.toml --games 200
+
+``--side human``: both human seats play the learned file, then both play ``search`` (public
+model: the other human rolled out with its own rollout policy, the Old One player as
+``rusher``), against ``--oop`` (default rusher). ``--side oop``: the Old One seat plays the
+learned file, then ``search`` (public model, rollout policy rusher), against ``--humans``
+(default balanced). Prints the Old One player's win rate of each and the paired difference
+(learned - search) with its normal 95% interval: the issue's "within ±0.03" test.
+Seeds: root 1 + simkit.learn.RATE_ROOT_OFFSET, the learn loop's held-out rating seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from simkit.core.stats import mean_interval
+from simkit.game.engine import Engine, make_spec
+from simkit.kernels.low import game_layout as L
+from simkit.learn import RATE_ROOT_OFFSET
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--side", choices=("human", "oop"), required=True)
+    ap.add_argument("--learned", required=True)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--rollouts", type=int, default=8)
+    ap.add_argument("--difficulty", default="normal")
+    ap.add_argument("--humans", default="balanced")
+    ap.add_argument("--oop", default="rusher")
+    ap.add_argument("--players", type=int, default=2)
+    args = ap.parse_args(argv)
+    eng = Engine()
+    search = f"search:rollouts={args.rollouts}"
+
+    def oop_wins(humans: str, oop: str):
+        spec = make_spec(
+            "revenge", args.players, [humans] * args.players, difficulty=args.difficulty, oop=oop
+        )
+        start = time.process_time()
+        rows, _ = eng.play_many(spec, 1 + RATE_ROOT_OFFSET, 0, args.games)
+        return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float), (
+            time.process_time() - start
+        )
+
+    learned = f"learned:{args.learned}"
+    if args.side == "human":
+        mine, t_mine = oop_wins(learned, args.oop)
+        theirs, t_theirs = oop_wins(search, args.oop)
+    else:
+        mine, t_mine = oop_wins(args.humans, learned)
+        theirs, t_theirs = oop_wins(args.humans, search)
+    d = mine - theirs
+    lo, hi = mean_interval(float(d.sum()), float((d * d).sum()), args.games)
+    out = {
+        "side": args.side,
+        "learned": args.learned,
+        "search": search + " (public model)",
+        "against": args.oop if args.side == "human" else args.humans,
+        "difficulty": args.difficulty,
+        "players": args.players,
+        "games": args.games,
+        "oop_win_learned": round(float(mine.mean()), 4),
+        "oop_win_search": round(float(theirs.mean()), 4),
+        "diff": round(float(d.mean()), 4),
+        "ci_low": round(lo, 4),
+        "ci_high": round(hi, 4),
+        "cpu_s_learned": round(t_mine, 1),
+        "cpu_s_search": round(t_theirs, 1),
+    }
+    print(json.dumps(out))
+    return out
+
+
+if __name__ == "__main__":
+    main()
