@@ -195,11 +195,3 @@ def learned_oop_file(tmp_path_factory) -> str:
         f"actions = {json.dumps(list(L.OOP_ACTION_NAMES))}\nweights = [\n{rows}\n]\n"
     )
     return f"learned:{path}"
-
-
-def pytest_collection_modifyitems(config, items):
-    """The tests marked slow run first (a stable sort: each keeps its order). Under xdist the
-    long ones (the 20-kill recovery, the 100,000-game fuzz, tune interruptions) then start
-    while the many short ones fill the other worker, instead of one of them being the run's
-    last few minutes on one core."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
