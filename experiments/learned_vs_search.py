@@ -10,7 +10,7 @@ model: the other human rolled out with its own rollout policy, the Old One playe
 learned file, then ``search`` (public model, rollout policy rusher), against ``--humans``
 (default balanced). Prints the Old One player's win rate of each and the paired difference
 (learned - search) with its normal 95% interval: the issue's "within ±0.03" test.
-Seeds: root 1 + simkit.learn.RATE_ROOT_OFFSET, the learn loop's held-out rating seeds.
+Seeds and specs: simkit.learn.old_ones_wins, the learn loop's held-out rating games (seed 1).
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ import json
 import time
 
 from simkit.core.stats import mean_interval
-from simkit.game.engine import Engine, make_spec
-from simkit.kernels.low import game_layout as L
-from simkit.learn import RATE_ROOT_OFFSET
+from simkit.game.engine import Engine
+from simkit.learn import LearnSettings, old_ones_wins
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -38,24 +37,24 @@ def main(argv: list[str] | None = None) -> dict:
     args = ap.parse_args(argv)
     eng = Engine()
     search = f"search:rollouts={args.rollouts}"
+    # the learn loop's own rating games: same specs, same held-out seeds
+    settings = LearnSettings(
+        mode="revenge",
+        players=args.players,
+        difficulty=args.difficulty,
+        oop=args.oop,
+        side=args.side,
+        humans=args.humans,
+        seed=1,
+    )
 
-    def oop_wins(humans: str, oop: str):
-        spec = make_spec(
-            "revenge", args.players, [humans] * args.players, difficulty=args.difficulty, oop=oop
-        )
+    def oop_wins(strategy: str):
         start = time.process_time()
-        rows, _ = eng.play_many(spec, 1 + RATE_ROOT_OFFSET, 0, args.games)
-        return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float), (
-            time.process_time() - start
-        )
+        wins = old_ones_wins(eng, settings, strategy, args.games)
+        return wins, time.process_time() - start
 
-    learned = f"learned:{args.learned}"
-    if args.side == "human":
-        mine, t_mine = oop_wins(learned, args.oop)
-        theirs, t_theirs = oop_wins(search, args.oop)
-    else:
-        mine, t_mine = oop_wins(args.humans, learned)
-        theirs, t_theirs = oop_wins(args.humans, search)
+    mine, t_mine = oop_wins(f"learned:{args.learned}")
+    theirs, t_theirs = oop_wins(search)
     d = mine - theirs
     lo, hi = mean_interval(float(d.sum()), float((d * d).sum()), args.games)
     out = {

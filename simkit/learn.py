@@ -283,7 +283,9 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
     return path
 
 
-def _old_ones_wins(eng, settings: LearnSettings, strategy: str, games: int) -> np.ndarray:
+def old_ones_wins(eng, settings: LearnSettings, strategy: str, games: int) -> np.ndarray:
+    """The Old Ones' win (0/1) in each of ``games`` held-out rating games with ``strategy`` in
+    the learned side's seats (root seed ``settings.seed + RATE_ROOT_OFFSET``)."""
     spec = _spec(settings, strategy)
     rows, _ = eng.play_many(spec, settings.seed + RATE_ROOT_OFFSET, 0, games)
     return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float)
@@ -298,10 +300,10 @@ def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
     from simkit.game.engine import Engine
 
     eng, n = Engine(), settings.rate_games
-    mine = _old_ones_wins(eng, settings, policy_spec(out, generation, settings), n)
+    mine = old_ones_wins(eng, settings, policy_spec(out, generation, settings), n)
     result = {"generation": generation, "games": n, "old_ones_win": mine.mean(), "against": []}
     for other in sorted({generation - 1, 0}, reverse=True):
-        theirs = _old_ones_wins(eng, settings, policy_spec(out, other, settings), n)
+        theirs = old_ones_wins(eng, settings, policy_spec(out, other, settings), n)
         d = mine - theirs
         low, high = mean_interval(float(d.sum()), float((d * d).sum()), n)
         result["against"].append(

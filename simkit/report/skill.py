@@ -28,10 +28,15 @@ def applies(lake: analysis.Lake) -> bool:
     )
 
 
-def _short(text: object) -> str:
-    """A file: strategy spec by its file name (the rows are long enough)."""
-    s = str(text)
-    return "tuned:" + s.rsplit("/", 1)[-1].removesuffix(".toml") if s.startswith("file:") else s
+def short_spec(value: object) -> str:
+    """A strategy spec as a row label (the rows are long enough): a strategy file by its
+    name, ``tuned:NAME`` for ``file:`` and ``learned:NAME`` for a learned weights file."""
+    text = str(value)
+    kind, _, path = text.partition(":")
+    if kind in ("file", "learned") and path:
+        name = path.rsplit("/", 1)[-1].removesuffix(".toml")
+        return f"{'tuned' if kind == 'file' else 'learned'}:{name}"
+    return text
 
 
 STEPS = (("normal_to_hard", "Normal to Hard"), ("hard_to_heroic", "Hard to Heroic"))
@@ -75,7 +80,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
 
     rows = [
         [
-            *(_short(r[k]) for k in by),
+            *(short_spec(r[k]) for k in by),
             pct(r, "normal"),
             pct(r, "hard"),
             pct(r, "heroic"),
@@ -87,7 +92,7 @@ def section(lake: analysis.Lake, sid: str) -> str:
     ]
     per_rung: dict[str, list[bool]] = {}
     for r in rows_in:
-        per_rung.setdefault(_short(r.get("strategies", "all")), []).append(bool(r["ordered"]))
+        per_rung.setdefault(short_spec(r.get("strategies", "all")), []).append(bool(r["ordered"]))
     said = "; ".join(f"{esc(k)} {sum(v)} of {len(v)}" for k, v in per_rung.items())
     verdicts = [order_verdict(r) for r in rows_in]
     n_rev = sum(v.startswith("reversed") for v in verdicts)

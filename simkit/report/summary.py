@@ -16,6 +16,7 @@ from simkit import analysis
 from simkit.names import OLD_ONE_TEXT, label, value_label
 from simkit.report.games import cell_label
 from simkit.report.html import esc, table_html
+from simkit.report.skill import short_spec
 from simkit.views import interval
 
 LEVEL_ORDER = analysis.LEVEL_ORDER
@@ -108,16 +109,6 @@ def _step_cell(s: dict) -> str:
     return interval(s["diff"], s["ci_low"], s["ci_high"], signed=True)
 
 
-def _short(value: object) -> str:
-    """A strategy spec as a row label: a file by its name (``tuned:NAME``, ``learned:NAME``)."""
-    text = str(value)
-    kind, _, path = text.partition(":")
-    if kind in ("file", "learned") and path:
-        name = path.rsplit("/", 1)[-1].removesuffix(".toml")
-        return f"{'tuned' if kind == 'file' else 'learned'}:{name}"
-    return text
-
-
 def difficulty_table(lake: analysis.Lake, index: int = 0) -> str:
     facts = difficulty_steps(lake)
     keys, levels = facts["group_keys"], facts["levels"]
@@ -129,7 +120,7 @@ def difficulty_table(lake: analysis.Lake, index: int = 0) -> str:
     headers += [f"{b} − {a} (paired)" for a, b in pairs]
     rows = []
     for g in groups:
-        row = [_short(v) for v in g] if keys else ["all"]
+        row = [short_spec(v) for v in g] if keys else ["all"]
         row += [_rate_cell(rate[(g, lv)]) if (g, lv) in rate else "-" for lv in levels]
         row += [_step_cell(step[(g, a, b)]) if (g, a, b) in step else "-" for a, b in pairs]
         rows.append(row)
