@@ -11,8 +11,6 @@ over the summary rows checks the rest: every game ends by one of the two end con
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
@@ -55,23 +53,18 @@ TABLES = (
 pytestmark = pytest.mark.xdist_group("game_fuzz_rows")
 
 
-@functools.cache
-def hundred_thousand_games() -> np.ndarray:
-    """Played once per process: an xdist worker may tear a module fixture down between two
-    tests of the module (when its queue runs dry), and these games take a minute."""
+@pytest.fixture(scope="session")
+def rows():
+    """Session scope: an xdist worker may tear a module fixture down between two tests of the
+    module (when its queue runs dry), and these games take a minute."""
     eng = Engine()
     parts = []
     for k, (mode, n, share, humans, opts) in enumerate(TABLES):
         spec = make_spec(mode, n, humans, **opts)
         parts.append(eng.play_many(spec, 2024, k, int(round(TOTAL * share)), checked=True)[0])
-    rows = np.concatenate(parts)
-    rows.flags.writeable = False  # shared by every test: none may change it
-    return rows
-
-
-@pytest.fixture(scope="module")
-def rows():
-    return hundred_thousand_games()
+    games = np.concatenate(parts)
+    games.flags.writeable = False  # shared by every test: none may change it
+    return games
 
 
 def col(rows, p, field):

@@ -296,16 +296,11 @@ def complete_trials(out: Path) -> int:
         return 0
 
 
-_STRAIGHT: dict[str, Path] = {}
-
-
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def straight_tune(tmp_path_factory) -> Path:
-    """One uninterrupted tune run, the reference of every stopped one (run once a process:
-    it is the same run for each signal, and an xdist worker may tear a module fixture down
-    between two tests of the module)."""
-    if "tune" in _STRAIGHT:
-        return _STRAIGHT["tune"]
+    """One uninterrupted tune run, the reference of every stopped one (run once: it is the
+    same run for each signal; session scope, as an xdist worker may tear a module fixture
+    down between two tests of the module)."""
     straight = tmp_path_factory.mktemp("tune") / "straight"
     done = subprocess.run(
         [sys.executable, "-m", "simkit", *TUNE, "--out", str(straight)],
@@ -315,7 +310,6 @@ def straight_tune(tmp_path_factory) -> Path:
         timeout=900,
     )
     assert done.returncode == 0, done.stderr.decode()
-    _STRAIGHT["tune"] = straight
     return straight
 
 

@@ -1,6 +1,7 @@
 """The entry points whose first call compiles a family of numba kernels: one small workload
 each, shared by tools/compile_profile.py (what a cold compile costs) and
-tools/warm_kernels.py (compile them once before the test suite)."""
+tools/warm_kernels.py (compile them once before the test suite; it runs
+``python tools/kernel_entries.py ENTRY ...``)."""
 
 from __future__ import annotations
 
@@ -37,3 +38,10 @@ def run(entry: str) -> None:
         eng.play(np.random.default_rng(1), make_spec("base", 2, "search:rollouts=1,balanced"))
     else:
         raise SystemExit(f"unknown entry point {entry}")
+
+
+if __name__ == "__main__":
+    import sys
+
+    for name in sys.argv[1:]:
+        run(name)

@@ -24,11 +24,9 @@ GROUPS = (("base", "revenge", "mythos-solo", "search"), ("combat", "athena"))
 
 def main() -> int:
     start = time.perf_counter()
-    code = "import sys; sys.path.insert(0, {!r})\nfrom kernel_entries import run\n"
-    code += "for e in {!r}: run(e)"
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", code.format(str(TOOLS), group)], stdout=subprocess.DEVNULL
+            [sys.executable, str(TOOLS / "kernel_entries.py"), *group], stdout=subprocess.DEVNULL
         )
         for group in GROUPS
     ]
