@@ -90,17 +90,18 @@ def place_cubes(st, mx, s, n):
 
     Counted, not looped: the cubes go on until the stack is gone (absorbable), every
     capacity-th cube on the stack takes a unit, the rest stay as damage. The same result
-    as placing them one by one, without a branch per cube."""
-    if n <= 0:
-        return 0
+    as placing them one by one, without a branch per cube. n <= 0 changes nothing, also
+    without a branch: the draw loop places a card's purple cubes whether it has any or
+    not (a branch on a random card's cubes is mispredicted on every few cards)."""
     cap = max(mx[C.CAPACITY + s], 1)  # a stack always holds at least one cube per unit
     placed = max(min(n, st[C.COUNT + s] * cap - st[C.DAMAGE + s]), 0)
     total = st[C.DAMAGE + s] + placed
-    lost = total // cap
+    lost = (total // cap) * (n > 0)
     st[C.DAMAGE + s] = total - lost * cap
     st[C.COUNT + s] -= lost
     st[C.LOST + s] += lost
-    st[C.PORT_HITS] += placed if s == C.PORT_STACK else 0
+    if s == C.PORT_STACK:  # a constant for most callers: the branch folds away
+        st[C.PORT_HITS] += placed
     st[C.PROGRESS] |= placed > 0
     return placed
 
@@ -153,8 +154,11 @@ def apply_card(st, mx, dmg, sanity_loss, airship_damage):
 @nb.njit(cache=True, inline="always")
 def place_purple_by_policy(st, mx, mx_cost, n, alloc_id, alloc_params, order=-1):
     """Place n purple cubes as the allocation policy chooses; ``order``: its stack_order
-    when it has one (the Monte Carlo kernels'), -1 to ask choose_stack cube by cube."""
-    while n > 0:
+    when it has one (the Monte Carlo kernels'), -1 to ask choose_stack cube by cube.
+
+    The first stack is chosen and given min(n, ...) cubes even when n is 0 (place_cubes
+    then changes nothing): no branch on the card's cubes, which is random."""
+    while True:
         if order < 0:
             s = choose_stack(alloc_id, alloc_params, st, mx, mx_cost)
         else:
@@ -163,9 +167,11 @@ def place_purple_by_policy(st, mx, mx_cost, n, alloc_id, alloc_params, order=-1)
             return
         # Only SPREAD looks at damage; the others keep choosing s until its stack is
         # gone, so the cubes it can absorb go on together (same result, fewer choices).
-        k = 1 if alloc_id == SPREAD else min(n, absorbable(st, mx, s))
+        k = min(n, 1 if alloc_id == SPREAD else absorbable(st, mx, s))
         place_cubes(st, mx, s, k)
         n -= k
+        if n <= 0:
+            return
 
 
 @nb.njit(cache=True, inline="always")
@@ -518,20 +524,24 @@ def resolve(v, st, c):
     a = 0
     hits = 0
     all_dead = True  # an Old One dead before the card stays dead
+    cu = np.uint64(c)  # unsigned indices: no wraparound code for a negative index
     for i in range(slots):
         if not old_one_alive(st, mx, i):
             continue
-        t = mx[C.OO_TYPE + i]
-        d = popcount5(np.int64(v.card_hits[c, t]) & mask)
+        t = np.uint64(mx[C.OO_TYPE + i])  # a living Old One's type: never negative
+        d = popcount5(np.int64(v.card_hits[cu, t]) & mask)
         st[C.OO_DAMAGE + i] += d
         hits += d
         all_dead &= st[C.OO_DAMAGE + i] >= mx[C.OO_CAPACITY + i]
-        p += v.card_purple[c, t]
-        s_loss += v.card_sanity[c, t]
-        a += v.card_airship[c, t]
+        p += v.card_purple[cu, t]
+        s_loss += v.card_sanity[cu, t]
+        a += v.card_airship[cu, t]
     place_purple_by_policy(st, mx, v.mx_cost, p, v.alloc_id, v.alloc_params, order)
     st[C.PROGRESS] |= (hits > 0) | (s_loss > 0)  # no branch on what a random card did
-    place_cubes(st, mx, C.AIRSHIP_STACK, a)
+    # Airship damage comes with few cards: here a branch that is rarely taken costs less
+    # than placing nothing on every card (measured; purple cubes come with many more).
+    if a > 0:
+        place_cubes(st, mx, C.AIRSHIP_STACK, a)
     short = s_loss > st[C.SANITY]
     st[C.SANITY] = max(st[C.SANITY] - s_loss, 0)
     return end_if(st, mx, short, all_dead)
