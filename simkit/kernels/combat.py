@@ -22,10 +22,12 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
+from simkit.kernels.combat_chance import Ahead, Chance, draw_ahead
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low.combat_kit import RunView, view, with_run
 from simkit.kernels.low.deck import draw_card, refill_full
 from simkit.kernels.low.port import port_flips
+from simkit.kernels.low.rand import uniform
 from strategies.combat.allocation import SPREAD, choose_stack, first_with_units, stack_order
 from strategies.combat.withdrawal import asks_before_cards, jones_decision, withdraw_decision
 
@@ -90,9 +92,7 @@ def place_cubes(st, mx, s, n):
 
     Counted, not looped: the cubes go on until the stack is gone (absorbable), every
     capacity-th cube on the stack takes a unit, the rest stay as damage. The same result
-    as placing them one by one, without a branch per cube. n <= 0 changes nothing, also
-    without a branch: the draw loop places a card's purple cubes whether it has any or
-    not (a branch on a random card's cubes is mispredicted on every few cards)."""
+    as placing them one by one, without a branch per cube (nor on n <= 0: no change)."""
     cap = max(mx[C.CAPACITY + s], 1)  # a stack always holds at least one cube per unit
     placed = max(min(n, st[C.COUNT + s] * cap - st[C.DAMAGE + s]), 0)
     total = st[C.DAMAGE + s] + placed
@@ -100,8 +100,7 @@ def place_cubes(st, mx, s, n):
     st[C.DAMAGE + s] = total - lost * cap
     st[C.COUNT + s] -= lost
     st[C.LOST + s] += lost
-    if s == C.PORT_STACK:  # a constant for most callers: the branch folds away
-        st[C.PORT_HITS] += placed
+    st[C.PORT_HITS] += placed if s == C.PORT_STACK else 0
     st[C.PROGRESS] |= placed > 0
     return placed
 
@@ -154,10 +153,8 @@ def apply_card(st, mx, dmg, sanity_loss, airship_damage):
 @nb.njit(cache=True, inline="always")
 def place_purple_by_policy(st, mx, mx_cost, n, alloc_id, alloc_params, order=-1):
     """Place n purple cubes as the allocation policy chooses; ``order``: its stack_order
-    when it has one (the Monte Carlo kernels'), -1 to ask choose_stack cube by cube.
-
-    The first stack is chosen and given min(n, ...) cubes even when n is 0 (place_cubes
-    then changes nothing): no branch on the card's cubes, which is random."""
+    when it has one (the Monte Carlo kernels'), -1 to ask choose_stack cube by cube. Also
+    for n = 0 (nothing placed): a branch on a random card's cubes costs more (measured)."""
     while True:
         if order < 0:
             s = choose_stack(alloc_id, alloc_params, st, mx, mx_cost)
@@ -308,12 +305,8 @@ def jones_available(st, mx):
 # updated. Four hooks, specialised by the source's type (numba overloads, so the choice
 # costs nothing per card): decide (the withdrawal before a card), out_of_cards (a script
 # ran out), fresh_deck (the discard pile shuffled back in), next_card (the card drawn).
-# simkit.kernels.combat_paired adds the recording and replaying sources of paired play.
-
-Chance = namedtuple("Chance", ("rng", "n_left"))
-Chance.__doc__ = """Cards drawn by chance from kit.deck[:n_left]: ``rng`` a numpy Generator
-(Monte Carlo) or a game stream (uint64[4], simkit.kernels.low.rand)."""
-Chance.shuffles = True  # a fresh deck is kit.deck refilled (else: the script's own order)
+# Chance and Ahead (by chance): simkit.kernels.combat_chance; simkit.kernels.combat_paired
+# adds the recording and replaying sources of paired play.
 
 Script = namedtuple("Script", ("cards", "n_left"))
 Script.__doc__ = """The k-th card drawn is cards[k]: the first ``n_left`` cards, then whole
@@ -424,6 +417,8 @@ def _next_card(source, v, st):
             return c, Chance(source.rng, n_left)
 
         return chance
+    if source_is(source, Ahead):
+        return lambda source, v, st: draw_ahead(source, v.deck)
     if source_is(source, Script):
         return lambda source, v, st: (
             source.cards[st[C.CARDS]],
@@ -538,9 +533,7 @@ def resolve(v, st, c):
         a += v.card_airship[cu, t]
     place_purple_by_policy(st, mx, v.mx_cost, p, v.alloc_id, v.alloc_params, order)
     st[C.PROGRESS] |= (hits > 0) | (s_loss > 0)  # no branch on what a random card did
-    # Airship damage comes with few cards: here a branch that is rarely taken costs less
-    # than placing nothing on every card (measured; purple cubes come with many more).
-    if a > 0:
+    if a > 0:  # unlike purple cubes, few cards bring it: a branch costs less (measured)
         place_cubes(st, mx, C.AIRSHIP_STACK, a)
     short = s_loss > st[C.SANITY]
     st[C.SANITY] = max(st[C.SANITY] - s_loss, 0)
@@ -578,21 +571,22 @@ def _simulate(v, rng, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_c
     st = v.state
     n_start = v.start_deck.size
     copy_into(v.deck, v.start_deck)
+    u = uniform(rng)  # each card's uniform is drawn with the card before (combat_chance)
     for _ in range(n_games):
         # Drawn cards stay inside deck[:n_start] (swapped past n_left), so resetting the
         # count restores the deck; only a reshuffle (the whole deck back) needs a copy.
         if st[C.RESHUFFLES] > 0:
             copy_into(v.deck, v.start_deck)
         copy_into(st, st0)
-        play_one(v, st, Chance(rng, n_start))
+        u = play_one(v, st, Ahead(rng, n_start, u)).u
         tally(st, v.flip_threshold, out_outcomes, out_lost, out_lost_hist, out_cards)
 
 
 @nb.njit(cache=True)
 def simulate_combats(kit, rng, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards):
     """Monte Carlo: ``n_games`` independent combats from st0, each from a fresh deck
-    (kit.start_deck), drawn with the Generator ``rng``; accumulates into the out_* arrays
-    as :func:`tally` counts. Plays on kit.state and kit.deck."""
+    (kit.start_deck), drawn with the Generator ``rng`` (one draw ahead, combat_chance.Ahead);
+    accumulates into the out_* arrays as :func:`tally` counts. Plays on kit.state and kit.deck."""
     v = run_view(view(kit), st0)
     _simulate(v, rng, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards)
 
