@@ -17,7 +17,6 @@ import pytest
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels.low import game_layout as L
 
-
 TOTAL = 100_000
 # (mode, players, share of the games, human strategies, options): four-player games are the slowest
 TABLES = (
