@@ -19,7 +19,10 @@ from pathlib import Path
 TOOLS = Path(__file__).resolve().parent
 # One process each, balanced: the engine family (one big kernel, its mode and search
 # variants) against the combat solvers, the odds table and Athena.
-GROUPS = (("base", "revenge", "mythos-solo", "search"), ("combat", "athena"))
+GROUPS = (
+    ("base", "revenge", "mythos-solo", "search", "oop-search"),
+    ("combat", "athena", "combat-more", "athena-more"),
+)
 
 
 def main() -> int:
