@@ -12,6 +12,12 @@ from simkit.datapack import AuzData, load_pack
 from simkit.game.streams import game_streams
 
 
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``long_wait`` (minutes spent mostly waiting on subprocesses) run first, so
+    such a test never sits alone at the end of a parallel run while the other workers idle."""
+    items.sort(key=lambda item: item.get_closest_marker("long_wait") is None)  # stable
+
+
 def pytest_xdist_node_collection_finished(node, ids):
     """Under ``--dist loadgroup`` (``make test``) the tests of one ``xdist_group`` share a
     worker, so an expensive shared fixture (the fuzz file's 100,000 games) is computed once;
