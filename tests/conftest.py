@@ -12,6 +12,28 @@ from simkit.datapack import AuzData, load_pack
 from simkit.game.streams import game_streams
 
 
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``long_wait`` (minutes spent mostly waiting on subprocesses) run first, so
+    such a test never sits alone at the end of a parallel run while the other workers idle."""
+    items.sort(key=lambda item: item.get_closest_marker("long_wait") is None)  # stable
+
+
+def pytest_xdist_node_collection_finished(node, ids):
+    """Under ``--dist loadgroup`` (``make test``) the tests of one ``xdist_group`` share a
+    worker, so an expensive shared fixture (the fuzz file's 100,000 games) is computed once;
+    xdist marks a grouped test by appending ``@group`` to its id. pytest 9.2 silently broke
+    that (pytest-xdist#1386: the fixture ran on both workers). Stop rather than run the suite
+    slower without a word."""
+    if node.config.getvalue("dist") != "loadgroup" or any("@" in i for i in ids):
+        return
+    if any(i.startswith("tests/test_game_fuzz.py::") for i in ids):  # a grouped file
+        pytest.exit(
+            "--dist loadgroup is not grouping the tests (pytest-xdist#1386): this pytest and "
+            "pytest-xdist do not work together; install the pinned dev extra (make setup)",
+            returncode=4,
+        )
+
+
 @pytest.fixture
 def small_tmpfs(tmp_path):
     """A real 1 MB file system (tmpfs) for disk-full cases; skips where none may be mounted

@@ -101,7 +101,12 @@ def test_spread_has_no_fixed_order():
     assert stack_order(SPREAD, np.zeros(1), st, mx, np.ones(C.NUM_STACKS)) == -1
 
 
-@nb.njit
+# cached, and every test of the file on one xdist worker: this loop compiles the whole fight
+# again (about a minute), once per run instead of once per worker
+pytestmark = pytest.mark.xdist_group("combat_run_view")
+
+
+@nb.njit(cache=True)
 def _general(kit, rng, n, st0, outcomes, lost, hist, cards):
     """simulate_combats' loop on the plain KitView: choose_stack per cube, every slot."""
     _simulate(view(kit), rng, n, st0, outcomes, lost, hist, cards)

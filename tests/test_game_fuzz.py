@@ -17,8 +17,6 @@ import pytest
 from simkit.game.engine import Engine, make_spec
 from simkit.kernels.low import game_layout as L
 
-pytestmark = pytest.mark.slow  # 100,000 games: `make test` runs it, `make test-fast` does not
-
 TOTAL = 100_000
 # (mode, players, share of the games, human strategies, options): four-player games are the slowest
 TABLES = (
@@ -49,8 +47,11 @@ TABLES = (
 )
 
 
-# every test of the file reads the same 100,000 games: one xdist worker plays them once
-pytestmark = pytest.mark.xdist_group("game_fuzz_rows")
+pytestmark = [
+    pytest.mark.slow,  # 100,000 games: `make test` runs it, `make test-fast` does not
+    # every test of the file reads the same 100,000 games: one xdist worker plays them once
+    pytest.mark.xdist_group("game_fuzz_rows"),
+]
 
 
 @pytest.fixture(scope="session")

@@ -147,6 +147,7 @@ def kill_and_rerun(tmp_path: Path, straight: Path, kills: int, seed: int) -> Non
 
 
 @pytest.mark.slow  # twenty real process groups killed at random moments
+@pytest.mark.long_wait  # about two minutes, mostly waiting: first, never alone at the end
 def test_twenty_process_group_kills_then_rerun_equals_an_uninterrupted_run(tmp_path, straight):
     kill_and_rerun(tmp_path, straight, kills=20, seed=2015)
 

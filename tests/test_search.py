@@ -11,7 +11,7 @@ from simkit.game.engine import Engine, make_spec
 from simkit.game.search import Lookahead, search_seats
 from simkit.game.streams import game_streams, single_stream
 from simkit.kernels.game_loop import NOBODY, advance, step_seat
-from simkit.kernels.game_search import determinize, legal_boxes
+from simkit.kernels.game_search import determinize, legal_boxes, start_rollout
 from simkit.kernels.low import game_layout as L
 from strategies.registry import parse_one
 from strategies.search import SEARCH_SID, SearchPlayer
@@ -305,3 +305,41 @@ def test_sequential_halving_spends_the_same_budget_on_the_contenders(eng):
     assert parse_one("search:halving=1").halving == 1
     with pytest.raises(UserError, match="halving must be 0 or 1"):
         parse_one("search:halving=3")
+
+
+def test_a_rollout_starts_from_every_field_of_the_live_game_but_its_log(eng):
+    """start_rollout copies the whole live game into the rollout buffers (the log and the
+    withdraw-table caches excepted), switches logging and checks off, and with a public model
+    gives every other seat the model's strategy and parameters."""
+    spec = make_spec("revenge", 3, ["search:rollouts=1", "hunter", "economist"], oop="rusher")
+    _, p, _ = _position(eng, spec, 4, 5)
+    look = Lookahead(eng)
+    for name in L.State._fields:  # scribble over the buffers: nothing may survive the copy
+        getattr(look.state, name)[...] = 7
+    for name in L.Work._fields:
+        if not name.startswith("wt_"):
+            getattr(look.work, name)[...] = 7
+    sid, params = 9, np.arange(4, dtype=np.float64)
+    start_rollout(look.X, look.W, eng.X, eng.W, p, sid, params, np.zeros(0))
+    for name in L.State._fields:
+        got, live = getattr(look.state, name), getattr(eng.state, name)
+        if name == "log":
+            assert (got == 7).all()
+        elif name in ("g", "sid", "params", "pl"):
+            continue  # below
+        else:
+            np.testing.assert_array_equal(got, live, err_msg=name)
+    for name in L.Work._fields:
+        if not name.startswith("wt_"):
+            np.testing.assert_array_equal(getattr(look.work, name), getattr(eng.work, name))
+    g = look.state.g.copy()
+    assert g[L.G_LOG_ON] == 0 and g[L.G_CHECKED] == 0
+    g[[L.G_LOG_ON, L.G_CHECKED]] = eng.state.g[[L.G_LOG_ON, L.G_CHECKED]]
+    np.testing.assert_array_equal(g, eng.state.g)
+    for q in range(3):
+        if q == p:
+            np.testing.assert_array_equal(look.state.params[q], eng.state.params[q])
+            assert look.state.sid[q] == eng.state.sid[q]
+        else:
+            np.testing.assert_array_equal(look.state.params[q, :4], params)
+            assert look.state.sid[q] == sid == look.state.pl[q, L.P_STRATEGY]

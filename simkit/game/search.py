@@ -35,7 +35,12 @@ from simkit.kernels.game_loop import (
     step_seat,
 )
 from simkit.kernels.game_scoring import summarize
-from simkit.kernels.game_search import determinize, legal_boxes, legal_oop_actions
+from simkit.kernels.game_search import (
+    determinize,
+    legal_boxes,
+    legal_oop_actions,
+    start_rollout,
+)
 from simkit.kernels.game_setup import setup_game
 from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
@@ -43,9 +48,7 @@ from simkit.kernels.low.rand import fill_u64, seed_game_streams
 from strategies.registry import public_models
 from strategies.search import OOPSearchPlayer, SearchPlayer
 
-# Work fields that are caches of pure functions (the withdraw tables): a rollout keeps
-# its own; every other Work field is copied with the state.
-_CACHE_PREFIX = "wt_"
+_NO_MODEL = (-1, np.zeros(0), np.zeros(0))  # start_rollout: every seat keeps its strategy
 
 
 class Lookahead:
@@ -61,16 +64,6 @@ class Lookahead:
         self.roll_key = np.zeros(2, dtype=np.uint64)
         self.legal = np.zeros(L.NUM_BOXES, dtype=np.bool_)
         self.oop_legal = np.zeros(4, dtype=np.bool_)
-        self._state_pairs = [
-            (dst, src)
-            for name, dst, src in zip(L.State._fields, self.state, engine.state, strict=True)
-            if name != "log"
-        ]
-        self._work_pairs = [
-            (dst, src)
-            for name, dst, src in zip(L.Work._fields, self.work, engine.work, strict=True)
-            if not name.startswith(_CACHE_PREFIX)
-        ]
         self.rollouts_played = 0
         self.last_scores = np.zeros(0)
         self._models: dict = {}  # (seat, player id) -> the public model's arrays
@@ -78,15 +71,6 @@ class Lookahead:
         # every searched decision with a choice: a human seat's box, or (seat OLD_ONES) the
         # Old One player's action (simkit.learn records the search's values)
         self.recorder = None
-
-    def _copy_in(self) -> None:
-        for dst, src in self._state_pairs:
-            np.copyto(dst, src)
-        for dst, src in self._work_pairs:
-            np.copyto(dst, src)
-        g = self.state.g
-        g[L.G_LOG_ON] = 0  # rollouts write no log and run unchecked
-        g[L.G_CHECKED] = 0
 
     def score(self, p: int, objective: str) -> float:
         row = self.row
@@ -143,7 +127,7 @@ class Lookahead:
 
     def _public_model(self, p: int, player) -> tuple:
         """(strategy id, parameters) for the other humans and the Old One parameters
-        (None: leave them) that ``model=public`` rolls out in place of the true ones."""
+        (empty: leave them) that ``model=public`` rolls out in place of the true ones."""
         key = (p, id(player))
         if key not in self._models:
             if player.human_model is None:  # made without simkit.game.engine.make_spec
@@ -153,20 +137,9 @@ class Lookahead:
             self._models[key] = (
                 int(human.sid),
                 np.asarray(human.lower(), dtype=np.float64),
-                None if oop is None else np.asarray(oop.lower(), dtype=np.float64),
+                np.zeros(0) if oop is None else np.asarray(oop.lower(), dtype=np.float64),
             )
         return self._models[key]
-
-    def _apply_model(self, p: int, model: tuple) -> None:
-        sid, params, oop = model
-        X = self.state
-        for q in range(int(X.g[L.G_NUM_PLAYERS])):
-            if q != p:
-                X.sid[q] = sid
-                X.params[q, : params.size] = params
-                X.pl[q, L.P_STRATEGY] = sid
-        if oop is not None and X.g[L.G_MODE] == L.MODE_REVENGE:
-            X.oop_params[: oop.size] = oop
 
     def _search(self, rng, p: int, player, choices: np.ndarray, step) -> int:
         """The choice with the best mean rollout result for p (a seat, or OLD_ONES); every
@@ -185,7 +158,7 @@ class Lookahead:
         fill_u64(rng, seeds.reshape(-1))
         total = np.zeros(n)
         played = np.zeros(n, dtype=np.int64)
-        model = self._public_model(p, player) if player.model == "public" else None
+        model = self._public_model(p, player) if player.model == "public" else _NO_MODEL
         if not halving:
             for j in range(player.rollouts):
                 for a in range(n):
@@ -216,9 +189,7 @@ class Lookahead:
     def _rollout(self, p, player, model, seed_pair, step, choice) -> float:
         """One rollout of ``choice`` on the re-deal and chance of ``seed_pair``."""
         S, X, W = self.S, self.X, self.W
-        self._copy_in()
-        if model is not None:
-            self._apply_model(p, model)
+        start_rollout(X, W, self.eng.X, self.eng.W, p, *model)
         if not player.peek:
             determinize(single_stream(seed_pair[0]), S, X, W, p)
         self.roll_key[0] = seed_pair[1]

@@ -14,6 +14,8 @@ are (tests/test_search.py changes only hidden information and checks exactly tha
 The Old One player (Revenge) sees more: its hand and the face-down tiles on the map.
 """
 
+from numba.extending import overload
+
 from simkit.kernels.game_actions import turn_context
 from simkit.kernels.game_oop import oop_legal_actions
 from simkit.kernels.low import game_layout as L
@@ -23,6 +25,54 @@ from strategies.old_ones.learned import oop_features
 from strategies.old_ones.policy import weakest_port
 
 ASIDE_PLACE = -(1 << 40)
+
+
+def copy_fields(dst, src):
+    """(jitted) Every field a rollout copies from the live game, ``src`` into ``dst`` (two
+    State or two Work refs): all but the event log (rollouts write none) and the withdraw
+    table caches ``wt_*`` (solved tables of pure functions: a rollout keeps its own)."""
+    raise NotImplementedError("jitted only")
+
+
+@kernel(inline="always")
+def _copy_array(dst, src):
+    d = dst.reshape(-1)  # C-contiguous: views
+    s = src.reshape(-1)
+    for i in range(d.size):
+        d[i] = s[i]
+
+
+@overload(copy_fields)
+def _copy_fields(dst, src):
+    # generated from the ref's field names, so a field added to the layout is copied too
+    names = [n for n in dst.field_dict if n != "log" and not n.startswith("wt_")]
+    body = "".join(f"    _copy_array(dst.{n}, src.{n})\n" for n in names)
+    space = {"_copy_array": _copy_array}
+    exec(f"def impl(dst, src):\n{body}", space)  # noqa: S102
+    return space["impl"]
+
+
+@kernel
+def start_rollout(Xd, Wd, Xs, Ws, p, model_sid, model_params, oop_params):
+    """The rollout buffers (Xd, Wd) = the live game (Xs, Ws), without log or checks. With a
+    public model (``model_sid`` >= 0) every seat but p plays ``model_sid`` with
+    ``model_params``, and (Revenge) the Old One player ``oop_params`` unless it is empty."""
+    copy_fields(Xd, Xs)
+    copy_fields(Wd, Ws)
+    g = Xd.g
+    g[L.G_LOG_ON] = 0
+    g[L.G_CHECKED] = 0
+    if model_sid < 0:
+        return
+    for q in range(g[L.G_NUM_PLAYERS]):
+        if q != p:
+            Xd.sid[q] = model_sid
+            for k in range(model_params.size):
+                Xd.params[q, k] = model_params[k]
+            Xd.pl[q, L.P_STRATEGY] = model_sid
+    if oop_params.size > 0 and g[L.G_MODE] == L.MODE_REVENGE:
+        for k in range(oop_params.size):
+            Xd.oop_params[k] = oop_params[k]
 
 
 @kernel
@@ -77,12 +127,12 @@ def _redeal_tiles(rng, S, X, W, lv, board):
     if n < 2 or n_stack != X.stack_size[lv] - X.stack_top[lv]:
         return  # nothing to re-deal (or a stack this kernel does not understand: keep it)
     m = 0
-    for h in range(X.hx.shape[0] if board else 0):  # places in a fixed order: hexes, stack, aside
-        for k in range(n):
-            i = ids[k]
-            if X.tile_state[i] == L.TILE_BOARD and X.tile_hex[i] == h:
-                place[m] = h
-                m += 1
+    for k in range(n if board else 0):  # places in a fixed order: hexes (ascending), stack, aside
+        i = ids[k]
+        if X.tile_state[i] == L.TILE_BOARD:
+            place[m] = X.tile_hex[i]
+            m += 1
+    _sort(place, m)
     for j in range(X.stack_top[lv], X.stack_size[lv]):
         place[m] = -1 - j
         m += 1
