@@ -1,7 +1,8 @@
 """The Monte Carlo kernels' RunView (what stays fixed over a run, worked out once) plays
 exactly the fights the general path plays: the stack order picks the stack choose_stack
-picks, counted cube placement is placement one cube at a time, and whole runs agree; and
-their source, Chance one draw ahead, draws the cards Chance draws."""
+picks, counted cube placement is placement one cube at a time, and whole runs agree, the
+Monte Carlo run drawing one uniform ahead (combat_chance.Ahead), the general path with
+Chance."""
 
 import numba as nb
 import numpy as np
@@ -13,7 +14,6 @@ from simkit.datapack import load_pack
 from simkit.kernels.combat import (
     LOST_HIST,
     Chance,
-    _simulate,
     copy_into,
     place_cubes,
     play_one,
@@ -106,14 +106,8 @@ def test_spread_has_no_fixed_order():
 pytestmark = pytest.mark.xdist_group("combat_run_view")
 
 
-@nb.njit(cache=True)
-def _general(kit, rng, n, st0, outcomes, lost, hist, cards):
-    """simulate_combats' loop on the plain KitView: choose_stack per cube, every slot."""
-    _simulate(view(kit), rng, n, st0, outcomes, lost, hist, cards)
-
-
-@nb.njit(_nrt=False)  # like _simulate: the draw loop's hooks are compiled without NRT
-def _chance_loop(v, rng, n, st0, outcomes, lost, hist, cards):
+@nb.njit(cache=True, _nrt=False)  # like _simulate: the draw loop's hooks run without NRT
+def _general_loop(v, rng, n, st0, outcomes, lost, hist, cards):
     st = v.state
     copy_into(v.deck, v.start_deck)
     for _ in range(n):
@@ -124,20 +118,21 @@ def _chance_loop(v, rng, n, st0, outcomes, lost, hist, cards):
         tally(st, v.flip_threshold, outcomes, lost, hist, cards)
 
 
-@nb.njit
-def _chance(kit, rng, n, st0, outcomes, lost, hist, cards):
-    """simulate_combats' loop with each card's uniform drawn as the card is (Chance)."""
-    _chance_loop(view(kit), rng, n, st0, outcomes, lost, hist, cards)
+@nb.njit(cache=True)
+def _general(kit, rng, n, st0, outcomes, lost, hist, cards):
+    """simulate_combats' loop on the plain KitView (choose_stack per cube, every slot),
+    drawing with Chance (each card's uniform taken as the card is drawn)."""
+    _general_loop(view(kit), rng, n, st0, outcomes, lost, hist, cards)
 
 
-def _tallies(run, kit, st0, seed, rng=None):
+def _tallies(run, kit, st0, rng):
     out = (
         np.zeros(C.NUM_OUTCOMES, np.int64),
         np.zeros(C.NUM_STACKS, np.int64),
         np.zeros(LOST_HIST, np.int64),
         np.zeros(3, np.int64),
     )
-    run(kit, np.random.default_rng(seed) if rng is None else rng, 3000, st0, *out)
+    run(kit, rng, 3000, st0, *out)
     return [x.tolist() for x in out], kit.state.tolist()
 
 
@@ -161,7 +156,7 @@ def test_a_run_on_the_run_view_is_the_run_on_the_general_path(force, vs, kw, all
         fight = Combat(force=(0,) * C.NUM_STACKS, old_ones=parse_old_ones(vs), **kw)
     st0, mx, cost = combat_arrays(fight, data)
     mx[C.EXTRA_PURPLE] = 1 if "zombie" in vs else 0  # Revenge Mythos: more purple cubes
-    runs = []
+    runs, after = [], []
     for run in (simulate_combats, _general):
         for withdraw in ("never", "sanity:1"):
             kit = combat_kit(
@@ -174,36 +169,11 @@ def test_a_run_on_the_run_view_is_the_run_on_the_general_path(force, vs, kw, all
                 EMPTY_TABLE,
                 data.port["flip_threshold"],
             )
-            runs.append(_tallies(run, kit, st0, seed=len(force) + len(vs)))
+            rng = np.random.default_rng(len(force) + len(vs))
+            runs.append(_tallies(run, kit, st0, rng))
+            if run is _general:
+                rng.random()  # the uniform the run one draw ahead took after its last card
+            after.append(rng.random())
     assert runs[:2] == runs[2:]
+    assert after[:2] == after[2:]
     assert sum(runs[0][0][0]) == 3000
-
-
-@pytest.mark.parametrize("force, vs, kw", FIGHTS)
-@pytest.mark.parametrize("withdraw", ["never", "sanity:1"])
-def test_a_run_one_draw_ahead_draws_the_cards_chance_draws(force, vs, kw, withdraw):
-    data = load_pack()
-    if force:
-        fight = Combat.parse(force, vs, **kw)
-    else:
-        fight = Combat(force=(0,) * C.NUM_STACKS, old_ones=parse_old_ones(vs), **kw)
-    st0, mx, cost = combat_arrays(fight, data)
-    runs, rngs = [], []
-    for run in (simulate_combats, _chance):
-        kit = combat_kit(
-            data,
-            mx.copy(),
-            cost,
-            np.arange(data.card_hits.shape[0]),
-            parse_allocation("cheapest").lower(),
-            parse_withdrawal(withdraw).lower(),
-            EMPTY_TABLE,
-            data.port["flip_threshold"],
-        )
-        rngs.append(np.random.default_rng(len(force) + len(vs)))
-        runs.append(_tallies(run, kit, st0, None, rngs[-1]))
-    assert runs[0] == runs[1]
-    assert sum(runs[0][0][0]) == 3000
-    # the run one draw ahead took one uniform more, the one after its last card
-    rngs[1].random()
-    assert rngs[0].random() == rngs[1].random()
