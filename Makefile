@@ -44,15 +44,15 @@ browser:
 serve: $(RUN_STAMP)
 	$(PY) -m simkit serve
 
-## The one test command (README and CI): the whole suite, slow tests included, spread over 4
+## The one test command (README and CI): the whole suite, slow tests included, spread over 3
 ## workers (pytest-xdist; every test is independent; tests sharing one expensive fixture
-## carry an xdist_group, which loadgroup keeps on one worker). Four workers on two cores:
-## many tests wait on subprocesses (kills, signals, locks), and the extra workers fill that
+## carry an xdist_group, which loadgroup keeps on one worker). Three workers on two cores:
+## many tests wait on subprocesses (kills, signals, locks), and a third worker fills that
 ## time. The kernels compile first, one family per core (tools/warm_kernels.py), so the
 ## workers do not compile the same kernels at once.
 test: $(DEV_STAMP) browser
 	$(PY) tools/warm_kernels.py
-	$(PY) -m pytest -n 4 --dist loadgroup
+	$(PY) -m pytest -n 3 --dist loadgroup
 
 ## The edit loop: everything but the tests marked slow (fuzz, big sweeps, notebooks, Dask),
 ## spread over the cores (pytest-xdist; every test stays independent of the others).
