@@ -11,15 +11,7 @@ import pytest
 from simkit.combat import Combat, combat_arrays
 from simkit.combat.parse import parse_old_ones
 from simkit.datapack import load_pack
-from simkit.kernels.combat import (
-    LOST_HIST,
-    Chance,
-    copy_into,
-    place_cubes,
-    play_one,
-    simulate_combats,
-    tally,
-)
+from simkit.kernels.combat import LOST_HIST, Chance, _simulate, place_cubes, simulate_combats
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low.combat_kit import combat_kit, view
 from simkit.kernels.low.combat_table_lookup import EMPTY_TABLE
@@ -33,6 +25,10 @@ from strategies.combat.allocation import (
     first_with_units,
     stack_order,
 )
+
+# cached, and every test of the file on one xdist worker: the reference loop below compiles
+# the whole fight again (about a minute), once per run instead of once per worker
+pytestmark = pytest.mark.xdist_group("combat_run_view")
 
 
 def _one_at_a_time(st, mx, s, n):
@@ -101,28 +97,12 @@ def test_spread_has_no_fixed_order():
     assert stack_order(SPREAD, np.zeros(1), st, mx, np.ones(C.NUM_STACKS)) == -1
 
 
-# cached, and every test of the file on one xdist worker: this loop compiles the whole fight
-# again (about a minute), once per run instead of once per worker
-pytestmark = pytest.mark.xdist_group("combat_run_view")
-
-
-@nb.njit(cache=True, _nrt=False)  # like _simulate: the draw loop's hooks run without NRT
-def _general_loop(v, rng, n, st0, outcomes, lost, hist, cards):
-    st = v.state
-    copy_into(v.deck, v.start_deck)
-    for _ in range(n):
-        if st[C.RESHUFFLES] > 0:
-            copy_into(v.deck, v.start_deck)
-        copy_into(st, st0)
-        play_one(v, st, Chance(rng, v.start_deck.size))
-        tally(st, v.flip_threshold, outcomes, lost, hist, cards)
-
-
 @nb.njit(cache=True)
 def _general(kit, rng, n, st0, outcomes, lost, hist, cards):
     """simulate_combats' loop on the plain KitView (choose_stack per cube, every slot),
     drawing with Chance (each card's uniform taken as the card is drawn)."""
-    _general_loop(view(kit), rng, n, st0, outcomes, lost, hist, cards)
+    v = view(kit)
+    _simulate(v, Chance(rng, v.start_deck.size), n, st0, outcomes, lost, hist, cards)
 
 
 def _tallies(run, kit, st0, rng):

@@ -567,18 +567,19 @@ def tally(st, flip_threshold, out_outcomes, out_lost, out_lost_hist, out_cards):
 
 
 @nb.njit(**NO_NRT)
-def _simulate(v, rng, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards):
+def _simulate(v, source, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards):
+    """``n_games`` combats from st0, each from a fresh deck, drawn from ``source`` (Monte
+    Carlo: Ahead; any source by chance, e.g. Chance); tallied as :func:`tally` counts."""
     st = v.state
     n_start = v.start_deck.size
     copy_into(v.deck, v.start_deck)
-    u = uniform(rng)  # each card's uniform is drawn with the card before (combat_chance)
     for _ in range(n_games):
         # Drawn cards stay inside deck[:n_start] (swapped past n_left), so resetting the
         # count restores the deck; only a reshuffle (the whole deck back) needs a copy.
         if st[C.RESHUFFLES] > 0:
             copy_into(v.deck, v.start_deck)
         copy_into(st, st0)
-        u = play_one(v, st, Ahead(rng, n_start, u)).u
+        source = play_one(v, st, with_n_left(source, n_start))
         tally(st, v.flip_threshold, out_outcomes, out_lost, out_lost_hist, out_cards)
 
 
@@ -588,7 +589,9 @@ def simulate_combats(kit, rng, n_games, st0, out_outcomes, out_lost, out_lost_hi
     (kit.start_deck), drawn with the Generator ``rng`` (one draw ahead, combat_chance.Ahead);
     accumulates into the out_* arrays as :func:`tally` counts. Plays on kit.state and kit.deck."""
     v = run_view(view(kit), st0)
-    _simulate(v, rng, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards)
+    # each card's uniform is drawn with the card before (combat_chance.Ahead)
+    ahead = Ahead(rng, v.start_deck.size, uniform(rng))
+    _simulate(v, ahead, n_games, st0, out_outcomes, out_lost, out_lost_hist, out_cards)
 
 
 @nb.njit(cache=True)
