@@ -11,7 +11,6 @@ them, and two workers that meet one uncompiled kernel at once both compile it.""
 from __future__ import annotations
 
 ENTRIES = ("combat", "base", "revenge", "mythos-solo", "search", "athena")
-MORE = ("combat-more", "athena-more", "oop-search")
 
 CLI_ENTRIES = {
     "combat": ["combat", "--force", "infantry=2,artillery=1", "--vs", "shoggoth"],
