@@ -162,7 +162,11 @@ def play_games(v, rng, rng2, n_games, st0, a_row, b_row, outcomes, lost, lost_hi
 @nb.njit(cache=True)
 def simulate_paired(kit, rng, rng2, n_games, st0, outcomes, lost, lost_hist, cards):
     """play_games with A (kit.wd_*) counted in row 0 and B (kit.wd_b_*) in row 1."""
-    return play_games(view(kit), rng, rng2, n_games, st0, 0, 1, outcomes, lost, lost_hist, cards)
+    # rows as int64, the types simulate_to_target passes: literal 0 and 1 would compile a
+    # second play_games (about 45 s of CPU) for no measurable speed
+    a_row, b_row = np.int64(0), np.int64(1)
+    v = view(kit)
+    return play_games(v, rng, rng2, n_games, st0, a_row, b_row, outcomes, lost, lost_hist, cards)
 
 
 # -- stages to a precision target ------------------------------------------------------
