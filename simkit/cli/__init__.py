@@ -6,6 +6,7 @@ them into one line on stderr and exit code 2 (never a traceback).
 
 from __future__ import annotations
 
+import functools
 import sys
 
 import typer
@@ -68,6 +69,15 @@ def _register() -> None:
         except ModuleNotFoundError as exc:
             if exc.name != f"simkit.cli.{optional}":
                 raise
+
+
+@functools.cache
+def command() -> click.Command:
+    """The click command tree of ``app``, built once per process. Typer builds it from every
+    command function's signature on each call (about 0.1 s of CPU), and one invocation
+    needs it up to three times: the repeated-option check, the run, an error's JSON object."""
+    _register()
+    return typer.main.get_command(app)
 
 
 def one_line(text: str) -> str:
@@ -134,10 +144,10 @@ def _main(argv: list[str] | None = None) -> int:
         prescan(args)
         from simkit.cli.validate import refuse_repeated
 
-        refuse_repeated(typer.main.get_command(app), args)
+        refuse_repeated(command(), args)
         # with standalone_mode=False typer returns the code of typer.Exit / Ctrl-C instead of
-        # exiting
-        code = app(args=argv, standalone_mode=False)
+        # exiting (what `app(...)` runs, without rebuilding the command tree)
+        code = command().main(args=argv, standalone_mode=False)
     except UserError as exc:
         return fail(one_line(str(exc)), exc.exit_code)
     except typer.Exit as exc:
@@ -190,7 +200,7 @@ class _Failure:
     def command(self) -> str | None:
         """The subcommand path the arguments name ("experiment run"), as far as it exists."""
         try:
-            group = typer.main.get_command(app)
+            group = command()
         except Exception:  # noqa: BLE001 - a name for the error object, never a new error
             return None
         path: list[str] = []
