@@ -181,38 +181,46 @@ def test_a_foreign_file_is_still_refused_never_deleted(tmp_path, capsys):
     assert alien.read_bytes() == b"not mine"
 
 
-def _try_lock(root: str, barrier, held, hold: float) -> None:
+def _try_lock(root: str, barrier, state, hold: float) -> None:
+    """Take the lock once; state: [holding it now, most holding it at once, ever held it]."""
     barrier.wait()
     try:
         with LakeLock(Path(root)):
-            with held.get_lock():
-                held.value += 1
+            with state.get_lock():
+                state[0] += 1
+                state[1] = max(state[1], state[0])
+                state[2] += 1
             time.sleep(hold)
+            with state.get_lock():
+                state[0] -= 1  # still inside the lock: released only after this
     except lk.LakeError:
         pass
 
 
 @pytest.mark.slow  # real processes / a long exact solve: make test runs it
-def test_lock_race_many_processes_starting_at_once_exactly_one_holds_it(tmp_path):
+def test_lock_race_many_processes_starting_at_once_never_two_hold_it(tmp_path):
     ctx = mp.get_context("fork")
     # the old pid-file lock let two holders through in ~1 of 8 such trials (measured), mostly
-    # when taking over a dead holder's lock; this lock must never
+    # when taking over a dead holder's lock; this lock must never. A process scheduled late
+    # (a loaded machine) may take the lock after the first holder released it: that is a
+    # second holder, not two at once, so the test counts holders at the same moment.
     procs_per_trial, trials = 8, 30
     for trial in range(trials):
         root = tmp_path / f"t{trial}"
         if trial % 4:  # most trials start over a lock file left by a killed holder
             root.mkdir()
             (root / lk.LOCK).write_text("999999999\nelsewhere\n")
-        barrier, held = ctx.Barrier(procs_per_trial), ctx.Value("i", 0)
+        barrier, state = ctx.Barrier(procs_per_trial), ctx.Array("i", 3)
         procs = [
-            ctx.Process(target=_try_lock, args=(str(root), barrier, held, 0.15))
+            ctx.Process(target=_try_lock, args=(str(root), barrier, state, 0.15))
             for _ in range(procs_per_trial)
         ]
         for p in procs:
             p.start()
         for p in procs:
             p.join(30)
-        assert held.value == 1, f"trial {trial}: {held.value} processes held the lock together"
+        assert state[2] >= 1, f"trial {trial}: no process took the lock"
+        assert state[1] == 1, f"trial {trial}: {state[1]} processes held the lock together"
 
 
 @pytest.mark.slow  # real processes / a long exact solve: make test runs it
