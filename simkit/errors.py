@@ -34,6 +34,21 @@ class Terminated(KeyboardInterrupt):
         Terminated.raised = True
 
 
+class Interrupted:
+    """Whether Ctrl-C (SIGINT) has reached this process: the command line's SIGINT handler
+    sets it, then raises KeyboardInterrupt as Python's own handler does. A long loop calls
+    :func:`stop_if_interrupted` between its steps, so a library that catches and drops the
+    KeyboardInterrupt cannot make the process forget Ctrl-C (a tune run once played on)."""
+
+    requested = False
+
+
+def stop_if_interrupted() -> None:
+    """Raise KeyboardInterrupt again if Ctrl-C came and the process is still going."""
+    if Interrupted.requested:
+        raise KeyboardInterrupt
+
+
 # Tab, line feed and carriage return are layout; every other C0 control character, DEL and
 # the C1 range are never part of a name, a token or a card text: a NUL or an escape in one
 # is a damaged file or a pasted terminal sequence, refused before it reaches a label,

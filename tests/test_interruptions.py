@@ -240,6 +240,37 @@ def test_tune_on_a_really_full_disk_is_one_line(small_tmpfs, capsys, spare_kb):
     assert umount.returncode == 0, umount.stderr
 
 
+def test_ctrl_c_is_remembered_and_the_handler_restored(monkeypatch):
+    """The command line's SIGINT handler records Ctrl-C, then raises as Python's does; main
+    puts Python's handler back when it returns."""
+    from simkit.cli import _on_sigint, main
+    from simkit.errors import Interrupted
+
+    monkeypatch.setattr(Interrupted, "requested", False)
+    with pytest.raises(KeyboardInterrupt):
+        _on_sigint(signal.SIGINT, None)
+    assert Interrupted.requested
+    assert main(["--version"]) == 0
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert not Interrupted.requested  # each command starts without an old Ctrl-C
+
+
+def test_a_dropped_ctrl_c_still_stops_a_tune_before_its_next_block(monkeypatch):
+    """A library may catch the KeyboardInterrupt and carry on (a tune run once played on
+    after Ctrl-C); the next block of games raises it again instead of playing."""
+    from simkit.errors import Interrupted
+    from simkit.tune import TuneSpec, games
+    from simkit.tune.spec import TRAIN
+
+    played = []
+    monkeypatch.setattr(games, "_play_block", lambda *args: played.append(args))
+    spec = TuneSpec(mode="base", strategy="balanced", opponents=("balanced",), trials=5)
+    monkeypatch.setattr(Interrupted, "requested", True)
+    with pytest.raises(KeyboardInterrupt):
+        games.Evaluator(spec)(None, TRAIN)
+    assert played == []
+
+
 @pytest.mark.slow  # plays games
 def test_tune_ctrl_c_is_one_line_and_exit_130(tmp_path):
     out = tmp_path / "t"

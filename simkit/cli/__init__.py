@@ -91,6 +91,37 @@ def _on_sigterm(signum, frame) -> None:
     raise Terminated()
 
 
+def _on_sigint(signum, frame) -> None:
+    import signal
+
+    from simkit.errors import Interrupted
+
+    Interrupted.requested = True
+    signal.default_int_handler(signum, frame)  # raises KeyboardInterrupt
+
+
+def _install_sigint():
+    """Ctrl-C is remembered (simkit.errors.Interrupted) as well as raised; only in the main
+    thread, and only where SIGINT still has Python's own handler. Returns the handler to
+    restore (None: nothing installed)."""
+    import signal
+    import threading
+
+    from simkit.errors import Interrupted
+
+    Interrupted.requested = False
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        previous = signal.getsignal(signal.SIGINT)
+        if previous is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _on_sigint)
+            return previous
+    except (ValueError, OSError):  # pragma: no cover - not the main interpreter
+        pass
+    return None
+
+
 def _install_sigterm():
     """SIGTERM unwinds like Ctrl-C (finally blocks run: nothing half-written, no scratch
     left); only in the main thread, and only where SIGTERM still has its default action.
@@ -120,13 +151,16 @@ def main(argv: list[str] | None = None) -> int:
         "ignore", message=r".*tasks which were still being processed", category=UserWarning
     )
     previous = _install_sigterm()
+    previous_int = _install_sigint()
     try:
         return _main(argv)
     finally:
-        if previous is not None:
-            import signal
+        import signal
 
+        if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+        if previous_int is not None:
+            signal.signal(signal.SIGINT, previous_int)
 
 
 def _main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,7 @@ from functools import cache
 import numpy as np
 
 from simkit.core.stats import Z95
-from simkit.errors import UserError
+from simkit.errors import UserError, stop_if_interrupted
 from simkit.kernels.low import game_layout as L
 from simkit.tune.spec import TuneSpec
 
@@ -142,9 +142,10 @@ class Evaluator:
         n = self.spec.games(chunk)
         blocks = [(k, min(self.BLOCK, n - k)) for k in range(0, n, self.BLOCK)]
         if self._pool is None or len(blocks) == 1:
-            parts = [
-                _play_block(self.spec, candidate, chunk, a, b, self.data_path) for a, b in blocks
-            ]
+            parts = []
+            for a, b in blocks:
+                stop_if_interrupted()  # Ctrl-C stops the run even if something dropped it
+                parts.append(_play_block(self.spec, candidate, chunk, a, b, self.data_path))
         else:
             from joblib import delayed
 
