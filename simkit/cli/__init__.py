@@ -100,45 +100,30 @@ def _on_sigint(signum, frame) -> None:
     signal.default_int_handler(signum, frame)  # raises KeyboardInterrupt
 
 
-def _install_sigint():
-    """Ctrl-C is remembered (simkit.errors.Interrupted) as well as raised; only in the main
-    thread, and only where SIGINT still has Python's own handler. Returns the handler to
-    restore (None: nothing installed)."""
-    import signal
-    import threading
-
-    from simkit.errors import Interrupted
-
-    Interrupted.requested = False
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    try:
-        previous = signal.getsignal(signal.SIGINT)
-        if previous is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _on_sigint)
-            return previous
-    except (ValueError, OSError):  # pragma: no cover - not the main interpreter
-        pass
-    return None
-
-
-def _install_sigterm():
+def _install_handlers() -> dict:
     """SIGTERM unwinds like Ctrl-C (finally blocks run: nothing half-written, no scratch
-    left); only in the main thread, and only where SIGTERM still has its default action.
-    Returns the handler to restore (None: nothing installed)."""
+    left), and Ctrl-C is remembered (simkit.errors.Interrupted) as well as raised. Only in
+    the main thread, and only where a signal still has Python's own handling. Returns the
+    handlers to restore, by signal."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
-        return None
+        return {}
+    ours = {
+        signal.SIGTERM: (_on_sigterm, (signal.SIG_DFL, None)),
+        signal.SIGINT: (_on_sigint, (signal.default_int_handler,)),
+    }
+    restore = {}
     try:
-        previous = signal.getsignal(signal.SIGTERM)
-        if previous in (signal.SIG_DFL, None):
-            signal.signal(signal.SIGTERM, _on_sigterm)
-            return signal.SIG_DFL
+        for signum, (handler, untouched) in ours.items():
+            previous = signal.getsignal(signum)
+            if any(previous is u for u in untouched):
+                signal.signal(signum, handler)
+                restore[signum] = signal.SIG_DFL if previous is None else previous
     except (ValueError, OSError):  # pragma: no cover - not the main interpreter
         pass
-    return None
+    return restore
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,17 +135,17 @@ def main(argv: list[str] | None = None) -> int:
     warnings.filterwarnings(
         "ignore", message=r".*tasks which were still being processed", category=UserWarning
     )
-    previous = _install_sigterm()
-    previous_int = _install_sigint()
+    from simkit.errors import Interrupted
+
+    Interrupted.requested = False  # each command starts without an old Ctrl-C
+    restore = _install_handlers()
     try:
         return _main(argv)
     finally:
         import signal
 
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-        if previous_int is not None:
-            signal.signal(signal.SIGINT, previous_int)
+        for signum, previous in restore.items():
+            signal.signal(signum, previous)
 
 
 def _main(argv: list[str] | None = None) -> int:
@@ -169,7 +154,6 @@ def _main(argv: list[str] | None = None) -> int:
 
     Terminated.raised = False
     output.EMITTED = False
-    _register()
     from simkit.cli.validate import prescan
 
     args = list(sys.argv[1:] if argv is None else argv)
