@@ -23,28 +23,23 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.game.arrays import new_state, new_work
-from simkit.game.streams import new_streams, single_stream
+from simkit.game.streams import new_streams
+from simkit.kernels import game_rollout as R
 from simkit.kernels.game_loop import (
     NOBODY,
     OLD_ONES,
     STOP_OLD_ONES,
     advance,
     finish_game,
-    run_game,
     step_oop,
     step_seat,
 )
 from simkit.kernels.game_scoring import summarize
-from simkit.kernels.game_search import (
-    determinize,
-    legal_boxes,
-    legal_oop_actions,
-    start_rollout,
-)
+from simkit.kernels.game_search import legal_boxes, legal_oop_actions
 from simkit.kernels.game_setup import setup_game
 from simkit.kernels.game_state import to_refs
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.rand import fill_u64, seed_game_streams
+from simkit.kernels.low.rand import fill_u64
 from strategies.registry import public_models
 from strategies.search import OOPSearchPlayer, SearchPlayer
 
@@ -61,7 +56,7 @@ class Lookahead:
         self.S, self.X, self.W = to_refs(engine.arrays, self.state, self.work)
         self.row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
         self.rngs = new_streams()  # a rollout's chance: every stream seeded per re-deal
-        self.roll_key = np.zeros(2, dtype=np.uint64)
+        self.plan = np.zeros(R.PLAN_SIZE, dtype=np.int64)  # which rollout (game_rollout)
         self.legal = np.zeros(L.NUM_BOXES, dtype=np.bool_)
         self.oop_legal = np.zeros(4, dtype=np.bool_)
         self.rollouts_played = 0
@@ -102,11 +97,7 @@ class Lookahead:
         boxes = np.flatnonzero(self.legal)
         if boxes.size == 0:
             return L.BOX_RETRIEVE
-
-        def step(rngs, S, X, W, box):
-            step_seat(rngs, S, X, W, p, box)
-
-        box = self._search(seat_rng, p, player, boxes, step)
+        box = self._search(seat_rng, p, player, boxes)
         if self.recorder is not None and self.last_scores.size > 1:
             self.recorder(eng, p, boxes, self.last_scores, box)
         return box
@@ -120,7 +111,7 @@ class Lookahead:
         actions = np.flatnonzero(self.oop_legal)
         if actions.size == 0:
             return -1
-        action = self._search(rng, OLD_ONES, player, actions, step_oop)
+        action = self._search(rng, OLD_ONES, player, actions)
         if self.recorder is not None and self.last_scores.size > 1:
             self.recorder(eng, OLD_ONES, actions, self.last_scores, action)
         return action
@@ -141,7 +132,7 @@ class Lookahead:
             )
         return self._models[key]
 
-    def _search(self, rng, p: int, player, choices: np.ndarray, step) -> int:
+    def _search(self, rng, p: int, player, choices: np.ndarray) -> int:
         """The choice with the best mean rollout result for p (a seat, or OLD_ONES); every
         choice meets the same re-deals and the same rollout chance (rollout j of every
         choice shares its seeds). ``rng``: the deciding seat's own stream, which draws the
@@ -162,7 +153,7 @@ class Lookahead:
         if not halving:
             for j in range(player.rollouts):
                 for a in range(n):
-                    total[a] += self._rollout(p, player, model, seeds[j], step, choices[a])
+                    total[a] += self._rollout(p, player, model, seeds[j], choices[a])
             played[:] = player.rollouts
         else:
             alive = np.arange(n)
@@ -172,7 +163,7 @@ class Lookahead:
                 for _ in range(per):
                     for a in alive:
                         j = played[a]
-                        total[a] += self._rollout(p, player, model, seeds[j], step, choices[a])
+                        total[a] += self._rollout(p, player, model, seeds[j], choices[a])
                         played[a] += 1
                 if r < rounds - 1:
                     mean = total[alive] / played[alive]
@@ -186,17 +177,27 @@ class Lookahead:
         self.last_played = played
         return int(choices[int(np.argmax(total))])
 
-    def _rollout(self, p, player, model, seed_pair, step, choice) -> float:
+    def _rollout(self, p, player, model, seed_pair, choice) -> float:
         """One rollout of ``choice`` on the re-deal and chance of ``seed_pair``."""
-        S, X, W = self.S, self.X, self.W
-        start_rollout(X, W, self.eng.X, self.eng.W, p, *model)
-        if not player.peek:
-            determinize(single_stream(seed_pair[0]), S, X, W, p)
-        self.roll_key[0] = seed_pair[1]
-        seed_game_streams(self.rngs, self.roll_key, 0)
-        step(self.rngs, S, X, W, int(choice))
-        run_game(self.rngs, S, X, W)
-        summarize(S, X, W, self.row)
+        plan = self.plan
+        plan[R.PLAN_SEAT] = p
+        plan[R.PLAN_CHOICE] = choice
+        plan[R.PLAN_MODEL_SID] = model[0]
+        plan[R.PLAN_PEEK] = 1 if player.peek else 0
+        eng = self.eng
+        R.play_rollout(
+            self.rngs,
+            self.S,
+            self.X,
+            self.W,
+            eng.X,
+            eng.W,
+            plan,
+            model[1],
+            model[2],
+            seed_pair,
+            self.row,
+        )
         self.rollouts_played += 1
         if p == OLD_ONES:
             return self.score_oop(player.objective)

@@ -73,16 +73,21 @@ def legal_pick(X, p, decision, c, n):
 @kernel
 def track_candidates(S, X, W, p, mask):
     """Sides the player may build across now (W.clear must be current) into W.cand_h/cand_k."""
+    return _track_candidates(
+        S.neighbors, X.edge_owner, W.clear, X.hex_blocked, S.hex_terrain, mask, W.cand_h, W.cand_k
+    )
+
+
+@kernel(nrt=False)
+def _track_candidates(neighbors, edge_owner, clear, hex_blocked, hex_terrain, mask, cand_h, cand_k):
     n = 0
-    for h in range(X.hex_farm.size):
-        if not W.clear[h]:
+    for h in range(clear.size):
+        if not clear[h]:
             continue
         for k in range(6):
-            if can_build_track(
-                S.neighbors, X.edge_owner, W.clear, X.hex_blocked, S.hex_terrain, mask, h, k
-            ):
-                W.cand_h[n] = h
-                W.cand_k[n] = k
+            if can_build_track(neighbors, edge_owner, clear, hex_blocked, hex_terrain, mask, h, k):
+                cand_h[n] = h
+                cand_k[n] = k
                 n += 1
     return n
 
@@ -106,24 +111,34 @@ def farm_site(S, X, W, h, kind):
     """Farm of ``kind`` may go in h: on the clear network, the farm type allowed there, and
     "the hex must be empty, it cannot contain any other pieces apart from Railway tracks"
     (no resources, Port, Farm, Old One, and in Revenge no Spawn tile or Outpost)."""
-    if not W.clear[h] or ((S.hex_farms[h] >> kind) & 1) == 0:
+    return _farm_site(W.clear, S.hex_farms, X.hx, X.hex_blocked, h, kind)
+
+
+@kernel(nrt=False)
+def _farm_site(clear, hex_farms, hx, hex_blocked, h, kind):
+    if not clear[h] or ((hex_farms[h] >> kind) & 1) == 0:
         return False
-    if X.hx[h, L.H_PORT_OWNER] >= 0 or X.hx[h, L.H_FARM_OWNER] >= 0 or X.hex_blocked[h]:
+    if hx[h, L.H_PORT_OWNER] >= 0 or hx[h, L.H_FARM_OWNER] >= 0 or hex_blocked[h]:
         return False
-    if X.hx[h, L.H_OUTPOST] >= 0:
+    if hx[h, L.H_OUTPOST] >= 0:
         return False
     for r in range(L.NUM_RES):
-        if X.hx[h, L.H_RES + r] > 0:
+        if hx[h, L.H_RES + r] > 0:
             return False
     return True
 
 
 @kernel
 def farm_candidates(S, X, W, kind):
+    return _farm_candidates(W.clear, S.hex_farms, X.hx, X.hex_blocked, kind, W.hexes)
+
+
+@kernel(nrt=False)
+def _farm_candidates(clear, hex_farms, hx, hex_blocked, kind, hexes):
     n = 0
-    for h in range(X.hex_farm.size):
-        if farm_site(S, X, W, h, kind):
-            W.hexes[n] = h
+    for h in range(clear.size):
+        if _farm_site(clear, hex_farms, hx, hex_blocked, h, kind):
+            hexes[n] = h
             n += 1
     return n
 
@@ -165,29 +180,34 @@ def scan_sites(S, X, W, p):
     )
     cheap = 0 if rails and gold >= surcharge(S, X, p, L.BOX_RAIL) else 2
     allb = 0 if rails and gold >= surcharge(S, X, p, L.BOX_RAIL_HILLS) else 2
-    for h in range(X.hex_farm.size):
-        if not W.clear[h]:
+    # the loop's arrays, read once: a field read inside it costs two reference counts a hex
+    clear, hx, neighbors, terrain = W.clear, X.hx, S.neighbors, S.hex_terrain
+    edge_owner, hex_blocked, hex_farms = X.edge_owner, X.hex_blocked, S.hex_farms
+    for h in range(clear.size):
+        if not clear[h]:
             continue
         if mine_ == 0:
             for r in range(L.NUM_RES):
-                if X.hx[h, L.H_RES + r] > 0:
+                if hx[h, L.H_RES + r] > 0:
                     mine_ = 1
         if farms != want_farms:
             for kind in range(L.NUM_FARM_KINDS):
-                if (want_farms >> kind) & 1 and farm_site(S, X, W, h, kind):
+                if (want_farms >> kind) & 1 and _farm_site(
+                    clear, hex_farms, hx, hex_blocked, h, kind
+                ):
                     farms |= 1 << kind
         if cheap == 0 or allb == 0:
             for k in range(6):
                 if can_build_track(
-                    S.neighbors, X.edge_owner, W.clear, X.hex_blocked, S.hex_terrain, ALL_MASK, h, k
+                    neighbors, edge_owner, clear, hex_blocked, terrain, ALL_MASK, h, k
                 ):
                     if allb == 0:
                         allb = 1
-                    m = S.neighbors[h, k]
+                    m = neighbors[h, k]
                     if (
                         cheap == 0
-                        and (CHEAP_MASK >> S.hex_terrain[h]) & 1
-                        and (CHEAP_MASK >> S.hex_terrain[m]) & 1
+                        and (CHEAP_MASK >> terrain[h]) & 1
+                        and (CHEAP_MASK >> terrain[m]) & 1
                     ):
                         cheap = 1
         if mine_ > 0 and farms == want_farms and cheap > 0 and allb > 0:

@@ -27,7 +27,7 @@ from simkit.kernels.low.game_common import (
     refresh_blocked,
 )
 from simkit.kernels.low.jit import kernel
-from simkit.kernels.low.movement import CHOOSE_COMPASS, MoveKit, movement_phase
+from simkit.kernels.low.movement import CHOOSE_COMPASS, movement_phase
 
 
 @kernel
@@ -88,25 +88,7 @@ def move_with_card_policy(rngs, S, X, W, c, only, policy, stop_at_farm, fresh):
     for h in range(n):
         W.farm_before[h] = X.hex_farm[h]
     W.card1[0] = c
-    kit = MoveKit(
-        S.neighbors,
-        S.card_moves,
-        S.card_compass,
-        S.card_rotation,
-        S.type_moves,
-        X.hex_target,
-        X.hex_farm,
-        X.tile_hex,
-        S.tile_type,
-        W.face,
-        W.moves,
-        W.stopped,
-        W.dist,
-        W.dist2,
-        W.queue,
-        W.before,
-        W.cand6,
-    )  # the fields in MoveKit's order (simkit.kernels.low.movement.KIT_FIELDS)
+    kit = W.move_kit  # over S.neighbors, X.hex_target, ..., W.cand6 (game_state.to_refs)
     blighted = movement_phase(kit, W.card1, policy, rngs[L.RNG_MOVE], stop_at_farm, fresh)
     X.g[L.G_MOVE_CARDS] += 1
     for i in range(T):

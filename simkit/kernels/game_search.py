@@ -14,6 +14,7 @@ are (tests/test_search.py changes only hidden information and checks exactly tha
 The Old One player (Revenge) sees more: its hand and the face-down tiles on the map.
 """
 
+from numba.core import types
 from numba.extending import overload
 
 from simkit.kernels.game_actions import turn_context
@@ -30,7 +31,8 @@ ASIDE_PLACE = -(1 << 40)
 def copy_fields(dst, src):
     """(jitted) Every field a rollout copies from the live game, ``src`` into ``dst`` (two
     State or two Work refs): all but the event log (rollouts write none) and the withdraw
-    table caches ``wt_*`` (solved tables of pure functions: a rollout keeps its own)."""
+    table caches ``wt_*`` (solved tables of pure functions: a rollout keeps its own), and
+    Work's ``move_kit`` (each buffer set has its own, over its own arrays)."""
     raise NotImplementedError("jitted only")
 
 
@@ -45,7 +47,11 @@ def _copy_array(dst, src):
 @overload(copy_fields)
 def _copy_fields(dst, src):
     # generated from the ref's field names, so a field added to the layout is copied too
-    names = [n for n in dst.field_dict if n != "log" and not n.startswith("wt_")]
+    names = [
+        n
+        for n, t in dst.field_dict.items()
+        if isinstance(t, types.Array) and n != "log" and not n.startswith("wt_")
+    ]  # (not Work's move_kit: it is made over each buffer set's own arrays)
     body = "".join(f"    _copy_array(dst.{n}, src.{n})\n" for n in names)
     space = {"_copy_array": _copy_array}
     exec(f"def impl(dst, src):\n{body}", space)  # noqa: S102

@@ -12,6 +12,7 @@ from numba.core import types
 from numba.experimental import structref
 
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.movement import new_kit
 
 
 @structref.register
@@ -46,7 +47,9 @@ class WorkRef(structref.StructRefProxy):
 
 structref.define_proxy(StaticRef, StaticType, list(L.Static._fields))
 structref.define_proxy(StateRef, StateType, list(L.State._fields))
-structref.define_proxy(WorkRef, WorkType, list(L.Work._fields))
+# Work's arrays, and the Old One movement kit over the game's arrays (made once here: a
+# kit made per movement card cost a heap allocation and ~70 reference counts each time)
+structref.define_proxy(WorkRef, WorkType, [*L.Work._fields, "move_kit"])
 
 
 @nb.njit(cache=True)
@@ -65,5 +68,26 @@ def _work(t):
 
 
 def to_refs(S: L.Static, X: L.State, W: L.Work):
-    """StructRef views (sharing the arrays) of the three named tuples."""
-    return _static(tuple(S)), _state(tuple(X)), _work(tuple(W))
+    """StructRef views (sharing the arrays) of the three named tuples. The Work view also
+    holds ``move_kit``, the MoveKit over these S, X and W arrays: X and W always go to
+    the kernels as the pair made here."""
+    kit = new_kit(
+        S.neighbors,
+        X.hex_target,
+        X.hex_farm,
+        X.tile_hex,
+        card_moves=S.card_moves,
+        card_compass=S.card_compass,
+        card_rotation=S.card_rotation,
+        type_moves=S.type_moves,
+        mover_type=S.tile_type,
+        mover_face_up=W.face,
+        mover_moves=W.moves,
+        mover_stopped=W.stopped,
+        dist=W.dist,
+        port_dist=W.dist2,
+        queue=W.queue,
+        before=W.before,
+        cand=W.cand6,
+    )
+    return _static(tuple(S)), _state(tuple(X)), _work((*W, kit))

@@ -10,7 +10,12 @@ W.vals, W.choice, W.force). Face-down tiles are judged by level only (no peeking
 
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import distance_field
-from simkit.kernels.low.game_common import ensure_dist, in_range, on_rail, unit_capacity, unit_reach
+from simkit.kernels.low.game_common import (
+    ensure_dist,
+    joined_by_rail,
+    owned_effect,
+    unit_capacity,
+)
 from simkit.kernels.low.game_outpost import can_buy_outpost, outpost_site
 from simkit.kernels.low.jit import kernel
 from simkit.kernels.low.rand import uniform
@@ -29,7 +34,12 @@ def surcharge(S, X, p, box):
 @kernel
 def ok(S, X, W, p, box):
     """Legal now and the re-use surcharge within this player's budget."""
-    return W.legal[box] and surcharge(S, X, p, box) <= X.params[p, L.HP_MAX_SURCHARGE]
+    return _ok(W.legal, X.pl, X.params, S.r[L.R_SURCHARGE], p, box)
+
+
+@kernel(nrt=False)  # the fields are read in ok's one block (simkit.kernels.low.jit)
+def _ok(legal, pl, params, per_cube, p, box):
+    return legal[box] and pl[p, L.P_BOX + box] * per_cube <= params[p, L.HP_MAX_SURCHARGE]
 
 
 @kernel
@@ -171,15 +181,46 @@ def hex_estimate(S, X, p, h, force_bits, out):
 def usable_force(S, X, W, p, h):
     """Unit-type bits of the Barracks that can reach hex h together (the force's range
     is its lowest: Trains only join when h is on the rail network)."""
+    return _usable_force(
+        S.unit_range,
+        S.pers_effect,
+        S.pers_amount,
+        X.pl,
+        S.neighbors,
+        X.edge_owner,
+        W.clear,
+        X.hex_blocked,
+        W.dist,
+        p,
+        h,
+    )
+
+
+@kernel(nrt=False)  # the fields are read in usable_force's one block
+def _usable_force(
+    unit_range,
+    pers_effect,
+    pers_amount,
+    pl,
+    neighbors,
+    edge_owner,
+    clear,
+    hex_blocked,
+    dist,
+    p,
+    h,
+):
     bits = 0
-    rail = on_rail(S, X, W, p, h)
+    rail = joined_by_rail(neighbors, edge_owner, clear, p, h)
     for u in range(L.NUM_UNITS):
-        if X.pl[p, L.P_UNITS + u] == 0:
+        if pl[p, L.P_UNITS + u] == 0:
             continue
-        reach = unit_reach(S, X, p, u)
+        reach = unit_range[u]
+        if reach > 0:
+            reach += owned_effect(pers_effect, pers_amount, pl[p, L.P_PERS], L.EFF_RANGE_BONUS)
         if reach == 0 and not rail:
             continue
-        if in_range(S, X, W, p, h, reach, False):
+        if hex_blocked[h] and (rail if reach <= 0 else (dist[h] >= 0) & (dist[h] <= reach)):
             bits |= 1 << u
     return bits
 

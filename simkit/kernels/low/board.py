@@ -33,7 +33,7 @@ PORT_RANDOM, PORT_FIRST = 0, 1
 # -- distances --------------------------------------------------------------------------
 
 
-@kernel
+@kernel(nrt=False)
 def distance_field(neighbors, target_mask, dist, queue):
     """Multi-source BFS: dist[h] = steps from h to the nearest target, -1 if none reachable.
 
@@ -270,7 +270,7 @@ def place_ports(rng, hex_q, hex_r, hex_port, num_players, policy, port_hex, mask
 # -- railways --------------------------------------------------------------------------
 
 
-@kernel
+@kernel(nrt=False)
 def clear_network(neighbors, edge_owner, player, port, hex_blocked, out, queue):
     """out[h] = True if h is joined to ``player``'s Port by their own track along a path
     whose every hex (the Port and h included) is free of Old Ones. Returns the count."""
@@ -295,7 +295,7 @@ def clear_network(neighbors, edge_owner, player, port, hex_blocked, out, queue):
     return tail
 
 
-@kernel
+@kernel(nrt=False)
 def can_build_track(neighbors, edge_owner, clear, hex_no_build, hex_terrain, terrain_mask, h, k):
     """May a track be laid across side k of hex h (towards neighbors[h, k]) now?
 
@@ -322,7 +322,7 @@ def lay_track(neighbors, edge_owner, h, k, player):
     edge_owner[m, (k + 3) % NUM_DIRS] = player
 
 
-@kernel
+@kernel(nrt=False)
 def attack_distance(
     neighbors, edge_owner, player, port, hex_blocked, airship_only, dist, queue, clear
 ):
@@ -339,7 +339,7 @@ def attack_distance(
     return spread(neighbors, dist, queue, tail, hex_blocked)
 
 
-@kernel
+@kernel(nrt=False)
 def attackable(
     neighbors,
     edge_owner,

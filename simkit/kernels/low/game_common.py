@@ -5,6 +5,9 @@ Kernels here and in every game_*.py module never allocate: callers own every buf
 (the containers S, X, W of simkit.kernels.game_state). They take StructRefs, which need
 numba's runtime (NRT) to read a field, so unlike simkit/kernels/combat.py they are not
 compiled with _nrt=False (the draw loop there reads its CombatKit once into a KitView).
+The predicates the players ask per hex and per unit are split the same way: a one-block
+wrapper reads the fields (numba prunes the reference counts of a single block) and an
+array-only ``@kernel(nrt=False)`` body does the work (simkit.kernels.low.jit says why).
 """
 
 from simkit.kernels.low import game_layout as L
@@ -16,14 +19,17 @@ from simkit.kernels.low.jit import kernel
 @kernel
 def log_event(X, kind, time, actor, a, b, c, d, e):
     """Append one row to the event log (no-op unless logging is on); returns the row or -1."""
-    g = X.g
+    return _log_row(X.g, X.log, kind, time, actor, a, b, c, d, e)
+
+
+@kernel(nrt=False)  # the fields are read in log_event's one block (simkit.kernels.low.jit)
+def _log_row(g, lg, kind, time, actor, a, b, c, d, e):
     if g[L.G_LOG_ON] == 0:
         return -1
     n = g[L.G_LOG_N]
-    if n >= X.log.shape[0]:
+    if n >= lg.shape[0]:
         g[L.G_LOG_OVERFLOW] = 1
         return -1
-    lg = X.log
     lg[n, 0] = kind
     lg[n, 1] = time
     lg[n, 2] = actor
@@ -190,10 +196,15 @@ def display_count(X):
 @kernel
 def has_effect(S, X, p, effect):
     """Amount of the first owned Personality with ``effect`` (0 if none)."""
-    owned = X.pl[p, L.P_PERS]
-    for c in range(S.pers_effect.size):
-        if (owned >> c) & 1 and S.pers_effect[c] == effect:
-            return max(S.pers_amount[c], 1)
+    return owned_effect(S.pers_effect, S.pers_amount, X.pl[p, L.P_PERS], effect)
+
+
+@kernel(nrt=False)
+def owned_effect(pers_effect, pers_amount, owned, effect):
+    """has_effect on arrays: ``owned`` is the player's Personality bit set."""
+    for c in range(pers_effect.size):
+        if (owned >> c) & 1 and pers_effect[c] == effect:
+            return max(pers_amount[c], 1)
     return 0
 
 
@@ -211,18 +222,29 @@ def unit_capacity(S, X, p, s):
 @kernel
 def unit_reach(S, X, p, u):
     """Off-rail range of unit u for player p (Billy Kneebone adds to units that have one)."""
-    rng_ = S.unit_range[u]
-    if rng_ > 0:
-        rng_ += has_effect(S, X, p, L.EFF_RANGE_BONUS)
-    return rng_
+    return _unit_reach(S.unit_range, S.pers_effect, S.pers_amount, X.pl[p, L.P_PERS], u)
+
+
+@kernel(nrt=False)
+def _unit_reach(unit_range, pers_effect, pers_amount, owned, u):
+    reach = unit_range[u]
+    if reach > 0:
+        reach += owned_effect(pers_effect, pers_amount, owned, L.EFF_RANGE_BONUS)
+    return reach
 
 
 @kernel
 def on_rail(S, X, W, p, h):
     """Hex h is joined by p's own track to a hex of the clear network (Armoured Trains)."""
+    return joined_by_rail(S.neighbors, X.edge_owner, W.clear, p, h)
+
+
+@kernel(nrt=False)
+def joined_by_rail(neighbors, edge_owner, clear, p, h):
+    """on_rail on arrays."""
     for k in range(6):
-        m = S.neighbors[h, k]
-        if m >= 0 and X.edge_owner[h, k] == p and W.clear[m]:
+        m = neighbors[h, k]
+        if m >= 0 and edge_owner[h, k] == p and clear[m]:
             return True
     return False
 
@@ -231,11 +253,17 @@ def on_rail(S, X, W, p, h):
 def in_range(S, X, W, p, h, reach, airship_only):
     """Can a force of lowest range ``reach`` attack hex h? W.dist/W.clear must be current;
     an all-Airship force uses W.dist2 (filled by the caller with the fly-over field)."""
-    if not X.hex_blocked[h]:
+    dist = W.dist2 if airship_only else W.dist
+    return _in_range(S.neighbors, X.edge_owner, W.clear, X.hex_blocked, dist, p, h, reach)
+
+
+@kernel(nrt=False)
+def _in_range(neighbors, edge_owner, clear, hex_blocked, dist, p, h, reach):
+    if not hex_blocked[h]:
         return False
     if reach <= 0:
-        return on_rail(S, X, W, p, h)
-    d = W.dist2[h] if airship_only else W.dist[h]
+        return joined_by_rail(neighbors, edge_owner, clear, p, h)
+    d = dist[h]
     return (d >= 0) & (d <= reach)
 
 

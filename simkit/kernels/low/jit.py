@@ -9,6 +9,16 @@ callee linked in, each copy cost the full subtree again. A ``kernel`` compiles f
 plain types (a literal argument matches them by a safe conversion); LLVM still folds the
 constant where it inlines the call. Keyword options pass through (``inline="always"``).
 
+``@kernel(nrt=False)`` compiles a kernel without numba's reference counting. Every read of
+a container's array field and every array argument is otherwise an ``NRT_incref`` and an
+``NRT_decref``, each an out-of-line call that the pruning pass leaves in functions with
+early returns: in the small predicates the players call per hex (``farm_site``,
+``can_build_track``, ...) they were a quarter of a rollout's time. Without them the arrays
+are borrowed, which is safe because the game's arrays outlive every call. Such a kernel
+may neither allocate (numba refuses to compile it) nor return an array or container (the
+caller would release a reference it was never given):
+``tests/test_kernel_refcounts.py`` checks every one.
+
     >>> @kernel(cache=False)  # (a doctest has no file to cache in)
     ... def add(x, k):
     ...     return x + k
@@ -35,14 +45,15 @@ class KernelDispatcher(CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
-def kernel(fn=None, /, *, cache: bool = True, **options):
-    """``@kernel`` or ``@kernel(inline="always")``: njit with on-disk caching, one
-    specialisation per argument type."""
+def kernel(fn=None, /, *, cache: bool = True, nrt: bool = True, **options):
+    """``@kernel``, ``@kernel(inline="always")`` or ``@kernel(nrt=False)``: njit with on-disk
+    caching, one specialisation per argument type."""
 
     def wrap(func):
-        disp = KernelDispatcher(
-            py_func=func, locals={}, targetoptions={"nopython": True, **options}
-        )
+        targetoptions = {"nopython": True, **options}
+        if not nrt:
+            targetoptions["_nrt"] = False
+        disp = KernelDispatcher(py_func=func, locals={}, targetoptions=targetoptions)
         if cache:
             disp.enable_caching()
         return disp
