@@ -250,8 +250,13 @@ def test_ctrl_c_is_remembered_and_the_handler_restored(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         _on_sigint(signal.SIGINT, None)
     assert Interrupted.requested
-    assert main(["--version"]) == 0
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # Python's handler first: a pytest-xdist worker starts with SIGINT ignored
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert main(["--version"]) == 0
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, outer)
     assert not Interrupted.requested  # each command starts without an old Ctrl-C
 
 
