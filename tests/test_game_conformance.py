@@ -84,7 +84,11 @@ def test_strategy_playing_the_withdraw_table_conforms(eng):
     conformance(eng, "balanced:withdraw=table-value")
 
 
-OOP_CONFORMANCE_SPECS = [*sorted(OOP_REGISTRY), "search:rollouts=1"]
+OOP_CONFORMANCE_SPECS = [
+    *sorted(OOP_REGISTRY),
+    "search:rollouts=1",
+    "search:rollouts=1:policy=mythos:mythos=1",  # its Mythos card searched too
+]
 
 
 @pytest.mark.parametrize("oop", _slow_but(OOP_CONFORMANCE_SPECS, "random"))

@@ -137,9 +137,14 @@ def _hide_from_oop(eng):
     return changed
 
 
-def test_oop_search_decisions_do_not_change_when_only_what_it_cannot_see_changes(eng):
+@pytest.mark.parametrize("mythos", [0, 1])
+def test_oop_search_decisions_do_not_change_when_only_what_it_cannot_see_changes(eng, mythos):
     spec = make_spec(
-        "revenge", 2, "balanced", difficulty="normal", oop="search:rollouts=2:policy=mythos"
+        "revenge",
+        2,
+        "balanced",
+        difficulty="normal",
+        oop=f"search:rollouts=2:policy=mythos:mythos={mythos}",
     )
     _oop_turn(eng, spec, 1, turns_before=6)  # a position where it holds cards
     look = Lookahead(eng)
@@ -212,3 +217,63 @@ def test_an_oop_search_game_is_legal_and_reproducible(eng):
     row2, log2 = eng.play(np.random.default_rng(4), spec, log=True, checked=True)
     np.testing.assert_array_equal(row, row2)
     np.testing.assert_array_equal(log, log2)
+
+
+def _oop_turn_with_card(eng, start, forced):
+    """Replay the Old One player's turn from ``start`` (state, work, streams) with
+    G_FORCED_MYTHOS = ``forced``; returns (the Mythos card it played before its action or
+    None, the forced fallbacks counted)."""
+    state, work, rngs0 = start
+    for dst, src in zip(eng.state, state, strict=True):
+        np.copyto(dst, src)
+    for dst, src in zip(eng.work, work, strict=True):
+        np.copyto(dst, src)
+    X = eng.state
+    X.g[L.G_LOG_ON] = 1
+    first, fallbacks = int(X.g[L.G_LOG_N]), int(X.g[L.G_FORCED_FALLBACKS])
+    X.g[L.G_FORCED_MYTHOS] = forced
+    step_oop(rngs0.copy(), eng.S, eng.X, eng.W, -1)
+    rows = X.log[first : int(X.g[L.G_LOG_N])]
+    played = [int(r[3]) for r in rows if r[0] == L.EV_MYTHOS and r[4] == L.MYTHOS_PLAYED]
+    return (played[0] if played else None), int(X.g[L.G_FORCED_FALLBACKS]) - fallbacks
+
+
+def test_a_forced_mythos_card_is_the_one_played_and_a_forced_none_plays_none(eng):
+    """G_FORCED_MYTHOS (the Old One search's card, mythos=1): the named card is played when
+    it may be played now, "none" plays none, and a card that may not be played now leaves
+    the strategy's own choice (counted as a forced fallback)."""
+    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop="mythos")
+    # seed 34's first Old One turn: the strategy plays a card and another one may be played
+    # (most positions offer no choice: a card's effect must apply now)
+    rngs = _oop_turn(eng, spec, 34, turns_before=0)
+    start = [a.copy() for a in eng.state], [a.copy() for a in eng.work], rngs.copy()
+    own, fell = _oop_turn_with_card(eng, start, 0)
+    assert own is not None and fell == 0
+    held = [int(c) for c in np.flatnonzero(start[0][list(L.State._fields).index("mythos_hand")])]
+    assert len(held) >= 2, held  # a position with a choice of cards
+    assert _oop_turn_with_card(eng, start, 1) == (None, 0)
+    forced_other = 0
+    for c in held:
+        played, fell = _oop_turn_with_card(eng, start, c + 2)
+        if fell:
+            assert (played, fell) == (own, 1)  # not playable now: the strategy's card
+        else:
+            assert played == c
+            forced_other += c != own
+    assert forced_other >= 1  # the force did override the strategy
+
+
+def test_the_oop_search_with_mythos_scores_every_card_and_action_pair(eng):
+    oop = "search:rollouts=1:policy=mythos:mythos=1"
+    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop=oop)
+    _oop_turn(eng, spec, 1, turns_before=6)
+    look = Lookahead(eng)
+    legal = _legal(eng)
+    held = np.flatnonzero(eng.state.mythos_hand > 0)
+    action = look.decide_oop(single_stream(2), spec.oop)
+    assert legal[action]
+    assert look.last_scores.size == (1 + held.size) * legal.sum()
+    assert look.forced_mythos in {1, *(int(c) + 2 for c in held)}
+    # without mythos=1 the card stays the strategy's
+    look.decide_oop(single_stream(2), parse_oop("search:rollouts=1:policy=mythos"))
+    assert look.forced_mythos == 0

@@ -44,6 +44,7 @@ from strategies.registry import public_models
 from strategies.search import OOPSearchPlayer, SearchPlayer
 
 _NO_MODEL = (-1, np.zeros(0), np.zeros(0))  # start_rollout: every seat keeps its strategy
+JOINT = 8  # the Old One player's joint choice (mythos=1): Mythos code * JOINT + OOP_* action
 
 
 class Lookahead:
@@ -61,6 +62,7 @@ class Lookahead:
         self.oop_legal = np.zeros(4, dtype=np.bool_)
         self.rollouts_played = 0
         self.last_scores = np.zeros(0)
+        self.forced_mythos = 0  # decide_oop's Mythos card (mythos=1), G_FORCED_MYTHOS's code
         self._models: dict = {}  # (seat, player id) -> the public model's arrays
         # called as recorder(engine, seat, legal choices, their mean scores, chosen) after
         # every searched decision with a choice: a human seat's box, or (seat OLD_ONES) the
@@ -104,17 +106,26 @@ class Lookahead:
 
     def decide_oop(self, rng: np.ndarray, player: OOPSearchPlayer) -> int:
         """The OOP_* action the Old One player takes this turn (-1: none is legal; the
-        engine state is not changed)."""
+        engine state is not changed). With ``mythos=1`` the Mythos card is searched with
+        it: every (card, action) pair, the card none or one in hand; the card is left in
+        ``forced_mythos`` (G_FORCED_MYTHOS's code: card id + 2, 1 none; 0 without)."""
         eng = self.eng
         legal_oop_actions(eng.S, eng.X, eng.W, self.oop_legal)
         self.last_scores = np.zeros(0)
+        self.forced_mythos = 0
         actions = np.flatnonzero(self.oop_legal)
         if actions.size == 0:
             return -1
-        action = self._search(rng, OLD_ONES, player, actions)
-        if self.recorder is not None and self.last_scores.size > 1:
-            self.recorder(eng, OLD_ONES, actions, self.last_scores, action)
-        return action
+        choices = actions
+        if player.mythos:  # joint choices: code * JOINT + action
+            codes = [1, *(int(c) + 2 for c in np.flatnonzero(eng.state.mythos_hand > 0))]
+            choices = np.array([c * JOINT + a for c in codes for a in actions], dtype=np.int64)
+        choice = self._search(rng, OLD_ONES, player, choices)
+        if player.mythos:
+            self.forced_mythos, choice = divmod(choice, JOINT)
+        elif self.recorder is not None and self.last_scores.size > 1:
+            self.recorder(eng, OLD_ONES, actions, self.last_scores, choice)
+        return choice
 
     def _public_model(self, p: int, player) -> tuple:
         """(strategy id, parameters) for the other humans and the Old One parameters
@@ -181,7 +192,8 @@ class Lookahead:
         """One rollout of ``choice`` on the re-deal and chance of ``seed_pair``."""
         plan = self.plan
         plan[R.PLAN_SEAT] = p
-        plan[R.PLAN_CHOICE] = choice
+        mythos, plan[R.PLAN_CHOICE] = divmod(int(choice), JOINT) if p == OLD_ONES else (0, choice)
+        plan[R.PLAN_MYTHOS] = mythos
         plan[R.PLAN_MODEL_SID] = model[0]
         plan[R.PLAN_PEEK] = 1 if player.peek else 0
         eng = self.eng
@@ -231,7 +243,9 @@ def play_searched(eng, rngs, spec, setup, out: np.ndarray) -> int:
             if p == NOBODY:
                 break
             if p == OLD_ONES:
-                step_oop(rngs, S, X, W, look.decide_oop(rngs[L.RNG_OOP], spec.oop))
+                action = look.decide_oop(rngs[L.RNG_OOP], spec.oop)
+                g[L.G_FORCED_MYTHOS] = look.forced_mythos
+                step_oop(rngs, S, X, W, action)
                 continue
             box = look.decide(rngs[L.RNG_SEAT + p], p, seats[p])
             step_seat(rngs, S, X, W, p, box)

@@ -347,10 +347,23 @@ def oop_turn(rngs, S, X, W):
     # a Mythos card (not after the disc has reached the end; its cost must fit)
     cards = W.cand_h
     k = playable_mythos(S, X, W, target, cards)
-    j = policy.choose_mythos(rng, S, X, cards, k)
+    j = policy.choose_mythos(rng, S, X, cards, k)  # asked also when forced: the same draws
     if j >= k or j < -1:
         oop_refused(X, L.DEC_OOP_MYTHOS, j)
         j = -1
+    forced_card = g[L.G_FORCED_MYTHOS] - 2  # -1: none; -2: the strategy's (j)
+    g[L.G_FORCED_MYTHOS] = 0
+    if forced_card == -1:
+        j = -1
+    elif forced_card >= 0:
+        chosen = -1
+        for i in range(k):
+            if cards[i] == forced_card:
+                chosen = i
+        if chosen < 0:
+            g[L.G_FORCED_FALLBACKS] += 1  # not playable this turn: the strategy's card
+        else:
+            j = chosen
     if j >= 0:
         best = cards[j]
         cost = S.myth_tp[best]

@@ -13,6 +13,7 @@ import numpy as np
 from simkit.kernels.game_loop import OLD_ONES, run_game, step_oop, step_seat
 from simkit.kernels.game_scoring import summarize
 from simkit.kernels.game_search import determinize, start_rollout
+from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.jit import kernel
 from simkit.kernels.low.rand import seed_game_streams, seed_stream
 
@@ -21,7 +22,8 @@ PLAN_SEAT = 0  # the searching seat, or OLD_ONES
 PLAN_CHOICE = 1  # the action box (a seat) or OOP_* action (OLD_ONES) under test
 PLAN_MODEL_SID = 2  # the public model's strategy id for every other seat; -1: keep theirs
 PLAN_PEEK = 3  # 1: no re-deal (the cheating baseline sees everything)
-PLAN_SIZE = 4
+PLAN_MYTHOS = 4  # OLD_ONES: G_FORCED_MYTHOS for its turn (card id + 2, 1 none, 0 its policy's)
+PLAN_SIZE = 5
 
 
 @kernel
@@ -40,6 +42,7 @@ def play_rollout(rngs, S, X, W, live_X, live_W, plan, model_params, oop_params, 
     key[0] = seeds[1]
     seed_game_streams(rngs, key, 0)
     if p == OLD_ONES:
+        X.g[L.G_FORCED_MYTHOS] = plan[PLAN_MYTHOS]
         step_oop(rngs, S, X, W, plan[PLAN_CHOICE])
     else:
         step_seat(rngs, S, X, W, p, plan[PLAN_CHOICE])

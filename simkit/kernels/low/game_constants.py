@@ -50,29 +50,32 @@ G_FORCED_BOX = 47  # action box + 1 the player turn takes (a look-ahead's choice
 G_FORCED_FALLBACKS = 48
 # OOP_* action + 1 the Old One player's next turn takes (a look-ahead's choice), 0
 G_FORCED_OOP_ACTION = 49
-G_OOP_VP = 50
-G_MYTHOS_POS = 51
-G_MYTHOS_LEFT = 52  # cards in the Mythos draw pile (circular buffer mythos_deck)
-G_RULESET = 53  # RULES_* below
-G_PORT_START = 54  # Port strength at setup (0: base-game Ports, Heroic)
-G_OOP_LEFT = 55  # [3 slots] + level-1: tiles left in the OOP's drawn supply of that level
-G_OOP_ACTIONS = 58  # [4 slots] + OOP_* action: how often the OOP took it
-G_MYTHOS_PLAYED = 62
-G_EXTRA_TIME = 63  # Atlach-Nacha: TP the human pays at the next combat (attack or defence)
-G_EXTRA_TIME_SEAT = 64  # Atlach-Nacha: the seat it was played against
-G_SPAWNS_TAKEN = 65
-G_OUTPOSTS_BUILT = 66
-G_OUTPOSTS_LOST = 67
-G_OUTPOST_COMBATS = 68
-G_PORT_FLIPS = 69
-G_OOP_VP_UNITS = 70  # part of G_OOP_VP from units / outposts
-G_MYTHOS_COMBAT = 71  # Mythos cards played during a combat (part of G_MYTHOS_PLAYED)
-G_MYTHOS_FLIPPED = 72  # Mythos Solo: cards flipped on non-illuminated spaces
-G_MYTHOS_NO_EFFECT = 73  # Mythos Solo: flipped cards that did not apply
-G_TABLE_FALLBACKS = 74  # combats whose withdraw table outgrew its buffers (thresholds used)
-G_KILL_MASK = 75  # bit q: seat q had damage on an Old One the current fight destroyed
-G_STALEMATES = 76  # combats that ended in a stalemate (combat_layout STALEMATE)
-G_SIZE = 77  # one past the last slot of g
+# the Old One player's next Mythos card (a look-ahead's choice): card id + 2, 1 none, 0 its
+# strategy's
+G_FORCED_MYTHOS = 50
+G_OOP_VP = 51
+G_MYTHOS_POS = 52
+G_MYTHOS_LEFT = 53  # cards in the Mythos draw pile (circular buffer mythos_deck)
+G_RULESET = 54  # RULES_* below
+G_PORT_START = 55  # Port strength at setup (0: base-game Ports, Heroic)
+G_OOP_LEFT = 56  # [3 slots] + level-1: tiles left in the OOP's drawn supply of that level
+G_OOP_ACTIONS = 59  # [4 slots] + OOP_* action: how often the OOP took it
+G_MYTHOS_PLAYED = 63
+G_EXTRA_TIME = 64  # Atlach-Nacha: TP the human pays at the next combat (attack or defence)
+G_EXTRA_TIME_SEAT = 65  # Atlach-Nacha: the seat it was played against
+G_SPAWNS_TAKEN = 66
+G_OUTPOSTS_BUILT = 67
+G_OUTPOSTS_LOST = 68
+G_OUTPOST_COMBATS = 69
+G_PORT_FLIPS = 70
+G_OOP_VP_UNITS = 71  # part of G_OOP_VP from units / outposts
+G_MYTHOS_COMBAT = 72  # Mythos cards played during a combat (part of G_MYTHOS_PLAYED)
+G_MYTHOS_FLIPPED = 73  # Mythos Solo: cards flipped on non-illuminated spaces
+G_MYTHOS_NO_EFFECT = 74  # Mythos Solo: flipped cards that did not apply
+G_TABLE_FALLBACKS = 75  # combats whose withdraw table outgrew its buffers (thresholds used)
+G_KILL_MASK = 76  # bit q: seat q had damage on an Old One the current fight destroyed
+G_STALEMATES = 77  # combats that ended in a stalemate (combat_layout STALEMATE)
+G_SIZE = 78  # one past the last slot of g
 
 # pl[p] (offsets from 0)
 P_ACTIVE = 0  # 1 = seat in play
