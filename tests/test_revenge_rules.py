@@ -473,7 +473,7 @@ def test_an_old_one_that_reached_a_farm_stops_for_the_rest_of_the_move_action(pa
 def test_a_farm_may_not_go_on_an_outpost_hex(eng):
     """Farms: 'The hex must be empty, it cannot contain any other pieces apart from Railway
     tracks' -- an Outpost is a piece."""
-    from simkit.kernels.game_actions import farm_site, refresh_network
+    from simkit.kernels.game_sites import farm_site, refresh_network
 
     X = revenge_position(eng)
     S, p = eng.arrays, 0

@@ -124,6 +124,7 @@ class Lookahead:
         if player.mythos:
             self.forced_mythos, choice = divmod(choice, JOINT)
         elif self.recorder is not None and self.last_scores.size > 1:
+            # (simkit learn records actions: its searches keep mythos=0)
             self.recorder(eng, OLD_ONES, actions, self.last_scores, choice)
         return choice
 

@@ -50,9 +50,7 @@ G_FORCED_BOX = 47  # action box + 1 the player turn takes (a look-ahead's choice
 G_FORCED_FALLBACKS = 48
 # OOP_* action + 1 the Old One player's next turn takes (a look-ahead's choice), 0
 G_FORCED_OOP_ACTION = 49
-# the Old One player's next Mythos card (a look-ahead's choice): card id + 2, 1 none, 0 its
-# strategy's
-G_FORCED_MYTHOS = 50
+G_FORCED_MYTHOS = 50  # next OOP Mythos card (a look-ahead's): id + 2, 1 none, 0 policy's
 G_OOP_VP = 51
 G_MYTHOS_POS = 52
 G_MYTHOS_LEFT = 53  # cards in the Mythos draw pile (circular buffer mythos_deck)

@@ -157,12 +157,7 @@ G_LAYOUT = Layout(
             1,
             "OOP_* action + 1 the Old One player's next turn takes (a look-ahead's choice), 0",
         ),
-        (
-            "G_FORCED_MYTHOS",
-            1,
-            "the Old One player's next Mythos card (a look-ahead's choice): card id + 2, "
-            "1 none, 0 its strategy's",
-        ),
+        ("G_FORCED_MYTHOS", 1, "next OOP Mythos card (a look-ahead's): id + 2, 1 none, 0 policy's"),
         ("G_OOP_VP", 1),
         ("G_MYTHOS_POS", 1),
         ("G_MYTHOS_LEFT", 1, "cards in the Mythos draw pile (circular buffer mythos_deck)"),
