@@ -157,6 +157,8 @@ def test_oop_search_decisions_do_not_change_when_only_what_it_cannot_see_changes
     a2 = look.decide_oop(single_stream(2), spec.oop)
     assert a2 == a1
     np.testing.assert_array_equal(look.last_scores, s1)
+    if mythos:  # (with mythos=1 an empty hand changes the choices themselves: no control)
+        return
     # and the check can fail: what the OOP sees (its hand) does move the scores
     for dst, src in zip(eng.state, snap[0], strict=True):
         np.copyto(dst, src)
@@ -277,3 +279,33 @@ def test_the_oop_search_with_mythos_scores_every_card_and_action_pair(eng):
     # without mythos=1 the card stays the strategy's
     look.decide_oop(single_stream(2), parse_oop("search:rollouts=1:policy=mythos"))
     assert look.forced_mythos == 0
+
+
+def test_the_searching_old_one_player_plays_the_card_its_search_chose(eng, monkeypatch):
+    """A whole game with search:mythos=1: a turn whose search chose no card plays none, and
+    a chosen card that may be played that turn is the one played (the live game applies
+    the search's card, not only the rollouts)."""
+    chosen = []
+    decide = Lookahead.decide_oop
+
+    def spy(self, rng, player):
+        action = decide(self, rng, player)
+        chosen.append(self.forced_mythos)
+        return action
+
+    monkeypatch.setattr(Lookahead, "decide_oop", spy)
+    oop = "search:rollouts=1:policy=mythos:mythos=1"
+    _, log = eng.play(
+        (2, 0, 0), make_spec("revenge", 2, "balanced", difficulty="normal", oop=oop), log=True
+    )
+    starts = np.flatnonzero(log[:, 0] == L.EV_OO_TURN)
+    played = []
+    for a, b in zip(starts, [*starts[1:], len(log)], strict=True):
+        turn = log[a:b]
+        cards = turn[(turn[:, 0] == L.EV_MYTHOS) & (turn[:, 4] == L.MYTHOS_PLAYED), 3]
+        played.append(int(cards[0]) if cards.size else None)
+    assert len(chosen) == len(played)  # one search per Old One turn
+    assert all(card is None for code, card in zip(chosen, played, strict=True) if code == 1)
+    applied = [(code, card) for code, card in zip(chosen, played, strict=True) if code >= 2]
+    assert any(card == code - 2 for code, card in applied), applied
+    assert chosen.count(1) > 0

@@ -194,7 +194,8 @@ def step_seat(rngs, S, X, W, p, box):
 @kernel
 def step_oop(rngs, S, X, W, action):
     """The Old One player (returned by advance) takes its turn with OOP_* ``action`` (-1:
-    its strategy chooses; the Mythos card before it is always the strategy's)."""
+    its strategy chooses). Its Mythos card before it is its strategy's unless the caller
+    set X.g[G_FORCED_MYTHOS] (simkit.kernels.game_oop.oop_turn)."""
     X.g[L.G_STEPS] += 1
     X.g[L.G_FORCED_OOP_ACTION] = action + 1 if action >= 0 else 0
     take_turn(rngs, S, X, W, OLD_ONES)

@@ -27,11 +27,6 @@ FAR = 1 << 20
 
 
 @kernel
-def surcharge(S, X, p, box):
-    return X.pl[p, L.P_BOX + box] * S.r[L.R_SURCHARGE]
-
-
-@kernel
 def ok(S, X, W, p, box):
     """Legal now and the re-use surcharge within this player's budget."""
     return _ok(W.legal, X.pl, X.params, S.r[L.R_SURCHARGE], p, box)

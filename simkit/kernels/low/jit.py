@@ -17,7 +17,7 @@ early returns: in the small predicates the players call per hex (``farm_site``,
 are borrowed, which is safe because the game's arrays outlive every call. Such a kernel
 may neither allocate (numba refuses to compile it) nor return an array or container (the
 caller would release a reference it was never given):
-``tests/test_kernel_refcounts.py`` checks every one.
+``tests/test_kernel_jit.py`` checks every one.
 
     >>> @kernel(cache=False)  # (a doctest has no file to cache in)
     ... def add(x, k):
