@@ -21,8 +21,8 @@ import time
 import numpy as np
 from joblib import Parallel, delayed
 
-from simkit.core.stats import mean_interval
 from simkit.learn import LearnSettings, old_ones_wins
+from simkit.tune.games import paired
 
 
 def _arm(settings: LearnSettings, strategy: str, games: int) -> tuple[np.ndarray, float]:
@@ -57,8 +57,7 @@ def main(argv: list[str] | None = None) -> dict:
     (w0, t0), (w1, t1) = Parallel(n_jobs=args.jobs)(
         delayed(_arm)(settings, arm, args.games) for arm in arms
     )
-    d = w1 - w0
-    lo, hi = mean_interval(float(d.sum()), float((d * d).sum()), args.games)
+    diff = paired(w1, w0)  # mean of w1 - w0 on the shared seeds, normal 95% interval
     out = {
         "difficulty": args.difficulty,
         "players": args.players,
@@ -68,9 +67,9 @@ def main(argv: list[str] | None = None) -> dict:
         "games": args.games,
         "oop_win_policy_card": round(float(w0.mean()), 4),
         "oop_win_searched_card": round(float(w1.mean()), 4),
-        "diff": round(float(d.mean()), 4),
-        "ci_low": round(lo, 4),
-        "ci_high": round(hi, 4),
+        "diff": round(diff["diff"], 4),
+        "ci_low": round(diff["ci_low"], 4),
+        "ci_high": round(diff["ci_high"], 4),
         "cpu_s_policy_card": round(t0, 1),
         "cpu_s_searched_card": round(t1, 1),
     }
