@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from spawn import sigint_as_from_a_terminal
 
 psutil = pytest.importorskip("psutil")
 
@@ -41,12 +42,14 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def simkit(*argv: str, **extra: str) -> subprocess.Popen:
+    """The command, started as from a terminal (Ctrl-C reaches it; tests/spawn.py)."""
     return subprocess.Popen(
         [sys.executable, "-m", "simkit", *argv],
         env=env(**extra),
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=sigint_as_from_a_terminal,
     )
 
 
@@ -250,7 +253,7 @@ def test_ctrl_c_is_remembered_and_the_handler_restored(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         _on_sigint(signal.SIGINT, None)
     assert Interrupted.requested
-    # Python's handler first: a pytest-xdist worker starts with SIGINT ignored
+    # Python's handler first: a suite launched in the background starts with SIGINT ignored
     outer = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         assert main(["--version"]) == 0
@@ -277,13 +280,6 @@ def test_a_dropped_ctrl_c_still_stops_a_tune_before_its_next_block(monkeypatch):
 
 
 @pytest.mark.slow  # plays games
-@pytest.mark.xfail(
-    strict=False,
-    raises=subprocess.TimeoutExpired,
-    reason="an open defect: in the whole suite on a fresh clone the tune, sent Ctrl-C, did "
-    "not end within 120 s (3 of 4 clones, 2026-12-05); alone, under load and on a warm "
-    "cache it ends at once with exit 130. Cause not found (session 15 closing note)",
-)
 def test_tune_ctrl_c_is_one_line_and_exit_130(tmp_path):
     out = tmp_path / "t"
     proc = simkit(
@@ -310,7 +306,7 @@ def test_tune_ctrl_c_is_one_line_and_exit_130(tmp_path):
     try:
         _, err = proc.communicate(timeout=120)
     finally:
-        if proc.poll() is None:  # (the open defect above) do not leave it tuning
+        if proc.poll() is None:  # a failed test does not leave it tuning
             proc.kill()
             proc.communicate()
     err = err.decode()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from spawn import sigint_as_from_a_terminal
 
 import simkit
 from simkit import lake as lake_mod
@@ -145,6 +146,7 @@ def _start(spec: Path, out: Path, *extra: str) -> subprocess.Popen:
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=sigint_as_from_a_terminal,  # Ctrl-C reaches it (tests/spawn.py)
     )
 
 
