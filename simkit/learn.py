@@ -14,10 +14,15 @@ One generation k = 1, 2, ...:
    choice is a row of ``genK/decisions.parquet``: the turn's features
    (game_layout.LEARN_FEATURES or OOP_LEARN_FEATURES), which boxes were legal, the search's
    mean result for each legal box, and the box it took;
-2. **fit**: scikit-learn's multinomial logistic regression from the features to the box the
-   search took, each decision weighted by how far the search preferred that box over the
-   legal average (near-ties teach little), on every generation's decisions so far; its
-   coefficients are the learned player's box weights, written to ``genK.toml`` (played as
+2. **fit**, on every generation's decisions so far, one of two ``fitter``s (scikit-learn):
+   ``logistic`` (the default), multinomial logistic regression from the features to the box
+   the search took, each decision weighted by how far the search preferred that box over
+   the legal average (near-ties teach little); or ``advantage``, one ridge regression per
+   box from the features to the search's *advantage* for that box (its mean result minus
+   the legal boxes' mean), fitted on the decisions where the box was legal, so the
+   learned score ranks boxes by how much the search gained from each, not only by which
+   one won. The coefficients are the learned player's box weights, written to
+   ``genK.toml`` (played as
    ``learned:DIR/genK.toml``), with the fit's agreement with the search on held-out
    decisions (illegal boxes masked, as in play);
 3. **rate**: ``rate_games`` games on held-out seeds (another root seed than any recording)
@@ -45,6 +50,7 @@ from simkit.kernels.low import game_layout as L
 
 RATE_ROOT_OFFSET = 1_000_003  # held-out seeds: a root seed no recording uses
 SIDES = ("human", "oop")
+FITTERS = ("logistic", "advantage")
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,7 @@ class LearnSettings:
     first_policy: str = ""  # "": the side's (balanced; rusher for the Old One player)
     side: str = "human"  # the seat learned (SIDES)
     humans: str = "balanced"  # side oop: the fixed strategy of every human seat
+    fitter: str = "logistic"  # FITTERS; a run folder made before the option is logistic
 
     @property
     def first(self) -> str:
@@ -106,6 +113,8 @@ class LearnSettings:
             raise UserError(f"learn: --mode must be base or revenge, got '{self.mode}'")
         if self.side not in SIDES:
             raise UserError(f"learn: --side must be human or oop, got '{self.side}'")
+        if self.fitter not in FITTERS:
+            raise UserError(f"learn: --fitter must be logistic or advantage, got '{self.fitter}'")
         if self.side == "oop" and self.mode != "revenge":
             raise UserError("learn: --side oop learns the Old One player of --mode revenge")
         for name, low in (("generations", 1), ("games", 1), ("rollouts", 1), ("rate_games", 2)):
@@ -208,9 +217,8 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
 
 
 def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
-    """Step 2: multinomial logistic regression from features to the search's box."""
+    """Step 2: the box weights from the search's decisions (``settings.fitter``)."""
     import polars as pl
-    from sklearn.linear_model import LogisticRegression
 
     path = out / f"gen{generation}.toml"
     if path.exists():
@@ -236,17 +244,8 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
             f"{int((~held).sum())} decisions; record more games (--games)"
         )
     values = data.select([f"value_{n}" for n in side.choices]).to_numpy()
-    # a decision counts by how much the search preferred its box over the legal average:
-    # near-ties (every box loses, or every box wins) carry little signal
-    gap = np.nanmax(values, axis=1) - np.nanmean(values, axis=1)
-    weight = np.clip(gap, 1e-3, None)
-    model = LogisticRegression(C=1.0, max_iter=2000)
-    model.fit(x[~held], y[~held], sample_weight=weight[~held])
-    weights = np.zeros((len(side.choices), len(side.features)))
-    weights[:, 0] = -10.0  # a box the search never took scores low
-    for row, cls in enumerate(model.classes_):
-        weights[cls, 0] = model.intercept_[row]
-        weights[cls, 1:] = model.coef_[row]
+    fitter = FIT[settings.fitter]
+    weights = fitter.weights(x[~held], y[~held], legal[~held], values[~held])
     full = np.column_stack([np.ones(len(x)), x])
     scores = full @ weights.T
     scores[~legal] = -np.inf
@@ -258,7 +257,7 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
         "agreement_held_out": round(agree, 4),
         "rollout_policy": policy_spec(out, generation - 1, settings).replace(str(out), "."),
         "settings": asdict(settings),
-        "fitter": "sklearn LogisticRegression(C=1.0), multinomial, weighted by the value gap",
+        "fitter": fitter.name,
     }
 
     def write(tmp: Path) -> None:
@@ -281,6 +280,63 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
 
     _atomic_write(path, write)
     return path
+
+
+def _logistic(x, y, legal, values) -> np.ndarray:
+    """Box weights (choices x (1 + features)): multinomial logistic regression to the box
+    the search took, each decision weighted by the search's value gap."""
+    from sklearn.linear_model import LogisticRegression
+
+    # a decision counts by how much the search preferred its box over the legal average:
+    # near-ties (every box loses, or every box wins) carry little signal
+    gap = np.nanmax(values, axis=1) - np.nanmean(values, axis=1)
+    model = LogisticRegression(C=1.0, max_iter=2000)
+    model.fit(x, y, sample_weight=np.clip(gap, 1e-3, None))
+    weights = np.zeros((legal.shape[1], x.shape[1] + 1))
+    weights[:, 0] = -10.0  # a box the search never took scores low
+    for row, cls in enumerate(model.classes_):
+        weights[cls, 0] = model.intercept_[row]
+        weights[cls, 1:] = model.coef_[row]
+    return weights
+
+
+def _advantage(x, y, legal, values) -> np.ndarray:
+    """Box weights (choices x (1 + features)): per box, ridge regression from the features
+    (with the constant) to the search's advantage for it, its value minus the mean value of
+    the decision's legal boxes, on the decisions where the box was legal and valued."""
+    from sklearn.linear_model import Ridge
+
+    full = np.column_stack([np.ones(len(x)), x])
+    valued = legal.astype(bool) & np.isfinite(values)
+    mean = np.nanmean(np.where(valued, values, np.nan), axis=1)
+    weights = np.zeros((legal.shape[1], full.shape[1]))
+    weights[:, 0] = -10.0  # a box never legal in the data scores low
+    for box in range(legal.shape[1]):
+        rows = valued[:, box]
+        if rows.sum() < 2:
+            continue
+        model = Ridge(alpha=1.0, fit_intercept=False)
+        model.fit(full[rows], values[rows, box] - mean[rows])
+        weights[box] = model.coef_
+    return weights
+
+
+@dataclass(frozen=True)
+class Fitter:
+    name: str  # written to the file's [learned.fit] table
+    weights: object  # (x, y, legal, values) -> choices x (1 + features) weights
+
+
+FIT = {
+    "logistic": Fitter(
+        "sklearn LogisticRegression(C=1.0), multinomial, weighted by the value gap", _logistic
+    ),
+    "advantage": Fitter(
+        "sklearn Ridge(alpha=1.0) per choice on the search's advantage (its value minus the "
+        "legal choices' mean)",
+        _advantage,
+    ),
+}
 
 
 def old_ones_wins(eng, settings: LearnSettings, strategy: str, games: int) -> np.ndarray:

@@ -376,3 +376,46 @@ def test_the_shipped_learned_oop_file_plays_and_states_its_rating():
     fit = tomllib.loads(path.read_text())["learned"]["fit"]
     low, high = fit["rating_vs_rusher_ci95"]
     assert 0 < low <= fit["rating_vs_rusher_diff"] <= high  # rated above rusher, as documented
+
+
+def test_the_advantage_fitter_ranks_boxes_by_the_searchs_gain_not_its_pick():
+    """Planted values: box 1's advantage grows with feature 0, box 2's falls with it, box 0
+    is flat. The fitted scores order the legal boxes as the planted advantages do on fresh
+    positions, and a box never legal scores below every other."""
+    from simkit.learn import FIT
+
+    rng = np.random.default_rng(5)
+    n = 4000
+    x = rng.random((n, 2))
+    true = np.column_stack([np.zeros(n), 2 * x[:, 0] - 1, 1 - 2 * x[:, 0], np.zeros(n)])
+    values = 0.5 + 0.1 * true + rng.normal(0, 0.02, (n, 4))
+    legal = np.ones((n, 4), dtype=bool)
+    legal[:, 3] = False
+    values[:, 3] = np.nan
+    y = np.nanargmax(values, axis=1)
+    w = FIT["advantage"].weights(x, y, legal, values)
+    assert w.shape == (4, 3) and w[3, 0] == -10.0
+    fresh = np.array([[0.1, 0.5], [0.5, 0.5], [0.9, 0.5]])
+    scores = np.column_stack([np.ones(3), fresh]) @ w.T
+    assert scores[0].argmax() == 2 and scores[2].argmax() == 1  # the planted best box
+    assert (scores[:, 3] < scores[:, :3].min(axis=1)).all()
+    assert abs(scores[1, 1] - scores[1, 2]) < 0.01  # equal advantage at x0 = 0.5
+
+
+def test_learn_with_the_advantage_fitter_writes_a_file_that_names_it(tmp_path):
+    """--fitter advantage fits the same recorded decisions another way: the file names its
+    fitter and plays; a folder made with one fitter refuses the other in one line."""
+    argv = [*LEARN_OOP, "--fitter", "advantage"]
+    code, _, err = run_learn(tmp_path / "a", argv=argv)
+    assert code == 0, err
+    import tomllib
+
+    from strategies.old_ones import LearnedOOP, parse_oop
+
+    doc = tomllib.loads((tmp_path / "a" / "gen1.toml").read_text())
+    assert doc["learned"]["fit"]["fitter"].startswith("sklearn Ridge")
+    assert isinstance(parse_oop(f"learned:{tmp_path / 'a' / 'gen1.toml'}"), LearnedOOP)
+    code, _, err = run_learn(tmp_path / "a", argv=LEARN_OOP)  # the logistic default
+    assert code == 2 and "other settings" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run_learn(tmp_path / "b", argv=[*LEARN_OOP, "--fitter", "tree"])
+    assert code == 2 and "--fitter" in err and len(err.strip().splitlines()) == 1

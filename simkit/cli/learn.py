@@ -67,6 +67,14 @@ def learn(
         typer.Option("--rate-games", help="Held-out games rating each generation (paired)."),
     ] = 400,
     seed: Annotated[int, typer.Option("--seed", help="Root seed of every game.")] = 1,
+    fitter: Annotated[
+        str,
+        typer.Option(
+            "--fitter",
+            help="logistic (the search's chosen box) or advantage (ridge on the search's value "
+            "of every legal box over their mean; stronger, docs/strong-play.md).",
+        ),
+    ] = "logistic",
     json_out: JsonOption = False,
 ) -> None:
     """Expert iteration (``--help``: the decorator's help text)."""
@@ -98,6 +106,7 @@ def learn(
         seed=seed,
         side=side,
         humans=humans,
+        fitter=fitter,
     )
     settings.check()
     if side == "oop":  # the humans' strategy: one line now, not mid-run
