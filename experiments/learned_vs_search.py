@@ -19,9 +19,19 @@ import argparse
 import json
 import time
 
+import numpy as np
+
 from simkit.core.stats import mean_interval
 from simkit.game.engine import Engine
 from simkit.learn import LearnSettings, old_ones_wins
+
+
+def _played(eng, settings, strategy: str, start: int, games: int):
+    """Held-out games start .. start + games - 1: (Old Ones' wins, CPU seconds)."""
+    eng = eng or Engine()
+    t = time.process_time()
+    wins = old_ones_wins(eng, settings, strategy, games, start)
+    return wins, time.process_time() - t
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -34,6 +44,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--humans", default="balanced")
     ap.add_argument("--oop", default="rusher")
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=1, help="processes (the games do not change)")
     args = ap.parse_args(argv)
     eng = Engine()
     search = f"search:rollouts={args.rollouts}"
@@ -49,9 +60,18 @@ def main(argv: list[str] | None = None) -> dict:
     )
 
     def oop_wins(strategy: str):
-        start = time.process_time()
-        wins = old_ones_wins(eng, settings, strategy, args.games)
-        return wins, time.process_time() - start
+        """(wins per game, CPU seconds summed over the processes)."""
+        if args.jobs == 1:
+            return _played(eng, settings, strategy, 0, args.games)
+        from joblib import Parallel, delayed
+
+        cuts = np.linspace(0, args.games, args.jobs + 1).astype(int)
+        parts = Parallel(n_jobs=args.jobs, backend="loky")(
+            delayed(_played)(None, settings, strategy, a, b - a)
+            for a, b in zip(cuts[:-1], cuts[1:], strict=True)
+            if b > a
+        )
+        return np.concatenate([w for w, _ in parts]), sum(t for _, t in parts)
 
     mine, t_mine = oop_wins(f"learned:{args.learned}")
     theirs, t_theirs = oop_wins(search)

@@ -339,11 +339,14 @@ FIT = {
 }
 
 
-def old_ones_wins(eng, settings: LearnSettings, strategy: str, games: int) -> np.ndarray:
-    """The Old Ones' win (0/1) in each of ``games`` held-out rating games with ``strategy`` in
-    the learned side's seats (root seed ``settings.seed + RATE_ROOT_OFFSET``)."""
+def old_ones_wins(
+    eng, settings: LearnSettings, strategy: str, games: int, start: int = 0
+) -> np.ndarray:
+    """The Old Ones' win (0/1) in each of held-out rating games ``start .. start + games - 1``
+    with ``strategy`` in the learned side's seats (root seed ``settings.seed +
+    RATE_ROOT_OFFSET``; game i is the same deal whatever ``start`` a call begins at)."""
     spec = _spec(settings, strategy)
-    rows, _ = eng.play_many(spec, settings.seed + RATE_ROOT_OFFSET, 0, games)
+    rows, _ = eng.play_many(spec, settings.seed + RATE_ROOT_OFFSET, 0, games, first_game=start)
     return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float)
 
 

@@ -3,6 +3,8 @@ name (a base ladder has no difficulty levels; a Revenge ladder does)."""
 
 from __future__ import annotations
 
+import json
+import re
 import runpy
 from pathlib import Path
 
@@ -177,3 +179,133 @@ def test_oop_search_mythos_pairs_the_two_arms_on_the_same_seeds():
         out["oop_win_searched_card"] - out["oop_win_policy_card"], abs=1e-3
     )
     assert out["ci_low"] <= out["diff"] <= out["ci_high"]
+
+
+def _fake_learn_runs(runs: Path, made: dict) -> None:
+    """A learn run's folder per side and cell with generations whose held-out ratings are
+    given: (side, humans, difficulty) -> [gen1 rating, gen2 rating, ...]."""
+    src = {
+        "hum": ROOT / "experiments/strategies/learned_revenge_2h_normal.toml",
+        "oop": ROOT / "experiments/strategies/learned_oop_revenge_2h_normal.toml",
+    }
+    for (side, h, d), ratings in made.items():
+        folder = runs / f"adv{side}_{h}h_{d}"
+        folder.mkdir(parents=True)
+        settings = {"side": "oop" if side == "oop" else "human", "mode": "revenge"}
+        settings |= {"humans": "balanced", "oop": "rusher", "players": h, "difficulty": d}
+        settings |= {"generations": 2, "games": 9, "rollouts": 8, "rate_games": 20, "seed": 5}
+        settings |= {"fitter": "advantage"}
+        (folder / "learn.json").write_text(json.dumps({"settings": settings}))
+        for k, r in enumerate(ratings, start=1):
+            (folder / f"gen{k}.toml").write_text(src[side].read_text())
+            (folder / f"gen{k}").mkdir()
+            rated = {"generation": k, "games": 20, "old_ones_win": r}
+            (folder / f"gen{k}" / "rating.json").write_text(json.dumps(rated))
+
+
+def _fake_abr_runs(runs: Path, cells) -> None:
+    """An alternating-best-response folder per cell: round 3's two strategy files (copies
+    of the shipped Normal/2 pair, one field moved so each cell's files differ)."""
+    for i, (h, d) in enumerate(cells):
+        folder = runs / f"{h}h_{d}"
+        for step, stem in (("humans", "abr_humans"), ("oop", "abr_oop")):
+            text = (ROOT / f"experiments/strategies/{stem}_revenge_2h_normal.toml").read_text()
+            (folder / f"round3_{step}").mkdir(parents=True)
+            (folder / f"round3_{step}" / "strategy.toml").write_text(_moved(text, i))
+        steps = [{"round": 3, "tuned": "oop", "oop_win": 0.6}]
+        (folder / "trajectory.json").write_text(json.dumps({"eval_games": 40, "steps": steps}))
+
+
+def _moved(text: str, i: int) -> str:
+    """A strategy file with its first number after '= ' or '[' moved by 0.01 i (a new cell:
+    simkit identifies cells by their files' content)."""
+    m = re.search(r"(?m)^(?:[a-z_]+ = |weights = \[\s*\[)(-?\d+\.\d+)", text)
+    return text[: m.start(1)] + f"{float(m[1]) + 0.01 * i}" + text[m.end(1) :]
+
+
+def test_strong_play_made_here_picks_each_sides_best_generation(tmp_path):
+    """The humans' best generation concedes the fewest Old One wins, the Old One player's
+    wins the most; every shipped file's first line says how it was made."""
+    script = runpy.run_path(str(ROOT / "experiments/strong_play_made_here.py"))
+    made = {}
+    for h, d in script["LEARN_SEEDS"]:
+        made["hum", h, d] = [0.40, 0.30]  # generation 2 holds the Old Ones lower
+        made["oop", h, d] = [0.80, 0.70]  # generation 1 wins more
+    _fake_learn_runs(tmp_path / "learn", made)
+    _fake_abr_runs(tmp_path / "abr", script["CELLS"])
+    (tmp_path / "exp" / "strategies").mkdir(parents=True)
+    written = script["pick"](
+        tmp_path / "learn", tmp_path / "abr", experiments=tmp_path / "exp", log=lambda m: None
+    )
+    assert len(written) == 2 * len(script["LEARN_SEEDS"]) + 2 * len(script["CELLS"])
+    assert (tmp_path / "exp" / script["strategy_file"]("learned", "hum", 2, "normal")).is_file()
+    assert not (tmp_path / "exp" / script["strategy_file"]("abr", "hum", 2, "normal")).exists()
+    shipped = {
+        (f, side): (tmp_path / "exp" / script["strategy_file"](f, side, 3, "hard")).read_text()
+        for f in script["FAMILIES"]
+        for side in ("hum", "oop")
+    }
+    hum, oop = shipped["learned", "hum"], shipped["learned", "oop"]
+    assert hum.startswith("# Made by: simkit learn --mode revenge --oop rusher --players 3")
+    assert "--difficulty hard" in hum.splitlines()[0] and "gen2 of 2" in hum.splitlines()[0]
+    assert "--seed 5 --fitter advantage (gen2" in hum.splitlines()[0]
+    assert "gen1 of 2" in oop.splitlines()[0] and "win 0.8000 over 20" in oop.splitlines()[0]
+    assert oop.startswith("# Made by: simkit learn --side oop --humans balanced")
+    abr = shipped["abr", "hum"].splitlines()[0]
+    assert "alternating_best_response.py" in abr and "--humans 3 --difficulty hard" in abr
+
+
+def test_strong_play_made_here_tabulates_every_pairing_on_the_same_deals(tmp_path):
+    """Each cell's spec plays both families made here and at Normal/2; the table has every
+    headline pairing's rates (the Normal/2 cell counts as both) and each pair made here
+    minus made at Normal/2, paired on the same deals."""
+    script = runpy.run_path(str(ROOT / "experiments/strong_play_made_here.py"))
+    exp = tmp_path / "exp"
+    (exp / "strategies").mkdir(parents=True)
+    cells = [(h, d) for h in script["HUMANS"] for d in script["DIFFICULTIES"]]
+    shipped = ROOT / "experiments" / "strategies"
+    source = {  # a shipped file of each family and side
+        ("learned", "hum"): shipped / "learned_revenge_2h_normal.toml",
+        ("learned", "oop"): shipped / "learned_oop_revenge_2h_normal.toml",
+        ("abr", "hum"): shipped / "abr_humans_revenge_2h_normal.toml",
+        ("abr", "oop"): shipped / "abr_oop_revenge_2h_normal.toml",
+    }
+    for family in script["FAMILIES"]:
+        for side in ("hum", "oop"):
+            home = source[family, side]
+            for i, (h, d) in enumerate(cells):
+                (exp / script["strategy_file"](family, side, h, d)).write_text(
+                    _moved(home.read_text(), i)
+                )
+    script["run"](tmp_path / "out", games=4, base_dir=exp, log=lambda m: None)
+    games = script["read"](tmp_path / "out")
+    keys = games.group_by("humans", "difficulty", "pairing").agg(
+        k=pl.struct("chunk_id", "game_index").sort()
+    )
+    assert keys["k"].n_unique() == 1  # the same deals everywhere
+    # a cell other than Normal/2 plays 4 humans x 4 Old Ones; each labelled once
+    hard3 = games.filter((pl.col("humans") == 3) & (pl.col("difficulty") == "hard"))
+    assert hard3.height == 16 * 4 and hard3["pairing"].n_unique() == 16
+    out = script["markdown"](games)
+    for title in script["HEADLINE"]:
+        assert f"| 2 | {title} |" in out and f"| 3 | {title} |" in out, out
+    diff = out.split("difference")[1]
+    assert "| 3 | heroic | learned |" in diff and "| 3 | heroic | ABR |" in diff
+    assert "| 2 | normal |" not in diff  # at Normal/2 both are the same files
+    rates = analysis.win_rates(
+        games.filter(pl.col("pairing") == "ABR pair, made here"),
+        by=["humans", "difficulty"],
+        metric="old_ones_win",
+    )
+    rate = rates.filter((pl.col("humans") == 3) & (pl.col("difficulty") == "hard"))["rate"][0]
+    row = next(ln for ln in out.splitlines() if ln.startswith("| 3 | ABR pair, made here |"))
+    assert row.split("|")[4].strip().startswith(f"{rate:.3f}")
+
+
+def test_learned_vs_search_gives_the_same_games_on_two_processes():
+    script = runpy.run_path(str(ROOT / "experiments/learned_vs_search.py"))
+    argv = ["--side", "oop", "--games", "5", "--rollouts", "1"]
+    argv += ["--learned", str(ROOT / "experiments/strategies/learned_oop_revenge_2h_normal.toml")]
+    one, two = script["main"](argv), script["main"]([*argv, "--jobs", "2"])
+    for key in ("oop_win_learned", "oop_win_search", "diff", "ci_low", "ci_high"):
+        assert one[key] == two[key], key
