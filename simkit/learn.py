@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -324,7 +325,7 @@ def _advantage(x, y, legal, values) -> np.ndarray:
 @dataclass(frozen=True)
 class Fitter:
     name: str  # written to the file's [learned.fit] table
-    weights: object  # (x, y, legal, values) -> choices x (1 + features) weights
+    weights: Callable[..., np.ndarray]  # (x, y, legal, values) -> choices x (1 + features)
 
 
 FIT = {
