@@ -22,7 +22,9 @@ The pairs (families), each made at every cell with the recipe of its Normal/2 pa
 
   (S from ``LEARN_SEEDS``, Normal/2 included); ``pick`` ships the generation with the best
   held-out rating (humans: the lowest Old One win rate; OOP: the highest; the learn run's
-  rating seeds);
+  rating seeds), among the advantage run's generations and, where a logistic run of the same
+  seed exists (``LEARN/<side>_<H>h_<D>``, the same command without ``--fitter``), its
+  generations too: both are rated on the same held-out games;
 - ``abr``: round 3 of alternating best response (each side CMA-ES-tuned against the other;
   the Normal/2 pair is the shipped ``abr_*_revenge_2h_normal.toml``):
 
@@ -106,26 +108,49 @@ def learn_command(folder: Path) -> str:
     return " ".join(["simkit learn", *side, *opts])
 
 
-def best_generation(folder: Path, side: str) -> Path:
-    """The generation file with the best held-out rating for its side (ties: the earlier)."""
-    gens = sorted(folder.glob("gen*.toml"), key=lambda p: int(p.stem[3:]))
+def best_generation(folders: list[Path], side: str) -> Path:
+    """The generation file with the best held-out rating for its side among the learn runs
+    ``folders`` (ties: the earlier folder, then the earlier generation)."""
+    gens = [
+        (i, int(p.stem[3:]), p)
+        for i, folder in enumerate(folders)
+        for p in folder.glob("gen*.toml")
+    ]
     if not gens:
-        raise SystemExit(f"{folder}: no generation files (gen1.toml, ...)")
+        raise SystemExit(f"{folders[0]}: no generation files (gen1.toml, ...)")
     sign = 1.0 if side == "oop" else -1.0
-    return max(gens, key=lambda p: (sign * rating(p)["old_ones_win"], -int(p.stem[3:])))
+    return max(gens, key=lambda g: (sign * rating(g[2])["old_ones_win"], -g[0], -g[1]))[2]
+
+
+def same_rating_seeds(a: Path, b: Path) -> bool:
+    """Whether two learn runs rate on the same held-out games (all settings equal but the
+    fitter and the number of generations)."""
+
+    def fixed(folder: Path) -> dict:
+        s = json.loads((folder / "learn.json").read_text())["settings"]
+        return {k: v for k, v in s.items() if k not in ("fitter", "generations")}
+
+    return fixed(a) == fixed(b)
 
 
 def pick_learned(runs: Path, experiments: Path, humans: int, difficulty: str) -> list[Path]:
+    """The best generation of the advantage-fitter run, or of the logistic run of the same
+    seed where there is one (both rated on the same held-out games)."""
     written = []
     for side in ("hum", "oop"):
-        folder = runs / f"adv{side}_{humans}h_{difficulty}"
-        best = best_generation(folder, side)
-        n = len(list(folder.glob("gen*.toml")))
+        folders = [runs / f"adv{side}_{humans}h_{difficulty}"]
+        logistic = runs / f"{side}_{humans}h_{difficulty}"
+        if (logistic / "learn.json").exists() and same_rating_seeds(folders[0], logistic):
+            folders.append(logistic)
+        best = best_generation(folders, side)
+        n = len(list(best.parent.glob("gen*.toml")))
         r = rating(best)
+        among = " and the logistic run of the same seed" if len(folders) > 1 else ""
         head = (
-            f"# Made by: {learn_command(folder)} ({best.stem} of {n}, the best held-out "
-            f"rating: the Old Ones win {r['old_ones_win']:.4f} over {r['games']:,} held-out "
-            "games; picked by experiments/strong_play_made_here.py)\n"
+            f"# Made by: {learn_command(best.parent)} ({best.stem} of {n}, the best held-out "
+            f"rating among the generations of the advantage run{among}: the Old Ones win "
+            f"{r['old_ones_win']:.4f} over {r['games']:,} held-out games; picked by "
+            "experiments/strong_play_made_here.py)\n"
         )
         target = experiments / strategy_file("learned", side, humans, difficulty)
         target.write_text(head + best.read_text())

@@ -181,7 +181,7 @@ def test_oop_search_mythos_pairs_the_two_arms_on_the_same_seeds():
     assert out["ci_low"] <= out["diff"] <= out["ci_high"]
 
 
-def _fake_learn_runs(runs: Path, made: dict) -> None:
+def _fake_learn_runs(runs: Path, made: dict, fitter: str = "advantage") -> None:
     """A learn run's folder per side and cell with generations whose held-out ratings are
     given: (side, humans, difficulty) -> [gen1 rating, gen2 rating, ...]."""
     src = {
@@ -189,12 +189,12 @@ def _fake_learn_runs(runs: Path, made: dict) -> None:
         "oop": ROOT / "experiments/strategies/learned_oop_revenge_2h_normal.toml",
     }
     for (side, h, d), ratings in made.items():
-        folder = runs / f"adv{side}_{h}h_{d}"
+        folder = runs / f"{'adv' if fitter == 'advantage' else ''}{side}_{h}h_{d}"
         folder.mkdir(parents=True)
         settings = {"side": "oop" if side == "oop" else "human", "mode": "revenge"}
         settings |= {"humans": "balanced", "oop": "rusher", "players": h, "difficulty": d}
         settings |= {"generations": 2, "games": 9, "rollouts": 8, "rate_games": 20, "seed": 5}
-        settings |= {"fitter": "advantage"}
+        settings |= {"fitter": fitter} if fitter != "logistic" else {}
         (folder / "learn.json").write_text(json.dumps({"settings": settings}))
         for k, r in enumerate(ratings, start=1):
             (folder / f"gen{k}.toml").write_text(src[side].read_text())
@@ -232,6 +232,8 @@ def test_strong_play_made_here_picks_each_sides_best_generation(tmp_path):
         made["hum", h, d] = [0.40, 0.30]  # generation 2 holds the Old Ones lower
         made["oop", h, d] = [0.80, 0.70]  # generation 1 wins more
     _fake_learn_runs(tmp_path / "learn", made)
+    # a logistic run of the same seed at one cell: its generation 1 holds the Old Ones lowest
+    _fake_learn_runs(tmp_path / "learn", {("hum", 2, "hard"): [0.20]}, fitter="logistic")
     _fake_abr_runs(tmp_path / "abr", script["CELLS"])
     (tmp_path / "exp" / "strategies").mkdir(parents=True)
     written = script["pick"](
@@ -251,6 +253,9 @@ def test_strong_play_made_here_picks_each_sides_best_generation(tmp_path):
     assert "--seed 5 --fitter advantage (gen2" in hum.splitlines()[0]
     assert "gen1 of 2" in oop.splitlines()[0] and "win 0.8000 over 20" in oop.splitlines()[0]
     assert oop.startswith("# Made by: simkit learn --side oop --humans balanced")
+    two = (tmp_path / "exp" / script["strategy_file"]("learned", "hum", 2, "hard")).read_text()
+    assert "--difficulty hard" in two and "--fitter" not in two.splitlines()[0]
+    assert "gen1 of 1" in two.splitlines()[0] and "and the logistic run" in two.splitlines()[0]
     abr = shipped["abr", "hum"].splitlines()[0]
     assert "alternating_best_response.py" in abr and "--humans 3 --difficulty hard" in abr
 
