@@ -89,6 +89,12 @@ def player(family: str, side: str, where: tuple[int, str]) -> str:
     return FAMILIES[family][side][1] + strategy_file(family, side, *where)
 
 
+def rated_generations(folder: Path) -> list[Path]:
+    """A learn run's generation files that have their rating (a finished generation)."""
+    gens = [p for p in folder.glob("gen*.toml") if (folder / p.stem / "rating.json").exists()]
+    return sorted(gens, key=lambda p: int(p.stem[3:]))
+
+
 def rating(gen_file: Path) -> dict:
     """The learn run's rating of a generation (genK/rating.json beside genK.toml): the Old
     Ones' win rate over its held-out rating games."""
@@ -114,7 +120,7 @@ def best_generation(folders: list[Path], side: str) -> Path:
     gens = [
         (i, int(p.stem[3:]), p)
         for i, folder in enumerate(folders)
-        for p in folder.glob("gen*.toml")
+        for p in rated_generations(folder)
     ]
     if not gens:
         raise SystemExit(f"{folders[0]}: no generation files (gen1.toml, ...)")
@@ -143,7 +149,7 @@ def pick_learned(runs: Path, experiments: Path, humans: int, difficulty: str) ->
         if (logistic / "learn.json").exists() and same_rating_seeds(folders[0], logistic):
             folders.append(logistic)
         best = best_generation(folders, side)
-        n = len(list(best.parent.glob("gen*.toml")))
+        n = len(rated_generations(best.parent))
         r = rating(best)
         among = " and the logistic run of the same seed" if len(folders) > 1 else ""
         head = (
@@ -156,6 +162,32 @@ def pick_learned(runs: Path, experiments: Path, humans: int, difficulty: str) ->
         target.write_text(head + best.read_text())
         written.append(target)
     return written
+
+
+def ratings_table(runs: Path) -> str:
+    """Markdown: per cell and side, each generation's held-out rating (the Old Ones' win
+    rate) for the advantage run and, where there is one, the logistic run of the same seed
+    (the same held-out games), with the first policy's."""
+    lines = [
+        "| humans | difficulty | side | fitter | first policy | gen1 | gen2 | gen3 |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for humans, difficulty in LEARN_SEEDS:
+        for side in ("hum", "oop"):
+            for prefix, fitter in (("adv", "advantage"), ("", "logistic")):
+                folder = runs / f"{prefix}{side}_{humans}h_{difficulty}"
+                gens = rated_generations(folder)
+                if not gens:
+                    continue
+                rated = [rating(g) for g in gens]
+                first = next(a for a in rated[0]["against"] if a["generation"] == 0)
+                cells = [f"{r['old_ones_win']:.3f}" for r in rated] + ["-"] * (3 - len(rated))
+                who = "humans" if side == "hum" else "Old One"
+                lines.append(
+                    f"| {humans} | {difficulty} | {who} | {fitter} | "
+                    f"{first['old_ones_win']:.3f} | " + " | ".join(cells[:3]) + " |"
+                )
+    return "\n".join(lines)
 
 
 def pick_abr(runs: Path, experiments: Path, humans: int, difficulty: str) -> list[Path]:
@@ -355,9 +387,13 @@ def main(argv: list[str]) -> int:
     r.add_argument("--jobs", type=int, default=1)
     t = sub.add_parser("table", help="print the Markdown tables")
     t.add_argument("out", type=Path)
+    g = sub.add_parser("ratings", help="print each learn run's held-out ratings")
+    g.add_argument("learn_runs", type=Path)
     a = ap.parse_args(argv)
     if a.cmd == "pick":
         pick(a.learn_runs, a.abr_runs)
+    elif a.cmd == "ratings":
+        print(ratings_table(a.learn_runs))
     elif a.cmd == "run":
         run(a.out, a.games, a.jobs, log=lambda m: print(m, flush=True))
     else:
