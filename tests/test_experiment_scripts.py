@@ -199,7 +199,8 @@ def _fake_learn_runs(runs: Path, made: dict, fitter: str = "advantage") -> None:
         for k, r in enumerate(ratings, start=1):
             (folder / f"gen{k}.toml").write_text(src[side].read_text())
             (folder / f"gen{k}").mkdir()
-            rated = {"generation": k, "games": 20, "old_ones_win": r}
+            first = {"generation": 0, "old_ones_win": 0.5}
+            rated = {"generation": k, "games": 20, "old_ones_win": r, "against": [first]}
             (folder / f"gen{k}" / "rating.json").write_text(json.dumps(rated))
 
 
@@ -256,6 +257,9 @@ def test_strong_play_made_here_picks_each_sides_best_generation(tmp_path):
     two = (tmp_path / "exp" / script["strategy_file"]("learned", "hum", 2, "hard")).read_text()
     assert "--difficulty hard" in two and "--fitter" not in two.splitlines()[0]
     assert "gen1 of 1" in two.splitlines()[0] and "and the logistic run" in two.splitlines()[0]
+    table = script["ratings_table"](tmp_path / "learn")
+    assert "| 2 | hard | humans | logistic |" in table and "| 0.200 | - | - |" in table
+    assert "| 3 | heroic | Old One | advantage |" in table and "| 0.800 | 0.700 | - |" in table
     abr = shipped["abr", "hum"].splitlines()[0]
     assert "alternating_best_response.py" in abr and "--humans 3 --difficulty hard" in abr
 
