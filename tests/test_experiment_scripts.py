@@ -318,3 +318,28 @@ def test_learned_vs_search_gives_the_same_games_on_two_processes():
     one, two = script["main"](argv), script["main"]([*argv, "--jobs", "2"])
     for key in ("oop_win_learned", "oop_win_search", "diff", "ci_low", "ci_high"):
         assert one[key] == two[key], key
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "experiments/strategies").glob("*.toml")),
+    ids=lambda p: p.stem,
+)
+def test_every_shipped_strategy_file_plays_and_says_how_it_was_made(path):
+    """A spec or a table names these files: each is a valid player of its seat, and its
+    first line is the command that made it."""
+    import tomllib
+
+    from strategies.old_ones import parse_oop
+    from strategies.registry import parse_one
+
+    text = path.read_text()
+    assert text.startswith("# Made by: "), text.splitlines()[0]
+    doc = tomllib.loads(text)
+    if "learned" in doc:
+        oop = doc["learned"]["format"] == "simkit-learned-oop/1"
+        spec = f"learned:{path}"
+    else:
+        oop = doc["strategy"]["role"] == "oop"
+        spec = f"file:{path}"
+    assert (parse_oop if oop else parse_one)(spec) is not None
