@@ -383,3 +383,34 @@ def test_a_stopped_tune_resumed_chooses_what_an_uninterrupted_one_does(
     )
     assert again.returncode == 0, again.stderr.decode()
     assert tuned_fields(out) == tuned_fields(straight)
+
+
+def test_a_ctrl_c_inside_a_study_connection_close_is_not_logged(tmp_path, caplog):
+    """The study closes its connection after every operation (NullPool), so Ctrl-C often
+    lands in close(); SQLAlchemy's pool logs it there with a traceback before re-raising,
+    which broke the one-line rule in a fresh-clone CI run. The interrupt still propagates;
+    nothing is logged."""
+    import logging
+
+    from simkit.tune import TuneSpec, base_strategy, open_study, release_storage
+
+    spec = TuneSpec(mode="base", strategy="balanced", opponents=("balanced",), trials=2)
+    study = open_study(spec, tmp_path, base_strategy(spec))
+    engine = study._storage._backend.engine
+    real, fired = engine.dialect.do_close, []
+
+    def interrupted_close(conn):
+        real(conn)
+        if not fired:
+            fired.append(True)
+            raise KeyboardInterrupt  # as a Ctrl-C landing inside close() does
+
+    engine.dialect.do_close = interrupted_close
+    try:
+        with caplog.at_level(logging.DEBUG), pytest.raises(KeyboardInterrupt):
+            study.set_user_attr("x", 1)
+    finally:
+        engine.dialect.do_close = real
+        release_storage(study._storage)
+    assert fired
+    assert not [r for r in caplog.records if r.name.startswith("sqlalchemy")], caplog.text

@@ -16,6 +16,7 @@ side's VP minus the best other side's).
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -242,6 +243,10 @@ def open_study(spec: TuneSpec, out: Path, default, data_hash: str | None = None)
             f"{db}: not a readable optuna study (corrupt or truncated); move it away to "
             "start afresh"
         )
+    # NullPool closes a connection after every operation, so a Ctrl-C often lands inside
+    # close(): SQLAlchemy's pool then logs it with its traceback (on stderr, through Python's
+    # last-resort handler) before it re-raises it, and the command reports it in one line
+    logging.getLogger("sqlalchemy.pool").setLevel(logging.CRITICAL)
     storage = None
     try:
         from sqlalchemy.pool import NullPool
