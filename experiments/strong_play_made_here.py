@@ -56,7 +56,6 @@ ROOT_SEED = 2025  # the main strong-play table's seed (experiments/strong_play_r
 CHUNK = 1200
 GAMES = 2400
 DIFFICULTIES = ("normal", "hard", "heroic")
-HUMANS = (2, 3)
 HOME = (2, "normal")  # where the main table's files were made
 LEARN_SEEDS = {
     (2, "normal"): 40,
@@ -67,6 +66,7 @@ LEARN_SEEDS = {
     (3, "heroic"): 45,
 }
 CELLS = [cell for cell in LEARN_SEEDS if cell != HOME]  # where the ABR pair is made anew
+HUMANS = tuple(sorted({humans for humans, _ in LEARN_SEEDS}))
 # family -> side -> (file stem, player spec prefix)
 FAMILIES = {
     "learned": {
@@ -268,7 +268,7 @@ def run(
     from simkit.runner.spec import parse_spec
 
     (out / "specs").mkdir(parents=True, exist_ok=True)
-    for humans, difficulty in cells or [(h, d) for h in HUMANS for d in DIFFICULTIES]:
+    for humans, difficulty in cells or LEARN_SEEDS:
         text = spec_text(humans, difficulty, games)
         name = spec_name(humans, difficulty)
         (out / "specs" / f"{name}.toml").write_text(text)

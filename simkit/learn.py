@@ -51,7 +51,6 @@ from simkit.kernels.low import game_layout as L
 
 RATE_ROOT_OFFSET = 1_000_003  # held-out seeds: a root seed no recording uses
 SIDES = ("human", "oop")
-FITTERS = ("logistic", "advantage")
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,7 @@ class LearnSettings:
     first_policy: str = ""  # "": the side's (balanced; rusher for the Old One player)
     side: str = "human"  # the seat learned (SIDES)
     humans: str = "balanced"  # side oop: the fixed strategy of every human seat
-    fitter: str = "logistic"  # FITTERS; a run folder made before the option is logistic
+    fitter: str = "logistic"  # a key of FIT; a run folder made before the option is logistic
 
     @property
     def first(self) -> str:
@@ -114,8 +113,8 @@ class LearnSettings:
             raise UserError(f"learn: --mode must be base or revenge, got '{self.mode}'")
         if self.side not in SIDES:
             raise UserError(f"learn: --side must be human or oop, got '{self.side}'")
-        if self.fitter not in FITTERS:
-            raise UserError(f"learn: --fitter must be logistic or advantage, got '{self.fitter}'")
+        if self.fitter not in FIT:
+            raise UserError(f"learn: --fitter must be {' or '.join(FIT)}, got '{self.fitter}'")
         if self.side == "oop" and self.mode != "revenge":
             raise UserError("learn: --side oop learns the Old One player of --mode revenge")
         for name, low in (("generations", 1), ("games", 1), ("rollouts", 1), ("rate_games", 2)):
