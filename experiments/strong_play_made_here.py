@@ -33,6 +33,20 @@ The pairs (families), each made at every cell with the recipe of its Normal/2 pa
           --humans H --difficulty D \\
           --oop-strategy file:experiments/strategies/rusher_tuned_revenge_normal.toml
 
+- ``co``: the co-trained learned pair, one round of alternating best response between the
+  learned players, from the ``learned`` pair made here (seeds S + 10): the humans learn
+  against that learned Old One player, then the OOP against the humans so made (their best
+  generation):
+
+      simkit learn --mode revenge --players H --difficulty D \\
+          --oop learned:experiments/strategies/learned_adv_oop_revenge_<H>h_<D>.toml \\
+          --generations 3 --games 150 --rollouts 8 --rate-games 2000 --seed S+10 \\
+          --fitter advantage --out LEARN/cohum_<H>h_<D>
+      simkit learn --side oop --players H --difficulty D \\
+          --humans learned:experiments/strategies/learned_co_revenge_<H>h_<D>.toml \\
+          --generations 3 --games 300 --rollouts 8 --rate-games 2000 --seed S+10 \\
+          --fitter advantage --out LEARN/cooop_<H>h_<D>
+
 ``pick`` copies them to ``strategies/<stem>_<H>h_<D>.toml`` (stems in ``FAMILIES``) with a
 first line saying how each was made. ``run`` plays one spec per cell: every human player
 (both families, made here and at Normal/2) against every OOP, 2,400 games each, all on root
@@ -45,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -74,8 +89,12 @@ FAMILIES = {
         "oop": ("learned_adv_oop_revenge", "learned:"),
     },
     "abr": {"hum": ("abr_humans_revenge", "file:"), "oop": ("abr_oop_revenge", "file:")},
+    "co": {
+        "hum": ("learned_co_revenge", "learned:"),
+        "oop": ("learned_co_oop_revenge", "learned:"),
+    },
 }
-TITLE = {"learned": "learned", "abr": "ABR"}
+TITLE = {"learned": "learned", "abr": "ABR", "co": "co-trained"}
 ABR_ROUNDS = 3
 
 
@@ -149,17 +168,39 @@ def pick_learned(runs: Path, experiments: Path, humans: int, difficulty: str) ->
         if (logistic / "learn.json").exists() and same_rating_seeds(folders[0], logistic):
             folders.append(logistic)
         best = best_generation(folders, side)
-        n = len(rated_generations(best.parent))
-        r = rating(best)
         among = " and the logistic run of the same seed" if len(folders) > 1 else ""
-        head = (
-            f"# Made by: {learn_command(best.parent)} ({best.stem} of {n}, the best held-out "
-            f"rating among the generations of the advantage run{among}: the Old Ones win "
-            f"{r['old_ones_win']:.4f} over {r['games']:,} held-out games; picked by "
-            "experiments/strong_play_made_here.py)\n"
-        )
         target = experiments / strategy_file("learned", side, humans, difficulty)
-        target.write_text(head + best.read_text())
+        ship(best, learn_command(best.parent), f"the advantage run{among}", target)
+        written.append(target)
+    return written
+
+
+def ship(best: Path, command: str, runs: str, target: Path) -> None:
+    """Write a picked generation to ``target`` under a first line saying how it was made."""
+    n = len(rated_generations(best.parent))
+    r = rating(best)
+    head = (
+        f"# Made by: {command} ({best.stem} of {n}, the best held-out rating among the "
+        f"generations of {runs}: the Old Ones win {r['old_ones_win']:.4f} over "
+        f"{r['games']:,} held-out games; picked by experiments/strong_play_made_here.py)\n"
+    )
+    target.write_text(head + best.read_text())
+
+
+def pick_co(runs: Path, experiments: Path, humans: int, difficulty: str) -> list[Path]:
+    """The co-trained pair: one round of alternating best response between learned players,
+    from the learned pair made here. The humans' best generation of ``cohum_<cell>`` (learned
+    against the learned Old One player made here), then the Old One player's best of
+    ``cooop_<cell>`` (learned against those humans; its command names them as shipped)."""
+    written = []
+    for side in ("hum", "oop"):
+        best = best_generation([runs / f"co{side}_{humans}h_{difficulty}"], side)
+        command = learn_command(best.parent)
+        if side == "oop":
+            humans_file = "learned:experiments/" + strategy_file("co", "hum", humans, difficulty)
+            command = re.sub(r"--humans \S+", f"--humans {humans_file}", command)
+        target = experiments / strategy_file("co", side, humans, difficulty)
+        ship(best, command, "the co-training run", target)
         written.append(target)
     return written
 
@@ -212,11 +253,13 @@ def pick_abr(runs: Path, experiments: Path, humans: int, difficulty: str) -> lis
 
 
 def pick(learn_runs: Path, abr_runs: Path, experiments: Path = HERE, log=print) -> list[Path]:
-    """Copy each cell's learned pair (each side's best generation) and ABR pair (the last
-    round) to experiments/strategies/, each with a first line saying how it was made."""
+    """Copy each cell's learned and co-trained pairs (each side's best generation) and ABR
+    pair (the last round) to experiments/strategies/, each with a first line saying how it
+    was made."""
     written = []
     for humans, difficulty in LEARN_SEEDS:
         written += pick_learned(learn_runs, experiments, humans, difficulty)
+        written += pick_co(learn_runs, experiments, humans, difficulty)
     for humans, difficulty in CELLS:
         written += pick_abr(abr_runs, experiments, humans, difficulty)
     for path in written:
@@ -323,8 +366,11 @@ HEADLINE = [
     "ABR pair, made here",
     "learned humans vs ABR Old One, made here",
     "ABR humans vs learned Old One, made here",
+    "co-trained pair, made here",
+    "co-trained humans vs learned Old One, made here",
     "learned pair, made at Normal/2",
     "ABR pair, made at Normal/2",
+    "co-trained pair, made at Normal/2",
 ]
 
 

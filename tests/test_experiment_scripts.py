@@ -181,15 +181,18 @@ def test_oop_search_mythos_pairs_the_two_arms_on_the_same_seeds():
     assert out["ci_low"] <= out["diff"] <= out["ci_high"]
 
 
-def _fake_learn_runs(runs: Path, made: dict, fitter: str = "advantage") -> None:
+def _fake_learn_runs(runs: Path, made: dict, fitter: str = "advantage", prefix=None) -> None:
     """A learn run's folder per side and cell with generations whose held-out ratings are
-    given: (side, humans, difficulty) -> [gen1 rating, gen2 rating, ...]."""
+    given: (side, humans, difficulty) -> [gen1 rating, gen2 rating, ...]. The folder is
+    <prefix><side>_<H>h_<D>, the prefix "adv" for the advantage fitter unless given."""
     src = {
         "hum": ROOT / "experiments/strategies/learned_revenge_2h_normal.toml",
         "oop": ROOT / "experiments/strategies/learned_oop_revenge_2h_normal.toml",
     }
     for (side, h, d), ratings in made.items():
-        folder = runs / f"{'adv' if fitter == 'advantage' else ''}{side}_{h}h_{d}"
+        if prefix is None:
+            prefix = "adv" if fitter == "advantage" else ""
+        folder = runs / f"{prefix}{side}_{h}h_{d}"
         folder.mkdir(parents=True)
         settings = {"side": "oop" if side == "oop" else "human", "mode": "revenge"}
         settings |= {"humans": "balanced", "oop": "rusher", "players": h, "difficulty": d}
@@ -235,12 +238,14 @@ def test_strong_play_made_here_picks_each_sides_best_generation(tmp_path):
     _fake_learn_runs(tmp_path / "learn", made)
     # a logistic run of the same seed at one cell: its generation 1 holds the Old Ones lowest
     _fake_learn_runs(tmp_path / "learn", {("hum", 2, "hard"): [0.20]}, fitter="logistic")
+    co = {key: list(reversed(rates)) for key, rates in made.items()}  # the other generation
+    _fake_learn_runs(tmp_path / "learn", co, prefix="co")
     _fake_abr_runs(tmp_path / "abr", script["CELLS"])
     (tmp_path / "exp" / "strategies").mkdir(parents=True)
     written = script["pick"](
         tmp_path / "learn", tmp_path / "abr", experiments=tmp_path / "exp", log=lambda m: None
     )
-    assert len(written) == 2 * len(script["LEARN_SEEDS"]) + 2 * len(script["CELLS"])
+    assert len(written) == 4 * len(script["LEARN_SEEDS"]) + 2 * len(script["CELLS"])
     assert (tmp_path / "exp" / script["strategy_file"]("learned", "hum", 2, "normal")).is_file()
     assert not (tmp_path / "exp" / script["strategy_file"]("abr", "hum", 2, "normal")).exists()
     shipped = {
@@ -260,6 +265,12 @@ def test_strong_play_made_here_picks_each_sides_best_generation(tmp_path):
     table = script["ratings_table"](tmp_path / "learn")
     assert "| 2 | hard | humans | logistic |" in table and "| 0.200 | - | - |" in table
     assert "| 3 | heroic | Old One | advantage |" in table and "| 0.800 | 0.700 | - |" in table
+    co_hum, co_oop = shipped["co", "hum"].splitlines()[0], shipped["co", "oop"].splitlines()[0]
+    assert "gen1 of 2" in co_hum and "the co-training run" in co_hum
+    assert "gen2 of 2" in co_oop and "win 0.8000 over 20" in co_oop
+    # the Old One player names the humans it learned against as shipped, not a run folder
+    humans = "--humans learned:experiments/strategies/learned_co_revenge_3h_hard.toml "
+    assert humans in co_oop
     abr = shipped["abr", "hum"].splitlines()[0]
     assert "alternating_best_response.py" in abr and "--humans 3 --difficulty hard" in abr
 
@@ -278,6 +289,8 @@ def test_strong_play_made_here_tabulates_every_pairing_on_the_same_deals(tmp_pat
         ("learned", "oop"): shipped / "learned_oop_revenge_2h_normal.toml",
         ("abr", "hum"): shipped / "abr_humans_revenge_2h_normal.toml",
         ("abr", "oop"): shipped / "abr_oop_revenge_2h_normal.toml",
+        ("co", "hum"): shipped / "learned_adv_revenge_2h_normal.toml",
+        ("co", "oop"): shipped / "learned_adv_oop_revenge_2h_normal.toml",
     }
     for family in script["FAMILIES"]:
         for side in ("hum", "oop"):
@@ -292,14 +305,15 @@ def test_strong_play_made_here_tabulates_every_pairing_on_the_same_deals(tmp_pat
         k=pl.struct("chunk_id", "game_index").sort()
     )
     assert keys["k"].n_unique() == 1  # the same deals everywhere
-    # a cell other than Normal/2 plays 4 humans x 4 Old Ones; each labelled once
+    # a cell other than Normal/2 plays 6 humans x 6 Old Ones; each labelled once
     hard3 = games.filter((pl.col("humans") == 3) & (pl.col("difficulty") == "hard"))
-    assert hard3.height == 16 * 4 and hard3["pairing"].n_unique() == 16
+    assert hard3.height == 36 * 4 and hard3["pairing"].n_unique() == 36
     out = script["markdown"](games)
     for title in script["HEADLINE"]:
         assert f"| 2 | {title} |" in out and f"| 3 | {title} |" in out, out
     diff = out.split("difference")[1]
-    assert "| 3 | heroic | learned |" in diff and "| 3 | heroic | ABR |" in diff
+    for title in script["TITLE"].values():
+        assert f"| 3 | heroic | {title} |" in diff
     assert "| 2 | normal |" not in diff  # at Normal/2 both are the same files
     rates = analysis.win_rates(
         games.filter(pl.col("pairing") == "ABR pair, made here"),
