@@ -133,24 +133,29 @@ class SearchPlayer:
 class OOPSearchPlayer(SearchPlayer):
     """The same look-ahead for the Old One player (Revenge, ``--oop search``): each turn's
     action (Place / Reveal / Move / Summon) is searched; with ``mythos=1`` the turn's
-    Mythos card too (none, or any card in hand, jointly with the action). Its site, tile
-    and movement choices, its Mythos card unless ``mythos=1``, and all rollout play are
-    the rollout policy's (an OOP strategy). It re-deals only what the OOP cannot see: the
-    stacks and the piles (it knows its hand and may look at the face-down tiles on the
-    map)."""
+    Mythos card too (none, or any card in hand, jointly with the action); with ``sites=1``
+    a second search over the chosen action's own choices when it is Place (every legal
+    level and site) or Reveal (every face-down tile on the map). Its movement and kept
+    Summon cards, its Mythos card unless ``mythos=1``, its site and tile unless
+    ``sites=1``, and all rollout play are the rollout policy's (an OOP strategy). It
+    re-deals only what the OOP cannot see: the stacks and the piles (it knows its hand and
+    may look at the face-down tiles on the map)."""
 
     role: ClassVar[str] = "Old One strategy"
     policy: str = "rusher"
     opponents: str = "balanced"  # public model of the humans (a human strategy)
     mythos: int = 0  # 1: search the turn's Mythos card jointly with the action
+    sites: int = 0  # 1: then search the Place's level and site, or the Reveal's tile
 
     def __post_init__(self):
         super().__post_init__()
-        if self.mythos not in (0, 1):
-            raise UserError(f"{self.role} search: mythos must be 0 or 1, got {self.mythos}")
+        for name in ("mythos", "sites"):
+            if getattr(self, name) not in (0, 1):
+                value = getattr(self, name)
+                raise UserError(f"{self.role} search: {name} must be 0 or 1, got {value}")
 
     def opponents_spec(self) -> str:
         return spec_of(self.opponents) if self.opponents.strip() else "balanced"
 
     def describe(self) -> dict:
-        return {**super().describe(), "mythos": self.mythos}
+        return {**super().describe(), "mythos": self.mythos, "sites": self.sites}

@@ -169,15 +169,15 @@ def test_learned_vs_search_pairs_the_same_seeds_and_reports_the_difference():
     assert out["cpu_s_search"] > out["cpu_s_learned"]
 
 
-def test_oop_search_mythos_pairs_the_two_arms_on_the_same_seeds():
-    """Both arms are the same Old One search but for mythos=1, on the same seeds: the
-    difference is the two rates' difference, inside its own interval."""
-    script = runpy.run_path(str(ROOT / "experiments/oop_search_mythos.py"))
-    out = script["main"](["--games", "4", "--rollouts", "1", "--jobs", "1"])
-    assert out["games"] == 4 and out["policy_searched_card"].endswith(":mythos=1")
-    assert out["diff"] == pytest.approx(
-        out["oop_win_searched_card"] - out["oop_win_policy_card"], abs=1e-3
-    )
+@pytest.mark.parametrize("searched", ["mythos", "sites"])
+def test_oop_search_choices_pairs_the_two_arms_on_the_same_seeds(searched):
+    """Both arms are the same Old One search but for mythos=1 or sites=1, on the same seeds:
+    the difference is the two rates' difference, inside its own interval."""
+    script = runpy.run_path(str(ROOT / "experiments/oop_search_choices.py"))
+    argv = ["--searched", searched, "--games", "4", "--rollouts", "1", "--jobs", "1"]
+    out = script["main"](argv)
+    assert out["games"] == 4 and out["arm_searched"] == out["arm_policy"] + f":{searched}=1"
+    assert out["diff"] == pytest.approx(out["oop_win_searched"] - out["oop_win_policy"], abs=1e-3)
     assert out["ci_low"] <= out["diff"] <= out["ci_high"]
 
 

@@ -88,6 +88,7 @@ OOP_CONFORMANCE_SPECS = [
     *sorted(OOP_REGISTRY),
     "search:rollouts=1",
     "search:rollouts=1:policy=mythos:mythos=1",  # its Mythos card searched too
+    "search:rollouts=1:sites=1",  # its Place's level and site, its Reveal's tile searched too
 ]
 
 

@@ -153,6 +153,7 @@ SEARCH_TABLES = (
     ("base", 2, 12, "search:rollouts=1,random", {}),
     ("revenge", 2, 12, "random", dict(oop="search:rollouts=1", difficulty="hard")),
     ("revenge", 2, 6, "balanced", dict(oop="search:rollouts=1:mythos=1", difficulty="heroic")),
+    ("revenge", 3, 6, "balanced", dict(oop="search:rollouts=1:sites=1", difficulty="normal")),
     (
         "revenge",
         3,

@@ -137,27 +137,31 @@ def _hide_from_oop(eng):
     return changed
 
 
-@pytest.mark.parametrize("mythos", [0, 1])
-def test_oop_search_decisions_do_not_change_when_only_what_it_cannot_see_changes(eng, mythos):
+@pytest.mark.parametrize("extra", ["", ":mythos=1", ":sites=1"])
+def test_oop_search_decisions_do_not_change_when_only_what_it_cannot_see_changes(eng, extra):
     spec = make_spec(
         "revenge",
         2,
         "balanced",
         difficulty="normal",
-        oop=f"search:rollouts=2:policy=mythos:mythos={mythos}",
+        oop=f"search:rollouts=2:policy=mythos{extra}",
     )
     _oop_turn(eng, spec, 1, turns_before=6)  # a position where it holds cards
     look = Lookahead(eng)
     snap = [a.copy() for a in eng.state], [a.copy() for a in eng.work]
     a1 = look.decide_oop(single_stream(2), spec.oop)
     s1 = look.last_scores.copy()
+    forced1 = (look.forced_mythos, look.forced_place, look.forced_reveal)
     assert s1.size >= 2  # a real choice
+    if extra == ":sites=1":  # the second search ran: its scores are of the sites or tiles
+        assert a1 in (L.OOP_PLACE, L.OOP_REVEAL) and max(forced1[1:]) > 0
     changed = _hide_from_oop(eng)
     assert len(changed) >= 2, changed
     a2 = look.decide_oop(single_stream(2), spec.oop)
     assert a2 == a1
+    assert (look.forced_mythos, look.forced_place, look.forced_reveal) == forced1
     np.testing.assert_array_equal(look.last_scores, s1)
-    if mythos:  # (with mythos=1 an empty hand changes the choices themselves: no control)
+    if extra == ":mythos=1":  # (an empty hand changes the choices themselves: no control)
         return
     # and the check can fail: what the OOP sees (its hand) does move the scores
     for dst, src in zip(eng.state, snap[0], strict=True):
@@ -309,3 +313,125 @@ def test_the_searching_old_one_player_plays_the_card_its_search_chose(eng, monke
     applied = [(code, card) for code, card in zip(chosen, played, strict=True) if code >= 2]
     assert any(card == code - 2 for code, card in applied), applied
     assert chosen.count(1) > 0
+
+
+def _place_or_reveal(eng, start, action, forced_place=0, forced_reveal=0):
+    """Replay the Old One player's turn from ``start`` with its action forced to ``action``
+    and G_FORCED_PLACE / G_FORCED_REVEAL set; returns (its EV_OOP_ACTION row's (tile, hex,
+    level), the forced fallbacks counted)."""
+    state, work, rngs0 = start
+    for dst, src in zip(eng.state, state, strict=True):
+        np.copyto(dst, src)
+    for dst, src in zip(eng.work, work, strict=True):
+        np.copyto(dst, src)
+    X = eng.state
+    X.g[L.G_LOG_ON] = 1
+    first, fallbacks = int(X.g[L.G_LOG_N]), int(X.g[L.G_FORCED_FALLBACKS])
+    X.g[L.G_FORCED_PLACE], X.g[L.G_FORCED_REVEAL] = forced_place, forced_reveal
+    step_oop(rngs0.copy(), eng.S, eng.X, eng.W, action)
+    rows = X.log[first : int(X.g[L.G_LOG_N])]
+    done = [r for r in rows if r[0] == L.EV_OOP_ACTION and r[3] == action]
+    assert len(done) == 1
+    r = done[0]
+    return (int(r[4]), int(r[5]), int(r[6])), int(X.g[L.G_FORCED_FALLBACKS]) - fallbacks
+
+
+def _rulebook_place_sites(eng, level):
+    """The hexes a level-``level`` (1-3) tile may go on, by the rule text (Revenge, Place):
+    a Spawn tile whose level (+1 if Dangerous) is at least the tile's, an empty one while
+    one of the required level is empty, else one with room."""
+    X = eng.state
+    n = X.hx.shape[0]
+    count = np.zeros(n, dtype=int)
+    for h in X.tile_hex[X.tile_hex >= 0]:
+        count[h] += 1
+    level_ok = [
+        h
+        for h in range(n)
+        if X.hx[h, L.H_SPAWN] >= 0
+        and eng.arrays.hex_level[h] >= 1
+        and eng.arrays.hex_level[h] + X.hx[h, L.H_SPAWN] >= level
+    ]
+    empty = [h for h in level_ok if count[h] == 0]
+    return set(empty) if empty else {h for h in level_ok if count[h] < L.MAX_IN_HEX}
+
+
+def test_a_forced_place_is_the_level_and_site_played_and_an_illegal_one_falls_back(eng):
+    """G_FORCED_PLACE (the Old One search's Place, sites=1): every legal (level, site) it
+    lists is the one played, each a site the rule allows for that level; a site the rule
+    does not allow leaves the strategy's own Place (a counted fallback)."""
+    from simkit.kernels.game_oop import place_options
+
+    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop="rusher")
+    rngs = _oop_turn(eng, spec, 5, turns_before=3)
+    start = [a.copy() for a in eng.state], [a.copy() for a in eng.work], rngs.copy()
+    options = np.zeros(3 * eng.arrays.neighbors.shape[0], dtype=np.int64)
+    k = place_options(eng.S, eng.X, eng.W, options)
+    codes = [divmod(int(c), L.PLACE_CODE) for c in options[:k]]
+    assert len(codes) >= 2, codes  # a position with a choice
+    by_level = {lv: {h for lvl, h in codes if lvl == lv} for lv, _ in codes}
+    for lv, sites in by_level.items():
+        assert sites == _rulebook_place_sites(eng, lv + 1), lv
+    own, fell = _place_or_reveal(eng, start, L.OOP_PLACE)
+    assert fell == 0
+    overridden = 0
+    for lv, h in codes:
+        (tile, hex_, level), fell = _place_or_reveal(
+            eng, start, L.OOP_PLACE, forced_place=1 + lv * L.PLACE_CODE + h
+        )
+        assert (hex_, level, fell) == (h, lv + 1, 0)
+        assert int(eng.arrays.tile_level[tile]) == lv + 1
+        overridden += (hex_, level) != own[1:]
+    assert overridden >= 1
+    no_site = next(h for h in range(eng.state.hx.shape[0]) if eng.state.hx[h, L.H_SPAWN] < 0)
+    got, fell = _place_or_reveal(eng, start, L.OOP_PLACE, forced_place=1 + no_site)
+    assert (got, fell) == (own, 1)
+
+
+def test_a_forced_reveal_flips_that_face_down_tile(eng):
+    """G_FORCED_REVEAL (sites=1): the named face-down tile on the map is the one revealed;
+    a tile not face down on the map leaves the strategy's (a counted fallback)."""
+    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop="rusher")
+    rngs = _oop_turn(eng, spec, 5, turns_before=8)
+    start = [a.copy() for a in eng.state], [a.copy() for a in eng.work], rngs.copy()
+    X = eng.state
+    down = np.flatnonzero((X.tile_hex >= 0) & ~X.tile_up)
+    assert down.size >= 2, down  # a position with a choice
+    own, fell = _place_or_reveal(eng, start, L.OOP_REVEAL)
+    assert fell == 0
+    for t in down:
+        (tile, hex_, _), fell = _place_or_reveal(eng, start, L.OOP_REVEAL, forced_reveal=t + 1)
+        assert (tile, hex_, fell) == (t, start[0][list(L.State._fields).index("tile_hex")][t], 0)
+        assert eng.state.tile_up[t]
+    in_stack = int(np.flatnonzero(start[0][list(L.State._fields).index("tile_hex")] < 0)[0])
+    assert _place_or_reveal(eng, start, L.OOP_REVEAL, forced_reveal=in_stack + 1) == (own, 1)
+
+
+def test_the_searching_old_one_player_plays_the_site_and_tile_its_search_chose(eng, monkeypatch):
+    """A whole game with search:sites=1: every searched Place is played at the level and
+    site the search chose, every searched Reveal flips its tile (the live game applies the
+    second search, not only the rollouts), and both were searched at least once."""
+    chosen = []
+    decide = Lookahead.decide_oop
+
+    def spy(self, rng, player):
+        action = decide(self, rng, player)
+        chosen.append((action, self.forced_place, self.forced_reveal, self.last_scores.size))
+        return action
+
+    monkeypatch.setattr(Lookahead, "decide_oop", spy)
+    spec = make_spec("revenge", 2, "balanced", difficulty="normal", oop="search:rollouts=1:sites=1")
+    _, log = eng.play((3, 0, 0), spec, log=True)
+    done = log[log[:, 0] == L.EV_OOP_ACTION]
+    assert len(done) == sum(a >= 0 for a, *_ in chosen)
+    searched = {L.OOP_PLACE: 0, L.OOP_REVEAL: 0}
+    for (action, place, reveal, _), row in zip([c for c in chosen if c[0] >= 0], done, strict=True):
+        assert row[3] == action
+        if action == L.OOP_PLACE and place:
+            lv, h = divmod(place - 1, L.PLACE_CODE)
+            assert (row[5], row[6]) == (h, lv + 1)
+            searched[action] += 1
+        if action == L.OOP_REVEAL and reveal:
+            assert row[4] == reveal - 1
+            searched[action] += 1
+    assert searched[L.OOP_PLACE] > 0 and searched[L.OOP_REVEAL] > 0, searched

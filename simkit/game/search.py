@@ -34,6 +34,7 @@ from simkit.kernels.game_loop import (
     step_oop,
     step_seat,
 )
+from simkit.kernels.game_oop import place_options
 from simkit.kernels.game_scoring import summarize
 from simkit.kernels.game_search import legal_boxes, legal_oop_actions
 from simkit.kernels.game_setup import setup_game
@@ -63,6 +64,11 @@ class Lookahead:
         self.rollouts_played = 0
         self.last_scores = np.zeros(0)
         self.forced_mythos = 0  # decide_oop's Mythos card (mythos=1), G_FORCED_MYTHOS's code
+        self.forced_place = 0  # decide_oop's Place (sites=1), G_FORCED_PLACE's code
+        self.forced_reveal = 0  # decide_oop's Reveal (sites=1), G_FORCED_REVEAL's code
+        self.options = np.zeros(
+            3 * engine.arrays.neighbors.shape[0], dtype=np.int64
+        )  # place_options
         self._models: dict = {}  # (seat, player id) -> the public model's arrays
         # called as recorder(engine, seat, legal choices, their mean scores, chosen) after
         # every searched decision with a choice: a human seat's box, or (seat OLD_ONES) the
@@ -108,11 +114,14 @@ class Lookahead:
         """The OOP_* action the Old One player takes this turn (-1: none is legal; the
         engine state is not changed). With ``mythos=1`` the Mythos card is searched with
         it: every (card, action) pair, the card none or one in hand; the card is left in
-        ``forced_mythos`` (G_FORCED_MYTHOS's code: card id + 2, 1 none; 0 without)."""
+        ``forced_mythos`` (G_FORCED_MYTHOS's code: card id + 2, 1 none; 0 without). With
+        ``sites=1`` a chosen Place or Reveal is then searched over its own choices (every
+        level and site, or every face-down tile), left in ``forced_place`` /
+        ``forced_reveal``."""
         eng = self.eng
         legal_oop_actions(eng.S, eng.X, eng.W, self.oop_legal)
         self.last_scores = np.zeros(0)
-        self.forced_mythos = 0
+        self.forced_mythos = self.forced_place = self.forced_reveal = 0
         actions = np.flatnonzero(self.oop_legal)
         if actions.size == 0:
             return -1
@@ -126,7 +135,35 @@ class Lookahead:
         elif self.recorder is not None and self.last_scores.size > 1:
             # (simkit learn records actions: its searches keep mythos=0)
             self.recorder(eng, OLD_ONES, actions, self.last_scores, choice)
+        if player.sites and choice in (L.OOP_PLACE, L.OOP_REVEAL):
+            self._search_sites(rng, player, choice)
         return choice
+
+    def _search_sites(self, rng, player, action: int) -> None:
+        """forced_place (Place: every legal level and site) or forced_reveal (Reveal: every
+        face-down tile on the map) by the same search, the action and the Mythos card as
+        chosen. The engine plays the policy's instead if the card changed the board."""
+        eng = self.eng
+        if action == L.OOP_PLACE:
+            k = place_options(eng.S, eng.X, eng.W, self.options)
+            options = self.options[:k].copy()
+        else:
+            state = eng.state
+            options = np.flatnonzero((state.tile_hex >= 0) & ~state.tile_up).astype(np.int64)
+        if options.size == 0:
+            return
+        mythos = self.forced_mythos
+
+        def plan(option: int) -> tuple:
+            if action == L.OOP_PLACE:
+                return mythos, action, option + 1, 0
+            return mythos, action, 0, option + 1
+
+        best = self._search(rng, OLD_ONES, player, options, plan)
+        if action == L.OOP_PLACE:
+            self.forced_place = best + 1
+        else:
+            self.forced_reveal = best + 1
 
     def _public_model(self, p: int, player) -> tuple:
         """(strategy id, parameters) for the other humans and the Old One parameters
@@ -144,13 +181,15 @@ class Lookahead:
             )
         return self._models[key]
 
-    def _search(self, rng, p: int, player, choices: np.ndarray) -> int:
+    def _search(self, rng, p: int, player, choices: np.ndarray, plan=None) -> int:
         """The choice with the best mean rollout result for p (a seat, or OLD_ONES); every
         choice meets the same re-deals and the same rollout chance (rollout j of every
         choice shares its seeds). ``rng``: the deciding seat's own stream, which draws the
         re-deal and rollout seeds. ``halving=1``: sequential halving (Karnin, Koren and
         Somekh 2013) spends the same budget, rollouts x choices, in rounds that each drop
-        the worse half of the choices left, so the close contenders get the rollouts."""
+        the worse half of the choices left, so the close contenders get the rollouts.
+        ``plan``: choice -> (Mythos code, action, Place code, Reveal code) for the Old One
+        player (default: ``divmod(choice, JOINT)`` and the policy's Place and Reveal)."""
         if choices.size == 1:
             return int(choices[0])
         n = choices.size
@@ -165,7 +204,7 @@ class Lookahead:
         if not halving:
             for j in range(player.rollouts):
                 for a in range(n):
-                    total[a] += self._rollout(p, player, model, seeds[j], choices[a])
+                    total[a] += self._rollout(p, player, model, seeds[j], choices[a], plan)
             played[:] = player.rollouts
         else:
             alive = np.arange(n)
@@ -175,7 +214,7 @@ class Lookahead:
                 for _ in range(per):
                     for a in alive:
                         j = played[a]
-                        total[a] += self._rollout(p, player, model, seeds[j], choices[a])
+                        total[a] += self._rollout(p, player, model, seeds[j], choices[a], plan)
                         played[a] += 1
                 if r < rounds - 1:
                     mean = total[alive] / played[alive]
@@ -189,12 +228,17 @@ class Lookahead:
         self.last_played = played
         return int(choices[int(np.argmax(total))])
 
-    def _rollout(self, p, player, model, seed_pair, choice) -> float:
+    def _rollout(self, p, player, model, seed_pair, choice, plan_of=None) -> float:
         """One rollout of ``choice`` on the re-deal and chance of ``seed_pair``."""
         plan = self.plan
         plan[R.PLAN_SEAT] = p
-        mythos, plan[R.PLAN_CHOICE] = divmod(int(choice), JOINT) if p == OLD_ONES else (0, choice)
-        plan[R.PLAN_MYTHOS] = mythos
+        if p != OLD_ONES:
+            codes = (0, choice, 0, 0)
+        elif plan_of is None:
+            codes = (*divmod(int(choice), JOINT), 0, 0)
+        else:
+            codes = plan_of(int(choice))
+        plan[R.PLAN_MYTHOS], plan[R.PLAN_CHOICE], plan[R.PLAN_PLACE], plan[R.PLAN_REVEAL] = codes
         plan[R.PLAN_MODEL_SID] = model[0]
         plan[R.PLAN_PEEK] = 1 if player.peek else 0
         eng = self.eng
@@ -246,6 +290,8 @@ def play_searched(eng, rngs, spec, setup, out: np.ndarray) -> int:
             if p == OLD_ONES:
                 action = look.decide_oop(rngs[L.RNG_OOP], spec.oop)
                 g[L.G_FORCED_MYTHOS] = look.forced_mythos
+                g[L.G_FORCED_PLACE] = look.forced_place
+                g[L.G_FORCED_REVEAL] = look.forced_reveal
                 step_oop(rngs, S, X, W, action)
                 continue
             box = look.decide(rngs[L.RNG_SEAT + p], p, seats[p])

@@ -310,6 +310,39 @@ def place_choices(S, X, W, levels):
 
 
 @kernel
+def forced_place_legal(S, X, W, levels, n, lv, h):
+    """A look-ahead's Place (0-based level lv, hex h) is legal now: lv is one of the
+    ``levels[:n]`` that may be placed and h one of its sites (place_sites fills W.hexes)."""
+    ok = False
+    for i in range(n):
+        if levels[i] == lv:
+            ok = True
+    if not ok:
+        return False
+    m = place_sites(S, X, W, lv + 1)
+    for i in range(m):
+        if W.hexes[i] == h:
+            return True
+    return False
+
+
+@kernel
+def place_options(S, X, W, out):
+    """out[:k] = every legal Place now as G_FORCED_PLACE's code less 1 (level index *
+    PLACE_CODE + hex), by level then site. Returns k (a look-ahead's sub-choices)."""
+    levels = W.choice
+    n = place_choices(S, X, W, levels)
+    k = 0
+    for i in range(n):
+        lv = levels[i]
+        m = place_sites(S, X, W, lv + 1)
+        for j in range(m):
+            out[k] = lv * L.PLACE_CODE + W.hexes[j]
+            k += 1
+    return k
+
+
+@kernel
 def oop_legal_actions(S, X, W, legal):
     """legal[a] = OOP action a (OOP_PLACE / REVEAL / MOVE / SUMMON) may be taken now.
     Returns (face-up movers, face-down tiles on the map, Mythos cards in hand, the number
@@ -332,12 +365,17 @@ def oop_legal_actions(S, X, W, legal):
 def oop_turn(rngs, S, X, W):
     """The Old One player is the active player: at most one Mythos card, then one action.
     Each choice: the engine lists the legal options, strategies.old_ones.policy answers,
-    the engine checks the answer (G_FORCED_OOP_ACTION: a look-ahead chose the action)."""
+    the engine checks the answer (G_FORCED_OOP_ACTION: a look-ahead chose the action;
+    G_FORCED_PLACE / G_FORCED_REVEAL its Place or Reveal, played when still legal)."""
     g = X.g
     rng = rngs[L.RNG_OOP]
     g[L.G_OO_TURNS] += 1
     forced = g[L.G_FORCED_OOP_ACTION] - 1
+    forced_place = g[L.G_FORCED_PLACE] - 1  # -1: the strategy's level and site
+    forced_reveal = g[L.G_FORCED_REVEAL] - 1  # -1: the strategy's tile
     g[L.G_FORCED_OOP_ACTION] = 0
+    g[L.G_FORCED_PLACE] = 0
+    g[L.G_FORCED_REVEAL] = 0
     nplay = g[L.G_NUM_PLAYERS]
     target = policy.pick_target(rng, S, X)
     if not 0 <= target < nplay:
@@ -402,11 +440,17 @@ def oop_turn(rngs, S, X, W):
             j = n - 1
         place_lv = levels[j]
         m = place_sites(S, X, W, place_lv + 1)
-        j = policy.pick_site(rng, S, X, W, m, target)
+        j = policy.pick_site(rng, S, X, W, m, target)  # asked also when forced: same draws
         if not 0 <= j < m:
             oop_refused(X, L.DEC_OOP_SITE, j)
             j = 0
         h = W.hexes[j]
+        if forced_place >= 0:
+            f_lv, f_h = divmod(forced_place, L.PLACE_CODE)
+            if forced_place_legal(S, X, W, levels, n, f_lv, f_h):
+                place_lv, h = f_lv, f_h
+            else:
+                g[L.G_FORCED_FALLBACKS] += 1  # the Mythos card changed the board: policy's
         t = take_oop_tile(X, place_lv)
         log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_PLACE, t, h, place_lv + 1, 0)
         if t >= 0 and h >= 0:
@@ -423,6 +467,11 @@ def oop_turn(rngs, S, X, W):
             oop_refused(X, L.DEC_OOP_REVEAL, j)
             j = 0
         best = tiles[j]
+        if forced_reveal >= 0:
+            if X.tile_hex[forced_reveal] >= 0 and not X.tile_up[forced_reveal]:
+                best = forced_reveal
+            else:
+                g[L.G_FORCED_FALLBACKS] += 1  # no longer face down on the map: policy's
         log_event(X, L.EV_OOP_ACTION, now(X), -1, L.OOP_REVEAL, best, X.tile_hex[best], 0, 0)
         flip_tile(S, X, best, -1)
     elif action == L.OOP_MOVE:

@@ -23,7 +23,9 @@ PLAN_CHOICE = 1  # the action box (a seat) or OOP_* action (OLD_ONES) under test
 PLAN_MODEL_SID = 2  # the public model's strategy id for every other seat; -1: keep theirs
 PLAN_PEEK = 3  # 1: no re-deal (the cheating baseline sees everything)
 PLAN_MYTHOS = 4  # OLD_ONES: G_FORCED_MYTHOS for its turn (card id + 2, 1 none, 0 its policy's)
-PLAN_SIZE = 5
+PLAN_PLACE = 5  # OLD_ONES: G_FORCED_PLACE for its turn (1 + level * PLACE_CODE + hex, 0 policy's)
+PLAN_REVEAL = 6  # OLD_ONES: G_FORCED_REVEAL for its turn (tile + 1, 0 its policy's)
+PLAN_SIZE = 7
 
 
 @kernel
@@ -43,6 +45,8 @@ def play_rollout(rngs, S, X, W, live_X, live_W, plan, model_params, oop_params, 
     seed_game_streams(rngs, key, 0)
     if p == OLD_ONES:
         X.g[L.G_FORCED_MYTHOS] = plan[PLAN_MYTHOS]
+        X.g[L.G_FORCED_PLACE] = plan[PLAN_PLACE]
+        X.g[L.G_FORCED_REVEAL] = plan[PLAN_REVEAL]
         step_oop(rngs, S, X, W, plan[PLAN_CHOICE])
     else:
         step_seat(rngs, S, X, W, p, plan[PLAN_CHOICE])

@@ -158,6 +158,12 @@ G_LAYOUT = Layout(
             "OOP_* action + 1 the Old One player's next turn takes (a look-ahead's choice), 0",
         ),
         ("G_FORCED_MYTHOS", 1, "next OOP Mythos card (a look-ahead's): id + 2, 1 none, 0 policy's"),
+        (
+            "G_FORCED_PLACE",
+            1,
+            "next OOP Place (a look-ahead's): 1 + lv * PLACE_CODE + hex, 0 policy's",
+        ),
+        ("G_FORCED_REVEAL", 1, "next OOP Reveal (a look-ahead's): tile + 1, 0 policy's"),
         ("G_OOP_VP", 1),
         ("G_MYTHOS_POS", 1),
         ("G_MYTHOS_LEFT", 1, "cards in the Mythos draw pile (circular buffer mythos_deck)"),
@@ -199,6 +205,7 @@ DIFFICULTY_NAMES = ("normal", "hard", "heroic")
 OOP_PLACE, OOP_REVEAL, OOP_MOVE, OOP_SUMMON = 0, 1, 2, 3
 OOP_ACTION_NAMES = ("place", "reveal", "move", "summon")
 NUM_OOP_ACTIONS = 4
+PLACE_CODE = 4096  # G_FORCED_PLACE: 1 + level index * PLACE_CODE + hex (hexes < PLACE_CODE)
 
 END_NONE, END_TIME, END_PORT, END_ABORT = 0, 1, 2, 3
 END_NAMES = ("none", "time", "port", "abort")
