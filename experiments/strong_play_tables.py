@@ -2,12 +2,15 @@
 
     .venv/bin/python experiments/strong_play_tables.py halving results/search_halving_base
     .venv/bin/python experiments/strong_play_tables.py ratings results/skill_round_robin_strong
+    .venv/bin/python experiments/strong_play_tables.py sides results/skill_round_robin_revenge
 
 ``halving``: experiments/search_halving_base.toml plays halving=0 against halving=1 in both
 seat orders on the same seeds; each seed's two games are one pair, and halving=1's score
 (1 when it outscores the other seat, 1/2 on equal VP, 0 otherwise) is averaged per seed, with
 a normal 95% interval over seeds (0.5: no difference in strength).
 ``ratings``: the Bradley-Terry table (Elo scale, bootstrap 95% intervals over games).
+``sides``: the same for a Revenge round robin (experiments/skill_round_robin_revenge.toml):
+every Old One player and every human table on one scale, from who won each game.
 """
 
 from __future__ import annotations
@@ -57,13 +60,15 @@ def halving(lake) -> dict:
     }
 
 
-def ratings(lake) -> tuple[pl.DataFrame, int]:
+def ratings(lake, sides: bool = False) -> tuple[pl.DataFrame, int]:
     """The ratings over the chunks every cell has (a stopped run: its whole rounds of
     chunks, so every pair has played the same seeds), and how many chunks that is."""
     have = lake.scan().group_by("cell").agg(pl.col("chunk_id").n_unique().alias("n")).collect()
     rounds = int(have["n"].min()) if have.height == len(lake.cells) else 0
     keep = pl.col("chunk_id") < rounds
     scan = lake.scan().filter(keep)
+    if sides:
+        return analysis.bradley_terry_sides(scan, resamples=400, scale="elo"), rounds
     bt = analysis.bradley_terry(lake.scan("seats").filter(keep), scan, resamples=400, scale="elo")
     return bt, rounds
 
@@ -79,7 +84,7 @@ def main() -> None:
             f" Old Ones win {r['old_ones_win']:.3f}"
         )
         return
-    bt, rounds = ratings(lake)
+    bt, rounds = ratings(lake, sides=what == "sides")
     print(f"{rounds} chunk(s) of every cell\n")
     print("| player | rating (Elo) | 95% interval | games |\n|---|---|---|---|")
     for r in bt.to_dicts():

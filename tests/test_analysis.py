@@ -320,3 +320,31 @@ def test_bradley_terry_elo_scale_recovers_known_ratings_with_intervals():
     assert (bt["rating"] / log["rating"]).to_list() == pytest.approx([400 / np.log(10)] * 3)
     with pytest.raises(UserError):
         bradley_terry(seats, summary, scale="percent")
+
+
+def test_bradley_terry_sides_rates_old_one_players_and_human_tables_on_one_scale():
+    """Revenge: each game compares its Old One player with its human table. Known Elo
+    ratings (Old One players +300 and +100, tables -100 and -300) come back, so a
+    difference within a side is the two players' strength against the same opponents."""
+    from simkit.analysis import bradley_terry_sides
+
+    truth = {"Old One: s": 300.0, "Old One: w": 100.0, "humans: x,x": -100.0, "humans: y,y": -300.0}
+    rows = []
+    for oop in ("s", "w"):
+        for hum in ("x,x", "y,y"):
+            diff = truth[f"Old One: {oop}"] - truth[f"humans: {hum}"]
+            p = 1.0 / (1.0 + 10 ** (-diff / 400.0))
+            wins = round(4000 * p)
+            rows += [
+                {"oop": oop, "strategies": hum, "old_ones_win": int(k < wins)} for k in range(4000)
+            ]
+    bt = bradley_terry_sides(pl.DataFrame(rows), resamples=50, scale="elo")
+    assert bt["strategy"].to_list() == ["Old One: s", "Old One: w", "humans: x,x", "humans: y,y"]
+    got = dict(zip(bt["strategy"], bt["rating"], strict=True))
+    for label, rating in truth.items():
+        assert got[label] == pytest.approx(rating, abs=8.0), label
+    assert got["Old One: s"] - got["Old One: w"] == pytest.approx(200.0, abs=8.0)
+    assert (bt["ci_low"] < bt["rating"]).all() and (bt["rating"] < bt["ci_high"]).all()
+    assert (bt["games"] == 8000).all()
+    with pytest.raises(UserError):
+        bradley_terry_sides(pl.DataFrame(rows), scale="percent")

@@ -460,8 +460,6 @@ def bradley_terry(
     Columns: strategy, rating (mean zero), ci_low, ci_high, games."""
     if scale not in BT_SCALES:
         raise UserError(f"bradley_terry: scale '{scale}' (expected one of: {', '.join(BT_SCALES)})")
-    import choix
-
     s = _lazy(seats).select(*PAIR_KEYS, "cell", "listed", "vp").collect()
     names = _lazy(summary).select(*PAIR_KEYS, "cell", strategies).collect()
     df = s.join(names, on=[*PAIR_KEYS, "cell"], how="inner").with_columns(
@@ -479,6 +477,42 @@ def bradley_terry(
     keep = a_vp != b_vp
     winner = np.where(a_vp > b_vp, ia, ib)[keep]
     loser = np.where(a_vp > b_vp, ib, ia)[keep]
+    games = np.bincount(np.concatenate([ia, ib]), minlength=len(labels))
+    return _bt_table(labels, winner, loser, games, resamples, seed, scale, pandas)
+
+
+def bradley_terry_sides(
+    summary: Frame,
+    resamples: int = 200,
+    seed: int = 0,
+    pandas: bool = False,
+    scale: str = "log",
+):
+    """Bradley-Terry ratings of Revenge's two sides on one scale (choix): every game is a
+    comparison of its Old One player (``oop``) with its human table (``strategies``), won
+    by the Old One player when the Old Ones win (``old_ones_win``), else by the humans.
+    The labels are "Old One: <spec>" and "humans: <specs>". A difference within a side is
+    the two players' strength against the same opponents; across sides, the win odds of
+    that Old One player against that table. Columns as ``bradley_terry``'s."""
+    if scale not in BT_SCALES:
+        raise UserError(f"bradley_terry: scale '{scale}' (expected one of: {', '.join(BT_SCALES)})")
+    df = _lazy(summary).select("oop", "strategies", "old_ones_win").collect()
+    oop = ("Old One: " + df["oop"]).to_list()
+    hum = ("humans: " + df["strategies"]).to_list()
+    labels = sorted(set(oop) | set(hum))
+    index = {n: i for i, n in enumerate(labels)}
+    io = np.array([index[x] for x in oop])
+    ih = np.array([index[x] for x in hum])
+    won = df["old_ones_win"].to_numpy() > 0
+    winner, loser = np.where(won, io, ih), np.where(won, ih, io)
+    games = np.bincount(np.concatenate([io, ih]), minlength=len(labels))
+    return _bt_table(labels, winner, loser, games, resamples, seed, scale, pandas)
+
+
+def _bt_table(labels, winner, loser, games, resamples, seed, scale, pandas):
+    """Fit the comparisons (winner[i] beat loser[i], indices into labels) and bootstrap
+    them over games: the rating table of bradley_terry and bradley_terry_sides."""
+    import choix
 
     def fit(w, lo):
         est = choix.ilsr_pairwise(
@@ -495,7 +529,6 @@ def bradley_terry(
         ]
     )
     lo, hi = np.percentile(boots, [2.5, 97.5], axis=0)
-    games = np.bincount(np.concatenate([ia, ib]), minlength=len(labels))
     k = BT_SCALES[scale]
     out = pl.DataFrame(
         {
