@@ -66,9 +66,8 @@ class Lookahead:
         self.forced_mythos = 0  # decide_oop's Mythos card (mythos=1), G_FORCED_MYTHOS's code
         self.forced_place = 0  # decide_oop's Place (sites=1), G_FORCED_PLACE's code
         self.forced_reveal = 0  # decide_oop's Reveal (sites=1), G_FORCED_REVEAL's code
-        self.options = np.zeros(
-            3 * engine.arrays.neighbors.shape[0], dtype=np.int64
-        )  # place_options
+        n_hex = engine.arrays.neighbors.shape[0]
+        self.options = np.zeros(3 * n_hex, dtype=np.int64)  # place_options: levels x hexes
         self._models: dict = {}  # (seat, player id) -> the public model's arrays
         # called as recorder(engine, seat, legal choices, their mean scores, chosen) after
         # every searched decision with a choice: a human seat's box, or (seat OLD_ONES) the
