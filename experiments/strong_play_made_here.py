@@ -346,10 +346,14 @@ def read(root: Path) -> pl.DataFrame:
     """Every game of every cell's lake, labelled by its pairing (at Normal/2 a game counts
     under both 'made here' and 'made at Normal/2': the files are the same)."""
     from simkit import analysis
+    from simkit.lake.files import LakeError
 
     frames = []
     for manifest in sorted(root.glob("strong_play_made_here_*/manifest.json")):
-        lake = analysis.open_lake(manifest.parent)  # a partial lake is refused, not tabulated
+        try:
+            lake = analysis.open_lake(manifest.parent)  # a partial lake is refused
+        except LakeError as exc:
+            raise SystemExit(f"strong_play_made_here.py: {exc}") from None
         cols = [*analysis.PAIR_KEYS, "strategies", "oop", "humans", "difficulty", "old_ones_win"]
         df = lake.scan().select(cols).collect()
         for (s, o, h, d), part in df.group_by(["strategies", "oop", "humans", "difficulty"]):
