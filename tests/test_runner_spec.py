@@ -94,6 +94,14 @@ def test_shipped_combat_specs_validate(capsys, name):
     assert code == 0 and "ok" in out
 
 
+@pytest.mark.parametrize("path", sorted(EXPERIMENTS.glob("*.toml")), ids=lambda p: p.stem)
+def test_every_shipped_spec_validates(capsys, path):
+    """A command in the README or docs names each: its modes, players, strategy files and
+    sizes must still check."""
+    code, out, err = run_cli(capsys, "experiment", "check", str(path))
+    assert code == 0 and "ok" in out, err
+
+
 @pytest.mark.parametrize(
     "text,named",
     [
