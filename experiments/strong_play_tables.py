@@ -10,7 +10,9 @@ seat orders on the same seeds; each seed's two games are one pair, and halving=1
 a normal 95% interval over seeds (0.5: no difference in strength).
 ``ratings``: the Bradley-Terry table (Elo scale, bootstrap 95% intervals over games).
 ``sides``: the same for a Revenge round robin (experiments/skill_round_robin_revenge.toml):
-every Old One player and every human table on one scale, from who won each game.
+every Old One player and every human table on one scale, from who won each game; then each
+player's rating minus its side's 8-rollout public-model search (``SEARCH``), the
+difference's own bootstrap interval (#25: "the learned player within 50 rating points").
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from simkit import analysis
 from simkit.core.stats import Z95
 
 KEYS = ["root_seed", "chunk_id", "game_index"]
+SEARCH = "search:rollouts=8"  # the public-model search of the Revenge round robin
 
 
 def halving(lake) -> dict:
@@ -60,15 +63,17 @@ def halving(lake) -> dict:
     }
 
 
-def ratings(lake, sides: bool = False) -> tuple[pl.DataFrame, int]:
+def ratings(lake, sides: bool = False, reference=None) -> tuple[pl.DataFrame, int]:
     """The ratings over the chunks every cell has (a stopped run: its whole rounds of
-    chunks, so every pair has played the same seeds), and how many chunks that is."""
+    chunks, so every pair has played the same seeds), and how many chunks that is.
+    ``sides``: a Revenge round robin (bradley_terry_sides, ``reference`` as there)."""
     have = lake.scan().group_by("cell").agg(pl.col("chunk_id").n_unique().alias("n")).collect()
     rounds = int(have["n"].min()) if have.height == len(lake.cells) else 0
     keep = pl.col("chunk_id") < rounds
     scan = lake.scan().filter(keep)
     if sides:
-        return analysis.bradley_terry_sides(scan, resamples=400, scale="elo"), rounds
+        bt = analysis.bradley_terry_sides(scan, resamples=400, scale="elo", reference=reference)
+        return bt, rounds
     bt = analysis.bradley_terry(lake.scan("seats").filter(keep), scan, resamples=400, scale="elo")
     return bt, rounds
 
@@ -86,7 +91,18 @@ def main() -> None:
         return
     bt, rounds = ratings(lake, sides=what == "sides")
     print(f"{rounds} chunk(s) of every cell\n")
-    print("| player | rating (Elo) | 95% interval | games |\n|---|---|---|---|")
+    _print(bt, "rating (Elo)")
+    if what != "sides":
+        return
+    for side in ("Old One", "humans"):
+        reference = f"{side}: {SEARCH}"
+        rel, _ = ratings(lake, sides=True, reference=reference)
+        print(f"\n{side} players minus `{SEARCH}` (the difference's bootstrap interval):\n")
+        _print(rel.filter(pl.col("strategy").str.starts_with(f"{side}: ")), "minus search (Elo)")
+
+
+def _print(bt: pl.DataFrame, what: str) -> None:
+    print(f"| player | {what} | 95% interval | games |\n|---|---|---|---|")
     for r in bt.to_dicts():
         print(
             f"| {r['strategy']} | {r['rating']:+.0f} | [{r['ci_low']:+.0f}, {r['ci_high']:+.0f}]"

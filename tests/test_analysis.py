@@ -348,3 +348,31 @@ def test_bradley_terry_sides_rates_old_one_players_and_human_tables_on_one_scale
     assert (bt["games"] == 8000).all()
     with pytest.raises(UserError):
         bradley_terry_sides(pl.DataFrame(rows), scale="percent")
+
+
+def test_bradley_terry_sides_reference_gives_each_difference_its_own_interval():
+    """Relative to one player, that player reads 0 [0, 0] and another reads the difference
+    of the two ratings, with an interval narrower than the two intervals side by side."""
+    from simkit.analysis import bradley_terry_sides
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for oop, edge in (("s", 0.75), ("w", 0.65)):
+        for hum in ("x", "y"):
+            rows += [
+                {"oop": oop, "strategies": hum, "old_ones_win": int(rng.random() < edge)}
+                for _ in range(1500)
+            ]
+    frame = pl.DataFrame(rows)
+    plain = bradley_terry_sides(frame, resamples=100, scale="elo")
+    rel = bradley_terry_sides(frame, resamples=100, scale="elo", reference="Old One: w")
+    by = {r["strategy"]: r for r in rel.to_dicts()}
+    base = {r["strategy"]: r for r in plain.to_dicts()}
+    assert by["Old One: w"]["rating"] == 0 and by["Old One: w"]["ci_low"] == 0
+    diff = base["Old One: s"]["rating"] - base["Old One: w"]["rating"]
+    assert by["Old One: s"]["rating"] == pytest.approx(diff)
+    width = by["Old One: s"]["ci_high"] - by["Old One: s"]["ci_low"]
+    side_by_side = base["Old One: s"]["ci_high"] - base["Old One: w"]["ci_low"]
+    assert 0 < by["Old One: s"]["ci_low"] and width < side_by_side
+    with pytest.raises(UserError, match="reference 'Old One: z'"):
+        bradley_terry_sides(frame, reference="Old One: z")

@@ -487,13 +487,16 @@ def bradley_terry_sides(
     seed: int = 0,
     pandas: bool = False,
     scale: str = "log",
+    reference: str | None = None,
 ):
     """Bradley-Terry ratings of Revenge's two sides on one scale (choix): every game is a
     comparison of its Old One player (``oop``) with its human table (``strategies``), won
     by the Old One player when the Old Ones win (``old_ones_win``), else by the humans.
     The labels are "Old One: <spec>" and "humans: <specs>". A difference within a side is
     the two players' strength against the same opponents; across sides, the win odds of
-    that Old One player against that table. Columns as ``bradley_terry``'s."""
+    that Old One player against that table. ``reference`` (a label): every rating and its
+    interval minus that player's in the same fit and resample (the difference's own
+    interval). Columns as ``bradley_terry``'s."""
     if scale not in BT_SCALES:
         raise UserError(f"bradley_terry: scale '{scale}' (expected one of: {', '.join(BT_SCALES)})")
     df = _lazy(summary).select("oop", "strategies", "old_ones_win").collect()
@@ -506,19 +509,23 @@ def bradley_terry_sides(
     won = df["old_ones_win"].to_numpy() > 0
     winner, loser = np.where(won, io, ih), np.where(won, ih, io)
     games = np.bincount(np.concatenate([io, ih]), minlength=len(labels))
-    return _bt_table(labels, winner, loser, games, resamples, seed, scale, pandas)
+    if reference is not None and reference not in index:
+        raise UserError(f"bradley_terry_sides: reference '{reference}' is not a player here")
+    ref = None if reference is None else index[reference]
+    return _bt_table(labels, winner, loser, games, resamples, seed, scale, pandas, ref)
 
 
-def _bt_table(labels, winner, loser, games, resamples, seed, scale, pandas):
+def _bt_table(labels, winner, loser, games, resamples, seed, scale, pandas, ref=None):
     """Fit the comparisons (winner[i] beat loser[i], indices into labels) and bootstrap
-    them over games: the rating table of bradley_terry and bradley_terry_sides."""
+    them over games: the rating table of bradley_terry and bradley_terry_sides. Ratings
+    have mean zero, or (``ref``, an index) are differences from that player's."""
     import choix
 
     def fit(w, lo):
         est = choix.ilsr_pairwise(
             len(labels), list(zip(w.tolist(), lo.tolist(), strict=True)), alpha=0.01
         )
-        return est - est.mean()
+        return est - (est.mean() if ref is None else est[ref])
 
     point = fit(winner, loser)
     rng = np.random.default_rng(seed)
