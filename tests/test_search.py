@@ -343,3 +343,28 @@ def test_a_rollout_starts_from_every_field_of_the_live_game_but_its_log(eng):
         else:
             np.testing.assert_array_equal(look.state.params[q, :4], params)
             assert look.state.sid[q] == sid == look.state.pl[q, L.P_STRATEGY]
+
+
+def test_the_public_model_cache_is_not_fooled_by_a_reused_object_id(eng):
+    """Lookahead caches each search player's public model. A player freed after its game
+    and a new one made at the same address (CPython reuses ids) must get its own model,
+    not the freed one's: else a long-lived engine plays a later spec with an earlier
+    spec's opponent model, and a game's result depends on what the process played before."""
+    import weakref
+    from dataclasses import replace
+
+    look = Lookahead(eng)
+    economist = parse_one("search:rollouts=1:opponents=economist")
+    hunter = parse_one("search:rollouts=1:opponents=hunter")
+    assert economist.human_model.sid != hunter.human_model.sid
+    first = replace(economist)
+    assert look._public_model(0, first)[0] == economist.human_model.sid
+    freed, alive = id(first), weakref.ref(first)
+    del first
+    others = [replace(hunter) for _ in range(2000)]  # kept alive: each its own address
+    reused = [o for o in others if id(o) == freed]
+    # either the address was reused (then that player must get its own model) or the cache
+    # still holds the first player, so its address cannot be reused
+    assert reused or alive() is not None
+    for other in reused:
+        assert look._public_model(0, other)[0] == hunter.human_model.sid

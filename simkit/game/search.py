@@ -68,7 +68,7 @@ class Lookahead:
         self.forced_reveal = 0  # decide_oop's Reveal (sites=1), G_FORCED_REVEAL's code
         n_hex = engine.arrays.neighbors.shape[0]
         self.options = np.zeros(3 * n_hex, dtype=np.int64)  # place_options: levels x hexes
-        self._models: dict = {}  # (seat, player id) -> the public model's arrays
+        self._models: dict = {}  # (seat, player id) -> (player, its public model's arrays)
         # called as recorder(engine, seat, legal choices, their mean scores, chosen) after
         # every searched decision with a choice: a human seat's box, or (seat OLD_ONES) the
         # Old One player's action (simkit.learn records the search's values)
@@ -168,17 +168,24 @@ class Lookahead:
         """(strategy id, parameters) for the other humans and the Old One parameters
         (empty: leave them) that ``model=public`` rolls out in place of the true ones."""
         key = (p, id(player))
-        if key not in self._models:
+        cached = self._models.get(key)
+        # the entry keeps its player alive: an id is only unique among live objects, and a
+        # freed player's address may be a later player's (whose models may differ)
+        if cached is None or cached[0] is not player:
+            owner = player
             if player.human_model is None:  # made without simkit.game.engine.make_spec
                 player = public_models(player)
             human = player.human_model
             oop = player.oop_policy if p != OLD_ONES else None
-            self._models[key] = (
-                int(human.sid),
-                np.asarray(human.lower(), dtype=np.float64),
-                np.zeros(0) if oop is None else np.asarray(oop.lower(), dtype=np.float64),
+            cached = self._models[key] = (
+                owner,
+                (
+                    int(human.sid),
+                    np.asarray(human.lower(), dtype=np.float64),
+                    np.zeros(0) if oop is None else np.asarray(oop.lower(), dtype=np.float64),
+                ),
             )
-        return self._models[key]
+        return cached[1]
 
     def _search(self, rng, p: int, player, choices: np.ndarray, plan=None) -> int:
         """The choice with the best mean rollout result for p (a seat, or OLD_ONES); every
