@@ -442,3 +442,13 @@ def test_the_searching_old_one_player_plays_the_site_and_tile_its_search_chose(e
             assert row[4] == reveal - 1
             searched[action] += 1
     assert searched[L.OOP_PLACE] > 0 and searched[L.OOP_REVEAL] > 0, searched
+
+
+def test_the_site_search_refuses_a_map_too_large_for_its_place_codes(eng):
+    """G_FORCED_PLACE packs a level and a hex as level * PLACE_CODE + hex: a map of
+    PLACE_CODE hexes or more is one clear error, not a wrong site."""
+    look = Lookahead(eng)
+    look.options = np.zeros(3 * L.PLACE_CODE, dtype=np.int64)  # as for a 4,096-hex map
+    player = parse_oop("search:rollouts=1:sites=1")
+    with pytest.raises(UserError, match="sites=1: the map has 4096 hexes; at most 4095"):
+        look._search_sites(single_stream(1), player, L.OOP_PLACE)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simkit.errors import UserError
 from simkit.game.arrays import new_state, new_work
 from simkit.game.streams import new_streams
 from simkit.kernels import game_rollout as R
@@ -144,6 +145,9 @@ class Lookahead:
         chosen. The engine plays the policy's instead if the card changed the board."""
         eng = self.eng
         if action == L.OOP_PLACE:
+            if self.options.size >= 3 * L.PLACE_CODE:  # G_FORCED_PLACE: level * PLACE_CODE + hex
+                n_hex = self.options.size // 3
+                raise UserError(f"sites=1: the map has {n_hex} hexes; at most {L.PLACE_CODE - 1}")
             k = place_options(eng.S, eng.X, eng.W, self.options)
             options = self.options[:k].copy()
         else:
