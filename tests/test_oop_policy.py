@@ -164,10 +164,7 @@ def test_oop_search_decisions_do_not_change_when_only_what_it_cannot_see_changes
     if extra == ":mythos=1":  # (an empty hand changes the choices themselves: no control)
         return
     # and the check can fail: what the OOP sees (its hand) does move the scores
-    for dst, src in zip(eng.state, snap[0], strict=True):
-        np.copyto(dst, src)
-    for dst, src in zip(eng.work, snap[1], strict=True):
-        np.copyto(dst, src)
+    _restore(eng, *snap)
     eng.state.mythos_hand[:] = 0
     look.decide_oop(single_stream(2), spec.oop)
     assert not np.array_equal(look.last_scores, s1)
@@ -225,23 +222,36 @@ def test_an_oop_search_game_is_legal_and_reproducible(eng):
     np.testing.assert_array_equal(log, log2)
 
 
-def _oop_turn_with_card(eng, start, forced):
-    """Replay the Old One player's turn from ``start`` (state, work, streams) with
-    G_FORCED_MYTHOS = ``forced``; returns (the Mythos card it played before its action or
-    None, the forced fallbacks counted)."""
-    state, work, rngs0 = start
+def _restore(eng, state, work):
+    """Copy a snapshot (lists of the state's and the work's arrays) back into the engine."""
     for dst, src in zip(eng.state, state, strict=True):
         np.copyto(dst, src)
     for dst, src in zip(eng.work, work, strict=True):
         np.copyto(dst, src)
+
+
+def _replay_oop_turn(eng, start, action, **forced):
+    """Replay the Old One player's turn from ``start`` (state, work, streams) with its
+    action ``action`` (-1: its strategy's) and the G_* slots ``forced`` (e.g.
+    G_FORCED_MYTHOS=c) set; returns (the turn's log rows, the forced fallbacks counted)."""
+    state, work, rngs0 = start
+    _restore(eng, state, work)
     X = eng.state
     X.g[L.G_LOG_ON] = 1
     first, fallbacks = int(X.g[L.G_LOG_N]), int(X.g[L.G_FORCED_FALLBACKS])
-    X.g[L.G_FORCED_MYTHOS] = forced
-    step_oop(rngs0.copy(), eng.S, eng.X, eng.W, -1)
+    for slot, value in forced.items():
+        X.g[getattr(L, slot)] = value
+    step_oop(rngs0.copy(), eng.S, eng.X, eng.W, action)
     rows = X.log[first : int(X.g[L.G_LOG_N])]
+    return rows, int(X.g[L.G_FORCED_FALLBACKS]) - fallbacks
+
+
+def _oop_turn_with_card(eng, start, forced):
+    """The turn replayed with G_FORCED_MYTHOS = ``forced``: (the Mythos card it played
+    before its action or None, the forced fallbacks counted)."""
+    rows, fell = _replay_oop_turn(eng, start, -1, G_FORCED_MYTHOS=forced)
     played = [int(r[3]) for r in rows if r[0] == L.EV_MYTHOS and r[4] == L.MYTHOS_PLAYED]
-    return (played[0] if played else None), int(X.g[L.G_FORCED_FALLBACKS]) - fallbacks
+    return (played[0] if played else None), fell
 
 
 def test_a_forced_mythos_card_is_the_one_played_and_a_forced_none_plays_none(eng):
@@ -316,24 +326,16 @@ def test_the_searching_old_one_player_plays_the_card_its_search_chose(eng, monke
 
 
 def _place_or_reveal(eng, start, action, forced_place=0, forced_reveal=0):
-    """Replay the Old One player's turn from ``start`` with its action forced to ``action``
-    and G_FORCED_PLACE / G_FORCED_REVEAL set; returns (its EV_OOP_ACTION row's (tile, hex,
-    level), the forced fallbacks counted)."""
-    state, work, rngs0 = start
-    for dst, src in zip(eng.state, state, strict=True):
-        np.copyto(dst, src)
-    for dst, src in zip(eng.work, work, strict=True):
-        np.copyto(dst, src)
-    X = eng.state
-    X.g[L.G_LOG_ON] = 1
-    first, fallbacks = int(X.g[L.G_LOG_N]), int(X.g[L.G_FORCED_FALLBACKS])
-    X.g[L.G_FORCED_PLACE], X.g[L.G_FORCED_REVEAL] = forced_place, forced_reveal
-    step_oop(rngs0.copy(), eng.S, eng.X, eng.W, action)
-    rows = X.log[first : int(X.g[L.G_LOG_N])]
+    """The turn replayed with its action forced to ``action`` and G_FORCED_PLACE /
+    G_FORCED_REVEAL set: (its EV_OOP_ACTION row's (tile, hex, level), the forced fallbacks
+    counted)."""
+    rows, fell = _replay_oop_turn(
+        eng, start, action, G_FORCED_PLACE=forced_place, G_FORCED_REVEAL=forced_reveal
+    )
     done = [r for r in rows if r[0] == L.EV_OOP_ACTION and r[3] == action]
     assert len(done) == 1
     r = done[0]
-    return (int(r[4]), int(r[5]), int(r[6])), int(X.g[L.G_FORCED_FALLBACKS]) - fallbacks
+    return (int(r[4]), int(r[5]), int(r[6])), fell
 
 
 def _rulebook_place_sites(eng, level):
