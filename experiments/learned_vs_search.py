@@ -21,9 +21,9 @@ import time
 
 import numpy as np
 
-from simkit.core.stats import mean_interval
 from simkit.game.engine import Engine
 from simkit.learn import LearnSettings, old_ones_wins
+from simkit.tune.games import paired
 
 
 def _played(eng, settings, strategy: str, start: int, games: int):
@@ -75,8 +75,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     mine, t_mine = oop_wins(f"learned:{args.learned}")
     theirs, t_theirs = oop_wins(search)
-    d = mine - theirs
-    lo, hi = mean_interval(float(d.sum()), float((d * d).sum()), args.games)
+    diff = paired(mine, theirs)  # mean of mine - theirs on the shared seeds, normal 95%
     out = {
         "side": args.side,
         "learned": args.learned,
@@ -87,9 +86,9 @@ def main(argv: list[str] | None = None) -> dict:
         "games": args.games,
         "oop_win_learned": round(float(mine.mean()), 4),
         "oop_win_search": round(float(theirs.mean()), 4),
-        "diff": round(float(d.mean()), 4),
-        "ci_low": round(lo, 4),
-        "ci_high": round(hi, 4),
+        "diff": round(diff["diff"], 4),
+        "ci_low": round(diff["ci_low"], 4),
+        "ci_high": round(diff["ci_high"], 4),
         "cpu_s_learned": round(t_mine, 1),
         "cpu_s_search": round(t_theirs, 1),
     }

@@ -458,8 +458,6 @@ def bradley_terry(
     (comma-joined in listed order), so two specs of one strategy family stay apart.
     ``scale``: "log" (log-strength) or "elo" (Elo points: 400 apart is 10 to 1 odds).
     Columns: strategy, rating (mean zero), ci_low, ci_high, games."""
-    if scale not in BT_SCALES:
-        raise UserError(f"bradley_terry: scale '{scale}' (expected one of: {', '.join(BT_SCALES)})")
     s = _lazy(seats).select(*PAIR_KEYS, "cell", "listed", "vp").collect()
     names = _lazy(summary).select(*PAIR_KEYS, "cell", strategies).collect()
     df = s.join(names, on=[*PAIR_KEYS, "cell"], how="inner").with_columns(
@@ -497,8 +495,6 @@ def bradley_terry_sides(
     that Old One player against that table. ``reference`` (a label): every rating and its
     interval minus that player's in the same fit and resample (the difference's own
     interval). Columns as ``bradley_terry``'s."""
-    if scale not in BT_SCALES:
-        raise UserError(f"bradley_terry: scale '{scale}' (expected one of: {', '.join(BT_SCALES)})")
     df = _lazy(summary).select("oop", "strategies", "old_ones_win").collect()
     oop = ("Old One: " + df["oop"]).to_list()
     hum = ("humans: " + df["strategies"]).to_list()
@@ -519,6 +515,8 @@ def _bt_table(labels, winner, loser, games, resamples, seed, scale, pandas, ref=
     """Fit the comparisons (winner[i] beat loser[i], indices into labels) and bootstrap
     them over games: the rating table of bradley_terry and bradley_terry_sides. Ratings
     have mean zero, or (``ref``, an index) are differences from that player's."""
+    if scale not in BT_SCALES:
+        raise UserError(f"bradley_terry: scale '{scale}' (expected one of: {', '.join(BT_SCALES)})")
     import choix
 
     def fit(w, lo):
