@@ -59,7 +59,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import tomllib
 from pathlib import Path
@@ -120,9 +119,10 @@ def rating(gen_file: Path) -> dict:
     return json.loads((gen_file.parent / gen_file.stem / "rating.json").read_text())
 
 
-def learn_command(folder: Path) -> str:
-    """The ``simkit learn`` command a run folder was made with (from its learn.json)."""
-    s = json.loads((folder / "learn.json").read_text())["settings"]
+def learn_command(folder: Path, **shipped) -> str:
+    """The ``simkit learn`` command a run folder was made with (from its learn.json);
+    ``shipped``: settings to name as shipped instead (a run-folder path the repo lacks)."""
+    s = json.loads((folder / "learn.json").read_text())["settings"] | shipped
     if s["side"] == "oop":
         side = ["--side oop", f"--humans {s['humans']}"]
     else:
@@ -195,10 +195,8 @@ def pick_co(runs: Path, experiments: Path, humans: int, difficulty: str) -> list
     written = []
     for side in ("hum", "oop"):
         best = best_generation([runs / f"co{side}_{humans}h_{difficulty}"], side)
-        command = learn_command(best.parent)
-        if side == "oop":
-            humans_file = "learned:experiments/" + strategy_file("co", "hum", humans, difficulty)
-            command = re.sub(r"--humans \S+", f"--humans {humans_file}", command)
+        humans_file = "learned:experiments/" + strategy_file("co", "hum", humans, difficulty)
+        command = learn_command(best.parent, **({"humans": humans_file} if side == "oop" else {}))
         target = experiments / strategy_file("co", side, humans, difficulty)
         ship(best, command, "the co-training run", target)
         written.append(target)
