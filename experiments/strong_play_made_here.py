@@ -130,6 +130,8 @@ def learn_command(folder: Path, **shipped) -> str:
     keys = ("players", "difficulty", "generations", "games", "rollouts", "rate_games", "seed")
     opts = [f"--{k.replace('_', '-')} {s[k]}" for k in keys]
     opts += [f"--fitter {s['fitter']}"] if s.get("fitter", "logistic") != "logistic" else []
+    opts += [f"--first-policy {s['first_policy']}"] if s.get("first_policy") else []
+    opts += [f"--opponent-model {s['opponent_model']}"] if s.get("opponent_model") else []
     return " ".join(["simkit learn", *side, *opts])
 
 

@@ -9,8 +9,10 @@ human's action box; for the Old One player read its action (Place, Reveal, Move,
 One generation k = 1, 2, ...:
 
 1. **record**: ``games`` games in which every searching seat is ``search`` (``rollouts`` per
-   legal box, public opponent model) with rollout policy generation k-1 (the first policy,
-   ``balanced`` or for the Old One player ``rusher``, for k = 1); every decision with a
+   legal box, public opponent model: the other side by the search's default, or by
+   ``opponent_model`` when it names one, which makes the search a best response to that
+   player) with rollout policy generation k-1 (the first policy, ``first_policy`` or
+   ``balanced``, for the Old One player ``rusher``, for k = 1); every decision with a
    choice is a row of ``genK/decisions.parquet``: the turn's features
    (game_layout.LEARN_FEATURES or OOP_LEARN_FEATURES), which boxes were legal, the search's
    mean result for each legal box, and the box it took;
@@ -102,6 +104,11 @@ class LearnSettings:
     side: str = "human"  # the seat learned (SIDES)
     humans: str = "balanced"  # side oop: the fixed strategy of every human seat
     fitter: str = "logistic"  # a key of FIT; a run folder made before the option is logistic
+    # the recorded search's public model of the other side (revenge): the humans' search's
+    # oop_model, the Old One search's opponents; "": the search's default (rusher, balanced).
+    # Naming the opponent the learned side faces makes the search a best response to it
+    # (alternating best response), which its spec and the file's command say.
+    opponent_model: str = ""
 
     @property
     def first(self) -> str:
@@ -117,6 +124,8 @@ class LearnSettings:
             raise UserError(f"learn: --fitter must be {' or '.join(FIT)}, got '{self.fitter}'")
         if self.side == "oop" and self.mode != "revenge":
             raise UserError("learn: --side oop learns the Old One player of --mode revenge")
+        if self.opponent_model and self.mode != "revenge":
+            raise UserError("learn: --opponent-model models the other side of --mode revenge")
         for name, low in (("generations", 1), ("games", 1), ("rollouts", 1), ("rate_games", 2)):
             value = getattr(self, name)
             if not isinstance(value, int) or value < low:
@@ -146,6 +155,16 @@ def policy_spec(out: Path, generation: int, settings: LearnSettings) -> str:
     return f"learned:{out / f'gen{generation}.toml'}"
 
 
+def search_spec(out: Path, generation: int, settings: LearnSettings) -> str:
+    """The search that records generation ``generation``: rollout policy generation k-1,
+    and the other side modelled by ``settings.opponent_model`` when it names one."""
+    spec = f"search:rollouts={settings.rollouts}:policy={policy_spec(out, generation - 1, settings)}"
+    if settings.opponent_model:
+        key = "opponents" if settings.side == "oop" else "oop_model"
+        spec += f":{key}={settings.opponent_model}"
+    return spec
+
+
 def _atomic_write(path: Path, write) -> None:
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
@@ -170,9 +189,7 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
     if path.exists():
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
-    policy = policy_spec(out, generation - 1, settings)
-    strategy = f"search:rollouts={settings.rollouts}:policy={policy}"
-    spec = _spec(settings, strategy)
+    spec = _spec(settings, search_spec(out, generation, settings))
     eng = Engine()
     feats = np.zeros(len(side.features))
     rows: dict[str, list] = {"game": [], "seat": [], "chosen": []}
@@ -259,6 +276,8 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
         "settings": asdict(settings),
         "fitter": fitter.name,
     }
+    if settings.opponent_model:  # files of runs without one stay as they were written
+        meta["search"] = search_spec(out, generation, settings).replace(str(out), ".")
 
     def write(tmp: Path) -> None:
         lines = [

@@ -419,3 +419,50 @@ def test_learn_with_the_advantage_fitter_writes_a_file_that_names_it(tmp_path):
     assert code == 2 and "other settings" in err and len(err.strip().splitlines()) == 1
     code, _, err = run_learn(tmp_path / "b", argv=[*LEARN_OOP, "--fitter", "tree"])
     assert code == 2 and "--fitter" in err and len(err.strip().splitlines()) == 1
+
+
+def test_learn_against_a_named_opponent_model_records_that_search_and_says_so(tmp_path):
+    """--opponent-model names how the recorded search rolls out the other side (here the
+    humans the Old One player faces): the file's fit table names that search, the run
+    resumes and reproduces, and --first-policy starts the rollout policy from a file."""
+    import tomllib
+
+    first = tmp_path / "first.toml"
+    write_oop_weights(first, np.zeros((len(L.OOP_ACTION_NAMES), len(L.OOP_LEARN_FEATURES))))
+    argv = [*LEARN_OOP, "--humans", "economist", "--opponent-model", "economist"]
+    argv += ["--first-policy", f"learned:{first}"]
+    a, _ = check_learn_loop(tmp_path, argv, L.OOP_ACTION_NAMES, 4, "learned:")
+    fit = tomllib.loads((a / "gen1.toml").read_text())["learned"]["fit"]
+    assert fit["search"].endswith(":opponents=economist")
+    assert f"policy=learned:{first}" in fit["search"]
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        (["--opponent-model", "nosuch"], "nosuch"),
+        (["--first-policy", "nosuch"], "nosuch"),
+        (["--mode", "base", "--opponent-model", "rusher"], "--mode revenge"),
+    ],
+)
+def test_a_bad_opponent_model_or_first_policy_is_one_line(tmp_path, extra, words):
+    import bad_inputs
+
+    argv = ["learn", *extra, "--out", str(tmp_path / "x")]
+    if "--mode" not in extra:
+        argv[1:1] = ["--mode", "revenge"]
+    code, _, err = bad_inputs.run_in_process(argv)
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_old_one_search_modelling_the_humans_it_faces_plays_as_model_actual(eng):
+    """The Old One search's public model set to the humans' own strategy rolls them out as
+    model=actual does: the same searched game, move for move (what --opponent-model's best
+    response relies on)."""
+    rows = []
+    for oop in ("search:rollouts=2:opponents=economist", "search:rollouts=2:model=actual"):
+        spec = make_spec("revenge", 2, ["economist"] * 2, difficulty="normal", oop=oop)
+        rows.append(eng.play((9, 1, 0), spec, log=True))
+    np.testing.assert_array_equal(rows[0][0], rows[1][0])  # the summary row
+    np.testing.assert_array_equal(rows[0][1], rows[1][1])  # every move

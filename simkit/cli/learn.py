@@ -75,6 +75,23 @@ def learn(
             "of every legal box over their mean; stronger, docs/strong-play.md).",
         ),
     ] = "logistic",
+    first_policy: Annotated[
+        str,
+        typer.Option(
+            "--first-policy",
+            help="The first generation's rollout policy (default: balanced; rusher for --side "
+            "oop), e.g. the previous step's learned file.",
+        ),
+    ] = "",
+    opponent_model: Annotated[
+        str,
+        typer.Option(
+            "--opponent-model",
+            help="revenge: how the recorded search rolls out the other side (default: its "
+            "public default, rusher or balanced). Naming the player the learned side faces "
+            "(--oop or --humans) makes it a best response to that player.",
+        ),
+    ] = "",
     json_out: JsonOption = False,
 ) -> None:
     """Expert iteration (``--help``: the decorator's help text)."""
@@ -107,16 +124,27 @@ def learn(
         side=side,
         humans=humans,
         fitter=fitter,
+        first_policy=first_policy.strip(),
+        opponent_model=opponent_model.strip(),
     )
     settings.check()
-    if side == "oop":  # the humans' strategy: one line now, not mid-run
-        from strategies.registry import parse_one
+    # every strategy named: one line now, not mid-run
+    from strategies.old_ones import parse_oop
+    from strategies.registry import parse_one
 
+    if side == "oop":
         parse_one(humans)
-    elif mode == "revenge":  # the Old One player spec: one line now, not mid-run
-        from strategies.old_ones import parse_oop
-
-        parse_oop(oop)
+        if first_policy.strip():
+            parse_oop(first_policy)
+        if opponent_model.strip():
+            parse_one(opponent_model)
+    else:
+        if first_policy.strip():
+            parse_one(first_policy)
+        if mode == "revenge":
+            parse_oop(oop)
+            if opponent_model.strip():
+                parse_oop(opponent_model)
     tty = sys.stderr.isatty() and not json_out
     if tty:
         from rich.progress import Progress
