@@ -158,7 +158,8 @@ def policy_spec(out: Path, generation: int, settings: LearnSettings) -> str:
 def search_spec(out: Path, generation: int, settings: LearnSettings) -> str:
     """The search that records generation ``generation``: rollout policy generation k-1,
     and the other side modelled by ``settings.opponent_model`` when it names one."""
-    spec = f"search:rollouts={settings.rollouts}:policy={policy_spec(out, generation - 1, settings)}"
+    policy = policy_spec(out, generation - 1, settings)
+    spec = f"search:rollouts={settings.rollouts}:policy={policy}"
     if settings.opponent_model:
         key = "opponents" if settings.side == "oop" else "oop_model"
         spec += f":{key}={settings.opponent_model}"
