@@ -263,6 +263,28 @@ def test_ctrl_c_is_remembered_and_the_handler_restored(monkeypatch):
     assert not Interrupted.requested  # each command starts without an old Ctrl-C
 
 
+@pytest.mark.parametrize(
+    "exc, code, words",
+    [("Terminated", 143, "terminated (SIGTERM)"), ("KeyboardInterrupt", 130, "interrupted")],
+)
+def test_a_signal_while_the_command_line_still_imports_is_one_line(
+    monkeypatch, capsys, exc, code, words
+):
+    """SIGTERM or Ctrl-C in the command line's first imports (before its own error handling
+    runs; seen when a job was stopped at start) ends with its one line and exit code, not a
+    traceback."""
+    import simkit.cli as cli
+    from simkit import errors
+
+    def stopped_early(argv):
+        raise getattr(errors, exc, KeyboardInterrupt)()
+
+    monkeypatch.setattr(cli, "_main", stopped_early)
+    assert cli.main(["--version"]) == code
+    err = capsys.readouterr().err
+    assert err.strip() == f"simkit: {words}: stopped; nothing half-written is left"
+
+
 def test_a_dropped_ctrl_c_still_stops_a_tune_before_its_next_block(monkeypatch):
     """A library may catch the KeyboardInterrupt and carry on (a tune run once played on
     after Ctrl-C); the next block of games raises it again instead of playing."""

@@ -141,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     restore = _install_handlers()
     try:
         return _main(argv)
+    except KeyboardInterrupt as exc:  # arrived before _main's own handling (its imports)
+        return _stopped(exc)
     finally:
         import signal
 
