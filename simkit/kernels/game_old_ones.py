@@ -80,29 +80,33 @@ def move_with_card_policy(rngs, S, X, W, c, only, policy, stop_at_farm, fresh):
     policy: simkit.kernels.low.movement CHOOSE_* (base: CHOOSE_COMPASS); stop_at_farm: Revenge;
     fresh: c is the first card of its movement check (False: the stops of the earlier
     cards of the same check still hold, W.stopped)."""
-    T = X.tile_hex.size
+    # the loops' arrays, read once: a field read inside a loop costs two reference counts
+    # a tile or hex (the per-hex reads were most of a movement card's reference counting)
+    tile_hex, tile_up, face, hex_before = X.tile_hex, X.tile_up, W.face, W.hex_before
+    hex_farm, farm_before, g = X.hex_farm, W.farm_before, X.g
+    T = tile_hex.size
     for i in range(T):
-        W.face[i] = X.tile_up[i] & (X.tile_hex[i] >= 0) & ((only < 0) | (i == only))
-        W.hex_before[i] = X.tile_hex[i]
-    n = X.hex_farm.size
+        face[i] = tile_up[i] & (tile_hex[i] >= 0) & ((only < 0) | (i == only))
+        hex_before[i] = tile_hex[i]
+    n = hex_farm.size
     for h in range(n):
-        W.farm_before[h] = X.hex_farm[h]
+        farm_before[h] = hex_farm[h]
     W.card1[0] = c
     kit = W.move_kit  # over S.neighbors, X.hex_target, ..., W.cand6 (game_state.to_refs)
     blighted = movement_phase(kit, W.card1, policy, rngs[L.RNG_MOVE], stop_at_farm, fresh)
-    X.g[L.G_MOVE_CARDS] += 1
+    g[L.G_MOVE_CARDS] += 1
     for i in range(T):
-        a = W.hex_before[i]
-        b = X.tile_hex[i]
+        a = hex_before[i]
+        b = tile_hex[i]
         if a != b:
-            X.g[L.G_OO_MOVES] += 1
+            g[L.G_OO_MOVES] += 1
             refresh_blocked(X, a)
             occupy(X, b)
             log_event(X, L.EV_MOVE, now(X), -1, i, a, b, c, S.tile_type[i])
     if blighted > 0:
         for h in range(n):
-            if W.farm_before[h] == 1 and X.hex_farm[h] == 2:
-                X.g[L.G_FARMS_BLIGHTED] += blight_or_save(S, X, W, h)
+            if farm_before[h] == 1 and hex_farm[h] == 2:
+                g[L.G_FARMS_BLIGHTED] += blight_or_save(S, X, W, h)
 
 
 @kernel
