@@ -132,6 +132,7 @@ def learn_command(folder: Path, **shipped) -> str:
     opts += [f"--fitter {s['fitter']}"] if s.get("fitter", "logistic") != "logistic" else []
     opts += [f"--first-policy {s['first_policy']}"] if s.get("first_policy") else []
     opts += [f"--opponent-model {s['opponent_model']}"] if s.get("opponent_model") else []
+    opts += [f"--objective {s['objective']}"] if s.get("objective", "win") != "win" else []
     return " ".join(["simkit learn", *side, *opts])
 
 

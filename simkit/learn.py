@@ -11,8 +11,9 @@ One generation k = 1, 2, ...:
 1. **record**: ``games`` games in which every searching seat is ``search`` (``rollouts`` per
    legal box, public opponent model: the other side by the search's default, or by
    ``opponent_model`` when it names one, which makes the search a best response to that
-   player) with rollout policy generation k-1 (the first policy, ``first_policy`` or
-   ``balanced``, for the Old One player ``rusher``, for k = 1); every decision with a
+   player; ``objective``, win share by default) with rollout policy generation k-1 (the
+   first policy, ``first_policy`` or ``balanced``, for the Old One player ``rusher``, for
+   k = 1); every decision with a
    choice is a row of ``genK/decisions.parquet``: the turn's features
    (game_layout.LEARN_FEATURES or OOP_LEARN_FEATURES), which boxes were legal, the search's
    mean result for each legal box, and the box it took;
@@ -50,6 +51,7 @@ import numpy as np
 
 from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
+from strategies.search import OBJECTIVES
 
 RATE_ROOT_OFFSET = 1_000_003  # held-out seeds: a root seed no recording uses
 SIDES = ("human", "oop")
@@ -109,6 +111,9 @@ class LearnSettings:
     # Naming the opponent the learned side faces makes the search a best response to it
     # (alternating best response), which its spec and the file's command say.
     opponent_model: str = ""
+    # the recorded search's objective (strategies.search.OBJECTIVES): win (the default: win
+    # share, the VP margin breaking ties) or margin (the VP margin over the best rival)
+    objective: str = "win"
 
     @property
     def first(self) -> str:
@@ -124,6 +129,10 @@ class LearnSettings:
             raise UserError(f"learn: --fitter must be {' or '.join(FIT)}, got '{self.fitter}'")
         if self.side == "oop" and self.mode != "revenge":
             raise UserError("learn: --side oop learns the Old One player of --mode revenge")
+        if self.objective not in OBJECTIVES:
+            raise UserError(
+                f"learn: --objective must be {' or '.join(OBJECTIVES)}, got '{self.objective}'"
+            )
         if self.opponent_model and self.mode != "revenge":
             raise UserError("learn: --opponent-model models the other side of --mode revenge")
         for name, low in (("generations", 1), ("games", 1), ("rollouts", 1), ("rate_games", 2)):
@@ -160,6 +169,8 @@ def search_spec(out: Path, generation: int, settings: LearnSettings) -> str:
     and the other side modelled by ``settings.opponent_model`` when it names one."""
     policy = policy_spec(out, generation - 1, settings)
     spec = f"search:rollouts={settings.rollouts}:policy={policy}"
+    if settings.objective != "win":
+        spec += f":objective={settings.objective}"
     if settings.opponent_model:
         key = "opponents" if settings.side == "oop" else "oop_model"
         spec += f":{key}={settings.opponent_model}"
@@ -277,7 +288,7 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
         "settings": asdict(settings),
         "fitter": fitter.name,
     }
-    if settings.opponent_model:  # files of runs without one stay as they were written
+    if settings.opponent_model or settings.objective != "win":  # else as written before
         meta["search"] = search_spec(out, generation, settings).replace(str(out), ".")
 
     def write(tmp: Path) -> None:

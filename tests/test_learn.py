@@ -423,17 +423,18 @@ def test_learn_with_the_advantage_fitter_writes_a_file_that_names_it(tmp_path):
 
 def test_learn_against_a_named_opponent_model_records_that_search_and_says_so(tmp_path):
     """--opponent-model names how the recorded search rolls out the other side (here the
-    humans the Old One player faces): the file's fit table names that search, the run
-    resumes and reproduces, and --first-policy starts the rollout policy from a file."""
+    humans the Old One player faces) and --objective what it maximises: the file's fit
+    table names that search, the run resumes and reproduces, and --first-policy starts the
+    rollout policy from a file."""
     import tomllib
 
     first = tmp_path / "first.toml"
     write_oop_weights(first, np.zeros((len(L.OOP_ACTION_NAMES), len(L.OOP_LEARN_FEATURES))))
     argv = [*LEARN_OOP, "--humans", "economist", "--opponent-model", "economist"]
-    argv += ["--first-policy", f"learned:{first}"]
+    argv += ["--first-policy", f"learned:{first}", "--objective", "margin"]
     a, _ = check_learn_loop(tmp_path, argv, L.OOP_ACTION_NAMES, 4, "learned:")
     fit = tomllib.loads((a / "gen1.toml").read_text())["learned"]["fit"]
-    assert fit["search"].endswith(":opponents=economist")
+    assert fit["search"].endswith(":objective=margin:opponents=economist")
     assert f"policy=learned:{first}" in fit["search"]
 
 
@@ -442,6 +443,7 @@ def test_learn_against_a_named_opponent_model_records_that_search_and_says_so(tm
     [
         (["--opponent-model", "nosuch"], "nosuch"),
         (["--first-policy", "nosuch"], "nosuch"),
+        (["--objective", "score"], "--objective must be win or margin"),
         (["--mode", "base", "--opponent-model", "rusher"], "--mode revenge"),
     ],
 )

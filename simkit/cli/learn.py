@@ -92,6 +92,15 @@ def learn(
             "(--oop or --humans) makes it a best response to that player.",
         ),
     ] = "",
+    objective: Annotated[
+        str,
+        typer.Option(
+            "--objective",
+            help="The recorded search's objective: win (win share, the VP margin breaking "
+            "ties) or margin (the VP margin over the best rival; more signal where the "
+            "learned side rarely wins, docs/strong-play.md).",
+        ),
+    ] = "win",
     json_out: JsonOption = False,
 ) -> None:
     """Expert iteration (``--help``: the decorator's help text)."""
@@ -126,6 +135,7 @@ def learn(
         fitter=fitter,
         first_policy=first_policy.strip(),
         opponent_model=opponent_model.strip(),
+        objective=objective.strip(),
     )
     settings.check()
     # every strategy named: one line now, not mid-run
