@@ -12,6 +12,9 @@ Reads ``simkit learn``'s decisions (either side) and prints one JSON object:
 - ``gap_median``, ``gap_q90``: the best choice's lead over the second;
 - ``gap_over_2se``: the share where that lead exceeds two standard errors of a difference of
   two win shares over ``--rollouts`` rollouts each (at least 0.1 x 0.9 per rollout);
+- ``values``: ``win`` or ``margin`` (a run with ``--objective margin`` records VP margins,
+  told apart by a value outside [-0.5, 1.5]); for margins the three shares above, which
+  read the values as win shares, are null and the gaps are in VP;
 - ``agree``: per model, the share of held-out decisions (one game in five, by game) where the
   model's best legal choice is the search's: ``random`` (a random legal choice), ``linear``
   (the ``advantage`` fitter of simkit.learn, what the learned player plays), ``logistic``,
@@ -69,6 +72,7 @@ def signal(paths: list[str], rollouts: int = 8, seed: int = 0) -> dict:
     ranked = -np.sort(-np.where(valued, values, -np.inf), axis=1)
     top, gap = ranked[:, 0], ranked[:, 0] - ranked[:, 1]
     worst = np.nanmin(masked, axis=1)
+    win_share = bool(np.all((masked[valued] > -0.5) & (masked[valued] < 1.5)))
     var = np.maximum(top * (1 - top), 0.09) / rollouts
     rng = np.random.default_rng(seed)
     # held out by game (a game's decisions are alike), the file's generation and game
@@ -102,15 +106,20 @@ def signal(paths: list[str], rollouts: int = 8, seed: int = 0) -> dict:
             train,
         ),
     }
+
+    def share(hit: np.ndarray) -> float | None:
+        return round(float(hit.mean()), 4) if win_share else None
+
     return {
+        "values": "win" if win_share else "margin",
         "decisions": int(len(y)),
         "held_out": int(held.sum()),
         "legal_mean": round(float(valued.sum(axis=1).mean()), 2),
-        "all_lost": round(float((top < 0.01).mean()), 4),
-        "all_won": round(float((worst > 0.99).mean()), 4),
+        "all_lost": share(top < 0.01),
+        "all_won": share(worst > 0.99),
         "gap_median": round(float(np.median(gap)), 4),
         "gap_q90": round(float(np.quantile(gap, 0.9)), 4),
-        "gap_over_2se": round(float((gap > 2 * np.sqrt(2 * var)).mean()), 4),
+        "gap_over_2se": share(gap > 2 * np.sqrt(2 * var)),
         "agree": {name: agree(scores) for name, scores in fits.items()},
     }
 

@@ -386,5 +386,9 @@ def test_learn_signal_measures_saturation_and_the_fits_agreement(tmp_path):
     script = runpy.run_path(str(ROOT / "experiments/learn_signal.py"))
     out = script["main"]([str(path)])
     assert out["decisions"] == n and out["legal_mean"] == 3.0
-    assert out["all_lost"] == 0.5 and out["all_won"] == 0.0
+    assert out["all_lost"] == 0.5 and out["all_won"] == 0.0 and out["values"] == "win"
     assert out["agree"]["linear"] > 0.6 > 0.45 > out["agree"]["random"]
+    frame["value_rail"] = frame["value_rail"] * 10 - 3  # VP margins (--objective margin)
+    pl.DataFrame(frame).write_parquet(path)
+    out = script["main"]([str(path)])
+    assert out["values"] == "margin" and out["all_lost"] is None and out["gap_over_2se"] is None
