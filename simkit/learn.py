@@ -13,10 +13,9 @@ One generation k = 1, 2, ...:
    ``opponent_model`` when it names one, which makes the search a best response to that
    player; ``objective``, win share by default) with rollout policy generation k-1 (the
    first policy, ``first_policy`` or ``balanced``, for the Old One player ``rusher``, for
-   k = 1); every decision with a
-   choice is a row of ``genK/decisions.parquet``: the turn's features
-   (game_layout.LEARN_FEATURES or OOP_LEARN_FEATURES), which boxes were legal, the search's
-   mean result for each legal box, and the box it took;
+   k = 1); every decision with a choice is a row of ``genK/decisions.parquet``: the turn's
+   features (game_layout.LEARN_FEATURES or OOP_LEARN_FEATURES), which boxes were legal, the
+   search's mean result for each legal box, and the box it took;
 2. **fit**, on every generation's decisions so far, one of two ``fitter``s (scikit-learn):
    ``logistic`` (the default), multinomial logistic regression from the features to the box
    the search took, each decision weighted by how far the search preferred that box over
