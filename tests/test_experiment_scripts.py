@@ -392,3 +392,31 @@ def test_learn_signal_measures_saturation_and_the_fits_agreement(tmp_path):
     pl.DataFrame(frame).write_parquet(path)
     out = script["main"]([str(path)])
     assert out["values"] == "margin" and out["all_lost"] is None and out["gap_over_2se"] is None
+
+
+def test_learned_best_response_answers_the_player_kept_and_keeps_the_best(tmp_path, capsys):
+    """One tiny round: the humans learn against the first Old One player with their search
+    modelling it, the Old One player then learns against the humans kept, modelling them;
+    each step keeps its best-rated candidate (the first policy among them), and a rerun
+    resumes to the same trajectory."""
+    import tomllib
+
+    script = runpy.run_path(str(ROOT / "experiments/learned_best_response.py"))
+    strategies = ROOT / "experiments/strategies"
+    argv = ["--out", str(tmp_path / "lbr"), "--rounds", "1", "--generations", "1"]
+    argv += ["--human-games", "2", "--oop-games", "2", "--rollouts", "1", "--rate-games", "6"]
+    argv += ["--first-humans", str(strategies / "learned_co_revenge_2h_normal.toml")]
+    argv += ["--first-oop", str(strategies / "learned_co_oop_revenge_2h_normal.toml")]
+    steps = script["main"](argv)
+    humans, oop = steps
+    assert humans["faced"] == f"learned:{strategies / 'learned_co_oop_revenge_2h_normal.toml'}"
+    assert oop["faced"] == humans["kept"]  # the Old One player answers the humans kept
+    for step, sign in ((humans, -1), (oop, 1)):
+        rates = [c["old_ones_win"] for c in step["candidates"]]
+        best = max(range(len(rates)), key=lambda i: (sign * rates[i], -i))
+        assert step["kept"] == step["candidates"][best]["player"]
+        fit = tomllib.loads((Path(step["folder"]) / "gen1.toml").read_text())["learned"]["fit"]
+        key = "oop_model" if step["side"] == "human" else "opponents"
+        assert fit["search"].endswith(f":{key}={step['faced']}")
+    assert script["main"](argv) == steps  # resumed: nothing recorded again, the same picks
+    assert json.loads((tmp_path / "lbr" / "rounds.json").read_text()) == steps
