@@ -50,7 +50,6 @@ import numpy as np
 
 from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
-from strategies.search import OBJECTIVES
 
 RATE_ROOT_OFFSET = 1_000_003  # held-out seeds: a root seed no recording uses
 SIDES = ("human", "oop")
@@ -120,6 +119,11 @@ class LearnSettings:
         return self.first_policy or side_of(self.side).first_policy
 
     def check(self) -> None:
+        """Every setting, and every strategy it names (one line now, not mid-run)."""
+        from strategies.old_ones import parse_oop
+        from strategies.registry import parse_one
+        from strategies.search import OBJECTIVES
+
         if self.mode not in ("base", "revenge"):
             raise UserError(f"learn: --mode must be base or revenge, got '{self.mode}'")
         if self.side not in SIDES:
@@ -140,6 +144,15 @@ class LearnSettings:
                 raise UserError(f"learn: --{name.replace('_', '-')} must be >= {low}, got {value}")
         if self.seed < 0:
             raise UserError(f"learn: --seed must be >= 0, got {self.seed}")
+        learned, other = (parse_oop, parse_one) if self.side == "oop" else (parse_one, parse_oop)
+        named = [(self.first_policy, learned), (self.opponent_model, other)]
+        if self.side == "oop":
+            named.append((self.humans, parse_one))
+        elif self.mode == "revenge":
+            named.append((self.oop, parse_oop))
+        for spec, parse in named:
+            if spec:
+                parse(spec)
 
 
 def _spec(settings: LearnSettings, strategy: str):

@@ -137,24 +137,7 @@ def learn(
         opponent_model=opponent_model.strip(),
         objective=objective.strip(),
     )
-    settings.check()
-    # every strategy named: one line now, not mid-run
-    from strategies.old_ones import parse_oop
-    from strategies.registry import parse_one
-
-    if side == "oop":
-        parse_one(humans)
-        if first_policy.strip():
-            parse_oop(first_policy)
-        if opponent_model.strip():
-            parse_one(opponent_model)
-    else:
-        if first_policy.strip():
-            parse_one(first_policy)
-        if mode == "revenge":
-            parse_oop(oop)
-            if opponent_model.strip():
-                parse_oop(opponent_model)
+    settings.check()  # every setting and strategy named: one line now, not mid-run
     tty = sys.stderr.isatty() and not json_out
     if tty:
         from rich.progress import Progress
