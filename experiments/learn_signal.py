@@ -60,7 +60,11 @@ def signal(paths: list[str], rollouts: int = 8, seed: int = 0) -> dict:
     from sklearn.linear_model import Ridge
     from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
-    frame = pl.concat([pl.read_parquet(p) for p in paths], how="vertical")
+    # each file's games apart (every generation numbers its games from 0)
+    frame = pl.concat(
+        [pl.read_parquet(p).with_columns(file=pl.lit(i)) for i, p in enumerate(paths)],
+        how="vertical",
+    )
     features, choices = _side(frame)
     x = frame.select([f"f_{n}" for n in features[1:]]).to_numpy()
     y = frame["chosen"].to_numpy()
@@ -75,10 +79,8 @@ def signal(paths: list[str], rollouts: int = 8, seed: int = 0) -> dict:
     win_share = bool(np.all((masked[valued] > -0.5) & (masked[valued] < 1.5)))
     var = np.maximum(top * (1 - top), 0.09) / rollouts
     rng = np.random.default_rng(seed)
-    # held out by game (a game's decisions are alike), the file's generation and game
-    game = frame["game"].to_numpy() + 1_000_000 * np.arange(len(paths)).repeat(
-        [pl.read_parquet(p, columns=["game"]).height for p in paths]
-    )
+    # held out by game (a game's decisions are alike)
+    game = frame["game"].to_numpy() + 1_000_000 * frame["file"].to_numpy()
     games = np.unique(game)
     held = np.isin(game, rng.choice(games, size=max(1, games.size // 5), replace=False))
     train = ~held
