@@ -8,25 +8,10 @@ wins; the Old Ones win any tie with them; tied players share the victory.
 
 from simkit.kernels.game_oop import revenge_oop_vp
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.game_common import log_event
+from simkit.kernels.low.game_common import log_event, player_vp
 from simkit.kernels.low.jit import kernel
 
 OLD_ONES_BIT = 1 << L.MAX_PLAYERS
-
-
-@kernel
-def player_vp(S, X, p, out5):
-    """out5 = (farms, phosphate, personalities, tiles, tokens) VP of player p; returns the total."""
-    farms = 0
-    for h in range(X.hex_farm.size):
-        if X.hx[h, L.H_FARM_OWNER] == p and X.hex_farm[h] == 1:
-            farms += 1
-    out5[0] = farms * S.r[L.R_FARM_VP]
-    out5[1] = X.pl[p, L.P_RES + L.PHOSPHATE] * S.r[L.R_PHOS_VP]
-    out5[2] = X.pl[p, L.P_PERS_VP]
-    out5[3] = X.pl[p, L.P_TILE_VP]
-    out5[4] = X.pl[p, L.P_VP_TOKENS]
-    return out5[0] + out5[1] + out5[2] + out5[3] + out5[4]
 
 
 @kernel

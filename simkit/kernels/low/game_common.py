@@ -323,3 +323,19 @@ def fallback_force(X, W, p):
     u = W.ctx[L.CTX_FALLBACK_UNIT]
     W.force[u] = X.pl[p, L.P_UNITS + u]
     return W.ctx[L.CTX_FALLBACK_HEX]
+
+
+@kernel
+def player_vp(S, X, p, out5):
+    """out5 = (farms, phosphate, personalities, tiles, tokens) VP of player p; returns the
+    total (End of the Game scoring, simkit.kernels.game_scoring; the learned player reads it)."""
+    farms = 0
+    for h in range(X.hex_farm.size):
+        if X.hx[h, L.H_FARM_OWNER] == p and X.hex_farm[h] == 1:
+            farms += 1
+    out5[0] = farms * S.r[L.R_FARM_VP]
+    out5[1] = X.pl[p, L.P_RES + L.PHOSPHATE] * S.r[L.R_PHOS_VP]
+    out5[2] = X.pl[p, L.P_PERS_VP]
+    out5[3] = X.pl[p, L.P_TILE_VP]
+    out5[4] = X.pl[p, L.P_VP_TOKENS]
+    return out5[0] + out5[1] + out5[2] + out5[3] + out5[4]
