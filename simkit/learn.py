@@ -268,13 +268,21 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
     frames = [
         pl.read_parquet(out / f"gen{k}" / "decisions.parquet") for k in range(1, generation + 1)
     ]
+    wanted = [f"f_{n}" for n in side.features[1:]]
+    for k in range(1, generation + 1):
+        missing = [c for c in wanted if c not in frames[k - 1].columns]
+        if missing:
+            raise UserError(
+                f"{out / f'gen{k}' / 'decisions.parquet'}: no column '{missing[0]}' (recorded "
+                "by an earlier simkit with fewer features); use another --out"
+            )
     data = pl.concat(frames)  # every generation's decisions so far (the aggregate of DAgger)
     if data.height == 0:
         raise UserError(
             f"learn: generation {generation}: the search made no decision with a choice; "
             "record more games (--games)"
         )
-    x = data.select([f"f_{n}" for n in side.features[1:]]).to_numpy()
+    x = data.select(wanted).to_numpy()
     y = data["chosen"].to_numpy()
     legal = data.select([f"legal_{n}" for n in side.choices]).to_numpy()
     rng = np.random.default_rng([settings.seed, generation, 7])

@@ -147,17 +147,23 @@ LEARNED_OOP_FORMAT = "simkit-learned-oop/1"
 def read_learned_weights(
     path: str | Path, fmt: str, features: tuple, choices: tuple, choices_field: str
 ) -> tuple[Path, dict[str, Any], list[float]]:
-    """(path, its [learned] table, the weights choice-major) of a weights file written by
-    ``simkit learn``: format ``fmt``; ``learned.features`` and ``learned.<choices_field>``
-    must be this engine's names in its order, every weight a finite number."""
+    """(path, its [learned] table, the weights choice-major over ``features``) of a weights
+    file written by ``simkit learn``: format ``fmt``; ``learned.<choices_field>`` must be
+    this engine's names in its order, every weight a finite number. ``learned.features``
+    names some of this engine's features in its order (a file written before later
+    features were added lacks them): a feature the file does not name weighs 0."""
     import math
 
     p, doc = read_strategy_toml(path)
     table = doc.get("learned")
     if not isinstance(table, dict) or table.get("format") != fmt:
         raise UserError(f"{p}: expected a [learned] table with format = '{fmt}'")
-    if table.get("features") != list(features):
-        raise UserError(f"{p}: field 'learned.features' must list {', '.join(features)} in order")
+    named = table.get("features")
+    if not isinstance(named, list) or not _in_order(named, features):
+        raise UserError(
+            f"{p}: field 'learned.features' must list some of {', '.join(features)}, "
+            "each once and in that order"
+        )
     if table.get(choices_field) != list(choices):
         raise UserError(
             f"{p}: field 'learned.{choices_field}' must list {', '.join(choices)} in order"
@@ -170,16 +176,27 @@ def read_learned_weights(
         )
     flat: list[float] = []
     for b, row in enumerate(rows):
-        ok_row = isinstance(row, list) and len(row) == len(features)
+        ok_row = isinstance(row, list) and len(row) == len(named)
         if not ok_row or not all(
             isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in row
         ):
             raise UserError(
                 f"{p}: field 'learned.weights' row {b + 1} ({choices[b]}) must hold "
-                f"{len(features)} finite numbers"
+                f"{len(named)} finite numbers (one per feature the file names)"
             )
-        flat.extend(float(x) for x in row)
+        by_name = dict(zip(named, row, strict=True))
+        flat.extend(float(by_name.get(f, 0.0)) for f in features)
     return p, table, flat
+
+
+def _in_order(named: list, features: tuple) -> bool:
+    """Every entry of ``named`` is one of ``features``, each at most once, in their order."""
+    at = 0
+    for f in named:
+        if not isinstance(f, str) or f not in features[at:]:
+            return False
+        at = features.index(f, at) + 1
+    return True
 
 
 def learned_base(p: Path, table: dict, default: str, base_of):

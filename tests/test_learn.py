@@ -101,7 +101,9 @@ def test_features_follow_the_position(eng):
 @pytest.mark.parametrize(
     "side, edit, words",
     [
-        ("human", {"features": ["bias"]}, "learned.features"),
+        ("human", {"features": ["bias", "bias"]}, "learned.features"),
+        ("human", {"features": ["time", "bias"]}, "learned.features"),
+        ("human", {"features": ["bias", "vp"]}, "learned.features"),
         ("human", {"choices": ["rail"]}, "learned.boxes"),
         ("human", {"weights": [[0.0] * NF] * (NB - 1)}, rf"must hold {NB} rows \(one per box\)"),
         ("human", {"weights": [[0.0] * (NF - 1)] * NB}, r"row 1 \(rail\)"),
@@ -122,6 +124,73 @@ def test_a_bad_weights_file_is_one_line_naming_the_field(tmp_path, side, edit, w
     path = write_weights(tmp_path / "bad.toml", **{"weights": np.zeros(shape), **edit}, side=side)
     with pytest.raises(UserError, match=words):
         (parse_oop if side == "oop" else parse_one)(f"learned:{path}")
+
+
+def test_a_file_naming_fewer_features_plays_as_zero_weights_on_the_others(eng, tmp_path):
+    """A file written before features were added (the first 16) is the same player as
+    its weights with 0 on every feature it does not name, move for move."""
+    w = np.random.default_rng(5).normal(size=(NB, NF))
+    w[:, 16:] = 0.0
+    full = write_weights(tmp_path / "full.toml", w)
+    old = write_weights(tmp_path / "old.toml", w[:, :16], features=list(L.LEARN_FEATURES[:16]))
+    assert (
+        parse_one(f"learned:{old}").lower().tolist()
+        == parse_one(f"learned:{full}").lower().tolist()
+    )
+    rows = [
+        eng.play_many(make_spec("revenge", 2, [f"learned:{f}"] * 2, oop="rusher"), 3, 0, 30)[0]
+        for f in (old, full)
+    ]
+    np.testing.assert_array_equal(rows[0], rows[1])
+    w[:, 16:] = 5.0 * np.random.default_rng(6).normal(size=(NB, NF - 16))  # they do count
+    moved = write_weights(tmp_path / "moved.toml", w)
+    spec = make_spec("revenge", 2, [f"learned:{moved}"] * 2, oop="rusher")
+    assert not np.array_equal(eng.play_many(spec, 3, 0, 30)[0], rows[0])
+
+
+def test_the_race_and_threat_features_follow_the_position(eng):
+    """A farm of p's raises own_vp by the farm's VP and the race by as much; a blighted one
+    raises the Old Ones' VP by the blight VP; an Old One mover next to p's farm makes it a
+    farm at risk and brings the nearest mover to its Port closer."""
+    spec = make_spec("revenge", 2, ["balanced", "balanced"], oop="rusher")
+    rngs = game_streams(4)
+    eng.set_up(rngs, spec, checked=True)
+    X, S = eng.state, eng.arrays
+    p = advance(rngs, eng.S, eng.X, eng.W, 0b11)
+    f = {n: i for i, n in enumerate(L.LEARN_FEATURES)}
+    a, b = np.zeros(NF), np.zeros(NF)
+    learned.turn_features(eng.S, eng.X, eng.W, p, a)
+    # a free hex next to p's Port becomes p's farm
+    port = int(np.flatnonzero(X.port_dist[p] == 0)[0])
+    near = [int(h) for h in S.neighbors[port] if h >= 0 and X.hex_farm[h] == 0]
+    farm = near[0]
+    X.hex_farm[farm] = 1
+    X.hx[farm, L.H_FARM_OWNER] = p
+    learned.turn_features(eng.S, eng.X, eng.W, p, b)
+    vp = float(S.r[L.R_FARM_VP])
+    assert b[f["own_vp"]] - a[f["own_vp"]] == pytest.approx(vp / 20)
+    assert b[f["farms_at_risk"]] == a[f["farms_at_risk"]]
+    # blighted: p loses the farm's VP, the Old One player gains R_REV_BLIGHT_VP
+    X.hex_farm[farm] = 2
+    c = np.zeros(NF)
+    learned.turn_features(eng.S, eng.X, eng.W, p, c)
+    assert c[f["own_vp"]] == pytest.approx(a[f["own_vp"]])
+    assert c[f["old_ones_vp"]] - a[f["old_ones_vp"]] == pytest.approx(S.r[L.R_REV_BLIGHT_VP] / 20)
+    # a face-up Old One that moves, two hexes from the farm: the farm is at risk
+    X.hex_farm[farm] = 1
+    mover = next(
+        i
+        for i in range(X.tile_hex.size)
+        if S.tile_type[i] >= 0
+        and S.tile_type[i] != L.TEMPLE
+        and S.type_moves[S.tile_type[i]]
+        and X.tile_hex[i] < 0
+    )
+    X.tile_hex[mover], X.tile_up[mover] = port, 1
+    d = np.zeros(NF)
+    learned.turn_features(eng.S, eng.X, eng.W, p, d)
+    assert d[f["farms_at_risk"]] - b[f["farms_at_risk"]] == pytest.approx(1 / 5)
+    assert d[f["movers_to_port"]] == 0.0 < b[f["movers_to_port"]]
 
 
 def test_a_weights_file_of_another_kind_or_with_nan_is_refused(tmp_path):
@@ -468,3 +537,21 @@ def test_the_old_one_search_modelling_the_humans_it_faces_plays_as_model_actual(
         rows.append(eng.play((9, 1, 0), spec, log=True))
     np.testing.assert_array_equal(rows[0][0], rows[1][0])  # the summary row
     np.testing.assert_array_equal(rows[0][1], rows[1][1])  # every move
+
+
+def test_fitting_decisions_recorded_with_fewer_features_is_one_line_naming_the_column(tmp_path):
+    """A run folder recorded by an earlier simkit (16 features) cannot be fitted with
+    today's features: the refusal names the file and the first missing column."""
+    from simkit.learn import LearnSettings, fit
+
+    rng = np.random.default_rng(1)
+    n = 50
+    frame = {"game": np.arange(n), "seat": np.zeros(n, int), "chosen": np.arange(n) % 2}
+    frame |= {f"f_{k}": rng.random(n) for k in L.LEARN_FEATURES[:16]}
+    frame |= {f"legal_{k}": np.ones(n, bool) for k in L.BOX_NAMES}
+    frame |= {f"value_{k}": rng.random(n) for k in L.BOX_NAMES}
+    (tmp_path / "gen1").mkdir()
+    pl.DataFrame(frame).write_parquet(tmp_path / "gen1" / "decisions.parquet")
+    with pytest.raises(UserError, match=r"decisions.parquet: no column 'f_own_vp'.*another --out"):
+        fit(LearnSettings(), tmp_path, 1)
+    assert not (tmp_path / "gen1.toml").exists()

@@ -137,6 +137,25 @@ def _hide_differently(eng, p):
 
 
 @pytest.mark.parametrize(
+    "mode, kw, decisions_before, seed",
+    [("base", {}, 6, 5), ("revenge", {"difficulty": "hard", "oop": "mythos"}, 5, 1)],
+)
+def test_the_learned_players_features_do_not_change_when_only_hidden_information_changes(
+    eng, mode, kw, decisions_before, seed
+):
+    from strategies.human.learned import turn_features
+
+    spec = make_spec(mode, 2, ["search:rollouts=3", "balanced"], **kw)
+    _, p, _ = _position(eng, spec, seed, decisions_before)
+    before, after = np.zeros(L.LEARN_NUM_FEATURES), np.zeros(L.LEARN_NUM_FEATURES)
+    turn_features(eng.S, eng.X, eng.W, p, before)
+    changed = _hide_differently(eng, p)
+    assert any(c.startswith("tiles") for c in changed), changed  # a face-down tile swapped
+    turn_features(eng.S, eng.X, eng.W, p, after)
+    np.testing.assert_array_equal(after, before)
+
+
+@pytest.mark.parametrize(
     "mode, players, kw, decisions_before, seed",
     [
         ("base", 2, {}, 6, 5),

@@ -126,6 +126,86 @@ def want_army(S, X, W, p):
 
 
 @kernel
+def nearest_to_port(S, X, target, face_up):
+    """Hexes from target's Port to the nearest tile on the map that is face-up and moves
+    (face_up) or face-down (not face_up); 10 when there is none."""
+    best = 10
+    for i in range(X.tile_hex.size):
+        h = X.tile_hex[i]
+        if h < 0 or bool(X.tile_up[i]) != face_up:
+            continue
+        if face_up:
+            t = S.tile_type[i]
+            if t < 0 or t == L.TEMPLE or not S.type_moves[t]:
+                continue
+        d = X.port_dist[target, h]
+        if 0 <= d < best:
+            best = d
+    return best
+
+
+@kernel
+def public_old_ones_vp(S, X):
+    """The Old Ones' VP as a player can count them now: face-up tiles at face value,
+    face-down ones at their level's mean (base game: times R_UNREVEALED_MULT), the
+    blighted farms, and (Revenge) the Old One player's VP tokens."""
+    revenge = X.g[L.G_MODE] == L.MODE_REVENGE
+    mult = 1.0 if revenge else float(S.r[L.R_UNREVEALED_MULT])
+    vp = 0.0
+    for i in range(X.tile_hex.size):
+        if X.tile_hex[i] >= 0:
+            vp += S.tile_vp[i] if X.tile_up[i] else mult * S.level_vp[S.tile_level[i]]
+    blight = S.r[L.R_REV_BLIGHT_VP] if revenge else S.r[L.R_BLIGHT_VP]
+    for h in range(X.hex_farm.size):
+        if X.hex_farm[h] == 2:
+            vp += blight
+    if revenge:
+        vp += X.g[L.G_OOP_VP]
+    return vp
+
+
+@kernel
+def _within_two(neighbors, a, b):
+    if a == b:
+        return True
+    for k in range(6):
+        m = neighbors[a, k]
+        if m < 0:
+            continue
+        if m == b:
+            return True
+        for j in range(6):
+            if neighbors[m, j] == b:
+                return True
+    return False
+
+
+@kernel
+def farms_at_risk(S, X, p):
+    """p's un-blighted farms within two hexes of an Old One tile that may move to them
+    (face-up and moving, or in Revenge face-down: the Old One player moves those too)."""
+    revenge = X.g[L.G_MODE] == L.MODE_REVENGE
+    n = 0
+    for f in range(X.hex_farm.size):
+        if X.hex_farm[f] != 1 or X.hx[f, L.H_FARM_OWNER] != p:
+            continue
+        for i in range(X.tile_hex.size):
+            h = X.tile_hex[i]
+            if h < 0:
+                continue
+            if X.tile_up[i]:
+                t = S.tile_type[i]
+                if t < 0 or t == L.TEMPLE or not S.type_moves[t]:
+                    continue
+            elif not revenge:
+                continue
+            if _within_two(S.neighbors, h, f):
+                n += 1
+                break
+    return n
+
+
+@kernel
 def hex_estimate(S, X, p, h, force_bits, out):
     """Expected fight against hex h with unit types ``force_bits``: out = (cards to
     destroy everything, purple cubes per card, sanity per card, airship hits per card,

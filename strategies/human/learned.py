@@ -15,15 +15,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.game_common import fallback_force
+from simkit.kernels.low.game_common import fallback_force, player_vp
 from simkit.kernels.low.jit import kernel
 from strategies.human.base import HeuristicParams
 from strategies.human.features import (
     best_display_slot,
     best_mine,
     farm_kinds_available,
+    farms_at_risk,
+    nearest_to_port,
     ok,
     plan_attack_heuristic,
+    public_old_ones_vp,
     should_retrieve,
     units_home,
     want_army,
@@ -55,6 +58,27 @@ def turn_features(S, X, W, p, out):
     out[13] = 1.0 if should_retrieve(X, p) else 0.0
     out[14] = units_home(X, p) / 5.0
     out[15] = pl[p, L.P_HQ] / 10.0
+    # the race: own VP, the Old Ones' as far as seen, and the lead that decides the game
+    # (Revenge: the best human against the Old One player; base: p against the best rival)
+    own = player_vp(S, X, p, W.cand6)
+    oo = public_old_ones_vp(S, X)
+    rival = oo
+    revenge = X.g[L.G_MODE] == L.MODE_REVENGE
+    lead_vp = own
+    for q in range(X.g[L.G_NUM_PLAYERS]):
+        if q != p:
+            v = player_vp(S, X, q, W.cand6)
+            if revenge:
+                lead_vp = max(lead_vp, v)
+            else:
+                rival = max(rival, v)
+    out[16] = own / 20.0
+    out[17] = oo / 20.0
+    out[18] = (lead_vp - rival) / 20.0
+    # the threat: hexes from p's Port to the nearest mover and face-down tile (10: none)
+    out[19] = nearest_to_port(S, X, p, True) / 10.0
+    out[20] = nearest_to_port(S, X, p, False) / 10.0
+    out[21] = farms_at_risk(S, X, p) / 5.0
 
 
 @kernel

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.jit import kernel
+from strategies.human.features import nearest_to_port
 
 KIND_LEARNED = 2  # X.oop_params[OP_KIND] (strategies.old_ones.policy)
 NF = L.OOP_LEARN_NUM_FEATURES
@@ -29,25 +30,6 @@ def port_defence(S, X, p):
     for u in range(L.NUM_UNITS):
         v += X.pl[p, L.P_UNITS + u] * S.unit_cap[u]
     return v
-
-
-@kernel
-def _nearest(S, X, target, face_up):
-    """Hexes from target's Port to the nearest tile on the map that is face-up and moves
-    (face_up) or face-down (not face_up); 10 when there is none."""
-    best = 10
-    for i in range(X.tile_hex.size):
-        h = X.tile_hex[i]
-        if h < 0 or bool(X.tile_up[i]) != face_up:
-            continue
-        if face_up:
-            t = S.tile_type[i]
-            if t < 0 or t == L.TEMPLE or not S.type_moves[t]:
-                continue
-        d = X.port_dist[target, h]
-        if 0 <= d < best:
-            best = d
-    return best
 
 
 @kernel
@@ -72,8 +54,8 @@ def oop_features(S, X, up, down, hand, n_levels, target, out):
     out[4] = n_levels / 3.0
     out[5] = g[L.G_OO_TIME] / end
     out[6] = humans_time / end
-    out[7] = _nearest(S, X, target, True) / 10.0
-    out[8] = _nearest(S, X, target, False) / 10.0
+    out[7] = nearest_to_port(S, X, target, True) / 10.0
+    out[8] = nearest_to_port(S, X, target, False) / 10.0
     out[9] = port_defence(S, X, target) / 20.0
     out[10] = g[L.G_DIFFICULTY] / 2.0
     out[11] = g[L.G_MYTHOS_LEFT] / max(X.mythos_deck.size, 1)

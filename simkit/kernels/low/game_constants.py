@@ -191,10 +191,10 @@ HP_THREAT_RANGE = 33  # ... counting awake Old Ones within this many hexes of th
 # (0 never)
 HP_OUTPOST = 34
 SP_WD_OBJECTIVE = 39  # combat policy: the withdraw table's objective (0 P(destroy), 1 value)
-# [144 slots] learned player (strategies.human.learned): weight of feature f for box b at b *
+# [198 slots] learned player (strategies.human.learned): weight of feature f for box b at b *
 # LEARN_NUM_FEATURES + f
 HP_LEARN_W = 40
-NUM_PARAMS = 184  # one past the last slot of params[p]
+NUM_PARAMS = 238  # one past the last slot of params[p]
 
 # oop_params (offsets from 0)
 OP_KIND = 0  # 0 heuristic, 1 uniformly random legal actions, 2 learned

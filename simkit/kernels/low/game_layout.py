@@ -347,6 +347,13 @@ LEARN_FEATURES = (
     "should_retrieve",
     "units_home",
     "hq_cubes",
+    # the race and the threat (added after the first files: a file without them weighs them 0)
+    "own_vp",
+    "old_ones_vp",
+    "vp_race",
+    "movers_to_port",
+    "face_down_to_port",
+    "farms_at_risk",
 )
 LEARN_NUM_FEATURES = len(LEARN_FEATURES)
 
