@@ -22,7 +22,9 @@ Reads ``simkit learn``'s decisions (either side) and prints one JSON object:
   ``trees`` (scikit-learn's HistGradientBoostingRegressor per choice, on the advantage).
 
 If a richer fit agrees no better than the linear one, the model class is not what limits
-the learned player on these decisions; the labels are.
+the learned player on these decisions; the labels are. ``--without NAME,...`` leaves
+features out (``features`` counts those fitted, the bias included): the same decisions
+with and without a group of features measure what the group adds.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def _per_choice(make, x, values, valued, mean, train) -> np.ndarray:
     return scores
 
 
-def signal(paths: list[str], rollouts: int = 8, seed: int = 0) -> dict:
+def signal(paths: list[str], rollouts: int = 8, seed: int = 0, without: tuple = ()) -> dict:
     from sklearn.ensemble import HistGradientBoostingRegressor
     from sklearn.linear_model import Ridge
     from sklearn.preprocessing import PolynomialFeatures, StandardScaler
@@ -66,7 +68,9 @@ def signal(paths: list[str], rollouts: int = 8, seed: int = 0) -> dict:
         how="vertical",
     )
     features, choices = _side(frame)
-    x = frame.select([f"f_{n}" for n in features[1:]]).to_numpy()
+    # the features the files hold (an earlier simkit recorded fewer), less those left out
+    used = [n for n in features[1:] if f"f_{n}" in frame.columns and n not in without]
+    x = frame.select([f"f_{n}" for n in used]).to_numpy()
     y = frame["chosen"].to_numpy()
     legal = frame.select([f"legal_{n}" for n in choices]).to_numpy()
     values = frame.select([f"value_{n}" for n in choices]).to_numpy()
@@ -113,6 +117,7 @@ def signal(paths: list[str], rollouts: int = 8, seed: int = 0) -> dict:
         return round(float(hit.mean()), 4) if win_share else None
 
     return {
+        "features": len(used) + 1,
         "values": "win" if win_share else "margin",
         "decisions": int(len(y)),
         "held_out": int(held.sum()),
@@ -131,8 +136,16 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("decisions", nargs="+", help="a learn run's genK/decisions.parquet files")
     ap.add_argument("--rollouts", type=int, default=8, help="the recording search's rollouts")
     ap.add_argument("--seed", type=int, default=0, help="which games are held out")
+    ap.add_argument(
+        "--without", default="", help="features to leave out, comma-separated (their value)"
+    )
     args = ap.parse_args(argv)
-    out = signal(args.decisions, args.rollouts, args.seed)
+    without = tuple(n for n in args.without.split(",") if n)
+    features = set(L.LEARN_FEATURES) | set(L.OOP_LEARN_FEATURES)
+    for n in without:
+        if n not in features:
+            ap.error(f"--without: unknown feature {n!r}")
+    out = signal(args.decisions, args.rollouts, args.seed, without)
     print(json.dumps(out))
     return out
 

@@ -388,6 +388,10 @@ def test_learn_signal_measures_saturation_and_the_fits_agreement(tmp_path):
     assert out["decisions"] == n and out["legal_mean"] == 3.0
     assert out["all_lost"] == 0.5 and out["all_won"] == 0.0 and out["values"] == "win"
     assert out["agree"]["linear"] > 0.6 > 0.45 > out["agree"]["random"]
+    # without the feature the values follow, the fit can only guess between boxes 1 and 2
+    blind = script["main"]([str(path), "--without", "time"])
+    assert blind["features"] == out["features"] - 1 == len(L.LEARN_FEATURES) - 1
+    assert blind["agree"]["linear"] < 0.5 < out["agree"]["linear"]
     frame["value_rail"] = frame["value_rail"] * 10 - 3  # VP margins (--objective margin)
     pl.DataFrame(frame).write_parquet(path)
     out = script["main"]([str(path)])
