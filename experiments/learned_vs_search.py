@@ -6,7 +6,8 @@ was distilled from, on the same held-out seeds (Revenge, Normal, 2 humans by def
 
 ``--side human``: both human seats play the learned file, then both play ``search`` (public
 model: the other human rolled out with its own rollout policy, the Old One player as
-``rusher``), against ``--oop`` (default rusher). ``--side oop``: the Old One seat plays the
+``rusher``), against ``--oop`` (default rusher); ``--search-policy SPEC`` names the search's
+rollout policy (the learned file itself, say: the search of the loop's next generation). ``--side oop``: the Old One seat plays the
 learned file, then ``search`` (public model, rollout policy rusher), against ``--humans``
 (default balanced). Prints the Old One player's win rate of each and the paired difference
 (learned - search) with its normal 95% interval: the issue's "within ±0.03" test.
@@ -45,9 +46,16 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--oop", default="rusher")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=1, help="processes (the games do not change)")
+    ap.add_argument(
+        "--search-policy",
+        default="",
+        help="the search's rollout policy (a strategy spec; default: the search's own)",
+    )
     args = ap.parse_args(argv)
     eng = Engine()
     search = f"search:rollouts={args.rollouts}"
+    if args.search_policy:
+        search += f":policy={args.search_policy}"
     # the learn loop's own rating games: same specs, same held-out seeds
     settings = LearnSettings(
         mode="revenge",

@@ -170,6 +170,15 @@ def test_learned_vs_search_pairs_the_same_seeds_and_reports_the_difference():
     assert out["cpu_s_search"] > out["cpu_s_learned"]
 
 
+def test_learned_vs_search_names_the_searchs_rollout_policy():
+    """--search-policy makes the search roll out with the named player, and says so."""
+    script = runpy.run_path(str(ROOT / "experiments/learned_vs_search.py"))
+    learned = str(ROOT / "experiments/strategies/learned_oop_revenge_2h_normal.toml")
+    argv = ["--side", "oop", "--games", "4", "--rollouts", "1", "--learned", learned]
+    out = script["main"]([*argv, "--search-policy", f"learned:{learned}"])
+    assert out["search"] == f"search:rollouts=1:policy=learned:{learned} (public model)"
+
+
 @pytest.mark.parametrize("searched", ["mythos", "sites"])
 def test_oop_search_choices_pairs_the_two_arms_on_the_same_seeds(searched):
     """Both arms are the same Old One search but for mythos=1 or sites=1, on the same seeds:
