@@ -19,7 +19,10 @@ Reads ``simkit learn``'s decisions (either side) and prints one JSON object:
   model's best legal choice is the search's: ``random`` (a random legal choice), ``linear``
   (the ``advantage`` fitter of simkit.learn, what the learned player plays), ``logistic``,
   ``quadratic`` (ridge on every product of two standardised features, per choice) and
-  ``trees`` (scikit-learn's HistGradientBoostingRegressor per choice, on the advantage).
+  ``trees`` (scikit-learn's HistGradientBoostingRegressor per choice, on the advantage);
+- ``regret``: per model, the search's value its pick gives up against the search's best
+  choice, held-out mean (win share, or VP for margins): a near miss costs little, so this
+  weighs the disagreements that ``agree`` only counts.
 
 If a richer fit agrees no better than the linear one, the model class is not what limits
 the learned player on these decisions; the labels are. ``--without NAME,...`` leaves
@@ -93,6 +96,12 @@ def signal(paths: list[str], rollouts: int = 8, seed: int = 0, without: tuple = 
         pick = np.where(valued, scores, -np.inf).argmax(axis=1)
         return round(float((pick == y)[held].mean()), 4)
 
+    def regret(scores: np.ndarray) -> float:
+        """The search's value lost by the model's pick, held-out mean (win share or VP)."""
+        pick = np.where(valued, scores, -np.inf).argmax(axis=1)
+        lost = top - values[np.arange(len(pick)), pick]
+        return round(float(lost[held].mean()), 4)
+
     full = np.column_stack([np.ones(len(x)), x])
     scaled = StandardScaler().fit(x[train]).transform(x)
     quad = PolynomialFeatures(2).fit_transform(scaled)
@@ -128,6 +137,7 @@ def signal(paths: list[str], rollouts: int = 8, seed: int = 0, without: tuple = 
         "gap_q90": round(float(np.quantile(gap, 0.9)), 4),
         "gap_over_2se": share(gap > 2 * np.sqrt(2 * var)),
         "agree": {name: agree(scores) for name, scores in fits.items()},
+        "regret": {name: regret(scores) for name, scores in fits.items()},
     }
 
 

@@ -401,6 +401,8 @@ def test_learn_signal_measures_saturation_and_the_fits_agreement(tmp_path):
     blind = script["main"]([str(path), "--without", "time"])
     assert blind["features"] == out["features"] - 1 == len(L.LEARN_FEATURES) - 1
     assert blind["agree"]["linear"] < 0.5 < out["agree"]["linear"]
+    # the value given up: 0 for the search's own pick, most for a random legal box
+    assert 0 <= out["regret"]["linear"] < blind["regret"]["linear"] < out["regret"]["random"]
     frame["value_rail"] = frame["value_rail"] * 10 - 3  # VP margins (--objective margin)
     pl.DataFrame(frame).write_parquet(path)
     out = script["main"]([str(path)])
