@@ -47,6 +47,12 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=1, help="processes (the games do not change)")
     ap.add_argument(
+        "--first-game",
+        type=int,
+        default=0,
+        help="the first held-out game (game i is the same deal whatever the first: batches add up)",
+    )
+    ap.add_argument(
         "--search-policy",
         default="",
         help="the search's rollout policy (a strategy spec; default: the search's own)",
@@ -70,10 +76,10 @@ def main(argv: list[str] | None = None) -> dict:
     def oop_wins(strategy: str):
         """(wins per game, CPU seconds summed over the processes)."""
         if args.jobs == 1:
-            return _played(eng, settings, strategy, 0, args.games)
+            return _played(eng, settings, strategy, args.first_game, args.games)
         from joblib import Parallel, delayed
 
-        cuts = np.linspace(0, args.games, args.jobs + 1).astype(int)
+        cuts = args.first_game + np.linspace(0, args.games, args.jobs + 1).astype(int)
         parts = Parallel(n_jobs=args.jobs, backend="loky")(
             delayed(_played)(None, settings, strategy, a, b - a)
             for a, b in zip(cuts[:-1], cuts[1:], strict=True)
@@ -92,6 +98,9 @@ def main(argv: list[str] | None = None) -> dict:
         "difficulty": args.difficulty,
         "players": args.players,
         "games": args.games,
+        "first_game": args.first_game,
+        "sum_diff": int((mine - theirs).sum()),  # with sum_diff_sq, batches combine exactly
+        "sum_diff_sq": int(((mine - theirs) ** 2).sum()),
         "oop_win_learned": round(float(mine.mean()), 4),
         "oop_win_search": round(float(theirs.mean()), 4),
         "diff": round(diff["diff"], 4),

@@ -342,6 +342,17 @@ def test_learned_vs_search_gives_the_same_games_on_two_processes():
     one, two = script["main"](argv), script["main"]([*argv, "--jobs", "2"])
     for key in ("oop_win_learned", "oop_win_search", "diff", "ci_low", "ci_high"):
         assert one[key] == two[key], key
+    # two batches (--first-game) are the same games as one run: their sums add up
+    learned = argv[argv.index("--learned") :]
+    head = script["main"](["--side", "oop", "--rollouts", "1", "--games", "3", *learned])
+    tail = script["main"](
+        ["--side", "oop", "--rollouts", "1", "--games", "2", "--first-game", "3", *learned]
+    )
+    for key in ("sum_diff", "sum_diff_sq"):
+        assert head[key] + tail[key] == one[key], key
+    assert 3 * head["oop_win_search"] + 2 * tail["oop_win_search"] == pytest.approx(
+        5 * one["oop_win_search"], abs=1e-3
+    )  # (the rates are rounded to 4 places)
 
 
 @pytest.mark.parametrize(
