@@ -7,10 +7,12 @@ was distilled from, on the same held-out seeds (Revenge, Normal, 2 humans by def
 ``--side human``: both human seats play the learned file, then both play ``search`` (public
 model: the other human rolled out with its own rollout policy, the Old One player as
 ``rusher``), against ``--oop`` (default rusher); ``--search-policy SPEC`` names the search's
-rollout policy (the learned file itself, say: the search of the loop's next generation). ``--side oop``: the Old One seat plays the
-learned file, then ``search`` (public model, rollout policy rusher), against ``--humans``
-(default balanced). Prints the Old One player's win rate of each and the paired difference
-(learned - search) with its normal 95% interval: the issue's "within ±0.03" test.
+rollout policy (the learned file itself, say: the search of the loop's next generation).
+``--side oop``: the Old One seat plays the learned file, then ``search`` (public model,
+rollout policy rusher), against ``--humans`` (default balanced). Prints the Old One
+player's win rate of each and the paired difference (learned - search) with its normal 95%
+interval: the issue's "within ±0.03" test; ``sum_diff`` and ``sum_diff_sq`` let batches
+(``--first-game``) be added up exactly.
 Seeds and specs: simkit.learn.old_ones_wins, the learn loop's held-out rating games (seed 1).
 """
 
