@@ -269,11 +269,11 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
         pl.read_parquet(out / f"gen{k}" / "decisions.parquet") for k in range(1, generation + 1)
     ]
     wanted = [f"f_{n}" for n in side.features[1:]]
-    for k in range(1, generation + 1):
-        missing = [c for c in wanted if c not in frames[k - 1].columns]
+    for k, frame in enumerate(frames, start=1):
+        missing = next((c for c in wanted if c not in frame.columns), None)
         if missing:
             raise UserError(
-                f"{out / f'gen{k}' / 'decisions.parquet'}: no column '{missing[0]}' (recorded "
+                f"{out / f'gen{k}' / 'decisions.parquet'}: no column '{missing}' (recorded "
                 "by an earlier simkit with fewer features); use another --out"
             )
     data = pl.concat(frames)  # every generation's decisions so far (the aggregate of DAgger)

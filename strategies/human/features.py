@@ -88,14 +88,7 @@ def can_build(S, X, W, p):
 @kernel
 def threat_distance(S, X, W, p):
     """Hexes between p's Port and the nearest face-up Old One that moves (FAR if none)."""
-    best = FAR
-    for i in range(X.tile_hex.size):
-        h = X.tile_hex[i]
-        t = S.tile_type[i]
-        if h >= 0 and X.tile_up[i] and t >= 0 and S.type_moves[t] and t != L.TEMPLE:
-            if X.port_dist[p, h] >= 0:
-                best = min(best, X.port_dist[p, h])
-    return best
+    return _nearest(S, X, p, True, FAR)
 
 
 @kernel
@@ -126,22 +119,32 @@ def want_army(S, X, W, p):
 
 
 @kernel
-def nearest_to_port(S, X, target, face_up):
+def moves_face_up(S, X, i):
+    """Old One tile i is face-up and moves (a Temple never does)."""
+    t = S.tile_type[i]
+    return bool(X.tile_up[i]) and t >= 0 and t != L.TEMPLE and bool(S.type_moves[t])
+
+
+@kernel
+def _nearest(S, X, target, face_up, none):
     """Hexes from target's Port to the nearest tile on the map that is face-up and moves
-    (face_up) or face-down (not face_up); 10 when there is none."""
-    best = 10
+    (face_up) or face-down (not face_up); ``none`` when there is none."""
+    best = none
     for i in range(X.tile_hex.size):
         h = X.tile_hex[i]
-        if h < 0 or bool(X.tile_up[i]) != face_up:
+        wanted = moves_face_up(S, X, i) if face_up else not X.tile_up[i]
+        if h < 0 or not wanted:
             continue
-        if face_up:
-            t = S.tile_type[i]
-            if t < 0 or t == L.TEMPLE or not S.type_moves[t]:
-                continue
         d = X.port_dist[target, h]
         if 0 <= d < best:
             best = d
     return best
+
+
+@kernel
+def nearest_to_port(S, X, target, face_up):
+    """_nearest, 10 when there is none (the learned players' feature scale)."""
+    return _nearest(S, X, target, face_up, 10)
 
 
 @kernel
@@ -191,15 +194,8 @@ def farms_at_risk(S, X, p):
             continue
         for i in range(X.tile_hex.size):
             h = X.tile_hex[i]
-            if h < 0:
-                continue
-            if X.tile_up[i]:
-                t = S.tile_type[i]
-                if t < 0 or t == L.TEMPLE or not S.type_moves[t]:
-                    continue
-            elif not revenge:
-                continue
-            if _within_two(S.neighbors, h, f):
+            may_move = moves_face_up(S, X, i) if X.tile_up[i] else revenge
+            if h >= 0 and may_move and _within_two(S.neighbors, h, f):
                 n += 1
                 break
     return n
