@@ -446,3 +446,20 @@ def test_learned_best_response_answers_the_player_kept_and_keeps_the_best(tmp_pa
         assert fit["search"].endswith(f":{key}={step['faced']}")
     assert script["main"](argv) == steps  # resumed: nothing recorded again, the same picks
     assert json.loads((tmp_path / "lbr" / "rounds.json").read_text()) == steps
+
+
+def test_paired_players_pairs_each_player_with_the_first_on_the_same_seeds():
+    """Each row's difference is its rate minus the first player's (same games), and the
+    first player's own row differs by nothing."""
+    script = runpy.run_path(str(ROOT / "experiments/paired_players.py"))
+    strategies = ROOT / "experiments/strategies"
+    rows = script["main"](
+        ["--side", "human", "--games", "40", "--seed", "7", "balanced", "economist"]
+        + ["--against", f"learned:{strategies / 'learned_co_oop_revenge_2h_normal.toml'}"]
+    )
+    first, other = rows
+    assert first["minus_first"] == 0.0 == first["ci_low"] == first["ci_high"]
+    assert other["minus_first"] == pytest.approx(
+        other["old_ones_win"] - first["old_ones_win"], abs=1e-3
+    )
+    assert other["ci_low"] <= other["minus_first"] <= other["ci_high"]
