@@ -463,3 +463,46 @@ def test_paired_players_pairs_each_player_with_the_first_on_the_same_seeds():
         other["old_ones_win"] - first["old_ones_win"], abs=1e-3
     )
     assert other["ci_low"] <= other["minus_first"] <= other["ci_high"]
+
+
+def test_metagame_plays_one_population_per_player_count_and_solves_each_cell(tmp_path):
+    """A player count's population (the heuristics, the files made for it or at Normal/2) is
+    the same at every level; every pair plays the same deals; the table's value is the
+    equilibrium of the cell's win matrix and the step is the difference of two values."""
+    script = runpy.run_path(str(ROOT / "experiments/metagame_revenge.py"))
+    exp, shipped = tmp_path / "exp", ROOT / "experiments/strategies"
+    (exp / "strategies").mkdir(parents=True)
+    for name in ("learned_revenge_2h_normal", "abr_oop_revenge_2h_normal"):
+        (exp / "strategies" / f"{name}.toml").write_text((shipped / f"{name}.toml").read_text())
+    (exp / "strategies/abr_humans_revenge_3h_hard.toml").write_text(
+        (shipped / "abr_humans_revenge_3h_hard.toml").read_text()
+    )
+    hum2 = script["population"]("hum", 2, exp)
+    assert hum2 == [
+        *script["HUMAN_HEURISTICS"],
+        "learned:strategies/learned_revenge_2h_normal.toml",
+    ]
+    assert "file:strategies/abr_humans_revenge_3h_hard.toml" in script["population"]("hum", 3, exp)
+    assert (
+        script["population"]("oop", 3, exp)[-1] == "file:strategies/abr_oop_revenge_2h_normal.toml"
+    )
+    cells = [(2, "normal"), (2, "hard")]
+    script["run"](tmp_path / "out", games=6, cells=cells, base_dir=exp, log=lambda m: None)
+    hum, oop, wins = script["read_cell"](tmp_path / "out/metagame_2h_hard")
+    short = script["short"]
+    assert sorted(map(short, hum)) == sorted(map(short, hum2))
+    assert sorted(map(short, oop)) == sorted(map(short, script["population"]("oop", 2, exp)))
+    assert wins.shape == (5, 4, 6) and set(np.unique(wins)) <= {0.0, 1.0}
+    from simkit.analysis import metagame as mg
+
+    values = [
+        mg.solve(mg.win_matrix(script["read_cell"](tmp_path / f"out/metagame_2h_{d}")[2]))
+        for d in ("normal", "hard")
+    ]
+    out = script["table"](tmp_path / "out", draws=20)
+    assert f"| 2 | hard | 5 x 4 | 6 | **{values[1].value:.3f}** [" in out, out
+    step = values[1].value - values[0].value
+    assert (
+        f"| 2 | normal -> hard | {values[0].value:.3f} | {values[1].value:.3f} | {step:+.3f} ["
+        in out
+    )

@@ -1,0 +1,231 @@
+"""Strong, equal play as the equilibrium of the meta-game (issue 25, deliverable 4): at each
+Revenge cell (2 and 3 humans x Normal, Hard, Heroic) every human player we have meets every
+Old One player (OOP) on the same deals, and the matrix game of the OOP's win rate is solved
+(simkit.analysis.metagame): each side's best mixture over its players and the value.
+
+    .venv/bin/python experiments/metagame_revenge.py run --out results/metagame --jobs 2
+    .venv/bin/python experiments/metagame_revenge.py table results/metagame
+
+At the equilibrium neither side gains by switching to any player of the population, so the
+value answers "how often does the OOP win at strong, equal play" for the players there are,
+without choosing a pair: the alternating best-response pairs of docs/strong-play.md are each
+a specialist against the other, and the answer moved with which pair was asked.
+
+The population at a player count, the same at every level: the heuristics (humans
+``balanced``, ``defender``, ``economist``, ``hunter``; OOP ``rusher``, ``blighter``,
+``mythos``) and every shipped Revenge strategy file (``experiments/strategies/``) made for
+that number of humans at any level, or at Normal with 2 humans (where the first tuned,
+learned and co-trained files were made). Every pair plays ``GAMES`` games on
+root seed ``ROOT_SEED`` (the strong-play table's deals: game k is the same deal in every
+pair and cell), so the bootstrap resamples games jointly and the difficulty steps are
+paired. ``table`` prints, per cell, the value with its bootstrap 95% interval, the
+players carrying each side's mixture, and the steps Normal -> Hard -> Heroic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT_SEED = 2025  # experiments/strong_play_revenge.toml's deals
+CHUNK = 1200
+GAMES = 2400
+DRAWS = 1000  # bootstrap resamples
+DIFFICULTIES = ("normal", "hard", "heroic")
+CELLS = [(h, d) for h in (2, 3) for d in DIFFICULTIES]
+HOME = (2, "normal")
+HUMAN_HEURISTICS = ("balanced", "defender", "economist", "hunter")
+OOP_HEURISTICS = ("rusher", "blighter", "mythos")
+_MADE_AT = re.compile(r"_(\d)h_(normal|hard|heroic)$")
+
+
+def made_at(stem: str) -> tuple[int, str]:
+    """The cell a file was made for, from its name; a name without one (the first tuned and
+    learned files) was made at Normal with 2 humans."""
+    m = _MADE_AT.search(stem)
+    return (int(m.group(1)), m.group(2)) if m else HOME
+
+
+def side_of(stem: str) -> str:
+    """'oop' or 'hum' from a Revenge strategy file's name."""
+    return "oop" if "_oop_" in stem or stem.startswith("rusher") else "hum"
+
+
+def population(side: str, humans: int, folder: Path = HERE) -> list[str]:
+    """The player specs of a side at every level of a player count (paths relative to
+    experiments/): the same players at Normal, Hard and Heroic, so the steps between levels
+    compare the same population."""
+    specs = list(HUMAN_HEURISTICS if side == "hum" else OOP_HEURISTICS)
+    for path in sorted((folder / "strategies").glob("*revenge*.toml")):
+        stem = path.stem
+        if side_of(stem) != side or (made_at(stem)[0] != humans and made_at(stem) != HOME):
+            continue
+        kind = "learned:" if stem.startswith("learned") else "file:"
+        specs.append(f"{kind}strategies/{path.name}")
+    return specs
+
+
+def spec_name(humans: int, difficulty: str) -> str:
+    return f"metagame_{humans}h_{difficulty}"
+
+
+def spec_text(humans: int, difficulty: str, games: int = GAMES, folder: Path = HERE) -> str:
+    """One cell's experiment: every human player x every OOP of the cell's population."""
+    return f"""# The meta-game at Revenge {humans} humans, {difficulty} (issue 25): every human
+# player x every Old One player, root seed {ROOT_SEED}, chunks of {CHUNK}: every pair of every
+# cell plays the same deals. Built by experiments/metagame_revenge.py; paths resolve against
+# experiments/.
+[experiment]
+name = "{spec_name(humans, difficulty)}"
+description = "OOP win rate, every player x every player, {humans}h {difficulty}"
+mode = "revenge"
+root_seed = {ROOT_SEED}
+chunk_size = {min(CHUNK, games)}
+games = {games}
+outputs = ["summary"]
+
+[params]
+humans = {humans}
+difficulty = "{difficulty}"
+
+[grid]
+strategies = {population("hum", humans, folder)!r}
+oop = {population("oop", humans, folder)!r}
+""".replace("'", '"')
+
+
+def run(
+    out: Path, games: int = GAMES, jobs: int = 1, cells=None, base_dir: Path = HERE, log=print
+) -> None:
+    """Play every cell into OUT/<spec name>/ (a rerun resumes); the population and its paths
+    come from ``base_dir`` (experiments/)."""
+    from simkit.runner import run_experiment
+    from simkit.runner.spec import parse_spec
+
+    (out / "specs").mkdir(parents=True, exist_ok=True)
+    for humans, difficulty in cells or CELLS:
+        text = spec_text(humans, difficulty, games, base_dir)
+        name = spec_name(humans, difficulty)
+        (out / "specs" / f"{name}.toml").write_text(text)
+        spec = parse_spec(
+            tomllib.loads(text), f"{name}.toml", text=text, base_dir=base_dir, default_name=name
+        )
+        res = run_experiment(spec, out=out / name, jobs=jobs, quiet=True)
+        log(f"{name}: +{res.games_written} games in {res.seconds:.0f} s")
+
+
+def read_cell(folder: Path) -> tuple[list[str], list[str], np.ndarray]:
+    """(human specs, OOP specs, wins[i, j, k]) of one cell's lake: the OOP's 0/1 win in
+    game k (by deal) of human player i against OOP j. A partial lake is refused."""
+    import polars as pl
+
+    from simkit import analysis
+    from simkit.lake.files import LakeError
+
+    try:
+        lake = analysis.open_lake(folder)
+    except LakeError as exc:
+        raise SystemExit(f"metagame_revenge.py: {exc}") from None
+    df = (
+        lake.scan()
+        .select("strategies", "oop", *analysis.PAIR_KEYS, "old_ones_win")
+        .collect()
+        .sort("strategies", "oop", *analysis.PAIR_KEYS)
+    )
+    hum = sorted(df["strategies"].unique().to_list())  # specs as the lake keeps them (resolved)
+    oop = sorted(df["oop"].unique().to_list())
+    counts = df.group_by("strategies", "oop").len()
+    games = counts["len"].min()
+    if counts.height != len(hum) * len(oop) or counts["len"].max() != games:
+        raise SystemExit(f"metagame_revenge.py: {folder}: every pair must play the same games")
+    wins = np.empty((len(hum), len(oop), games))
+    for (s, o), part in df.group_by("strategies", "oop", maintain_order=True):
+        wins[hum.index(s), oop.index(o)] = part["old_ones_win"].cast(pl.Float64).to_numpy()
+    return hum, oop, wins
+
+
+def short(spec: str) -> str:
+    """'strategies/abr_oop_revenge_2h_hard.toml' -> 'abr_oop_revenge_2h_hard'."""
+    return Path(spec.split(":", 1)[-1]).stem if ":" in spec else spec
+
+
+def support(specs: list[str], weights: np.ndarray, floor: float = 0.02) -> str:
+    """'learned_co_revenge_2h_hard 0.71, balanced 0.29': the players the mixture uses."""
+    order = np.argsort(-weights)
+    return ", ".join(f"{short(specs[i])} {weights[i]:.2f}" for i in order if weights[i] >= floor)
+
+
+def table(out: Path, draws: int = DRAWS) -> str:
+    """The Markdown tables of every cell found under OUT."""
+    from simkit.analysis import metagame as mg
+
+    cells = {}
+    for humans, difficulty in CELLS:
+        folder = out / spec_name(humans, difficulty)
+        if (folder / "manifest.json").exists():
+            cells[humans, difficulty] = read_cell(folder)
+    if not cells:
+        raise SystemExit(f"{out}: no meta-game lakes (OUT/metagame_<cell>/manifest.json)")
+    boot = {c: mg.bootstrap_values(w, draws, seed=0) for c, (_, _, w) in cells.items()}
+    lines = [
+        "| humans | difficulty | players (humans x OOP) | games a pair | OOP win at equilibrium"
+        " | best pure pair | humans' mixture | Old One player's mixture |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for (humans, difficulty), (hum, oop, wins) in cells.items():
+        rates = mg.win_matrix(wins)
+        eq = mg.solve(rates)
+        low, high = mg.percentile_interval(boot[humans, difficulty])
+        pure = rates.max(axis=1).min()  # the humans' best single player against its best answer
+        lines.append(
+            f"| {humans} | {difficulty} | {len(hum)} x {len(oop)} | {wins.shape[2]:,} | "
+            f"**{eq.value:.3f}** [{low:.3f}, {high:.3f}] | {pure:.3f} | "
+            f"{support(hum, eq.humans)} | {support(oop, eq.oop)} |"
+        )
+    lines += [
+        "",
+        "| humans | step | value before | value after | step (bootstrap 95%) | ordered |",
+        "|---|---|---|---|---|---|",
+    ]
+    for humans in (2, 3):
+        for lo, hi in zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False):
+            if (humans, lo) not in cells or (humans, hi) not in cells:
+                continue
+            # the same seed draws the same resamples: the steps are paired by deal
+            d = boot[humans, hi] - boot[humans, lo]
+            a = mg.solve(mg.win_matrix(cells[humans, lo][2])).value
+            b = mg.solve(mg.win_matrix(cells[humans, hi][2])).value
+            low, high = mg.percentile_interval(d)
+            lines.append(
+                f"| {humans} | {lo} -> {hi} | {a:.3f} | {b:.3f} | "
+                f"{b - a:+.3f} [{low:+.3f}, {high:+.3f}] | {low > 0} |"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="play every cell's meta-game into OUT (resumable)")
+    r.add_argument("--out", type=Path, default=Path("results/metagame"))
+    r.add_argument("--games", type=int, default=GAMES)
+    r.add_argument("--jobs", type=int, default=1)
+    t = sub.add_parser("table", help="print the Markdown tables")
+    t.add_argument("out", type=Path)
+    t.add_argument("--draws", type=int, default=DRAWS)
+    a = ap.parse_args(argv)
+    if a.cmd == "run":
+        run(a.out, a.games, a.jobs, log=lambda m: print(m, flush=True))
+    else:
+        print(table(a.out, a.draws))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
