@@ -20,11 +20,25 @@ root seed ``ROOT_SEED`` (the strong-play table's deals: game k is the same deal 
 pair and cell), so the bootstrap resamples games jointly and the difficulty steps are
 paired. ``table`` prints, per cell, the value with its bootstrap 95% interval, the
 players carrying each side's mixture, and the steps Normal -> Hard -> Heroic.
+
+The value as a band over plausible content (``worlds``): the players either side's
+equilibrium uses at some level of a player count (weight ``FLOOR`` or more) play the three
+levels in ``--count`` worlds of redrawn assumed values and unknown cards
+(simkit/runner/worlds.py, every source; every world plays the same deals), and each world's
+meta-game is solved anew:
+
+    .venv/bin/python experiments/metagame_revenge.py worlds results/metagame \\
+        --out results/metagame_worlds --jobs 2
+    .venv/bin/python experiments/metagame_revenge.py worlds-table results/metagame_worlds
+
+The players were made with the shipped content; in another world they are the same players,
+not ones made for it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import tomllib
@@ -37,6 +51,9 @@ ROOT_SEED = 2025  # experiments/strong_play_revenge.toml's deals
 CHUNK = 1200
 GAMES = 2400
 DRAWS = 1000  # bootstrap resamples
+FLOOR = 0.05  # the equilibrium weight that brings a player into the worlds run
+WORLDS = 20
+WORLD_GAMES = 1200
 DIFFICULTIES = ("normal", "hard", "heroic")
 CELLS = [(h, d) for h in (2, 3) for d in DIFFICULTIES]
 HOME = (2, "normal")
@@ -209,6 +226,134 @@ def table(out: Path, draws: int = DRAWS) -> str:
     return "\n".join(lines)
 
 
+def core_players(
+    out: Path, humans: int, side: str, floor: float = FLOOR, folder: Path = HERE
+) -> list[str]:
+    """The population's specs (as ``population`` gives them) that either level's equilibrium
+    of a player count weighs ``floor`` or more."""
+    from simkit.analysis import metagame as mg
+
+    used = set()
+    for difficulty in DIFFICULTIES:
+        hum, oop, wins = read_cell(out / spec_name(humans, difficulty))
+        eq = mg.solve(mg.win_matrix(wins))
+        specs, weights = (hum, eq.humans) if side == "hum" else (oop, eq.oop)
+        used |= {short(s) for s, w in zip(specs, weights, strict=True) if w >= floor}
+    return [p for p in population(side, humans, folder) if short(p) in used]
+
+
+def worlds_spec_text(
+    humans: int, hum: list[str], oop: list[str], count: int, games: int = WORLD_GAMES
+) -> str:
+    from simkit.runner.worlds import SOURCES
+
+    return f"""# The meta-game's core players at Revenge {humans} humans over {count} worlds of
+# plausible content (issue 25): the players that either equilibrium uses at some level,
+# every level, every source redrawn; root seed {ROOT_SEED}: every world plays the same deals.
+# Built by experiments/metagame_revenge.py; paths resolve against experiments/.
+[experiment]
+name = "metagame_worlds_{humans}h"
+description = "OOP win rate, the core players of the meta-game, {humans}h, {count} worlds"
+mode = "revenge"
+root_seed = {ROOT_SEED}
+chunk_size = {min(CHUNK, games)}
+games = {games}
+outputs = ["summary"]
+
+[params]
+humans = {humans}
+
+[grid]
+difficulty = {json.dumps(list(DIFFICULTIES))}
+strategies = {json.dumps(hum)}
+oop = {json.dumps(oop)}
+
+[worlds]
+count = {count}
+sources = {json.dumps(sorted(SOURCES))}
+"""
+
+
+def run_worlds(
+    main_out: Path,
+    out: Path,
+    count: int = WORLDS,
+    games: int = WORLD_GAMES,
+    jobs: int = 1,
+    counts=(2, 3),
+    base_dir: Path = HERE,
+    log=print,
+) -> None:
+    """Play each player count's core players over ``count`` worlds into OUT/ (resumable)."""
+    from simkit.runner import run_experiment
+    from simkit.runner.spec import parse_spec
+
+    (out / "specs").mkdir(parents=True, exist_ok=True)
+    for humans in counts:
+        hum = core_players(main_out, humans, "hum", folder=base_dir)
+        oop = core_players(main_out, humans, "oop", folder=base_dir)
+        text = worlds_spec_text(humans, hum, oop, count, games)
+        name = f"metagame_worlds_{humans}h"
+        (out / "specs" / f"{name}.toml").write_text(text)
+        spec = parse_spec(
+            tomllib.loads(text), f"{name}.toml", text=text, base_dir=base_dir, default_name=name
+        )
+        res = run_experiment(spec, out=out / name, jobs=jobs, quiet=True)
+        log(f"{name}: {len(hum)} x {len(oop)} players, +{res.games_written} games")
+
+
+def world_values(folder: Path) -> dict[str, np.ndarray]:
+    """Each level's equilibrium value in each joint world of a worlds lake (in world order)."""
+    import polars as pl
+
+    from simkit import analysis
+    from simkit.analysis import metagame as mg
+    from simkit.lake.files import LakeError
+
+    try:
+        lake = analysis.open_lake(folder)
+    except LakeError as exc:
+        raise SystemExit(f"metagame_revenge.py: {exc}") from None
+    rates = (
+        lake.scan()
+        .filter(pl.col("world_source") == "all")
+        .group_by("world", "difficulty", "strategies", "oop")
+        .agg(pl.col("old_ones_win").cast(pl.Float64).mean())
+        .collect()
+    )
+    hum, oop = sorted(rates["strategies"].unique()), sorted(rates["oop"].unique())
+    worlds = sorted(rates["world"].unique())
+    values = {d: np.empty(len(worlds)) for d in DIFFICULTIES}
+    for (world, difficulty), part in rates.group_by("world", "difficulty"):
+        a = np.full((len(hum), len(oop)), np.nan)
+        for s, o, r in part.select("strategies", "oop", "old_ones_win").iter_rows():
+            a[hum.index(s), oop.index(o)] = r
+        values[difficulty][worlds.index(world)] = mg.solve(a).value
+    return values
+
+
+def worlds_table(out: Path) -> str:
+    """Per player count: each level's value over the worlds (median, range) and how many
+    worlds order the levels."""
+    lines = [
+        "| humans | worlds | Normal | Hard | Heroic | Hard > Normal | Heroic > Hard |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for humans in (2, 3):
+        folder = out / f"metagame_worlds_{humans}h"
+        if not (folder / "manifest.json").exists():
+            continue
+        v = world_values(folder)
+        n = len(v["normal"])
+        band = [f"{np.median(v[d]):.3f} [{v[d].min():.3f}, {v[d].max():.3f}]" for d in DIFFICULTIES]
+        up = [
+            int((v[hi] > v[lo]).sum())
+            for lo, hi in zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False)
+        ]
+        lines.append(f"| {humans} | {n} | {' | '.join(band)} | {up[0]} of {n} | {up[1]} of {n} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -219,9 +364,22 @@ def main(argv: list[str]) -> int:
     t = sub.add_parser("table", help="print the Markdown tables")
     t.add_argument("out", type=Path)
     t.add_argument("--draws", type=int, default=DRAWS)
+    w = sub.add_parser("worlds", help="play the core players over worlds of plausible content")
+    w.add_argument("main_out", type=Path, help="the meta-game run (its equilibria pick players)")
+    w.add_argument("--out", type=Path, default=Path("results/metagame_worlds"))
+    w.add_argument("--count", type=int, default=WORLDS)
+    w.add_argument("--games", type=int, default=WORLD_GAMES)
+    w.add_argument("--jobs", type=int, default=1)
+    wt = sub.add_parser("worlds-table", help="print the worlds band")
+    wt.add_argument("out", type=Path)
     a = ap.parse_args(argv)
+    log = lambda m: print(m, flush=True)  # noqa: E731
     if a.cmd == "run":
-        run(a.out, a.games, a.jobs, log=lambda m: print(m, flush=True))
+        run(a.out, a.games, a.jobs, log=log)
+    elif a.cmd == "worlds":
+        run_worlds(a.main_out, a.out, a.count, a.games, a.jobs, log=log)
+    elif a.cmd == "worlds-table":
+        print(worlds_table(a.out))
     else:
         print(table(a.out, a.draws))
     return 0

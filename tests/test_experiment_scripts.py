@@ -465,18 +465,29 @@ def test_paired_players_pairs_each_player_with_the_first_on_the_same_seeds():
     assert other["ci_low"] <= other["minus_first"] <= other["ci_high"]
 
 
-def test_metagame_plays_one_population_per_player_count_and_solves_each_cell(tmp_path):
-    """A player count's population (the heuristics, the files made for it or at Normal/2) is
-    the same at every level; every pair plays the same deals; the table's value is the
-    equilibrium of the cell's win matrix and the step is the difference of two values."""
+@pytest.fixture(scope="module")
+def metagame(tmp_path_factory):
+    """The meta-game script and a tiny run of its three 2-human cells, over a population of
+    the heuristics and three shipped files (two made at Normal/2, one for 3 humans)."""
     script = runpy.run_path(str(ROOT / "experiments/metagame_revenge.py"))
-    exp, shipped = tmp_path / "exp", ROOT / "experiments/strategies"
+    tmp = tmp_path_factory.mktemp("metagame")
+    exp, shipped = tmp / "exp", ROOT / "experiments/strategies"
     (exp / "strategies").mkdir(parents=True)
     for name in ("learned_revenge_2h_normal", "abr_oop_revenge_2h_normal"):
         (exp / "strategies" / f"{name}.toml").write_text((shipped / f"{name}.toml").read_text())
     (exp / "strategies/abr_humans_revenge_3h_hard.toml").write_text(
         (shipped / "abr_humans_revenge_3h_hard.toml").read_text()
     )
+    cells = [(2, d) for d in script["DIFFICULTIES"]]
+    script["run"](tmp / "out", games=6, cells=cells, base_dir=exp, log=lambda m: None)
+    return script, exp, tmp / "out"
+
+
+def test_metagame_plays_one_population_per_player_count_and_solves_each_cell(metagame):
+    """A player count's population (the heuristics, the files made for it or at Normal/2) is
+    the same at every level; every pair plays the same deals; the table's value is the
+    equilibrium of the cell's win matrix and the step is the difference of two values."""
+    script, exp, out = metagame
     hum2 = script["population"]("hum", 2, exp)
     assert hum2 == [
         *script["HUMAN_HEURISTICS"],
@@ -486,9 +497,7 @@ def test_metagame_plays_one_population_per_player_count_and_solves_each_cell(tmp
     assert (
         script["population"]("oop", 3, exp)[-1] == "file:strategies/abr_oop_revenge_2h_normal.toml"
     )
-    cells = [(2, "normal"), (2, "hard")]
-    script["run"](tmp_path / "out", games=6, cells=cells, base_dir=exp, log=lambda m: None)
-    hum, oop, wins = script["read_cell"](tmp_path / "out/metagame_2h_hard")
+    hum, oop, wins = script["read_cell"](out / "metagame_2h_hard")
     short = script["short"]
     assert sorted(map(short, hum)) == sorted(map(short, hum2))
     assert sorted(map(short, oop)) == sorted(map(short, script["population"]("oop", 2, exp)))
@@ -496,13 +505,28 @@ def test_metagame_plays_one_population_per_player_count_and_solves_each_cell(tmp
     from simkit.analysis import metagame as mg
 
     values = [
-        mg.solve(mg.win_matrix(script["read_cell"](tmp_path / f"out/metagame_2h_{d}")[2]))
+        mg.solve(mg.win_matrix(script["read_cell"](out / f"metagame_2h_{d}")[2]))
         for d in ("normal", "hard")
     ]
-    out = script["table"](tmp_path / "out", draws=20)
-    assert f"| 2 | hard | 5 x 4 | 6 | **{values[1].value:.3f}** [" in out, out
+    table = script["table"](out, draws=20)
+    assert f"| 2 | hard | 5 x 4 | 6 | **{values[1].value:.3f}** [" in table, table
     step = values[1].value - values[0].value
     assert (
         f"| 2 | normal -> hard | {values[0].value:.3f} | {values[1].value:.3f} | {step:+.3f} ["
-        in out
+        in table
     )
+
+
+def test_metagame_worlds_solve_each_worlds_core_players_anew(metagame, tmp_path):
+    """The worlds run plays the players an equilibrium uses (weight FLOOR or more at some
+    level) over redrawn content; each world's value is its own matrix game's."""
+    script, exp, out = metagame
+    hum = script["core_players"](out, 2, "hum", folder=exp)
+    assert hum and set(hum) <= set(script["population"]("hum", 2, exp))
+    script["run_worlds"](
+        out, tmp_path / "w", count=2, games=4, counts=(2,), base_dir=exp, log=lambda m: None
+    )
+    values = script["world_values"](tmp_path / "w/metagame_worlds_2h")
+    assert all(len(v) == 2 and ((0 <= v) & (v <= 1)).all() for v in values.values())
+    row = script["worlds_table"](tmp_path / "w").splitlines()[-1]
+    assert row.startswith("| 2 | 2 | ") and row.count(" of 2 |") == 2
