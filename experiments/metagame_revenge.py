@@ -140,31 +140,15 @@ def run(
 def read_cell(folder: Path) -> tuple[list[str], list[str], np.ndarray]:
     """(human specs, OOP specs, wins[i, j, k]) of one cell's lake: the OOP's 0/1 win in
     game k (by deal) of human player i against OOP j. A partial lake is refused."""
-    import polars as pl
-
     from simkit import analysis
+    from simkit.analysis.metagame import wins_by_pair
     from simkit.lake.files import LakeError
 
     try:
         lake = analysis.open_lake(folder)
     except LakeError as exc:
         raise SystemExit(f"metagame_revenge.py: {exc}") from None
-    df = (
-        lake.scan()
-        .select("strategies", "oop", *analysis.PAIR_KEYS, "old_ones_win")
-        .collect()
-        .sort("strategies", "oop", *analysis.PAIR_KEYS)
-    )
-    hum = sorted(df["strategies"].unique().to_list())  # specs as the lake keeps them (resolved)
-    oop = sorted(df["oop"].unique().to_list())
-    counts = df.group_by("strategies", "oop").len()
-    games = counts["len"].min()
-    if counts.height != len(hum) * len(oop) or counts["len"].max() != games:
-        raise SystemExit(f"metagame_revenge.py: {folder}: every pair must play the same games")
-    wins = np.empty((len(hum), len(oop), games))
-    for (s, o), part in df.group_by("strategies", "oop", maintain_order=True):
-        wins[hum.index(s), oop.index(o)] = part["old_ones_win"].cast(pl.Float64).to_numpy()
-    return hum, oop, wins
+    return wins_by_pair(lake.scan().collect())
 
 
 def short(spec: str) -> str:

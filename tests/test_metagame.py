@@ -78,3 +78,44 @@ def test_resample_weights_count_every_game_drawn():
 def test_a_matrix_that_is_not_a_game_is_refused_in_one_line(bad):
     with pytest.raises(UserError, match="finite, non-empty matrix"):
         mg.solve(bad)
+
+
+def _games(pairs, deals=3):
+    import polars as pl
+
+    rows = [
+        {
+            "strategies": s,
+            "oop": o,
+            "root_seed": 1,
+            "chunk_id": 0,
+            "game_index": k,
+            "old_ones_win": (k + len(s) + len(o)) % 2,
+        }
+        for s, o in pairs
+        for k in range(deals)
+    ]
+    return pl.DataFrame(rows)
+
+
+def test_wins_by_pair_lays_each_pairs_games_out_by_deal():
+    frame = _games([(s, o) for s in ("a", "bb") for o in ("x", "yy", "zzz")])
+    hum, oop, wins = mg.wins_by_pair(frame.reverse())  # row order does not matter
+    assert (hum, oop) == (["a", "bb"], ["x", "yy", "zzz"])
+    assert wins.shape == (2, 3, 3)
+    assert wins[1, 2].tolist() == [(k + 2 + 3) % 2 for k in range(3)]
+
+
+def test_wins_by_pair_refuses_a_missing_pair_or_other_deals():
+    with pytest.raises(UserError, match="3 of 2 x 2 pairs played"):
+        mg.wins_by_pair(_games([("a", "x"), ("a", "y"), ("b", "x")]))
+    import polars as pl
+
+    frame = _games([("a", "x"), ("b", "x")])
+    moved = frame.with_columns(
+        game_index=pl.when(pl.col("strategies") == "b")
+        .then(pl.col("game_index") + 5)
+        .otherwise(pl.col("game_index"))
+    )
+    with pytest.raises(UserError, match="b against x did not play the same deals"):
+        mg.wins_by_pair(moved)

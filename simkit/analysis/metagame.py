@@ -69,6 +69,35 @@ def solve(a) -> Equilibrium:
     return Equilibrium(value=value, humans=humans, oop=oop)
 
 
+def wins_by_pair(frame, metric: str = "old_ones_win") -> tuple[list[str], list[str], np.ndarray]:
+    """(human specs, OOP specs, wins[i, j, k]) from a frame of games with ``strategies``,
+    ``oop``, the deal keys (root_seed, chunk_id, game_index) and ``metric`` (the OOP's 0/1
+    win): game k is the k-th deal in key order. Every pair must play the same deals."""
+    import polars as pl
+
+    from simkit.analysis import PAIR_KEYS
+
+    df = frame.select("strategies", "oop", *PAIR_KEYS, metric).sort("strategies", "oop", *PAIR_KEYS)
+    hum = sorted(df["strategies"].unique().to_list())
+    oop = sorted(df["oop"].unique().to_list())
+    deals = df.filter((pl.col("strategies") == hum[0]) & (pl.col("oop") == oop[0])).select(
+        PAIR_KEYS
+    )
+    wins = np.empty((len(hum), len(oop), deals.height))
+    seen = 0
+    for (s, o), part in df.group_by("strategies", "oop", maintain_order=True):
+        if not part.select(PAIR_KEYS).equals(deals):
+            raise UserError(f"metagame: {s} against {o} did not play the same deals as the others")
+        wins[hum.index(s), oop.index(o)] = part[metric].cast(pl.Float64).to_numpy()
+        seen += 1
+    if seen != len(hum) * len(oop):
+        raise UserError(
+            f"metagame: {seen} of {len(hum)} x {len(oop)} pairs played: not every human player"
+            " met every Old One player"
+        )
+    return hum, oop, wins
+
+
 def win_matrix(wins: np.ndarray) -> np.ndarray:
     """``wins[i, j, k]`` (the OOP's 0/1 win in game k of human i against OOP j) -> rates."""
     return np.asarray(wins, dtype=float).mean(axis=2)
