@@ -1291,3 +1291,51 @@ def test_report_in_a_browser_fits_a_phone_and_sorts_a_table_on_click(results, tm
             assert sort == "ascending"
         finally:
             browser.close()
+
+
+METAGAME_SPEC = """
+[experiment]
+name = "metagame_tiny"
+mode = "revenge"
+root_seed = 5
+chunk_size = 30
+games = 30
+outputs = ["summary"]
+
+[params]
+humans = 2
+
+[grid]
+difficulty = ["normal", "hard"]
+strategies = ["balanced", "random"]
+oop = ["rusher", "random"]
+"""
+
+
+def test_a_lake_crossing_both_sides_players_leads_the_summary_with_their_equilibrium(
+    tmp_path_factory, tmp_path, capsys
+):
+    """Each level is a matrix game over the crossed players: the summary's first table gives
+    its value (the equilibrium of the win-rate matrix), the mixtures, and the paired step."""
+    import polars as pl
+
+    from simkit import analysis
+    from simkit.analysis import metagame as mg
+
+    folder = _run_spec(tmp_path_factory, "metagame", METAGAME_SPEC)
+    build(folder, tmp_path, capsys)
+    html = (tmp_path / "report.html").read_text()
+    summary = visible_text(html[html.index('id="summary"') :])
+    assert summary.index("Strong, equal play") < summary.index("Difficulty")
+    games = analysis.open_lake(folder / "lake").scan().collect()
+    values = {}
+    for level in ("normal", "hard"):
+        _, _, wins = mg.wins_by_pair(games.filter(pl.col("difficulty") == level))
+        values[level] = mg.solve(mg.win_matrix(wins)).value
+        assert f"difficulty {level} | 2 x 2 | 30 | {values[level]:.3f} [" in summary
+    assert f"normal to hard | {values['hard'] - values['normal']:+.3f} [" in summary
+
+
+def test_a_lake_of_one_sides_players_has_no_equilibrium_table(game_results, tmp_path, capsys):
+    build(game_results, tmp_path, capsys)
+    assert "Strong, equal play" not in (tmp_path / "report.html").read_text()

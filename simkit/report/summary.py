@@ -249,9 +249,13 @@ def assumed_share(metas: list[dict]) -> str:
 
 
 def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: list[dict]) -> str:
+    from simkit.report.metagame import summary_table
+
     parts = [
         '<section class="summary" id="summary"><h2 id="summary-head" class="first">Summary</h2>'
     ]
+    # strong, equal play leads when a lake crosses every human player with every Old One one
+    parts.append(summary_table(lakes))
     # every lake read, not only the first; the difficulty tables lead (the designer's question)
     first = [i for i, lk in enumerate(lakes) if "difficulty" in lk.grid_keys]
     rest = [i for i, lk in enumerate(lakes) if "difficulty" not in lk.grid_keys]
