@@ -33,6 +33,16 @@ meta-game is solved anew:
 
 The players were made with the shipped content; in another world they are the same players,
 not ones made for it.
+
+How strong the population is (``exploit``): the equilibrium holds against the players there
+are; an 8-rollout search (public model, rolling itself out with the side's main equilibrium
+player) plays that side against each player of the other side's mixture, paired with the
+main player on fresh held-out seeds (simkit.learn.old_ones_wins of ``--seed``), and the
+gains are weighted by the mixture: what a stronger player outside the population takes
+from the equilibrium.
+
+    .venv/bin/python experiments/metagame_revenge.py exploit results/metagame --humans 2 \\
+        --difficulty normal --side human --games 400 --jobs 2
 """
 
 from __future__ import annotations
@@ -338,6 +348,82 @@ def worlds_table(out: Path) -> str:
     return "\n".join(lines)
 
 
+def _wins(settings, strategy: str, games: int, jobs: int):
+    """The Old Ones' 0/1 wins of held-out games 0 .. games - 1 (split over ``jobs``
+    processes: game i is the same deal whichever process plays it)."""
+    from simkit.game.engine import Engine
+    from simkit.learn import old_ones_wins
+
+    if jobs == 1:
+        return old_ones_wins(Engine(), settings, strategy, games)
+    from joblib import Parallel, delayed
+
+    cuts = np.linspace(0, games, jobs + 1).astype(int)
+    parts = Parallel(n_jobs=jobs, backend="loky")(
+        delayed(old_ones_wins)(Engine(), settings, strategy, b - a, a)
+        for a, b in zip(cuts[:-1], cuts[1:], strict=True)
+        if b > a
+    )
+    return np.concatenate(parts)
+
+
+def exploit(
+    out: Path,
+    humans: int,
+    difficulty: str,
+    side: str,
+    games: int = 400,
+    rollouts: int = 8,
+    seed: int = 4343,
+    jobs: int = 1,
+    floor: float = FLOOR,
+) -> dict:
+    """An 8-rollout public-model search in ``side``'s seats (rolling itself out with the
+    side's main equilibrium player) against the other side's equilibrium mixture, paired with
+    that main player on held-out seeds of ``seed``; the paired differences weighted by the
+    mixture, with a normal 95% interval."""
+    from simkit.analysis import metagame as mg
+    from simkit.learn import LearnSettings
+
+    hum, oop, wins = read_cell(out / spec_name(humans, difficulty))
+    eq = mg.solve(mg.win_matrix(wins))
+    mine, theirs = (hum, oop) if side == "human" else (oop, hum)
+    w_mine, w_theirs = (eq.humans, eq.oop) if side == "human" else (eq.oop, eq.humans)
+    main = mine[int(np.argmax(w_mine))]
+    search = f"search:rollouts={rollouts}:policy={main}"
+    kept = [j for j in np.argsort(-w_theirs) if w_theirs[j] >= floor]
+    q = w_theirs[kept] / w_theirs[kept].sum()
+    rows, diff, var = [], 0.0, 0.0
+    for j, weight in zip(kept, q, strict=True):
+        other = {"oop": theirs[j]} if side == "human" else {"humans": theirs[j]}
+        settings = LearnSettings(
+            mode="revenge", players=humans, difficulty=difficulty, side=side, seed=seed, **other
+        )
+        a, b = _wins(settings, main, games, jobs), _wins(settings, search, games, jobs)
+        d = b - a
+        diff += weight * d.mean()
+        var += weight**2 * d.var(ddof=1) / games
+        rows.append(
+            {"against": short(theirs[j]), "weight": round(float(weight), 3)}
+            | {"main": round(float(a.mean()), 4), "search": round(float(b.mean()), 4)}
+        )
+    half = 1.959963984540054 * var**0.5
+    return {
+        "cell": f"{humans}h {difficulty}",
+        "side": side,
+        "main": short(main),
+        "search": f"search:rollouts={rollouts}:policy={short(main)} (public model)",
+        "games_each": games,
+        "seed": seed,
+        "rows": rows,
+        "old_ones_win_main": round(sum(w * r["main"] for w, r in zip(q, rows, strict=True)), 4),
+        "old_ones_win_search": round(sum(w * r["search"] for w, r in zip(q, rows, strict=True)), 4),
+        "search_minus_main": round(diff, 4),
+        "ci_low": round(diff - half, 4),
+        "ci_high": round(diff + half, 4),
+    }
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -356,6 +442,15 @@ def main(argv: list[str]) -> int:
     w.add_argument("--jobs", type=int, default=1)
     wt = sub.add_parser("worlds-table", help="print the worlds band")
     wt.add_argument("out", type=Path)
+    x = sub.add_parser("exploit", help="what a search outside the population takes from it")
+    x.add_argument("main_out", type=Path)
+    x.add_argument("--humans", type=int, default=2)
+    x.add_argument("--difficulty", default="normal", choices=DIFFICULTIES)
+    x.add_argument("--side", choices=("human", "oop"), required=True)
+    x.add_argument("--games", type=int, default=400)
+    x.add_argument("--rollouts", type=int, default=8)
+    x.add_argument("--seed", type=int, default=4343)
+    x.add_argument("--jobs", type=int, default=1)
     a = ap.parse_args(argv)
     log = lambda m: print(m, flush=True)  # noqa: E731
     if a.cmd == "run":
@@ -364,6 +459,11 @@ def main(argv: list[str]) -> int:
         run_worlds(a.main_out, a.out, a.count, a.games, a.jobs, log=log)
     elif a.cmd == "worlds-table":
         print(worlds_table(a.out))
+    elif a.cmd == "exploit":
+        res = exploit(
+            a.main_out, a.humans, a.difficulty, a.side, a.games, a.rollouts, a.seed, a.jobs
+        )
+        print(json.dumps(res))
     else:
         print(table(a.out, a.draws))
     return 0

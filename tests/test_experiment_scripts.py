@@ -530,3 +530,14 @@ def test_metagame_worlds_solve_each_worlds_core_players_anew(metagame, tmp_path)
     assert all(len(v) == 2 and ((0 <= v) & (v <= 1)).all() for v in values.values())
     row = script["worlds_table"](tmp_path / "w").splitlines()[-1]
     assert row.startswith("| 2 | 2 | ") and row.count(" of 2 |") == 2
+
+
+def test_metagame_exploit_weights_the_searchs_paired_gains_by_the_mixture(metagame):
+    script, exp, out = metagame
+    res = script["exploit"](out, 2, "normal", "human", games=4, rollouts=1)
+    assert res["search"].startswith(f"search:rollouts=1:policy={res['main']}")
+    weights = [r["weight"] for r in res["rows"]]
+    assert weights and sum(weights) == pytest.approx(1.0, abs=2e-3)
+    minus = sum(r["weight"] * (r["search"] - r["main"]) for r in res["rows"])
+    assert res["search_minus_main"] == pytest.approx(minus, abs=2e-3)
+    assert res["ci_low"] <= res["search_minus_main"] <= res["ci_high"]
