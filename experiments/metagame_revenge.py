@@ -172,6 +172,11 @@ def support(specs: list[str], weights: np.ndarray, floor: float = 0.02) -> str:
     return ", ".join(f"{short(specs[i])} {weights[i]:.2f}" for i in order if weights[i] >= floor)
 
 
+def verdict(low: float, high: float) -> str:
+    """A step's reading from its interval: harder (above 0), easier (below 0) or neither."""
+    return "harder" if low > 0 else "easier" if high < 0 else "not separated from 0"
+
+
 def table(out: Path, draws: int = DRAWS) -> str:
     """The Markdown tables of every cell found under OUT."""
     from simkit.analysis import metagame as mg
@@ -201,7 +206,7 @@ def table(out: Path, draws: int = DRAWS) -> str:
         )
     lines += [
         "",
-        "| humans | step | value before | value after | step (bootstrap 95%) | ordered |",
+        "| humans | step | value before | value after | step (bootstrap 95%) | reads |",
         "|---|---|---|---|---|---|",
     ]
     for humans in (2, 3):
@@ -215,7 +220,7 @@ def table(out: Path, draws: int = DRAWS) -> str:
             low, high = mg.percentile_interval(d)
             lines.append(
                 f"| {humans} | {lo} -> {hi} | {a:.3f} | {b:.3f} | "
-                f"{b - a:+.3f} [{low:+.3f}, {high:+.3f}] | {low > 0} |"
+                f"{b - a:+.3f} [{low:+.3f}, {high:+.3f}] | {verdict(low, high)} |"
             )
     return "\n".join(lines)
 
