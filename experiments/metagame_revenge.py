@@ -210,7 +210,7 @@ def table(out: Path, draws: int = DRAWS) -> str:
         "|---|---|---|---|---|---|",
     ]
     for humans in (2, 3):
-        for lo, hi in zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False):
+        for lo, hi in [*zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False), ("normal", "heroic")]:
             if (humans, lo) not in cells or (humans, hi) not in cells:
                 continue
             # the same seed draws the same resamples: the steps are paired by deal
@@ -382,11 +382,15 @@ def exploit(
     seed: int = 4343,
     jobs: int = 1,
     floor: float = FLOOR,
+    actual: bool = False,
+    objective: str = "win",
 ) -> dict:
     """An 8-rollout public-model search in ``side``'s seats (rolling itself out with the
     side's main equilibrium player) against the other side's equilibrium mixture, paired with
     that main player on held-out seeds of ``seed``; the paired differences weighted by the
-    mixture, with a normal 95% interval."""
+    mixture, with a normal 95% interval. ``actual``: the search rolls each opponent out as
+    the player it faces (a labelled best response, not the public model); ``objective``:
+    the search's (win or margin)."""
     from simkit.analysis import metagame as mg
     from simkit.learn import LearnSettings
 
@@ -396,6 +400,9 @@ def exploit(
     w_mine, w_theirs = (eq.humans, eq.oop) if side == "human" else (eq.oop, eq.humans)
     main = mine[int(np.argmax(w_mine))]
     search = f"search:rollouts={rollouts}:policy={main}"
+    if objective != "win":
+        search += f":objective={objective}"
+    model = "oop_model" if side == "human" else "opponents"
     kept = [j for j in np.argsort(-w_theirs) if w_theirs[j] >= floor]
     q = w_theirs[kept] / w_theirs[kept].sum()
     rows, diff, var = [], 0.0, 0.0
@@ -404,7 +411,8 @@ def exploit(
         settings = LearnSettings(
             mode="revenge", players=humans, difficulty=difficulty, side=side, seed=seed, **other
         )
-        a, b = _wins(settings, main, games, jobs), _wins(settings, search, games, jobs)
+        mine_search = f"{search}:{model}={theirs[j]}" if actual else search
+        a, b = _wins(settings, main, games, jobs), _wins(settings, mine_search, games, jobs)
         d = b - a
         diff += weight * d.mean()
         var += weight**2 * d.var(ddof=1) / games
@@ -417,7 +425,9 @@ def exploit(
         "cell": f"{humans}h {difficulty}",
         "side": side,
         "main": short(main),
-        "search": f"search:rollouts={rollouts}:policy={short(main)} (public model)",
+        "search": f"search:rollouts={rollouts}:policy={short(main)}"
+        + (f":objective={objective}" if objective != "win" else "")
+        + (" (actual model: each opponent as it is, labelled)" if actual else " (public model)"),
         "games_each": games,
         "seed": seed,
         "rows": rows,
@@ -456,6 +466,8 @@ def main(argv: list[str]) -> int:
     x.add_argument("--rollouts", type=int, default=8)
     x.add_argument("--seed", type=int, default=4343)
     x.add_argument("--jobs", type=int, default=1)
+    x.add_argument("--actual", action="store_true", help="model each opponent as it is")
+    x.add_argument("--objective", default="win", choices=("win", "margin"))
     a = ap.parse_args(argv)
     log = lambda m: print(m, flush=True)  # noqa: E731
     if a.cmd == "run":
@@ -466,7 +478,16 @@ def main(argv: list[str]) -> int:
         print(worlds_table(a.out))
     elif a.cmd == "exploit":
         res = exploit(
-            a.main_out, a.humans, a.difficulty, a.side, a.games, a.rollouts, a.seed, a.jobs
+            a.main_out,
+            a.humans,
+            a.difficulty,
+            a.side,
+            a.games,
+            a.rollouts,
+            a.seed,
+            a.jobs,
+            actual=a.actual,
+            objective=a.objective,
         )
         print(json.dumps(res))
     else:
