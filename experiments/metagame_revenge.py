@@ -332,24 +332,28 @@ def world_values(folder: Path) -> dict[str, np.ndarray]:
 
 
 def worlds_table(out: Path) -> str:
-    """Per player count: each level's value over the worlds (median, range) and how many
-    worlds order the levels."""
+    """Per player count: each level's value over the worlds (median [lowest, highest]) and
+    each step's (median [lowest, highest], and in how many worlds it is above 0)."""
     lines = [
-        "| humans | worlds | Normal | Hard | Heroic | Hard > Normal | Heroic > Hard |",
+        "| humans | worlds | Normal | Hard | Heroic | Normal→Hard | Hard→Heroic |",
         "|---|---|---|---|---|---|---|",
     ]
+
+    def band(x: np.ndarray, signed: bool = False) -> str:
+        f = "+.3f" if signed else ".3f"
+        return f"{np.median(x):{f}} [{x.min():{f}}, {x.max():{f}}]"
+
     for humans in (2, 3):
         folder = out / f"metagame_worlds_{humans}h"
         if not (folder / "manifest.json").exists():
             continue
         v = world_values(folder)
         n = len(v["normal"])
-        band = [f"{np.median(v[d]):.3f} [{v[d].min():.3f}, {v[d].max():.3f}]" for d in DIFFICULTIES]
-        up = [
-            int((v[hi] > v[lo]).sum())
-            for lo, hi in zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False)
-        ]
-        lines.append(f"| {humans} | {n} | {' | '.join(band)} | {up[0]} of {n} | {up[1]} of {n} |")
+        cells = [band(v[d]) for d in DIFFICULTIES]
+        for lo, hi in zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False):
+            d = v[hi] - v[lo]
+            cells.append(f"{band(d, signed=True)}, above 0 in {int((d > 0).sum())} of {n}")
+        lines.append(f"| {humans} | {n} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

@@ -530,6 +530,8 @@ def test_metagame_worlds_solve_each_worlds_core_players_anew(metagame, tmp_path)
     assert all(len(v) == 2 and ((0 <= v) & (v <= 1)).all() for v in values.values())
     row = script["worlds_table"](tmp_path / "w").splitlines()[-1]
     assert row.startswith("| 2 | 2 | ") and row.count(" of 2 |") == 2
+    step = values["hard"] - values["normal"]
+    assert f"above 0 in {int((step > 0).sum())} of 2 |" in row
 
 
 def test_metagame_exploit_weights_the_searchs_paired_gains_by_the_mixture(metagame):
