@@ -56,6 +56,8 @@ from pathlib import Path
 
 import numpy as np
 
+from simkit.errors import UserError
+
 HERE = Path(__file__).resolve().parent
 ROOT_SEED = 2025  # experiments/strong_play_revenge.toml's deals
 CHUNK = 1200
@@ -157,7 +159,7 @@ def read_cell(folder: Path) -> tuple[list[str], list[str], np.ndarray]:
     try:
         lake = analysis.open_lake(folder)
     except LakeError as exc:
-        raise SystemExit(f"metagame_revenge.py: {exc}") from None
+        raise UserError(str(exc)) from None
     return wins_by_pair(lake.scan().collect())
 
 
@@ -187,7 +189,7 @@ def table(out: Path, draws: int = DRAWS) -> str:
         if (folder / "manifest.json").exists():
             cells[humans, difficulty] = read_cell(folder)
     if not cells:
-        raise SystemExit(f"{out}: no meta-game lakes (OUT/metagame_<cell>/manifest.json)")
+        raise UserError(f"{out}: no meta-game lakes (OUT/metagame_<cell>/manifest.json)")
     boot = {c: mg.bootstrap_values(w, draws, seed=0) for c, (_, _, w) in cells.items()}
     lines = [
         "| humans | difficulty | players (humans x OOP) | games a pair | OOP win at equilibrium"
@@ -213,6 +215,9 @@ def table(out: Path, draws: int = DRAWS) -> str:
         for lo, hi in [*zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False), ("normal", "heroic")]:
             if (humans, lo) not in cells or (humans, hi) not in cells:
                 continue
+            (h_lo, o_lo, w_lo), (h_hi, o_hi, w_hi) = cells[humans, lo], cells[humans, hi]
+            if (h_lo, o_lo, w_lo.shape) != (h_hi, o_hi, w_hi.shape):
+                continue  # other players or games: the step would not be paired
             # the same seed draws the same resamples: the steps are paired by deal
             d = boot[humans, hi] - boot[humans, lo]
             a = mg.solve(mg.win_matrix(cells[humans, lo][2])).value
@@ -312,7 +317,7 @@ def world_values(folder: Path) -> dict[str, np.ndarray]:
     try:
         lake = analysis.open_lake(folder)
     except LakeError as exc:
-        raise SystemExit(f"metagame_revenge.py: {exc}") from None
+        raise UserError(str(exc)) from None
     rates = (
         lake.scan()
         .filter(pl.col("world_source") == "all")
@@ -473,6 +478,14 @@ def main(argv: list[str]) -> int:
     x.add_argument("--actual", action="store_true", help="model each opponent as it is")
     x.add_argument("--objective", default="win", choices=("win", "margin"))
     a = ap.parse_args(argv)
+    try:
+        return _command(a)
+    except UserError as exc:  # a user's mistake: one line, exit 2
+        print(f"metagame_revenge.py: {exc}", file=sys.stderr)
+        return 2
+
+
+def _command(a: argparse.Namespace) -> int:
     log = lambda m: print(m, flush=True)  # noqa: E731
     if a.cmd == "run":
         run(a.out, a.games, a.jobs, log=log)

@@ -543,3 +543,10 @@ def test_metagame_exploit_weights_the_searchs_paired_gains_by_the_mixture(metaga
     minus = sum(r["weight"] * (r["search"] - r["main"]) for r in res["rows"])
     assert res["search_minus_main"] == pytest.approx(minus, abs=2e-3)
     assert res["ci_low"] <= res["search_minus_main"] <= res["ci_high"]
+
+
+def test_metagame_table_of_a_folder_without_its_lakes_is_one_line_and_exit_2(tmp_path, capsys):
+    script = runpy.run_path(str(ROOT / "experiments/metagame_revenge.py"))
+    assert script["main"](["table", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no meta-game lakes" in err and str(tmp_path) in err
