@@ -101,28 +101,30 @@ def _order(row: dict) -> tuple:
     return (rest, LEVELS.index(level) if level in LEVELS else len(LEVELS), str(level))
 
 
+STEPS = (("normal", "hard"), ("hard", "heroic"), ("normal", "heroic"))
+
+
 def steps(rows: list[dict]) -> list[dict]:
-    """Normal -> Hard -> Heroic between groups with the same other parameters, players and
-    deals (paired: the same resamples)."""
+    """Normal -> Hard, Hard -> Heroic and Normal -> Heroic between groups with the same other
+    parameters, players and deals (paired: the same resamples)."""
     out = []
     for a in rows:
-        level = a["params"].get("difficulty")
-        if level not in LEVELS[:-1]:
-            continue
-        nxt = LEVELS[LEVELS.index(level) + 1]
         rest = {k: v for k, v in a["params"].items() if k != "difficulty"}
-        for b in rows:
-            if (
-                b["params"].get("difficulty") == nxt
-                and {k: v for k, v in b["params"].items() if k != "difficulty"} == rest
-                and b["players"] == a["players"]
-                and b["deals"].equals(a["deals"])
-            ):
-                low, high = mg.percentile_interval(b["boot"] - a["boot"])
-                out.append(
-                    {"params": rest, "from": level, "to": nxt, "diff": b["value"] - a["value"]}
-                    | {"ci_low": low, "ci_high": high}
-                )
+        for level, nxt in STEPS:
+            if a["params"].get("difficulty") != level:
+                continue
+            for b in rows:
+                if (
+                    b["params"].get("difficulty") == nxt
+                    and {k: v for k, v in b["params"].items() if k != "difficulty"} == rest
+                    and b["players"] == a["players"]
+                    and b["deals"].equals(a["deals"])
+                ):
+                    low, high = mg.percentile_interval(b["boot"] - a["boot"])
+                    out.append(
+                        {"params": rest, "from": level, "to": nxt}
+                        | {"diff": b["value"] - a["value"], "ci_low": low, "ci_high": high}
+                    )
     return out
 
 
