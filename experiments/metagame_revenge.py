@@ -51,7 +51,6 @@ import argparse
 import json
 import re
 import sys
-import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -134,18 +133,12 @@ def run(
 ) -> None:
     """Play every cell into OUT/<spec name>/ (a rerun resumes); the population and its paths
     come from ``base_dir`` (experiments/)."""
-    from simkit.runner import run_experiment
-    from simkit.runner.spec import parse_spec
+    from simkit.runner import run_spec_text
 
-    (out / "specs").mkdir(parents=True, exist_ok=True)
     for humans, difficulty in cells or CELLS:
-        text = spec_text(humans, difficulty, games, base_dir)
         name = spec_name(humans, difficulty)
-        (out / "specs" / f"{name}.toml").write_text(text)
-        spec = parse_spec(
-            tomllib.loads(text), f"{name}.toml", text=text, base_dir=base_dir, default_name=name
-        )
-        res = run_experiment(spec, out=out / name, jobs=jobs, quiet=True)
+        text = spec_text(humans, difficulty, games, base_dir)
+        res = run_spec_text(text, name, out, base_dir, jobs)
         log(f"{name}: +{res.games_written} games in {res.seconds:.0f} s")
 
 
@@ -289,20 +282,14 @@ def run_worlds(
     log=print,
 ) -> None:
     """Play each player count's core players over ``count`` worlds into OUT/ (resumable)."""
-    from simkit.runner import run_experiment
-    from simkit.runner.spec import parse_spec
+    from simkit.runner import run_spec_text
 
-    (out / "specs").mkdir(parents=True, exist_ok=True)
     for humans in counts:
         hum = core_players(main_out, humans, "hum", folder=base_dir)
         oop = core_players(main_out, humans, "oop", folder=base_dir)
         text = worlds_spec_text(humans, hum, oop, count, games)
         name = f"metagame_worlds_{humans}h"
-        (out / "specs" / f"{name}.toml").write_text(text)
-        spec = parse_spec(
-            tomllib.loads(text), f"{name}.toml", text=text, base_dir=base_dir, default_name=name
-        )
-        res = run_experiment(spec, out=out / name, jobs=jobs, quiet=True)
+        res = run_spec_text(text, name, out, base_dir, jobs)
         log(f"{name}: {len(hum)} x {len(oop)} players, +{res.games_written} games")
 
 

@@ -60,7 +60,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 import polars as pl
@@ -308,18 +307,11 @@ def run(
 ) -> None:
     """Play every cell's spec into OUT/<spec name>/ (a rerun resumes); strategy paths
     resolve against ``base_dir``."""
-    from simkit.runner import run_experiment
-    from simkit.runner.spec import parse_spec
+    from simkit.runner import run_spec_text
 
-    (out / "specs").mkdir(parents=True, exist_ok=True)
     for humans, difficulty in cells or LEARN_SEEDS:
-        text = spec_text(humans, difficulty, games)
         name = spec_name(humans, difficulty)
-        (out / "specs" / f"{name}.toml").write_text(text)
-        spec = parse_spec(
-            tomllib.loads(text), f"{name}.toml", text=text, base_dir=base_dir, default_name=name
-        )
-        res = run_experiment(spec, out=out / name, jobs=jobs, quiet=True)
+        res = run_spec_text(spec_text(humans, difficulty, games), name, out, base_dir, jobs)
         log(f"{name}: +{res.games_written} games in {res.seconds:.0f} s")
 
 
