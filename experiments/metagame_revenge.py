@@ -103,29 +103,35 @@ def spec_name(humans: int, difficulty: str) -> str:
     return f"metagame_{humans}h_{difficulty}"
 
 
-def spec_text(humans: int, difficulty: str, games: int = GAMES, folder: Path = HERE) -> str:
-    """One cell's experiment: every human player x every OOP of the cell's population."""
-    return f"""# The meta-game at Revenge {humans} humans, {difficulty} (issue 25): every human
-# player x every Old One player, root seed {ROOT_SEED}, chunks of {CHUNK}: every pair of every
-# cell plays the same deals. Built by experiments/metagame_revenge.py; paths resolve against
-# experiments/.
-[experiment]
-name = "{spec_name(humans, difficulty)}"
-description = "OOP win rate, every player x every player, {humans}h {difficulty}"
+def _experiment(name: str, description: str, games: int) -> str:
+    """The [experiment] table both specs share: Revenge, root seed ROOT_SEED, summaries."""
+    return f"""[experiment]
+name = "{name}"
+description = "{description}"
 mode = "revenge"
 root_seed = {ROOT_SEED}
 chunk_size = {min(CHUNK, games)}
 games = {games}
 outputs = ["summary"]
+"""
 
+
+def spec_text(humans: int, difficulty: str, games: int = GAMES, folder: Path = HERE) -> str:
+    """One cell's experiment: every human player x every OOP of the cell's population."""
+    about = f"OOP win rate, every player x every player, {humans}h {difficulty}"
+    return f"""# The meta-game at Revenge {humans} humans, {difficulty} (issue 25): every human
+# player x every Old One player, root seed {ROOT_SEED}, chunks of {CHUNK}: every pair of every
+# cell plays the same deals. Built by experiments/metagame_revenge.py; paths resolve against
+# experiments/.
+{_experiment(spec_name(humans, difficulty), about, games)}
 [params]
 humans = {humans}
 difficulty = "{difficulty}"
 
 [grid]
-strategies = {population("hum", humans, folder)!r}
-oop = {population("oop", humans, folder)!r}
-""".replace("'", '"')
+strategies = {json.dumps(population("hum", humans, folder))}
+oop = {json.dumps(population("oop", humans, folder))}
+"""
 
 
 def run(
@@ -244,19 +250,12 @@ def worlds_spec_text(
 ) -> str:
     from simkit.runner.worlds import SOURCES
 
+    about = f"OOP win rate, the core players of the meta-game, {humans}h, {count} worlds"
     return f"""# The meta-game's core players at Revenge {humans} humans over {count} worlds of
 # plausible content (issue 25): the players that either equilibrium uses at some level,
 # every level, every source redrawn; root seed {ROOT_SEED}: every world plays the same deals.
 # Built by experiments/metagame_revenge.py; paths resolve against experiments/.
-[experiment]
-name = "metagame_worlds_{humans}h"
-description = "OOP win rate, the core players of the meta-game, {humans}h, {count} worlds"
-mode = "revenge"
-root_seed = {ROOT_SEED}
-chunk_size = {min(CHUNK, games)}
-games = {games}
-outputs = ["summary"]
-
+{_experiment(f"metagame_worlds_{humans}h", about, games)}
 [params]
 humans = {humans}
 
