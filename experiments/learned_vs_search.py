@@ -20,21 +20,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 
-import numpy as np
-
-from simkit.game.engine import Engine
-from simkit.learn import LearnSettings, old_ones_wins
+from simkit.learn import LearnSettings, held_out_wins
 from simkit.tune.games import paired
-
-
-def _played(eng, settings, strategy: str, start: int, games: int):
-    """Held-out games start .. start + games - 1: (Old Ones' wins, CPU seconds)."""
-    eng = eng or Engine()
-    t = time.process_time()
-    wins = old_ones_wins(eng, settings, strategy, games, start)
-    return wins, time.process_time() - t
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -60,7 +48,6 @@ def main(argv: list[str] | None = None) -> dict:
         help="the search's rollout policy (a strategy spec; default: the search's own)",
     )
     args = ap.parse_args(argv)
-    eng = Engine()
     search = f"search:rollouts={args.rollouts}"
     if args.search_policy:
         search += f":policy={args.search_policy}"
@@ -77,17 +64,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     def oop_wins(strategy: str):
         """(wins per game, CPU seconds summed over the processes)."""
-        if args.jobs == 1:
-            return _played(eng, settings, strategy, args.first_game, args.games)
-        from joblib import Parallel, delayed
-
-        cuts = args.first_game + np.linspace(0, args.games, args.jobs + 1).astype(int)
-        parts = Parallel(n_jobs=args.jobs, backend="loky")(
-            delayed(_played)(None, settings, strategy, a, b - a)
-            for a, b in zip(cuts[:-1], cuts[1:], strict=True)
-            if b > a
-        )
-        return np.concatenate([w for w, _ in parts]), sum(t for _, t in parts)
+        return held_out_wins(settings, strategy, args.games, args.first_game, args.jobs)
 
     mine, t_mine = oop_wins(f"learned:{args.learned}")
     theirs, t_theirs = oop_wins(search)

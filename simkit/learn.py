@@ -401,6 +401,38 @@ def old_ones_wins(
     return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float)
 
 
+def _timed_wins(settings: LearnSettings, strategy: str, games: int, start: int):
+    """(old_ones_wins of games ``start ..``, CPU seconds): one process's share."""
+    import time
+
+    from simkit.game.engine import Engine
+
+    eng = Engine()  # (its start-up is not the strategy's time)
+    t = time.process_time()
+    wins = old_ones_wins(eng, settings, strategy, games, start)
+    return wins, time.process_time() - t
+
+
+def held_out_wins(
+    settings: LearnSettings, strategy: str, games: int, start: int = 0, jobs: int = 1
+) -> tuple[np.ndarray, float]:
+    """``old_ones_wins`` of games ``start .. start + games - 1`` split over ``jobs``
+    processes (game i is the same deal whichever process plays it: the wins do not change
+    with ``jobs``), and the CPU seconds they took summed over the processes. Each process
+    builds its own engine (one holds compiled state that does not pickle)."""
+    if jobs == 1 or games < 2:
+        return _timed_wins(settings, strategy, games, start)
+    from joblib import Parallel, delayed
+
+    cuts = start + np.linspace(0, games, jobs + 1).astype(int)
+    parts = Parallel(n_jobs=jobs, backend="loky")(
+        delayed(_timed_wins)(settings, strategy, b - a, a)
+        for a, b in zip(cuts[:-1], cuts[1:], strict=True)
+        if b > a
+    )
+    return np.concatenate([w for w, _ in parts]), sum(t for _, t in parts)
+
+
 def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
     """Step 3: generation k against k-1 and the first policy on held-out seeds."""
     path = out / f"gen{generation}" / "rating.json"

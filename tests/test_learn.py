@@ -555,3 +555,16 @@ def test_fitting_decisions_recorded_with_fewer_features_is_one_line_naming_the_c
     with pytest.raises(UserError, match=r"decisions.parquet: no column 'f_own_vp'.*another --out"):
         fit(LearnSettings(), tmp_path, 1)
     assert not (tmp_path / "gen1.toml").exists()
+
+
+def test_held_out_wins_are_the_same_games_whatever_the_number_of_processes():
+    """Game i is one deal however the held-out games are split: two processes (each with
+    its own engine: a built one does not pickle) give the one-process wins, in order."""
+    from simkit.learn import LearnSettings, held_out_wins
+
+    settings = LearnSettings(mode="revenge", players=2, difficulty="hard", side="oop", seed=7)
+    one, _ = held_out_wins(settings, "rusher", 6, start=3)
+    two, cpu = held_out_wins(settings, "rusher", 6, start=3, jobs=2)
+    np.testing.assert_array_equal(one, two)
+    assert one.shape == (6,) and cpu > 0
+    np.testing.assert_array_equal(held_out_wins(settings, "rusher", 3, start=6)[0], one[3:])
