@@ -48,6 +48,7 @@ from the equilibrium.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import sys
@@ -116,50 +117,118 @@ outputs = ["summary"]
 """
 
 
-def spec_text(humans: int, difficulty: str, games: int = GAMES, folder: Path = HERE) -> str:
-    """One cell's experiment: every human player x every OOP of the cell's population."""
+def spec_text(
+    humans: int,
+    difficulty: str,
+    games: int = GAMES,
+    folder: Path = HERE,
+    players: tuple[list[str], list[str]] | None = None,
+    name: str | None = None,
+) -> str:
+    """One cell's experiment: every human player x every OOP of the cell's population (or of
+    ``players``, the (humans, OOP) an addition plays, under its own ``name``)."""
+    hum, oop = players or (population("hum", humans, folder), population("oop", humans, folder))
     about = f"OOP win rate, every player x every player, {humans}h {difficulty}"
     return f"""# The meta-game at Revenge {humans} humans, {difficulty} (issue 25): every human
 # player x every Old One player, root seed {ROOT_SEED}, chunks of {CHUNK}: every pair of every
 # cell plays the same deals. Built by experiments/metagame_revenge.py; paths resolve against
 # experiments/.
-{_experiment(spec_name(humans, difficulty), about, games)}
+{_experiment(name or spec_name(humans, difficulty), about, games)}
 [params]
 humans = {humans}
 difficulty = "{difficulty}"
 
 [grid]
-strategies = {json.dumps(population("hum", humans, folder))}
-oop = {json.dumps(population("oop", humans, folder))}
+strategies = {json.dumps(hum)}
+oop = {json.dumps(oop)}
 """
+
+
+def cell_lakes(folder: Path) -> list[Path]:
+    """A cell's lakes: its first run's, then the additions a grown population played
+    (``FOLDER+h<digest>``: the new human players against every OOP; ``FOLDER+o<digest>``: the
+    players there were against the new OOP)."""
+    extra = sorted(p for p in folder.parent.glob(f"{folder.name}+*") if p.is_dir())
+    return [folder, *extra] if folder.is_dir() else extra
+
+
+def addition_name(cell: str, side: str, new: list[str]) -> str:
+    """'metagame_2h_normal+h1a2b3c4d': a name the same new players always get (so an
+    interrupted addition resumes)."""
+    digest = hashlib.sha256(json.dumps(sorted(new)).encode()).hexdigest()[:8]
+    return f"{cell}+{side[0]}{digest}"
 
 
 def run(
     out: Path, games: int = GAMES, jobs: int = 1, cells=None, base_dir: Path = HERE, log=print
 ) -> None:
     """Play every cell into OUT/<spec name>/ (a rerun resumes); the population and its paths
-    come from ``base_dir`` (experiments/)."""
+    come from ``base_dir`` (experiments/). A cell already played keeps its games: a rerun
+    finishes its lakes as they were specified (OUT/specs/), then plays only the pairs a
+    grown population adds (a new file in experiments/strategies/), into lakes of their own
+    on the same deals (``cell_lakes``). This is how a player made against the equilibrium
+    (the next step of the population's double-oracle loop) joins it."""
     from simkit.runner import run_spec_text
 
     for humans, difficulty in cells or CELLS:
-        name = spec_name(humans, difficulty)
-        text = spec_text(humans, difficulty, games, base_dir)
-        res = run_spec_text(text, name, out, base_dir, jobs)
-        log(f"{name}: +{res.games_written} games in {res.seconds:.0f} s")
+        cell = spec_name(humans, difficulty)
+        lakes = cell_lakes(out / cell)
+        if not lakes:
+            res = run_spec_text(
+                spec_text(humans, difficulty, games, base_dir), cell, out, base_dir, jobs
+            )
+            log(f"{cell}: +{res.games_written} games in {res.seconds:.0f} s")
+            continue
+        for lake in lakes:  # finish what was begun, as it was specified
+            recorded = out / "specs" / f"{lake.name}.toml"
+            if not recorded.is_file():
+                raise UserError(f"{lake}: its spec {recorded} is missing; cannot resume it")
+            res = run_spec_text(recorded.read_text(), lake.name, out, base_dir, jobs)
+            if res.games_written:
+                log(f"{lake.name}: +{res.games_written} games in {res.seconds:.0f} s")
+        hum, oop, wins = read_cell(out / cell)
+        games = wins.shape[2]  # an addition plays the cell's deals, whatever --games says
+        pop_h, pop_o = population("hum", humans, base_dir), population("oop", humans, base_dir)
+        # the lakes hold resolved paths; a player is known by its name (its file's stem)
+        new_h = [p for p in pop_h if short(p) not in set(map(short, hum))]
+        new_o = [p for p in pop_o if short(p) not in set(map(short, oop))]
+        for side, players in (("hum", (new_h, [*oop, *new_o])), ("oop", (hum, new_o))):
+            new = players[0] if side == "hum" else players[1]
+            if not new:
+                continue
+            name = addition_name(cell, side, new)
+            text = spec_text(humans, difficulty, games, base_dir, players=players, name=name)
+            res = run_spec_text(text, name, out, base_dir, jobs)
+            log(f"{name} ({len(new)} new): +{res.games_written} games in {res.seconds:.0f} s")
 
 
 def read_cell(folder: Path) -> tuple[list[str], list[str], np.ndarray]:
-    """(human specs, OOP specs, wins[i, j, k]) of one cell's lake: the OOP's 0/1 win in
-    game k (by deal) of human player i against OOP j. A partial lake is refused."""
+    """(human specs, OOP specs, wins[i, j, k]) of one cell's lakes (``cell_lakes``): the
+    OOP's 0/1 win in game k (by deal) of human player i against OOP j. A partial lake, or a
+    pair played in two lakes, is refused."""
+    import polars as pl
+
     from simkit import analysis
+    from simkit.analysis import PAIR_KEYS
     from simkit.analysis.metagame import wins_by_pair
     from simkit.lake.files import LakeError
 
-    try:
-        lake = analysis.open_lake(folder)
-    except LakeError as exc:
-        raise UserError(str(exc)) from None
-    return wins_by_pair(lake.scan().collect())
+    lakes = cell_lakes(folder)
+    if not lakes:
+        raise UserError(f"{folder}: no meta-game lake")
+    frames, seen = [], {}
+    for lake in lakes:
+        try:
+            frame = analysis.open_lake(lake).scan().collect()
+        except LakeError as exc:
+            raise UserError(str(exc)) from None
+        frame = frame.select("strategies", "oop", *PAIR_KEYS, "old_ones_win")
+        for pair in frame.select("strategies", "oop").unique().iter_rows():
+            if pair in seen:
+                raise UserError(f"{lake}: {pair[0]} against {pair[1]} is also in {seen[pair]}")
+            seen[pair] = lake
+        frames.append(frame)
+    return wins_by_pair(pl.concat(frames, how="vertical_relaxed"))
 
 
 def short(spec: str) -> str:
@@ -348,25 +417,6 @@ def worlds_table(out: Path) -> str:
     return "\n".join(lines)
 
 
-def _wins(settings, strategy: str, games: int, jobs: int):
-    """The Old Ones' 0/1 wins of held-out games 0 .. games - 1 (split over ``jobs``
-    processes: game i is the same deal whichever process plays it)."""
-    from simkit.game.engine import Engine
-    from simkit.learn import old_ones_wins
-
-    if jobs == 1:
-        return old_ones_wins(Engine(), settings, strategy, games)
-    from joblib import Parallel, delayed
-
-    cuts = np.linspace(0, games, jobs + 1).astype(int)
-    parts = Parallel(n_jobs=jobs, backend="loky")(
-        delayed(old_ones_wins)(Engine(), settings, strategy, b - a, a)
-        for a, b in zip(cuts[:-1], cuts[1:], strict=True)
-        if b > a
-    )
-    return np.concatenate(parts)
-
-
 def exploit(
     out: Path,
     humans: int,
@@ -387,7 +437,7 @@ def exploit(
     the player it faces (a labelled best response, not the public model); ``objective``:
     the search's (win or margin)."""
     from simkit.analysis import metagame as mg
-    from simkit.learn import LearnSettings
+    from simkit.learn import LearnSettings, held_out_wins
 
     hum, oop, wins = read_cell(out / spec_name(humans, difficulty))
     eq = mg.solve(mg.win_matrix(wins))
@@ -407,7 +457,8 @@ def exploit(
             mode="revenge", players=humans, difficulty=difficulty, side=side, seed=seed, **other
         )
         mine_search = f"{search}:{model}={theirs[j]}" if actual else search
-        a, b = _wins(settings, main, games, jobs), _wins(settings, mine_search, games, jobs)
+        a = held_out_wins(settings, main, games, jobs=jobs)[0]
+        b = held_out_wins(settings, mine_search, games, jobs=jobs)[0]
         d = b - a
         diff += weight * d.mean()
         var += weight**2 * d.var(ddof=1) / games

@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 from simkit import analysis
+from simkit.errors import UserError
 from simkit.runner import load_spec, run_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -515,6 +516,69 @@ def test_metagame_plays_one_population_per_player_count_and_solves_each_cell(met
         f"| 2 | normal -> hard | {values[0].value:.3f} | {values[1].value:.3f} | {step:+.3f} ["
         in table
     )
+
+
+def test_metagame_rerun_plays_only_the_pairs_a_new_player_adds_on_the_same_deals(
+    metagame, tmp_path
+):
+    """A file added to the population (one human, one Old One player) is played against every
+    player of the other side, into lakes of its own, on the cell's deals: the cell reads as a
+    fresh run of the grown population would, the first lake's games are untouched, a rerun
+    adds nothing."""
+    import shutil
+
+    script, exp, _ = metagame
+    shutil.copytree(exp, tmp_path / "exp")  # (a lake holds resolved paths: play it here)
+    script["run"](
+        tmp_path / "out",
+        games=6,
+        cells=[(2, "hard")],
+        base_dir=tmp_path / "exp",
+        log=lambda m: None,
+    )
+    shipped = ROOT / "experiments/strategies"
+    for name in ("learned_rf_revenge_2h_normal", "learned_co_oop_revenge_2h_normal"):
+        (tmp_path / f"exp/strategies/{name}.toml").write_text(
+            (shipped / f"{name}.toml").read_text()
+        )
+    cell = tmp_path / "out/metagame_2h_hard"
+    first = {p: p.read_bytes() for p in cell.rglob("*.parquet")}  # its games
+    said = []
+    script["run"](
+        tmp_path / "out", games=99, cells=[(2, "hard")], base_dir=tmp_path / "exp", log=said.append
+    )
+    assert [p.name for p in script["cell_lakes"](cell)][1:] == sorted(
+        p.name for p in tmp_path.glob("out/metagame_2h_hard+*")
+    )
+    assert len(said) == 2 and all("(1 new): +" in s for s in said), said
+    assert {p: p.read_bytes() for p in cell.rglob("*.parquet")} == first
+    hum, oop, wins = script["read_cell"](cell)
+    assert wins.shape == (6, 5, 6)  # the cell's 6 deals, not --games 99
+    script["run"](
+        tmp_path / "fresh",
+        games=6,
+        cells=[(2, "hard")],
+        base_dir=tmp_path / "exp",
+        log=lambda m: None,
+    )
+    fresh_hum, fresh_oop, fresh = script["read_cell"](tmp_path / "fresh/metagame_2h_hard")
+    short = script["short"]
+    order_h = [list(map(short, fresh_hum)).index(short(s)) for s in hum]
+    order_o = [list(map(short, fresh_oop)).index(short(s)) for s in oop]
+    np.testing.assert_array_equal(wins, fresh[np.ix_(order_h, order_o)])
+    said.clear()
+    script["run"](tmp_path / "out", cells=[(2, "hard")], base_dir=tmp_path / "exp", log=said.append)
+    assert said == []
+
+
+def test_metagame_cell_with_a_pair_in_two_lakes_is_refused_in_one_line(metagame, tmp_path):
+    import shutil
+
+    script, exp, out = metagame
+    shutil.copytree(out / "metagame_2h_hard", tmp_path / "metagame_2h_hard")
+    shutil.copytree(out / "metagame_2h_hard", tmp_path / "metagame_2h_hard+hcopy")
+    with pytest.raises(UserError, match=r"\+hcopy: .* against .* is also in "):
+        script["read_cell"](tmp_path / "metagame_2h_hard")
 
 
 def test_metagame_worlds_solve_each_worlds_core_players_anew(metagame, tmp_path):
