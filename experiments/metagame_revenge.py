@@ -190,10 +190,14 @@ def run(
         games = wins.shape[2]  # an addition plays the cell's deals, whatever --games says
         pop_h, pop_o = population("hum", humans, base_dir), population("oop", humans, base_dir)
         # the lakes hold resolved paths; a player is known by its name (its file's stem)
-        new_h = [p for p in pop_h if short(p) not in set(map(short, hum))]
-        new_o = [p for p in pop_o if short(p) not in set(map(short, oop))]
-        for side, players in (("hum", (new_h, [*oop, *new_o])), ("oop", (hum, new_o))):
-            new = players[0] if side == "hum" else players[1]
+        known = {short(p) for p in (*hum, *oop)}
+        new_h = [p for p in pop_h if short(p) not in known]
+        new_o = [p for p in pop_o if short(p) not in known]
+        # the new humans against every OOP; the humans there were against the new OOP
+        for side, new, players in (
+            ("hum", new_h, (new_h, [*oop, *new_o])),
+            ("oop", new_o, (hum, new_o)),
+        ):
             if not new:
                 continue
             name = addition_name(cell, side, new)

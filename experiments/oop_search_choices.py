@@ -18,21 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 
-import numpy as np
 from joblib import Parallel, delayed
 
-from simkit.learn import LearnSettings, old_ones_wins
+from simkit.learn import LearnSettings, timed_wins
 from simkit.tune.games import paired
-
-
-def _arm(settings: LearnSettings, strategy: str, games: int) -> tuple[np.ndarray, float]:
-    from simkit.game.engine import Engine
-
-    start = time.process_time()
-    wins = old_ones_wins(Engine(), settings, strategy, games)
-    return wins, time.process_time() - start
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -58,7 +48,7 @@ def main(argv: list[str] | None = None) -> dict:
     base = f"search:rollouts={args.rollouts}:policy={args.policy}"
     arms = [base, f"{base}:{args.searched}=1"]
     (w0, t0), (w1, t1) = Parallel(n_jobs=args.jobs)(
-        delayed(_arm)(settings, arm, args.games) for arm in arms
+        delayed(timed_wins)(settings, arm, args.games) for arm in arms
     )
     diff = paired(w1, w0)  # mean of w1 - w0 on the shared seeds, normal 95% interval
     out = {

@@ -401,8 +401,9 @@ def old_ones_wins(
     return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float)
 
 
-def _timed_wins(settings: LearnSettings, strategy: str, games: int, start: int):
-    """(old_ones_wins of games ``start ..``, CPU seconds): one process's share."""
+def timed_wins(settings: LearnSettings, strategy: str, games: int, start: int = 0):
+    """(old_ones_wins of games ``start ..`` on a fresh engine, the CPU seconds they took):
+    what one process plays."""
     import time
 
     from simkit.game.engine import Engine
@@ -421,12 +422,12 @@ def held_out_wins(
     with ``jobs``), and the CPU seconds they took summed over the processes. Each process
     builds its own engine (one holds compiled state that does not pickle)."""
     if jobs == 1 or games < 2:
-        return _timed_wins(settings, strategy, games, start)
+        return timed_wins(settings, strategy, games, start)
     from joblib import Parallel, delayed
 
     cuts = start + np.linspace(0, games, jobs + 1).astype(int)
     parts = Parallel(n_jobs=jobs, backend="loky")(
-        delayed(_timed_wins)(settings, strategy, b - a, a)
+        delayed(timed_wins)(settings, strategy, b - a, a)
         for a, b in zip(cuts[:-1], cuts[1:], strict=True)
         if b > a
     )

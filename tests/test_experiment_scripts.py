@@ -529,13 +529,13 @@ def test_metagame_rerun_plays_only_the_pairs_a_new_player_adds_on_the_same_deals
 
     script, exp, _ = metagame
     shutil.copytree(exp, tmp_path / "exp")  # (a lake holds resolved paths: play it here)
-    script["run"](
-        tmp_path / "out",
-        games=6,
-        cells=[(2, "hard")],
-        base_dir=tmp_path / "exp",
-        log=lambda m: None,
-    )
+
+    def play(out: str, log=lambda m: None, **games) -> None:
+        script["run"](
+            tmp_path / out, cells=[(2, "hard")], base_dir=tmp_path / "exp", log=log, **games
+        )
+
+    play("out", games=6)
     shipped = ROOT / "experiments/strategies"
     for name in ("learned_rf_revenge_2h_normal", "learned_co_oop_revenge_2h_normal"):
         (tmp_path / f"exp/strategies/{name}.toml").write_text(
@@ -544,9 +544,7 @@ def test_metagame_rerun_plays_only_the_pairs_a_new_player_adds_on_the_same_deals
     cell = tmp_path / "out/metagame_2h_hard"
     first = {p: p.read_bytes() for p in cell.rglob("*.parquet")}  # its games
     said = []
-    script["run"](
-        tmp_path / "out", games=99, cells=[(2, "hard")], base_dir=tmp_path / "exp", log=said.append
-    )
+    play("out", said.append, games=99)
     assert [p.name for p in script["cell_lakes"](cell)][1:] == sorted(
         p.name for p in tmp_path.glob("out/metagame_2h_hard+*")
     )
@@ -554,20 +552,14 @@ def test_metagame_rerun_plays_only_the_pairs_a_new_player_adds_on_the_same_deals
     assert {p: p.read_bytes() for p in cell.rglob("*.parquet")} == first
     hum, oop, wins = script["read_cell"](cell)
     assert wins.shape == (6, 5, 6)  # the cell's 6 deals, not --games 99
-    script["run"](
-        tmp_path / "fresh",
-        games=6,
-        cells=[(2, "hard")],
-        base_dir=tmp_path / "exp",
-        log=lambda m: None,
-    )
+    play("fresh", games=6)
     fresh_hum, fresh_oop, fresh = script["read_cell"](tmp_path / "fresh/metagame_2h_hard")
     short = script["short"]
     order_h = [list(map(short, fresh_hum)).index(short(s)) for s in hum]
     order_o = [list(map(short, fresh_oop)).index(short(s)) for s in oop]
     np.testing.assert_array_equal(wins, fresh[np.ix_(order_h, order_o)])
     said.clear()
-    script["run"](tmp_path / "out", cells=[(2, "hard")], base_dir=tmp_path / "exp", log=said.append)
+    play("out", said.append)
     assert said == []
 
 
