@@ -421,6 +421,40 @@ def worlds_table(out: Path) -> str:
     return "\n".join(lines)
 
 
+def equilibrium(
+    out: Path, humans: int, difficulty: str, side: str, floor: float = FLOOR
+) -> list[tuple[str, float]]:
+    """``side``'s equilibrium mixture in a cell of ``out``: its players weighing ``floor``
+    or more (and more than 0), heaviest first, the weights rescaled to sum to 1."""
+    from simkit.analysis import metagame as mg
+
+    hum, oop, wins = read_cell(out / spec_name(humans, difficulty))
+    eq = mg.solve(mg.win_matrix(wins))
+    specs, w = (hum, eq.humans) if side == "human" else (oop, eq.oop)
+    kept = [j for j in np.argsort(-w) if w[j] >= floor and w[j] > 0]
+    return [(specs[j], float(w[j] / w[kept].sum())) for j in kept]
+
+
+def mixture_file(out: Path, humans: int, difficulty: str, side: str, floor: float = FLOOR) -> str:
+    """``equilibrium`` as a mixture file (``simkit learn --opponent-mixture``), the paths of
+    players under the current folder written relative to it."""
+    from simkit.learn import mixture_text
+
+    def local(spec: str) -> str:
+        kind, _, path = spec.partition(":")
+        if not path or not Path(path).is_absolute() or not Path(path).is_relative_to(Path.cwd()):
+            return spec
+        return f"{kind}:{Path(path).relative_to(Path.cwd())}"
+
+    players = [(local(s), w) for s, w in equilibrium(out, humans, difficulty, side, floor)]
+    who = "humans'" if side == "human" else "Old One player's"
+    return mixture_text(
+        players,
+        f"The {who} equilibrium mixture in the meta-game {out} ({humans} humans, {difficulty}; "
+        f"players weighing {floor} or more, rescaled), written by metagame_revenge.py mixture",
+    )
+
+
 def exploit(
     out: Path,
     humans: int,
@@ -440,37 +474,31 @@ def exploit(
     mixture, with a normal 95% interval. ``actual``: the search rolls each opponent out as
     the player it faces (a labelled best response, not the public model); ``objective``:
     the search's (win or margin)."""
-    from simkit.analysis import metagame as mg
-    from simkit.learn import LearnSettings, held_out_wins
+    from simkit.learn import LearnSettings, held_out_wins, weighted_difference
 
-    hum, oop, wins = read_cell(out / spec_name(humans, difficulty))
-    eq = mg.solve(mg.win_matrix(wins))
-    mine, theirs = (hum, oop) if side == "human" else (oop, hum)
-    w_mine, w_theirs = (eq.humans, eq.oop) if side == "human" else (eq.oop, eq.humans)
-    main = mine[int(np.argmax(w_mine))]
+    main = equilibrium(out, humans, difficulty, side, floor=0.0)[0][0]
+    other_side = "oop" if side == "human" else "human"
+    faced = equilibrium(out, humans, difficulty, other_side, floor)
     search = f"search:rollouts={rollouts}:policy={main}"
     if objective != "win":
         search += f":objective={objective}"
     model = "oop_model" if side == "human" else "opponents"
-    kept = [j for j in np.argsort(-w_theirs) if w_theirs[j] >= floor]
-    q = w_theirs[kept] / w_theirs[kept].sum()
-    rows, diff, var = [], 0.0, 0.0
-    for j, weight in zip(kept, q, strict=True):
-        other = {"oop": theirs[j]} if side == "human" else {"humans": theirs[j]}
+    rows, mains, searches = [], [], []
+    for them, weight in faced:
+        other = {"oop": them} if side == "human" else {"humans": them}
         settings = LearnSettings(
             mode="revenge", players=humans, difficulty=difficulty, side=side, seed=seed, **other
         )
-        mine_search = f"{search}:{model}={theirs[j]}" if actual else search
-        a = held_out_wins(settings, main, games, jobs=jobs)[0]
-        b = held_out_wins(settings, mine_search, games, jobs=jobs)[0]
-        d = b - a
-        diff += weight * d.mean()
-        var += weight**2 * d.var(ddof=1) / games
+        mine_search = f"{search}:{model}={them}" if actual else search
+        mains.append(held_out_wins(settings, main, games, jobs=jobs)[0])
+        searches.append(held_out_wins(settings, mine_search, games, jobs=jobs)[0])
         rows.append(
-            {"against": short(theirs[j]), "weight": round(float(weight), 3)}
-            | {"main": round(float(a.mean()), 4), "search": round(float(b.mean()), 4)}
+            {"against": short(them), "weight": round(weight, 3)}
+            | {"main": round(float(mains[-1].mean()), 4)}
+            | {"search": round(float(searches[-1].mean()), 4)}
         )
-    half = 1.959963984540054 * var**0.5
+    q = [w for _, w in faced]
+    diff, low, high = weighted_difference(searches, mains, q)
     return {
         "cell": f"{humans}h {difficulty}",
         "side": side,
@@ -484,8 +512,8 @@ def exploit(
         "old_ones_win_main": round(sum(w * r["main"] for w, r in zip(q, rows, strict=True)), 4),
         "old_ones_win_search": round(sum(w * r["search"] for w, r in zip(q, rows, strict=True)), 4),
         "search_minus_main": round(diff, 4),
-        "ci_low": round(diff - half, 4),
-        "ci_high": round(diff + half, 4),
+        "ci_low": round(low, 4),
+        "ci_high": round(high, 4),
     }
 
 
@@ -518,6 +546,13 @@ def main(argv: list[str]) -> int:
     x.add_argument("--jobs", type=int, default=1)
     x.add_argument("--actual", action="store_true", help="model each opponent as it is")
     x.add_argument("--objective", default="win", choices=("win", "margin"))
+    m = sub.add_parser("mixture", help="write a side's equilibrium as a mixture file")
+    m.add_argument("main_out", type=Path)
+    m.add_argument("--humans", type=int, default=2)
+    m.add_argument("--difficulty", default="normal", choices=DIFFICULTIES)
+    m.add_argument("--side", choices=("human", "oop"), required=True)
+    m.add_argument("--floor", type=float, default=FLOOR)
+    m.add_argument("--to", type=Path, required=True, help="the mixture file written")
     a = ap.parse_args(argv)
     try:
         return _command(a)
@@ -532,6 +567,12 @@ def _command(a: argparse.Namespace) -> int:
         run(a.out, a.games, a.jobs, log=log)
     elif a.cmd == "worlds":
         run_worlds(a.main_out, a.out, a.count, a.games, a.jobs, log=log)
+    elif a.cmd == "mixture":
+        text = mixture_file(a.main_out, a.humans, a.difficulty, a.side, a.floor)
+        tmp = a.to.with_name(f".{a.to.name}.tmp")
+        tmp.write_text(text)
+        tmp.replace(a.to)
+        print(f"wrote {a.to}")
     elif a.cmd == "worlds-table":
         print(worlds_table(a.out))
     elif a.cmd == "exploit":

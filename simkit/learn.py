@@ -13,9 +13,12 @@ One generation k = 1, 2, ...:
    ``opponent_model`` when it names one, which makes the search a best response to that
    player; ``objective``, win share by default) with rollout policy generation k-1 (the
    first policy, ``first_policy`` or ``balanced``, for the Old One player ``rusher``, for
-   k = 1); every decision with a choice is a row of ``genK/decisions.parquet``: the turn's
-   features (game_layout.LEARN_FEATURES or OOP_LEARN_FEATURES), which boxes were legal, the
-   search's mean result for each legal box, and the box it took;
+   k = 1); with a ``mixture`` of opponents each game draws the player the learned side
+   faces by weight (``opponent_model`` ``faced``: the search models that game's player, a
+   labelled best response to the mixture); every decision with a choice is a row of
+   ``genK/decisions.parquet``: the turn's features (game_layout.LEARN_FEATURES or
+   OOP_LEARN_FEATURES), which boxes were legal, the search's mean result for each legal
+   box, the box it took and the player faced (its index in the mixture);
 2. **fit**, on every generation's decisions so far, one of two ``fitter``s (scikit-learn):
    ``logistic`` (the default), multinomial logistic regression from the features to the box
    the search took, each decision weighted by how far the search preferred that box over
@@ -31,7 +34,8 @@ One generation k = 1, 2, ...:
    with the learned seats generation k, against the same games with them generation k-1
    and the rollout policy of generation 1: the Old Ones' win rate of each and the paired
    difference (shared seeds) with its 95% interval (learned humans: lower is better;
-   a learned Old One player: higher is better).
+   a learned Old One player: higher is better); against a ``mixture``, each of its players
+   on the same held-out games, the rates and differences weighted by the mixture.
 
 Every step writes its file atomically and a rerun skips what is written (resumable); the
 seeds of every game come from ``seed`` and the generation (reproducible).
@@ -53,6 +57,8 @@ from simkit.kernels.low import game_layout as L
 
 RATE_ROOT_OFFSET = 1_000_003  # held-out seeds: a root seed no recording uses
 SIDES = ("human", "oop")
+FACED = "faced"  # opponent_model: the player each recorded game drew from the mixture
+MIXTURE_FORMAT = "simkit-mixture/1"
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,10 @@ class LearnSettings:
     # the recorded search's objective (strategies.search.OBJECTIVES): win (the default: win
     # share, the VP margin breaking ties) or margin (the VP margin over the best rival)
     objective: str = "win"
+    # the players the learned side faces, each recorded game drawing one by weight: a JSON
+    # list of [spec, weight] (weights summing to 1; read_mixture writes it). "": the one
+    # player oop (side human) or humans (side oop).
+    mixture: str = ""
 
     @property
     def first(self) -> str:
@@ -136,8 +146,9 @@ class LearnSettings:
             raise UserError(
                 f"learn: --objective must be {' or '.join(OBJECTIVES)}, got '{self.objective}'"
             )
-        if self.opponent_model and self.mode != "revenge":
-            raise UserError("learn: --opponent-model models the other side of --mode revenge")
+        if (self.opponent_model or self.mixture) and self.mode != "revenge":
+            what = "--opponent-model models" if self.opponent_model else "--opponent-mixture is"
+            raise UserError(f"learn: {what} the other side of --mode revenge")
         for name, low in (("generations", 1), ("games", 1), ("rollouts", 1), ("rate_games", 2)):
             value = getattr(self, name)
             if not isinstance(value, int) or value < low:
@@ -145,27 +156,81 @@ class LearnSettings:
         if self.seed < 0:
             raise UserError(f"learn: --seed must be >= 0, got {self.seed}")
         learned, other = (parse_oop, parse_one) if self.side == "oop" else (parse_one, parse_oop)
-        named = [(self.first_policy, learned), (self.opponent_model, other)]
-        if self.side == "oop":
-            named.append((self.humans, parse_one))
-        elif self.mode == "revenge":
-            named.append((self.oop, parse_oop))
+        model = "" if self.opponent_model == FACED else self.opponent_model
+        named = [(self.first_policy, learned), (model, other)]
+        if self.mode == "revenge":
+            named += [(spec, other) for spec, _ in opponents(self)]
         for spec, parse in named:
             if spec:
                 parse(spec)
 
 
-def _spec(settings: LearnSettings, strategy: str):
+def opponents(settings: LearnSettings) -> list[tuple[str, float]]:
+    """The players the learned side faces and their weights: the mixture's, else the one
+    player ``oop`` (side human) or ``humans`` (side oop) at weight 1."""
+    if settings.mixture:
+        return [(str(spec), float(w)) for spec, w in json.loads(settings.mixture)]
+    return [(settings.humans if settings.side == "oop" else settings.oop, 1.0)]
+
+
+def read_mixture(path: Path, side: str = "human") -> str:
+    """A mixture file (``[[player]]`` tables of ``spec`` and ``weight``; the weights are
+    scaled to sum to 1) of the players the learned ``side`` faces, as
+    ``LearnSettings.mixture``; a bad file is one line naming the file and the field."""
+    import tomllib
+
+    from strategies.old_ones import parse_oop
+    from strategies.registry import parse_one
+
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such mixture file") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"{path}: not a readable TOML file ({exc})") from None
+    if data.get("format") != MIXTURE_FORMAT:
+        raise UserError(f'{path}: format: expected "{MIXTURE_FORMAT}"')
+    players = data.get("player")
+    if not isinstance(players, list) or not players:
+        raise UserError(f"{path}: player: expected [[player]] tables (spec, weight)")
+    out = []
+    for i, p in enumerate(players, start=1):
+        spec, weight = p.get("spec"), p.get("weight")
+        if not isinstance(spec, str) or not spec.strip():
+            raise UserError(f"{path}: player {i}: spec: expected a strategy spec")
+        try:
+            (parse_one if side == "oop" else parse_oop)(spec.strip())
+        except UserError as exc:
+            raise UserError(f"{path}: player {i}: spec: {exc}") from None
+        ok = isinstance(weight, int | float) and not isinstance(weight, bool)
+        if not ok or not math.isfinite(weight) or weight <= 0:
+            raise UserError(f"{path}: player {i}: weight: expected a number > 0, got {weight!r}")
+        out.append([spec.strip(), float(weight)])
+    total = sum(w for _, w in out)
+    return json.dumps([[spec, round(w / total, 6)] for spec, w in out])
+
+
+def mixture_text(players: list[tuple[str, float]], comment: str = "") -> str:
+    """A mixture file of ``players`` (spec, weight), read back by ``read_mixture``."""
+    lines = [f"# {comment}"] if comment else []
+    lines.append(f'format = "{MIXTURE_FORMAT}"')
+    for spec, weight in players:
+        lines += ["", "[[player]]", f"spec = {json.dumps(spec)}", f"weight = {weight:.6g}"]
+    return "\n".join(lines) + "\n"
+
+
+def _spec(settings: LearnSettings, strategy: str, opponent: str | None = None):
     """The game with ``strategy`` in the learned side's seats (every human, or the Old One
-    player facing ``settings.humans``)."""
+    player) facing ``opponent`` (default: the first of ``opponents``)."""
     from simkit.game.engine import make_spec
 
     kw = {}
     humans = strategy
     if settings.mode == "revenge":
-        kw = {"difficulty": settings.difficulty or "normal", "oop": settings.oop}
+        opponent = opponent or opponents(settings)[0][0]
+        kw = {"difficulty": settings.difficulty or "normal", "oop": opponent}
         if settings.side == "oop":
-            humans, kw["oop"] = settings.humans, strategy
+            humans, kw["oop"] = opponent, strategy
     return make_spec(settings.mode, settings.players, [humans] * settings.players, **kw)
 
 
@@ -176,17 +241,29 @@ def policy_spec(out: Path, generation: int, settings: LearnSettings) -> str:
     return f"learned:{out / f'gen{generation}.toml'}"
 
 
-def search_spec(out: Path, generation: int, settings: LearnSettings) -> str:
+def search_spec(
+    out: Path, generation: int, settings: LearnSettings, faced: str | None = None
+) -> str:
     """The search that records generation ``generation``: rollout policy generation k-1,
-    and the other side modelled by ``settings.opponent_model`` when it names one."""
+    and the other side modelled by ``settings.opponent_model`` when it names one (``faced``:
+    the game's player, ``faced``; without it the spec says FACED)."""
     policy = policy_spec(out, generation - 1, settings)
     spec = f"search:rollouts={settings.rollouts}:policy={policy}"
     if settings.objective != "win":
         spec += f":objective={settings.objective}"
     if settings.opponent_model:
         key = "opponents" if settings.side == "oop" else "oop_model"
-        spec += f":{key}={settings.opponent_model}"
+        model = settings.opponent_model
+        spec += f":{key}={(faced or FACED) if model == FACED else model}"
     return spec
+
+
+def drawn_opponents(settings: LearnSettings, generation: int) -> np.ndarray:
+    """The index into ``opponents`` of the player each recorded game of ``generation``
+    faces: drawn by weight from (seed, generation) alone (all 0 for one player)."""
+    weights = np.array([w for _, w in opponents(settings)])
+    rng = np.random.default_rng([settings.seed, generation, 11])
+    return rng.choice(len(weights), size=settings.games, p=weights / weights.sum())
 
 
 def _atomic_write(path: Path, write) -> None:
@@ -213,10 +290,14 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
     if path.exists():
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
-    spec = _spec(settings, search_spec(out, generation, settings))
+    specs = [
+        _spec(settings, search_spec(out, generation, settings, faced=them), them)
+        for them, _ in opponents(settings)
+    ]
+    drawn = drawn_opponents(settings, generation)
     eng = Engine()
     feats = np.zeros(len(side.features))
-    rows: dict[str, list] = {"game": [], "seat": [], "chosen": []}
+    rows: dict[str, list] = {"game": [], "seat": [], "chosen": [], "opponent": []}
     feat_rows, legal_rows, value_rows = [], [], []
     game_no = 0
     n_choices = len(side.choices)
@@ -238,11 +319,12 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
         rows["game"].append(game_no)
         rows["seat"].append(p)
         rows["chosen"].append(int(box))
+        rows["opponent"].append(int(drawn[game_no]))
 
     eng.lookahead = Lookahead(eng)  # play_searched keeps an engine's look-ahead buffers
     eng.lookahead.recorder = recorder
     for game_no in range(settings.games):
-        eng.play((settings.seed, generation, game_no), spec)
+        eng.play((settings.seed, generation, game_no), specs[drawn[game_no]])
         if progress is not None:
             progress(1)
     frame = pl.DataFrame(
@@ -310,6 +392,8 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
     }
     if settings.opponent_model or settings.objective != "win":  # else as written before
         meta["search"] = search_spec(out, generation, settings).replace(str(out), ".")
+    if settings.mixture:
+        meta["faces"] = ", ".join(f"{spec} {w:.3g}" for spec, w in opponents(settings))
 
     def write(tmp: Path) -> None:
         lines = [
@@ -391,12 +475,13 @@ FIT = {
 
 
 def old_ones_wins(
-    eng, settings: LearnSettings, strategy: str, games: int, start: int = 0
+    eng, settings: LearnSettings, strategy: str, games: int, start: int = 0, opponent=None
 ) -> np.ndarray:
     """The Old Ones' win (0/1) in each of held-out rating games ``start .. start + games - 1``
-    with ``strategy`` in the learned side's seats (root seed ``settings.seed +
-    RATE_ROOT_OFFSET``; game i is the same deal whatever ``start`` a call begins at)."""
-    spec = _spec(settings, strategy)
+    with ``strategy`` in the learned side's seats facing ``opponent`` (default: the first of
+    ``opponents``; root seed ``settings.seed + RATE_ROOT_OFFSET``; game i is the same deal
+    whatever ``start`` a call begins at)."""
+    spec = _spec(settings, strategy, opponent)
     rows, _ = eng.play_many(spec, settings.seed + RATE_ROOT_OFFSET, 0, games, first_game=start)
     return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float)
 
@@ -434,6 +519,20 @@ def held_out_wins(
     return np.concatenate([w for w, _ in parts]), sum(t for _, t in parts)
 
 
+def weighted_difference(
+    a: list[np.ndarray], b: list[np.ndarray], weights: list[float]
+) -> tuple[float, float, float]:
+    """(sum_j w_j mean(a_j - b_j), its normal 95% interval): paired differences against each
+    player of a mixture (games independent across players), weighted by the mixture."""
+    diff = var = 0.0
+    for x, y, w in zip(a, b, weights, strict=True):
+        d = x - y
+        diff += w * d.mean()
+        var += w * w * d.var(ddof=1) / len(d)
+    half = 1.959963984540054 * math.sqrt(var)
+    return float(diff), float(diff - half), float(diff + half)
+
+
 def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
     """Step 3: generation k against k-1 and the first policy on held-out seeds."""
     path = out / f"gen{generation}" / "rating.json"
@@ -443,18 +542,31 @@ def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
     from simkit.game.engine import Engine
 
     eng, n = Engine(), settings.rate_games
-    mine = old_ones_wins(eng, settings, policy_spec(out, generation, settings), n)
-    result = {"generation": generation, "games": n, "old_ones_win": mine.mean(), "against": []}
+    faced = opponents(settings)
+
+    def wins(k: int) -> list[np.ndarray]:  # generation k against each opponent
+        spec = policy_spec(out, k, settings)
+        return [old_ones_wins(eng, settings, spec, n, opponent=them) for them, _ in faced]
+
+    mine = wins(generation)
+    win = sum(w * m.mean() for (_, w), m in zip(faced, mine, strict=True))
+    result = {"generation": generation, "games": n, "old_ones_win": win, "against": []}
+    if settings.mixture:
+        result["faces"] = [{"spec": them, "weight": w} for them, w in faced]
     for other in sorted({generation - 1, 0}, reverse=True):
-        theirs = old_ones_wins(eng, settings, policy_spec(out, other, settings), n)
-        d = mine - theirs
-        low, high = mean_interval(float(d.sum()), float((d * d).sum()), n)
+        theirs = wins(other)
+        if len(faced) == 1:  # as before mixtures: the interval of the one paired difference
+            d = mine[0] - theirs[0]
+            low, high = mean_interval(float(d.sum()), float((d * d).sum()), n)
+            diff = d.mean()
+        else:  # the mixture's weighted differences, each on the same held-out games
+            diff, low, high = weighted_difference(mine, theirs, [w for _, w in faced])
         result["against"].append(
             {
                 "generation": other,
                 "name": f"{settings.first} (first rollout policy)" if other == 0 else f"gen{other}",
-                "old_ones_win": theirs.mean(),
-                "diff": d.mean(),
+                "old_ones_win": sum(w * t.mean() for (_, w), t in zip(faced, theirs, strict=True)),
+                "diff": diff,
                 "ci_low": low,
                 "ci_high": high,
             }

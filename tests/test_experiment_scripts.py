@@ -601,6 +601,26 @@ def test_metagame_exploit_weights_the_searchs_paired_gains_by_the_mixture(metaga
     assert res["ci_low"] <= res["search_minus_main"] <= res["ci_high"]
 
 
+def test_metagame_mixture_file_is_a_sides_equilibrium_that_learn_reads_back(
+    metagame, tmp_path, monkeypatch
+):
+    """`mixture` writes a side's equilibrium (players over the floor, rescaled) as a file
+    `simkit learn --opponent-mixture` reads back: the same players and weights, the paths
+    under the current folder relative to it."""
+    from simkit.learn import read_mixture
+
+    script, exp, out = metagame
+    monkeypatch.chdir(exp)
+    to = tmp_path / "eq.toml"
+    argv = ["mixture", str(out), "--difficulty", "hard", "--side", "oop", "--to", str(to)]
+    assert script["main"](argv) == 0
+    eq = script["equilibrium"](out, 2, "hard", "oop")
+    assert sum(w for _, w in eq) == pytest.approx(1.0) and all(w >= 0.05 for _, w in eq)
+    back = json.loads(read_mixture(to, "human"))
+    assert [s for s, _ in back] == [s.replace(f"{exp}/", "") for s, _ in eq]
+    assert [w for _, w in back] == pytest.approx([w for _, w in eq], abs=1e-5)
+
+
 def test_metagame_table_of_a_folder_without_its_lakes_is_one_line_and_exit_2(tmp_path, capsys):
     script = runpy.run_path(str(ROOT / "experiments/metagame_revenge.py"))
     assert script["main"](["table", str(tmp_path)]) == 2

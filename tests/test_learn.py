@@ -5,6 +5,8 @@ plays legal games, and the expert-iteration loop resumes and reproduces."""
 from __future__ import annotations
 
 import json
+import tomllib
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -568,3 +570,98 @@ def test_held_out_wins_are_the_same_games_whatever_the_number_of_processes():
     np.testing.assert_array_equal(one, two)
     assert one.shape == (6,) and cpu > 0
     np.testing.assert_array_equal(held_out_wins(settings, "rusher", 3, start=6)[0], one[3:])
+
+
+MIXTURE = 'format = "simkit-mixture/1"\n'
+MIXTURE += '[[player]]\nspec = "economist"\nweight = 3\n[[player]]\nspec = "defender"\nweight = 1\n'
+
+
+def test_learn_against_a_mixture_draws_each_games_opponent_and_rates_against_every_one(tmp_path):
+    """--opponent-mixture: each recorded game faces the player drawn for it by weight (the
+    draws depend on the seed and generation alone) and, with --opponent-model faced, the
+    search models that game's player; the rating is each player's held-out games weighted
+    by the mixture (the weights scaled to sum to 1). The run resumes and reproduces."""
+    from simkit.learn import LearnSettings, drawn_opponents, old_ones_wins, read_mixture
+
+    mix = tmp_path / "mix.toml"
+    mix.write_text(MIXTURE)
+    argv = [*LEARN_OOP, "--opponent-mixture", str(mix), "--opponent-model", "faced"]
+    argv[argv.index("--games") + 1] = "6"
+    a, decisions = check_learn_loop(tmp_path, argv, L.OOP_ACTION_NAMES, 4, "rusher")
+    settings = LearnSettings(
+        mode="revenge", difficulty="normal", side="oop", games=6, seed=3, rate_games=4,
+        mixture=read_mixture(mix, "oop"),
+    )  # fmt: skip
+    drawn = drawn_opponents(settings, 1)
+    assert set(drawn) == {0, 1}  # this seed draws both players
+    by_game = decisions.group_by("game").agg(pl.col("opponent").unique())
+    assert all(ops == [drawn[g]] for g, ops in by_game.iter_rows())
+    fit = tomllib.loads((a / "gen1.toml").read_text())["learned"]["fit"]
+    assert fit["search"].endswith(":opponents=faced") and fit["faces"].startswith("economist 0.75")
+    rating = json.loads((a / "gen1" / "rating.json").read_text())
+    assert rating["faces"] == [
+        {"spec": "economist", "weight": 0.75},
+        {"spec": "defender", "weight": 0.25},
+    ]
+    eng = Engine()
+    each = [old_ones_wins(eng, settings, f"learned:{a / 'gen1.toml'}", 4, opponent=s).mean()
+            for s in ("economist", "defender")]  # fmt: skip
+    assert rating["old_ones_win"] == pytest.approx(0.75 * each[0] + 0.25 * each[1])
+
+
+def test_a_searched_game_against_the_faced_player_is_the_game_modelling_it_by_name(eng):
+    """What --opponent-model faced records: game g of the run is the searched game against
+    its drawn player with that player named as the search's model, move for move."""
+    from simkit.learn import LearnSettings, _spec, search_spec
+
+    settings = LearnSettings(
+        mode="revenge", difficulty="normal", side="oop", rollouts=1, opponent_model="faced"
+    )
+    faced = _spec(settings, search_spec(Path("x"), 1, settings, faced="economist"), "economist")
+    named = make_spec(
+        "revenge", 2, ["economist"] * 2, difficulty="normal",
+        oop="search:rollouts=1:policy=rusher:opponents=economist",
+    )  # fmt: skip
+    a, b = eng.play((4, 1, 0), faced, log=True), eng.play((4, 1, 0), named, log=True)
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (None, "no such mixture file"),
+        ("format = [", "not a readable TOML file"),
+        ('format = "simkit-mixture/9"\n', 'format: expected "simkit-mixture/1"'),
+        ('format = "simkit-mixture/1"\n', "player: expected [[player]] tables"),
+        (MIXTURE.replace('spec = "defender"', "spec = 3"), "player 2: spec"),
+        (MIXTURE.replace("weight = 1", "weight = 0"), "player 2: weight: expected a number > 0"),
+        (MIXTURE.replace("weight = 3", 'weight = "x"'), "player 1: weight"),
+        (MIXTURE.replace("defender", "nosuch"), "nosuch"),
+    ],
+)
+def test_a_bad_mixture_file_is_one_line_naming_the_file_and_field(tmp_path, text, words):
+    import bad_inputs
+
+    mix = tmp_path / "mix.toml"
+    if text is not None:
+        mix.write_text(text)
+    argv = [*LEARN_OOP, "--opponent-mixture", str(mix), "--out", str(tmp_path / "x")]
+    code, _, err = bad_inputs.run_in_process(argv)
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+    assert "mix.toml" in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_mixture_of_one_player_rates_as_that_player_alone():
+    """The weighted difference of one player at weight 1 is its paired difference and
+    interval (mean_interval): a mixture changes nothing for a single opponent."""
+    from simkit.core.stats import mean_interval
+    from simkit.learn import weighted_difference
+
+    rng = np.random.default_rng(2)
+    a, b = ((rng.random(50) < p).astype(float) for p in (0.6, 0.4))
+    d = a - b
+    diff, low, high = weighted_difference([a], [b], [1.0])
+    assert diff == pytest.approx(d.mean())
+    assert (low, high) == pytest.approx(mean_interval(d.sum(), (d * d).sum(), 50))

@@ -89,9 +89,20 @@ def learn(
             "--opponent-model",
             help="revenge: how the recorded search rolls out the other side (default: its "
             "public default, rusher or balanced). Naming the player the learned side faces "
-            "(--oop or --humans) makes it a best response to that player.",
+            "(--oop or --humans) makes it a best response to that player; 'faced': each "
+            "game's player of --opponent-mixture (a best response to the mixture).",
         ),
     ] = "",
+    opponent_mixture: Annotated[
+        Path | None,
+        typer.Option(
+            "--opponent-mixture",
+            help="revenge: a mixture file (format simkit-mixture/1, [[player]] spec and "
+            "weight; metagame_revenge.py mixture writes one) replacing --oop / --humans: each "
+            "recorded game draws the player faced by weight, and each generation is rated "
+            "against every player, weighted.",
+        ),
+    ] = None,
     objective: Annotated[
         str,
         typer.Option(
@@ -104,7 +115,7 @@ def learn(
     json_out: JsonOption = False,
 ) -> None:
     """Expert iteration (``--help``: the decorator's help text)."""
-    from simkit.learn import LearnSettings, run
+    from simkit.learn import LearnSettings, read_mixture, run
 
     validate.seed("--seed", seed)
     validate.out_dir(out)
@@ -136,6 +147,7 @@ def learn(
         first_policy=first_policy.strip(),
         opponent_model=opponent_model.strip(),
         objective=objective.strip(),
+        mixture=read_mixture(opponent_mixture, side) if opponent_mixture else "",
     )
     settings.check()  # every setting and strategy named: one line now, not mid-run
     tty = sys.stderr.isatty() and not json_out
@@ -156,6 +168,11 @@ def learn(
         parts = [
             f"gen{r['generation']}: Old Ones win {r['old_ones_win']:.3f} "
             f"over {r['games']:,} held-out games"
+            + (
+                f" against each of the mixture's {len(r['faces'])} players, weighted"
+                if "faces" in r
+                else ""
+            )
         ]
         for a in r["against"]:
             parts.append(
