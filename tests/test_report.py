@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -1339,3 +1340,37 @@ def test_a_lake_crossing_both_sides_players_leads_the_summary_with_their_equilib
 def test_a_lake_of_one_sides_players_has_no_equilibrium_table(game_results, tmp_path, capsys):
     build(game_results, tmp_path, capsys)
     assert "Strong, equal play" not in (tmp_path / "report.html").read_text()
+
+
+def test_a_meta_game_grown_by_a_lake_of_added_players_is_solved_as_one_cross(
+    tmp_path_factory, tmp_path, capsys
+):
+    """A cell played as a first lake and a second lake of an added human player (same
+    deals: metagame_revenge.py's growth) is one matrix game in the summary: the value of
+    one lake crossing all three players; a lake whose pairs are all in the other stays out."""
+    from simkit import analysis
+    from simkit.report import metagame
+
+    def spec(name: str, humans: list[str]) -> str:
+        text = METAGAME_SPEC.replace("metagame_tiny", name)
+        text = text.replace('["normal", "hard"]', '["normal"]')
+        return text.replace('["balanced", "random"]', json.dumps(humans))
+
+    grown = tmp_path_factory.mktemp("grown")
+    for name, humans in (("cell", ["balanced", "random"]), ("cell+h1", ["economist"])):
+        (grown / f"{name}.toml").write_text(spec(name, humans))
+        argv = ["experiment", "run", str(grown / f"{name}.toml"), "--out", str(grown / name)]
+        assert main(argv) == 0
+    whole = _run_spec(tmp_path_factory, "whole", spec("cell", ["balanced", "economist", "random"]))
+
+    def rows(folder: Path) -> list[dict]:
+        roots = sorted({p.parent for p in folder.glob("**/manifest.json")})
+        return metagame.equilibria([analysis.open_lake(r) for r in roots])
+
+    (one,), (merged,) = rows(whole), rows(grown)
+    assert merged["lake"].count(" + ") == 1 and merged["players"] == one["players"]
+    assert merged["value"] == one["value"] and merged["games"] == 30
+    assert (merged["ci_low"], merged["ci_high"]) == (one["ci_low"], one["ci_high"])
+    build(grown, tmp_path, capsys)
+    summary = visible_text((tmp_path / "report.html").read_text())
+    assert f"difficulty normal | 3 x 2 | 30 | {one['value']:.3f} [" in summary

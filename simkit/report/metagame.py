@@ -27,11 +27,12 @@ LEVELS = ("normal", "hard", "heroic")
 
 
 def applies(lake: analysis.Lake) -> bool:
+    """A Revenge lake of the Old One player's wins whose grid varies the players of at least
+    one side (a lake of added players varies one: it is a part of a cross, ``equilibria``)."""
     keys = lake.grid_keys
     return (
         str(lake.record.get("mode")) == "revenge"
-        and "strategies" in keys
-        and "oop" in keys
+        and ("strategies" in keys or "oop" in keys)
         and lake.key_metric == "old_ones_win"
     )
 
@@ -58,39 +59,63 @@ def mixture(specs: list[str], weights: np.ndarray) -> str:
 
 def equilibria(lakes: list[analysis.Lake]) -> list[dict]:
     """One row per group that is a full cross on shared deals: its value, interval and
-    mixtures, and (for the step to the next level) its bootstrap values and deals."""
-    rows = []
+    mixtures, and (for the step to the next level) its bootstrap values and deals. Groups of
+    several lakes with the same parameters (a meta-game grown by lakes of added players on
+    the cell's deals) are one group when together they are a full cross, each pair once;
+    otherwise each lake's group stands alone."""
+    buckets: dict[tuple, list[tuple[str, dict, pl.DataFrame]]] = {}
+    metric = {}
     for lake in lakes:
         if not applies(lake):
             continue
         for params, games in _groups(lake):
-            try:
-                hum, oop, wins = mg.wins_by_pair(games, lake.key_metric)
-            except UserError:
-                continue  # not every player met every player here: no matrix game
-            if len(hum) < 2 or len(oop) < 2:
-                continue
-            eq = mg.solve(mg.win_matrix(wins))
-            boot = mg.bootstrap_values(wins, DRAWS, seed=0)
-            low, high = mg.percentile_interval(boot)
-            first = games.filter((pl.col("strategies") == hum[0]) & (pl.col("oop") == oop[0]))
-            rows.append(
-                {
-                    "lake": lake.name,
-                    "params": params,
-                    "players": (tuple(hum), tuple(oop)),
-                    "games": wins.shape[2],
-                    "value": eq.value,
-                    "ci_low": low,
-                    "ci_high": high,
-                    "humans_mix": mixture(hum, eq.humans),
-                    "oop_mix": mixture(oop, eq.oop),
-                    "boot": boot,
-                    "deals": first.select(analysis.PAIR_KEYS).sort(analysis.PAIR_KEYS),
-                }
-            )
+            key = tuple(sorted((k, str(v)) for k, v in params.items()))
+            keep = games.select("strategies", "oop", *analysis.PAIR_KEYS, lake.key_metric)
+            buckets.setdefault(key, []).append((lake.name, params, keep))
+            metric[key] = lake.key_metric
+    rows = []
+    for key, parts in buckets.items():
+        joined = None
+        if len(parts) > 1:
+            frame = pl.concat([f for _, _, f in parts], how="vertical_relaxed")
+            joined = _row(" + ".join(n for n, _, _ in parts), parts[0][1], frame, metric[key])
+        if joined is not None:
+            rows.append(joined)
+            continue
+        for name, params, frame in parts:
+            row = _row(name, params, frame, metric[key])
+            if row is not None:
+                rows.append(row)
     rows.sort(key=_order)
     return rows
+
+
+def _row(name: str, params: dict, games: pl.DataFrame, metric: str) -> dict | None:
+    """A group's equilibrium row, or None when its games are not a full cross of at least
+    two players a side on shared deals (each pair once)."""
+    try:
+        hum, oop, wins = mg.wins_by_pair(games, metric)
+    except UserError:
+        return None  # not every player met every player here: no matrix game
+    if len(hum) < 2 or len(oop) < 2:
+        return None
+    eq = mg.solve(mg.win_matrix(wins))
+    boot = mg.bootstrap_values(wins, DRAWS, seed=0)
+    low, high = mg.percentile_interval(boot)
+    first = games.filter((pl.col("strategies") == hum[0]) & (pl.col("oop") == oop[0]))
+    return {
+        "lake": name,
+        "params": params,
+        "players": (tuple(hum), tuple(oop)),
+        "games": wins.shape[2],
+        "value": eq.value,
+        "ci_low": low,
+        "ci_high": high,
+        "humans_mix": mixture(hum, eq.humans),
+        "oop_mix": mixture(oop, eq.oop),
+        "boot": boot,
+        "deals": first.select(analysis.PAIR_KEYS).sort(analysis.PAIR_KEYS),
+    }
 
 
 def _order(row: dict) -> tuple:
