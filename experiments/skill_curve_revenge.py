@@ -25,6 +25,10 @@ rollouts per legal action (``halving=0``): R rollouts x the legal choices is the
 exactly (sequential halving must give every choice one rollout first, so at R=1 it spends
 about 1.75x the budget and the axis would not be the budget).
 
+``run --arms oop none --games 1000`` plays only those arms, every budget at the same number
+of games a cell (enough pairs for a doubling's interval to be read against +-0.02), with
+``--difficulties`` to choose the levels.
+
 ``run`` plays the specs in rounds of growing size (round k brings every (arm, budget) to k/10
 of its planned games), so a run cut by ``--minutes`` keeps the plan's proportions; a rerun
 resumes (finished chunks are kept). Each spec's lake is OUT/<spec name>/, its TOML text also
@@ -182,6 +186,12 @@ def run(
     return True
 
 
+def sized_plan(arms, games: int) -> dict:
+    """A plan of ``games`` a cell for every budget of ``arms`` ('none': the reference), for a
+    run that sizes a few arms for their steps' intervals instead of the cost-sized PLAN."""
+    return {(arm, r): games for arm in arms for r in ((0,) if arm == "none" else BUDGETS)}
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -189,6 +199,11 @@ def main(argv: list[str]) -> int:
     r.add_argument("--out", type=Path, default=Path("results/skill_curve_revenge"))
     r.add_argument("--minutes", type=float, default=None, help="stop starting chunks after this")
     r.add_argument("--jobs", type=int, default=1)
+    r.add_argument(
+        "--arms", nargs="+", choices=("none", *ARMS), help="only these arms (with --games)"
+    )
+    r.add_argument("--games", type=int, help="games a cell for every budget of --arms")
+    r.add_argument("--difficulties", nargs="+", choices=DIFFICULTIES, default=DIFFICULTIES)
     s = sub.add_parser("spec", help="print one (arm, budget) spec")
     s.add_argument("arm", choices=("none", *ARMS))
     s.add_argument("budget", type=int)
@@ -196,7 +211,21 @@ def main(argv: list[str]) -> int:
     if a.cmd == "spec":
         print(spec_text(a.arm, a.budget, PLAN.get((a.arm, a.budget), 10)), end="")
         return 0
-    done = run(a.out, minutes=a.minutes, jobs=a.jobs, log=lambda m: print(m, flush=True))
+    if (a.arms is None) != (a.games is None):
+        print("skill_curve_revenge.py: --arms and --games go together", file=sys.stderr)
+        return 2
+    if a.games is not None and (a.games < CHUNK or a.games % CHUNK):
+        print(f"skill_curve_revenge.py: --games must be a multiple of {CHUNK}", file=sys.stderr)
+        return 2
+    plan = sized_plan(a.arms, a.games) if a.arms else PLAN
+    done = run(
+        a.out,
+        plan=plan,
+        difficulties=tuple(a.difficulties),
+        minutes=a.minutes,
+        jobs=a.jobs,
+        log=lambda m: print(m, flush=True),
+    )
     return 0 if done else 3
 
 

@@ -124,6 +124,18 @@ def test_skill_curve_runs_its_specs_and_tabulates_a_tiny_curve(tmp_path, capsys)
     assert (tmp_path / "c.png").stat().st_size > 10_000
 
 
+def test_skill_curve_sized_run_plays_every_budget_of_its_arms_alike(tmp_path, capsys):
+    """--arms/--games: every budget of the chosen arms at the same games a cell (the
+    reference once); the two options go together and --games is whole chunks (exit 2)."""
+    curve = runpy.run_path(str(ROOT / "experiments/skill_curve_revenge.py"))
+    plan = curve["sized_plan"](("oop", "none"), 1000)
+    assert plan == {("none", 0): 1000, **{("oop", r): 1000 for r in curve["BUDGETS"]}}
+    for argv in (["--arms", "oop"], ["--games", "100"], ["--arms", "oop", "--games", "15"]):
+        assert curve["main"](["run", "--out", str(tmp_path / "x"), *argv]) == 2
+        assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
+
+
 def test_skill_curve_claims_convergence_only_inside_the_tolerance():
     table = runpy.run_path(str(ROOT / "experiments/skill_curve_table.py"))
     tight = {"diff": 0.005, "ci_low": -0.015, "ci_high": 0.019}
