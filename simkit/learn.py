@@ -195,6 +195,8 @@ def read_mixture(path: Path, side: str = "human") -> str:
         raise UserError(f"{path}: player: expected [[player]] tables (spec, weight)")
     out = []
     for i, p in enumerate(players, start=1):
+        if not isinstance(p, dict):
+            raise UserError(f"{path}: player {i}: expected a [[player]] table (spec, weight)")
         spec, weight = p.get("spec"), p.get("weight")
         if not isinstance(spec, str) or not spec.strip():
             raise UserError(f"{path}: player {i}: spec: expected a strategy spec")
@@ -245,8 +247,8 @@ def search_spec(
     out: Path, generation: int, settings: LearnSettings, faced: str | None = None
 ) -> str:
     """The search that records generation ``generation``: rollout policy generation k-1,
-    and the other side modelled by ``settings.opponent_model`` when it names one (``faced``:
-    the game's player, ``faced``; without it the spec says FACED)."""
+    and the other side modelled by ``settings.opponent_model`` when it names one; when that
+    is FACED, by ``faced``, the player the game drew (without one the spec says 'faced')."""
     policy = policy_spec(out, generation - 1, settings)
     spec = f"search:rollouts={settings.rollouts}:policy={policy}"
     if settings.objective != "win":

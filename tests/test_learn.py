@@ -634,6 +634,7 @@ def test_a_searched_game_against_the_faced_player_is_the_game_modelling_it_by_na
         ("format = [", "not a readable TOML file"),
         ('format = "simkit-mixture/9"\n', 'format: expected "simkit-mixture/1"'),
         ('format = "simkit-mixture/1"\n', "player: expected [[player]] tables"),
+        ('format = "simkit-mixture/1"\nplayer = [1]\n', "player 1: expected a [[player]] table"),
         (MIXTURE.replace('spec = "defender"', "spec = 3"), "player 2: spec"),
         (MIXTURE.replace("weight = 1", "weight = 0"), "player 2: weight: expected a number > 0"),
         (MIXTURE.replace("weight = 3", 'weight = "x"'), "player 1: weight"),
