@@ -43,6 +43,13 @@ from the equilibrium.
 
     .venv/bin/python experiments/metagame_revenge.py exploit results/metagame --humans 2 \\
         --difficulty normal --side human --games 400 --jobs 2
+
+A side's equilibrium as a mixture file (``mixture``; players weighing ``FLOOR`` or more,
+rescaled), for a learned best response to the whole mixture (the double-oracle loop's
+next player: ``simkit learn --opponent-mixture FILE --opponent-model faced``):
+
+    .venv/bin/python experiments/metagame_revenge.py mixture results/metagame --humans 2 \\
+        --difficulty normal --side oop --to experiments/mixtures/eq_oop_revenge_2h_normal.toml
 """
 
 from __future__ import annotations
