@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -205,7 +206,8 @@ def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
 
     r = rates(games)
     arms = [a for a in ARM_TITLES if a in set(r["arm"])]
-    fig, axes = plt.subplots(1, len(arms), figsize=(5 * len(arms), 4.6), sharey=True, squeeze=False)
+    width = max(5.0 * len(arms), 6.5)  # one arm alone still has room for its notes
+    fig, axes = plt.subplots(1, len(arms), figsize=(width, 4.6), sharey=True, squeeze=False)
     colors = dict(zip(DIFFICULTIES, ("tab:blue", "tab:orange", "tab:red"), strict=True))
     base = r.filter(pl.col("arm") == "none")
     for ax, arm in zip(axes[0], arms, strict=True):
@@ -230,22 +232,24 @@ def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
     axes[0][0].set_ylabel("Old One player win rate (Wilson 95%)")
     axes[0][0].legend(title="difficulty", loc="best")
     n = int(r["games"].min())
-    fig.suptitle(
+    # the texts wrap to the figure's width (characters an inch at their font size)
+    title = textwrap.fill(
         "Revenge, 2 humans: OOP win rate against search budget "
         f"({', '.join(sorted(facts['content']))}; data pack {', '.join(sorted(facts['data']))})",
-        fontsize=11,
+        int(width * 11),
     )
-    fig.text(
-        0.01,
-        0.01,
+    note = textwrap.fill(
         "Humans search: search:rollouts=R:policy=balanced_tuned_base_2p.toml:model=public; "
         "OOP search: search:rollouts=R:policy=rusher:model=public; the side that does not "
-        "search plays the default\n(balanced humans, rusher OOP). Dotted: balanced vs rusher, "
+        "search plays the default (balanced humans, rusher OOP). Dotted: balanced vs rusher, "
         f"no search. Every point on the same deals (root seed 2512), at least {n} games a point; "
         "experiments/skill_curve_revenge.py.",
-        fontsize=7.5,
+        int(width * 17),
     )
-    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+    fig.suptitle(title, fontsize=11)
+    fig.text(0.01, 0.01, note, fontsize=7.5)
+    lines_title, lines_note = title.count("\n") + 1, note.count("\n") + 1
+    fig.tight_layout(rect=(0, 0.02 + 0.028 * lines_note, 1, 1 - 0.045 * lines_title))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
