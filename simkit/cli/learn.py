@@ -97,8 +97,9 @@ def learn(
         Path | None,
         typer.Option(
             "--opponent-mixture",
-            help="revenge: a mixture file (format simkit-mixture/1, [[player]] spec and "
-            "weight; metagame_revenge.py mixture writes one) replacing --oop / --humans: each "
+            help="revenge: a mixture file (format simkit-mixture/1: a player table per "
+            "player, each a spec and a weight; metagame_revenge.py mixture writes one) "
+            "replacing --oop / --humans: each "
             "recorded game draws the player faced by weight, and each generation is rated "
             "against every player, weighted.",
         ),
