@@ -71,6 +71,14 @@ def test_every_command_has_an_example_in_its_help():
         assert "Example: simkit" in result.stdout, path
 
 
+def test_no_help_text_loses_its_brackets_to_markup():
+    """Rich reads '[word]' in a help text as a style tag and drops it ('[[player]]' printed
+    as '[]'): every command's help prints its square brackets."""
+    for path, _ in _commands():
+        result = RUNNER.invoke(app, [*path, "--help"], terminal_width=200)
+        assert "[]" not in result.stdout, path
+
+
 def test_every_leaf_command_offers_json():
     for path, cmd in _commands():
         if getattr(cmd, "commands", None) and path != ("odds",):
