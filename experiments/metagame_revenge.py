@@ -63,6 +63,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simkit.core.atomic import atomic_write_bytes
 from simkit.errors import UserError
 
 HERE = Path(__file__).resolve().parent
@@ -428,18 +429,27 @@ def worlds_table(out: Path) -> str:
     return "\n".join(lines)
 
 
-def equilibrium(
-    out: Path, humans: int, difficulty: str, side: str, floor: float = FLOOR
-) -> list[tuple[str, float]]:
-    """``side``'s equilibrium mixture in a cell of ``out``: its players weighing ``floor``
-    or more (and more than 0), heaviest first, the weights rescaled to sum to 1."""
+def solved_cell(out: Path, humans: int, difficulty: str) -> dict[str, tuple[list, np.ndarray]]:
+    """Each side's players and equilibrium weights in a cell of ``out`` (read and solved once)."""
     from simkit.analysis import metagame as mg
 
     hum, oop, wins = read_cell(out / spec_name(humans, difficulty))
     eq = mg.solve(mg.win_matrix(wins))
-    specs, w = (hum, eq.humans) if side == "human" else (oop, eq.oop)
+    return {"human": (hum, eq.humans), "oop": (oop, eq.oop)}
+
+
+def kept_mixture(specs: list, w: np.ndarray, floor: float = FLOOR) -> list[tuple[str, float]]:
+    """The players weighing ``floor`` or more (and more than 0), heaviest first, the weights
+    rescaled to sum to 1."""
     kept = [j for j in np.argsort(-w) if w[j] >= floor and w[j] > 0]
     return [(specs[j], float(w[j] / w[kept].sum())) for j in kept]
+
+
+def equilibrium(
+    out: Path, humans: int, difficulty: str, side: str, floor: float = FLOOR
+) -> list[tuple[str, float]]:
+    """``side``'s equilibrium mixture in a cell of ``out`` (``kept_mixture``)."""
+    return kept_mixture(*solved_cell(out, humans, difficulty)[side], floor)
 
 
 def mixture_file(out: Path, humans: int, difficulty: str, side: str, floor: float = FLOOR) -> str:
@@ -483,9 +493,9 @@ def exploit(
     the search's (win or margin)."""
     from simkit.learn import LearnSettings, held_out_wins, weighted_difference
 
-    main = equilibrium(out, humans, difficulty, side, floor=0.0)[0][0]
-    other_side = "oop" if side == "human" else "human"
-    faced = equilibrium(out, humans, difficulty, other_side, floor)
+    solved = solved_cell(out, humans, difficulty)
+    main = kept_mixture(*solved[side], floor=0.0)[0][0]
+    faced = kept_mixture(*solved["oop" if side == "human" else "human"], floor)
     search = f"search:rollouts={rollouts}:policy={main}"
     if objective != "win":
         search += f":objective={objective}"
@@ -576,9 +586,7 @@ def _command(a: argparse.Namespace) -> int:
         run_worlds(a.main_out, a.out, a.count, a.games, a.jobs, log=log)
     elif a.cmd == "mixture":
         text = mixture_file(a.main_out, a.humans, a.difficulty, a.side, a.floor)
-        tmp = a.to.with_name(f".{a.to.name}.tmp")
-        tmp.write_text(text)
-        tmp.replace(a.to)
+        atomic_write_bytes(a.to, text.encode(), flag="--to")
         print(f"wrote {a.to}")
     elif a.cmd == "worlds-table":
         print(worlds_table(a.out))
