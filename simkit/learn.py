@@ -540,7 +540,6 @@ def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
     path = out / f"gen{generation}" / "rating.json"
     if path.exists():
         return json.loads(path.read_text())
-    from simkit.core.stats import mean_interval
     from simkit.game.engine import Engine
 
     eng, n = Engine(), settings.rate_games
@@ -557,12 +556,9 @@ def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
         result["faces"] = [{"spec": them, "weight": w} for them, w in faced]
     for other in sorted({generation - 1, 0}, reverse=True):
         theirs = wins(other)
-        if len(faced) == 1:  # as before mixtures: the interval of the one paired difference
-            d = mine[0] - theirs[0]
-            low, high = mean_interval(float(d.sum()), float((d * d).sum()), n)
-            diff = d.mean()
-        else:  # the mixture's weighted differences, each on the same held-out games
-            diff, low, high = weighted_difference(mine, theirs, [w for _, w in faced])
+        # paired on the same held-out games, weighted by the mixture (one player: weight 1,
+        # the paired difference's own interval)
+        diff, low, high = weighted_difference(mine, theirs, [w for _, w in faced])
         result["against"].append(
             {
                 "generation": other,
