@@ -27,7 +27,8 @@ about 1.75x the budget and the axis would not be the budget).
 
 ``run --arms oop none --games 1000`` plays only those arms, every budget at the same number
 of games a cell (enough pairs for a doubling's interval to be read against +-0.02), with
-``--difficulties`` to choose the levels.
+``--difficulties`` to choose the levels and ``--budgets`` to choose the budgets (``--budgets
+32`` extends a curve already played: its doublings pair with the lakes in OUT).
 
 ``run`` plays the specs in rounds of growing size (round k brings every (arm, budget) to k/10
 of its planned games), so a run cut by ``--minutes`` keeps the plan's proportions; a rerun
@@ -186,10 +187,10 @@ def run(
     return True
 
 
-def sized_plan(arms, games: int) -> dict:
+def sized_plan(arms, games: int, budgets=BUDGETS) -> dict:
     """A plan of ``games`` a cell for every budget of ``arms`` ('none': the reference), for a
     run that sizes a few arms for their steps' intervals instead of the cost-sized PLAN."""
-    return {(arm, r): games for arm in arms for r in ((0,) if arm == "none" else BUDGETS)}
+    return {(arm, r): games for arm in arms for r in ((0,) if arm == "none" else budgets)}
 
 
 def main(argv: list[str]) -> int:
@@ -204,6 +205,12 @@ def main(argv: list[str]) -> int:
     )
     r.add_argument("--games", type=int, help="games a cell for every budget of --arms")
     r.add_argument("--difficulties", nargs="+", choices=DIFFICULTIES, default=DIFFICULTIES)
+    r.add_argument(
+        "--budgets",
+        nargs="+",
+        type=int,
+        help="only these budgets, for a sized run any powers of 2 (e.g. 32 to extend a curve)",
+    )
     s = sub.add_parser("spec", help="print one (arm, budget) spec")
     s.add_argument("arm", choices=("none", *ARMS))
     s.add_argument("budget", type=int)
@@ -217,10 +224,17 @@ def main(argv: list[str]) -> int:
     if a.games is not None and (a.games < CHUNK or a.games % CHUNK):
         print(f"skill_curve_revenge.py: --games must be a multiple of {CHUNK}", file=sys.stderr)
         return 2
-    plan = sized_plan(a.arms, a.games) if a.arms else PLAN
+    budgets = tuple(sorted(set(a.budgets))) if a.budgets else BUDGETS
+    if any(b < 1 or b & (b - 1) for b in budgets):
+        print(
+            "skill_curve_revenge.py: --budgets must be powers of 2 (1, 2, 4, ...)", file=sys.stderr
+        )
+        return 2
+    plan = sized_plan(a.arms, a.games, budgets) if a.arms else PLAN
     done = run(
         a.out,
         plan=plan,
+        budgets=budgets,
         difficulties=tuple(a.difficulties),
         minutes=a.minutes,
         jobs=a.jobs,

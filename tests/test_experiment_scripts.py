@@ -126,11 +126,20 @@ def test_skill_curve_runs_its_specs_and_tabulates_a_tiny_curve(tmp_path, capsys)
 
 def test_skill_curve_sized_run_plays_every_budget_of_its_arms_alike(tmp_path, capsys):
     """--arms/--games: every budget of the chosen arms at the same games a cell (the
-    reference once); the two options go together and --games is whole chunks (exit 2)."""
+    reference once), --budgets choosing them; the two options go together, --games is whole
+    chunks and a budget a power of 2 (exit 2)."""
     curve = runpy.run_path(str(ROOT / "experiments/skill_curve_revenge.py"))
     plan = curve["sized_plan"](("oop", "none"), 1000)
     assert plan == {("none", 0): 1000, **{("oop", r): 1000 for r in curve["BUDGETS"]}}
-    for argv in (["--arms", "oop"], ["--games", "100"], ["--arms", "oop", "--games", "15"]):
+    assert curve["sized_plan"](("oop",), 2000, (32,)) == {("oop", 32): 2000}
+    bad = (
+        ["--arms", "oop"],
+        ["--games", "100"],
+        ["--arms", "oop", "--games", "15"],
+        ["--arms", "oop", "--games", "100", "--budgets", "24"],
+        ["--arms", "oop", "--games", "100", "--budgets", "0"],
+    )
+    for argv in bad:
         assert curve["main"](["run", "--out", str(tmp_path / "x"), *argv]) == 2
         assert len(capsys.readouterr().err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
