@@ -18,7 +18,10 @@ One generation k = 1, 2, ...:
    labelled best response to the mixture); every decision with a choice is a row of
    ``genK/decisions.parquet``: the turn's features (game_layout.LEARN_FEATURES or
    OOP_LEARN_FEATURES), which boxes were legal, the search's mean result for each legal
-   box, the box it took and the player faced (its index in the mixture);
+   box, the box it took and the player faced (its index in the mixture); with
+   ``rollout_policy`` "best" the rollout policy is instead the best generation so far
+   that beats the first policy on the held-out games (gating: a generation rated weaker
+   never rolls out the next search's labels);
 2. **fit**, on every generation's decisions so far, one of two ``fitter``s (scikit-learn):
    ``logistic`` (the default), multinomial logistic regression from the features to the box
    the search took, each decision weighted by how far the search preferred that box over
@@ -58,6 +61,7 @@ from simkit.kernels.low import game_layout as L
 RATE_ROOT_OFFSET = 1_000_003  # held-out seeds: a root seed no recording uses
 SIDES = ("human", "oop")
 FACED = "faced"  # opponent_model: the player each recorded game drew from the mixture
+ROLLOUT_POLICIES = ("last", "best")  # LearnSettings.rollout_policy
 MIXTURE_FORMAT = "simkit-mixture/1"
 
 
@@ -122,6 +126,10 @@ class LearnSettings:
     # list of [spec, weight] (weights summing to 1; read_mixture writes it). "": the one
     # player oop (side human) or humans (side oop).
     mixture: str = ""
+    # which generation the next search rolls out with: "last" (generation k-1) or "best"
+    # (the best generation so far whose rating beats the first policy's, interval apart;
+    # else the first policy): gating, so a weaker generation's rollouts never label the next
+    rollout_policy: str = "last"
 
     @property
     def first(self) -> str:
@@ -142,6 +150,11 @@ class LearnSettings:
             raise UserError(f"learn: --fitter must be {' or '.join(FIT)}, got '{self.fitter}'")
         if self.side == "oop" and self.mode != "revenge":
             raise UserError("learn: --side oop learns the Old One player of --mode revenge")
+        if self.rollout_policy not in ROLLOUT_POLICIES:
+            raise UserError(
+                f"learn: --rollout-policy must be {' or '.join(ROLLOUT_POLICIES)}, "
+                f"got '{self.rollout_policy}'"
+            )
         if self.objective not in OBJECTIVES:
             raise UserError(
                 f"learn: --objective must be {' or '.join(OBJECTIVES)}, got '{self.objective}'"
@@ -243,13 +256,40 @@ def policy_spec(out: Path, generation: int, settings: LearnSettings) -> str:
     return f"learned:{out / f'gen{generation}.toml'}"
 
 
+def better_than_first(rating: dict, side: str) -> float | None:
+    """How much a generation's rating beats the first policy's (the Old Ones' win rate
+    lower for humans, higher for the Old One player), or None when the paired interval
+    does not lie wholly on the better side."""
+    first = next(a for a in rating["against"] if a["generation"] == 0)
+    if side == "human":
+        return -first["diff"] if first["ci_high"] < 0 else None
+    return first["diff"] if first["ci_low"] > 0 else None
+
+
+def rollout_generation(out: Path, generation: int, settings: LearnSettings) -> int:
+    """The generation whose player the search recording ``generation`` rolls out with:
+    k-1, or with ``rollout_policy`` "best" the generation before k that beats the first
+    policy by the most (interval apart; every rating plays the same held-out games), else 0."""
+    if settings.rollout_policy == "last" or generation <= 1:
+        return generation - 1
+    best, margin = 0, 0.0
+    for k in range(1, generation):
+        gain = better_than_first(
+            json.loads((out / f"gen{k}" / "rating.json").read_text()), settings.side
+        )
+        if gain is not None and gain > margin:
+            best, margin = k, gain
+    return best
+
+
 def search_spec(
     out: Path, generation: int, settings: LearnSettings, faced: str | None = None
 ) -> str:
-    """The search that records generation ``generation``: rollout policy generation k-1,
-    and the other side modelled by ``settings.opponent_model`` when it names one; when that
-    is FACED, by ``faced``, the player the game drew (without one the spec says 'faced')."""
-    policy = policy_spec(out, generation - 1, settings)
+    """The search that records generation ``generation``: rollout policy generation k-1 (or
+    the best so far, ``rollout_generation``), and the other side modelled by
+    ``settings.opponent_model`` when it names one; when that is FACED, by ``faced``, the
+    player the game drew (without one the spec says 'faced')."""
+    policy = policy_spec(out, rollout_generation(out, generation, settings), settings)
     spec = f"search:rollouts={settings.rollouts}:policy={policy}"
     if settings.objective != "win":
         spec += f":objective={settings.objective}"
@@ -388,7 +428,9 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
         "samples": int((~held).sum()),
         "held_out": int(held.sum()),
         "agreement_held_out": round(agree, 4),
-        "rollout_policy": policy_spec(out, generation - 1, settings).replace(str(out), "."),
+        "rollout_policy": policy_spec(
+            out, rollout_generation(out, generation, settings), settings
+        ).replace(str(out), "."),
         "settings": asdict(settings),
         "fitter": fitter.name,
     }

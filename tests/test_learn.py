@@ -516,6 +516,7 @@ def test_learn_against_a_named_opponent_model_records_that_search_and_says_so(tm
         (["--first-policy", "nosuch"], "nosuch"),
         (["--objective", "score"], "--objective must be win or margin"),
         (["--mode", "base", "--opponent-model", "rusher"], "--mode revenge"),
+        (["--rollout-policy", "newest"], "--rollout-policy must be last or best"),
     ],
 )
 def test_a_bad_opponent_model_or_first_policy_is_one_line(tmp_path, extra, words):
@@ -666,3 +667,36 @@ def test_a_mixture_of_one_player_rates_as_that_player_alone():
     diff, low, high = weighted_difference([a], [b], [1.0])
     assert diff == pytest.approx(d.mean())
     assert (low, high) == pytest.approx(mean_interval(d.sum(), (d * d).sum(), 50))
+
+
+def _rating(out: Path, generation: int, side: str, gain: float, half: float = 0.03) -> None:
+    """A generation's rating.json: it beats the first policy by ``gain`` (negative: loses)
+    with a paired interval of +-``half`` (the Old Ones' win falls for a better human)."""
+    diff = -gain if side == "human" else gain
+    (out / f"gen{generation}").mkdir(parents=True, exist_ok=True)
+    against = [{"generation": 0, "diff": diff, "ci_low": diff - half, "ci_high": diff + half}]
+    (out / f"gen{generation}" / "rating.json").write_text(json.dumps({"against": against}))
+
+
+@pytest.mark.parametrize("side", ["human", "oop"])
+def test_the_best_rollout_policy_is_the_generation_that_beats_the_first_by_most(tmp_path, side):
+    """--rollout-policy best: the next search rolls out with the generation that beats the
+    first policy by the most, interval apart (humans lower the Old Ones' win, the Old One
+    player raises it), else the first policy; last: always the previous generation."""
+    from simkit.learn import LearnSettings, rollout_generation, search_spec
+
+    best = LearnSettings(mode="revenge", side=side, rollout_policy="best")
+    last = LearnSettings(mode="revenge", side=side)
+    _rating(tmp_path, 1, side, -0.05)  # worse than the first policy
+    assert rollout_generation(tmp_path, 2, best) == 0
+    assert rollout_generation(tmp_path, 2, last) == 1
+    assert f"policy={best.first}" in search_spec(tmp_path, 2, best)
+    assert f"policy=learned:{tmp_path / 'gen1.toml'}" in search_spec(tmp_path, 2, last)
+    _rating(tmp_path, 2, side, 0.02)  # better, but the interval reaches 0
+    assert rollout_generation(tmp_path, 3, best) == 0
+    _rating(tmp_path, 3, side, 0.06)  # better, interval apart
+    _rating(tmp_path, 4, side, 0.04)  # better by less
+    assert rollout_generation(tmp_path, 4, best) == 3
+    assert rollout_generation(tmp_path, 5, best) == 3
+    assert rollout_generation(tmp_path, 5, last) == 4
+    assert f"policy=learned:{tmp_path / 'gen3.toml'}" in search_spec(tmp_path, 5, best)

@@ -113,6 +113,15 @@ def learn(
             "learned side rarely wins, docs/strong-play.md).",
         ),
     ] = "win",
+    rollout_policy: Annotated[
+        str,
+        typer.Option(
+            "--rollout-policy",
+            help="Which generation the next search rolls out with: last (the previous one) "
+            "or best (the best so far that beats the first policy on the held-out games, "
+            "interval apart; else the first policy).",
+        ),
+    ] = "last",
     json_out: JsonOption = False,
 ) -> None:
     """Expert iteration (``--help``: the decorator's help text)."""
@@ -148,6 +157,7 @@ def learn(
         first_policy=first_policy.strip(),
         opponent_model=opponent_model.strip(),
         objective=objective.strip(),
+        rollout_policy=rollout_policy.strip(),
         mixture=read_mixture(opponent_mixture, side) if opponent_mixture else "",
     )
     settings.check()  # every setting and strategy named: one line now, not mid-run
