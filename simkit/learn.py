@@ -130,6 +130,11 @@ class LearnSettings:
     # (the best generation so far whose rating beats the first policy's, interval apart;
     # else the first policy): gating, so a weaker generation's rollouts never label the next
     rollout_policy: str = "last"
+    # DAgger's roll-in: the share of the learned side's recorded decisions at which the game
+    # goes on with the rollout policy's own pick (when it is a learned file) instead of the
+    # search's, so the recorded states include those the learned player reaches; the label
+    # is the search's value of every legal choice either way. 0: the search plays them all
+    roll_in: float = 0.0
 
     @property
     def first(self) -> str:
@@ -155,6 +160,8 @@ class LearnSettings:
                 f"learn: --rollout-policy must be {' or '.join(ROLLOUT_POLICIES)}, "
                 f"got '{self.rollout_policy}'"
             )
+        if not 0.0 <= self.roll_in <= 1.0:
+            raise UserError(f"learn: --roll-in must be between 0 and 1, got {self.roll_in}")
         if self.objective not in OBJECTIVES:
             raise UserError(
                 f"learn: --objective must be {' or '.join(OBJECTIVES)}, got '{self.objective}'"
@@ -317,6 +324,21 @@ def _atomic_write(path: Path, write) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def roll_in_weights(settings: LearnSettings, out: Path, generation: int) -> np.ndarray | None:
+    """The (choices x features) weights of the learned rollout policy that plays
+    ``roll_in`` of the recorded decisions, or None: no roll-in, or a rollout policy that is
+    not a learned file (a heuristic first policy: the search plays every decision)."""
+    spec = policy_spec(out, rollout_generation(out, generation, settings), settings)
+    if settings.roll_in <= 0 or not spec.startswith("learned:"):
+        return None
+    from strategies.old_ones import parse_oop
+    from strategies.registry import parse_one
+
+    side = side_of(settings.side)
+    player = (parse_oop if settings.side == "oop" else parse_one)(spec)
+    return np.asarray(player.weights, dtype=float).reshape(len(side.choices), -1)
+
+
 def record(settings: LearnSettings, out: Path, generation: int, progress=None) -> Path:
     """Step 1 of a generation: the search's decisions as Parquet rows."""
     import polars as pl
@@ -339,7 +361,7 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
     drawn = drawn_opponents(settings, generation)
     eng = Engine()
     feats = np.zeros(len(side.features))
-    rows: dict[str, list] = {"game": [], "seat": [], "chosen": [], "opponent": []}
+    rows: dict[str, list] = {"game": [], "seat": [], "chosen": [], "played": [], "opponent": []}
     feat_rows, legal_rows, value_rows = [], [], []
     game_no = 0
     n_choices = len(side.choices)
@@ -361,11 +383,29 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
         rows["game"].append(game_no)
         rows["seat"].append(p)
         rows["chosen"].append(int(box))
+        rows["played"].append(int(box))  # roll_in replaces it when the learned pick plays
         rows["opponent"].append(int(drawn[game_no]))
 
     eng.lookahead = Lookahead(eng)  # play_searched keeps an engine's look-ahead buffers
     eng.lookahead.recorder = recorder
+    roll_weights = roll_in_weights(settings, out, generation)
+    draws = np.random.default_rng(0)  # replaced per game: (seed, generation, game, 13)
+
+    def roll_in(engine, p, choices, chosen):
+        if (p == OLD_ONES) != (settings.side == "oop") or draws.random() >= settings.roll_in:
+            return chosen
+        if p == OLD_ONES:
+            oop_turn_features(engine.S, engine.X, engine.W, feats)
+        else:
+            turn_features(engine.S, engine.X, engine.W, p, feats)
+        played = int(choices[np.argmax(roll_weights[choices] @ feats)])  # first best, as jitted
+        rows["played"][-1] = played
+        return played
+
+    if roll_weights is not None:
+        eng.lookahead.roll_in = roll_in
     for game_no in range(settings.games):
+        draws = np.random.default_rng([settings.seed, generation, game_no, 13])
         eng.play((settings.seed, generation, game_no), specs[drawn[game_no]])
         if progress is not None:
             progress(1)
@@ -393,6 +433,7 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
         pl.read_parquet(out / f"gen{k}" / "decisions.parquet") for k in range(1, generation + 1)
     ]
     wanted = [f"f_{n}" for n in side.features[1:]]
+    used = ["chosen", *wanted, *(f"{k}_{n}" for k in ("legal", "value") for n in side.choices)]
     for k, frame in enumerate(frames, start=1):
         missing = next((c for c in wanted if c not in frame.columns), None)
         if missing:
@@ -400,7 +441,9 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
                 f"{out / f'gen{k}' / 'decisions.parquet'}: no column '{missing}' (recorded "
                 "by an earlier simkit with fewer features); use another --out"
             )
-    data = pl.concat(frames)  # every generation's decisions so far (the aggregate of DAgger)
+    # every generation's decisions so far (the aggregate of DAgger; the columns the fit
+    # uses: a file recorded before a column was added still joins)
+    data = pl.concat([f.select(used) for f in frames])
     if data.height == 0:
         raise UserError(
             f"learn: generation {generation}: the search made no decision with a choice; "

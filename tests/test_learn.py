@@ -517,6 +517,7 @@ def test_learn_against_a_named_opponent_model_records_that_search_and_says_so(tm
         (["--objective", "score"], "--objective must be win or margin"),
         (["--mode", "base", "--opponent-model", "rusher"], "--mode revenge"),
         (["--rollout-policy", "newest"], "--rollout-policy must be last or best"),
+        (["--roll-in", "1.5"], "--roll-in must be between 0 and 1"),
     ],
 )
 def test_a_bad_opponent_model_or_first_policy_is_one_line(tmp_path, extra, words):
@@ -700,3 +701,28 @@ def test_the_best_rollout_policy_is_the_generation_that_beats_the_first_by_most(
     assert rollout_generation(tmp_path, 5, best) == 3
     assert rollout_generation(tmp_path, 5, last) == 4
     assert f"policy=learned:{tmp_path / 'gen3.toml'}" in search_spec(tmp_path, 5, best)
+
+
+def test_roll_in_plays_the_learned_pick_and_records_the_searchs_label(tmp_path):
+    """--roll-in 1: at every recorded decision the game goes on with the learned rollout
+    policy's pick (the best legal choice of its linear score on the recorded features) while
+    the label stays the search's choice and values; --roll-in 0 plays the search's."""
+    from simkit.learn import LearnSettings, record
+
+    w = np.random.default_rng(9).normal(size=(NA, NFO))
+    first = f"learned:{write_oop_weights(tmp_path / 'first.toml', w)}"
+    kw = dict(mode="revenge", side="oop", difficulty="hard", games=2, rollouts=1, seed=5)
+    searched = pl.read_parquet(record(LearnSettings(**kw, first_policy=first), tmp_path / "a", 1))
+    rolled = pl.read_parquet(
+        record(LearnSettings(**kw, first_policy=first, roll_in=1.0), tmp_path / "b", 1)
+    )
+    assert (searched["played"] == searched["chosen"]).all()
+    feats = rolled.select([f"f_{n}" for n in L.OOP_LEARN_FEATURES]).to_numpy()
+    legal = rolled.select([f"legal_{n}" for n in L.OOP_ACTION_NAMES]).to_numpy()
+    scores = np.where(legal, feats @ w.T, -np.inf)
+    assert (rolled["played"].to_numpy() == scores.argmax(axis=1)).all()
+    assert (rolled["played"] != rolled["chosen"]).any()  # the learned pick is not the search's
+    values = rolled.select([f"value_{n}" for n in L.OOP_ACTION_NAMES]).to_numpy()
+    best = np.where(legal, values, -np.inf).max(axis=1)
+    chosen = values[np.arange(len(values)), rolled["chosen"].to_numpy()]
+    assert np.allclose(chosen, best)  # the label: the search's best choice

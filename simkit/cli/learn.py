@@ -122,6 +122,16 @@ def learn(
             "interval apart; else the first policy).",
         ),
     ] = "last",
+    roll_in: Annotated[
+        float,
+        typer.Option(
+            "--roll-in",
+            help="Share of the learned side's recorded decisions (0 to 1) at which the game "
+            "goes on with the rollout policy's own pick, when it is a learned file, instead "
+            "of the search's (DAgger's roll-in: states the learned player reaches, still "
+            "labelled by the search).",
+        ),
+    ] = 0.0,
     json_out: JsonOption = False,
 ) -> None:
     """Expert iteration (``--help``: the decorator's help text)."""
@@ -158,6 +168,7 @@ def learn(
         opponent_model=opponent_model.strip(),
         objective=objective.strip(),
         rollout_policy=rollout_policy.strip(),
+        roll_in=roll_in,
         mixture=read_mixture(opponent_mixture, side) if opponent_mixture else "",
     )
     settings.check()  # every setting and strategy named: one line now, not mid-run

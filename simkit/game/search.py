@@ -74,6 +74,10 @@ class Lookahead:
         # every searched decision with a choice: a human seat's box, or (seat OLD_ONES) the
         # Old One player's action (simkit.learn records the search's values)
         self.recorder = None
+        # called as roll_in(engine, seat, legal choices, chosen) after the recorder: the
+        # choice played instead (simkit learn's DAgger roll-in plays its learned player's
+        # pick at some decisions); None: the search's own choice is played
+        self.roll_in = None
 
     def score(self, p: int, objective: str) -> float:
         row = self.row
@@ -108,6 +112,8 @@ class Lookahead:
         box = self._search(seat_rng, p, player, boxes)
         if self.recorder is not None and self.last_scores.size > 1:
             self.recorder(eng, p, boxes, self.last_scores, box)
+        if self.roll_in is not None and boxes.size > 1:
+            box = self.roll_in(eng, p, boxes, box)
         return box
 
     def decide_oop(self, rng: np.ndarray, player: OOPSearchPlayer) -> int:
@@ -135,6 +141,8 @@ class Lookahead:
         elif self.recorder is not None and self.last_scores.size > 1:
             # (simkit learn records actions: its searches keep mythos=0)
             self.recorder(eng, OLD_ONES, actions, self.last_scores, choice)
+        if not player.mythos and self.roll_in is not None and actions.size > 1:
+            choice = self.roll_in(eng, OLD_ONES, actions, choice)
         if player.sites and choice in (L.OOP_PLACE, L.OOP_REVEAL):
             self._search_sites(rng, player, choice)
         return choice
