@@ -21,7 +21,10 @@ One generation k = 1, 2, ...:
    box, the box it took and the player faced (its index in the mixture); with
    ``rollout_policy`` "best" the rollout policy is instead the best generation so far
    that beats the first policy on the held-out games (gating: a generation rated weaker
-   never rolls out the next search's labels);
+   never rolls out the next search's labels); with ``roll_in`` P > 0 and a learned rollout
+   policy, at a share P of the recorded decisions the game goes on with that policy's own
+   pick (DAgger's roll-in: the states the learned player reaches, labelled by the search;
+   column ``played``);
 2. **fit**, on every generation's decisions so far, one of two ``fitter``s (scikit-learn):
    ``logistic`` (the default), multinomial logistic regression from the features to the box
    the search took, each decision weighted by how far the search preferred that box over
