@@ -138,6 +138,10 @@ class LearnSettings:
     # search's, so the recorded states include those the learned player reaches; the label
     # is the search's value of every legal choice either way. 0: the search plays them all
     roll_in: float = 0.0
+    # the advantage fitter's ridge penalty: 1 (nearly least squares, as files made before the
+    # option) lets a fit's play swing with the sample; ~1e4 (on ~1e4 decisions of VP-margin
+    # values) keeps it steady (docs/strong-play.md, "What stops the learner")
+    ridge_alpha: float = 1.0
 
     @property
     def first(self) -> str:
@@ -163,6 +167,8 @@ class LearnSettings:
                 f"learn: --rollout-policy must be {' or '.join(ROLLOUT_POLICIES)}, "
                 f"got '{self.rollout_policy}'"
             )
+        if not self.ridge_alpha > 0:
+            raise UserError(f"learn: --ridge-alpha must be > 0, got {self.ridge_alpha}")
         if not 0.0 <= self.roll_in <= 1.0:
             raise UserError(f"learn: --roll-in must be between 0 and 1, got {self.roll_in}")
         if self.objective not in OBJECTIVES:
@@ -464,7 +470,8 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
         )
     values = data.select([f"value_{n}" for n in side.choices]).to_numpy()
     fitter = FIT[settings.fitter]
-    weights = fitter.weights(x[~held], y[~held], legal[~held], values[~held])
+    kw = {"alpha": settings.ridge_alpha} if settings.fitter == "advantage" else {}
+    weights = fitter.weights(x[~held], y[~held], legal[~held], values[~held], **kw)
     full = np.column_stack([np.ones(len(x)), x])
     scores = full @ weights.T
     scores[~legal] = -np.inf
@@ -478,7 +485,7 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
             out, rollout_generation(out, generation, settings), settings
         ).replace(str(out), "."),
         "settings": asdict(settings),
-        "fitter": fitter.name,
+        "fitter": fitter.name.replace("alpha=1.0", f"alpha={settings.ridge_alpha:g}"),
     }
     if settings.opponent_model or settings.objective != "win":  # else as written before
         meta["search"] = search_spec(out, generation, settings).replace(str(out), ".")
@@ -525,7 +532,7 @@ def _logistic(x, y, legal, values) -> np.ndarray:
     return weights
 
 
-def _advantage(x, y, legal, values) -> np.ndarray:
+def _advantage(x, y, legal, values, alpha: float = 1.0) -> np.ndarray:
     """Box weights (choices x (1 + features)): per box, ridge regression from the features
     (with the constant) to the search's advantage for it, its value minus the mean value of
     the decision's legal boxes, on the decisions where the box was legal and valued."""
@@ -540,7 +547,7 @@ def _advantage(x, y, legal, values) -> np.ndarray:
         rows = valued[:, box]
         if rows.sum() < 2:
             continue
-        model = Ridge(alpha=1.0, fit_intercept=False)
+        model = Ridge(alpha=alpha, fit_intercept=False)
         model.fit(full[rows], values[rows, box] - mean[rows])
         weights[box] = model.coef_
     return weights

@@ -518,6 +518,7 @@ def test_learn_against_a_named_opponent_model_records_that_search_and_says_so(tm
         (["--mode", "base", "--opponent-model", "rusher"], "--mode revenge"),
         (["--rollout-policy", "newest"], "--rollout-policy must be last or best"),
         (["--roll-in", "1.5"], "--roll-in must be between 0 and 1"),
+        (["--ridge-alpha", "0"], "--ridge-alpha must be > 0"),
     ],
 )
 def test_a_bad_opponent_model_or_first_policy_is_one_line(tmp_path, extra, words):
@@ -726,3 +727,18 @@ def test_roll_in_plays_the_learned_pick_and_records_the_searchs_label(tmp_path):
     best = np.where(legal, values, -np.inf).max(axis=1)
     chosen = values[np.arange(len(values)), rolled["chosen"].to_numpy()]
     assert np.allclose(chosen, best)  # the label: the search's best choice
+
+
+def test_a_larger_ridge_alpha_shrinks_the_advantage_weights():
+    """The advantage fitter's ridge penalty: 1 recovers the advantage's linear law, a large
+    penalty shrinks every weight toward 0."""
+    from simkit.learn import _advantage
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(400, 3))
+    legal = np.ones((400, 2), dtype=bool)
+    values = np.column_stack([x @ [2.0, -1.0, 0.5], -(x @ [2.0, -1.0, 0.5])])
+    loose, tight = _advantage(x, None, legal, values), _advantage(x, None, legal, values, 1e5)
+    assert np.abs(loose[:, 1:]).min() > 0.4 and np.abs(tight).max() < 0.2 * np.abs(loose).max()
+    # box 0's advantage over the mean of the two is x @ [2, -1, 0.5]
+    assert np.allclose(loose[0, 1:], [2.0, -1.0, 0.5], atol=0.02)

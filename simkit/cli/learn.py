@@ -132,6 +132,14 @@ def learn(
             "labelled by the search).",
         ),
     ] = 0.0,
+    ridge_alpha: Annotated[
+        float,
+        typer.Option(
+            "--ridge-alpha",
+            help="The advantage fitter's ridge penalty (default 1; about 10000 keeps the "
+            "fit's play steady from sample to sample, docs/strong-play.md).",
+        ),
+    ] = 1.0,
     json_out: JsonOption = False,
 ) -> None:
     """Expert iteration (``--help``: the decorator's help text)."""
@@ -169,6 +177,7 @@ def learn(
         objective=objective.strip(),
         rollout_policy=rollout_policy.strip(),
         roll_in=roll_in,
+        ridge_alpha=ridge_alpha,
         mixture=read_mixture(opponent_mixture, side) if opponent_mixture else "",
     )
     settings.check()  # every setting and strategy named: one line now, not mid-run
