@@ -492,26 +492,30 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
     if settings.mixture:
         meta["faces"] = ", ".join(f"{spec} {w:.3g}" for spec, w in opponents(settings))
 
-    def write(tmp: Path) -> None:
-        lines = [
-            f"# {side.what}",
-            "[learned]",
-            f'format = "{side.file_format}"',
-            f'base = "{side.first_policy}"',
-            "features = [" + ", ".join(f'"{n}"' for n in side.features) + "]",
-            f"{side.choices_field} = [" + ", ".join(f'"{n}"' for n in side.choices) + "]",
-            "weights = [",
-            *("  [" + ", ".join(f"{w:.6g}" for w in row) + "]," for row in weights),
-            "]",
-            "",
-            "[learned.fit]",
-            *(f"{k} = {json.dumps(v)}" for k, v in meta.items() if not isinstance(v, dict)),
-            "",
-        ]
-        tmp.write_text("\n".join(lines))
-
-    _atomic_write(path, write)
+    _atomic_write(path, lambda tmp: tmp.write_text(weights_text(side, weights, meta)))
     return path
+
+
+def weights_text(side: Side, weights: np.ndarray, meta: dict) -> str:
+    """A learned player's weights file (played as ``learned:PATH``): the side's format,
+    features and choices, the weights (choices x (1 + features)), and ``meta`` as its
+    [learned.fit] table (nested values left out)."""
+    lines = [
+        f"# {side.what}",
+        "[learned]",
+        f'format = "{side.file_format}"',
+        f'base = "{side.first_policy}"',
+        "features = [" + ", ".join(f'"{n}"' for n in side.features) + "]",
+        f"{side.choices_field} = [" + ", ".join(f'"{n}"' for n in side.choices) + "]",
+        "weights = [",
+        *("  [" + ", ".join(f"{w:.6g}" for w in row) + "]," for row in weights),
+        "]",
+        "",
+        "[learned.fit]",
+        *(f"{k} = {json.dumps(v)}" for k, v in meta.items() if not isinstance(v, dict)),
+        "",
+    ]
+    return "\n".join(lines)
 
 
 def _logistic(x, y, legal, values) -> np.ndarray:

@@ -647,3 +647,31 @@ def test_metagame_table_of_a_folder_without_its_lakes_is_one_line_and_exit_2(tmp
     assert script["main"](["table", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "no meta-game lakes" in err and str(tmp_path) in err
+
+
+def test_learn_fit_variance_refits_each_generation_its_halves_and_all(tmp_path, capsys):
+    """The fit-variance script refits a run's decisions per generation, per half by game and
+    all together (one JSON line each, halves splitting their generation's rows), and
+    --fresh plays the all-generations refit against the first policy on other seeds."""
+    from simkit.learn import LearnSettings, run
+
+    out = tmp_path / "run"
+    settings = LearnSettings(
+        mode="revenge", side="oop", difficulty="hard", generations=2, games=4, rollouts=1,
+        rate_games=4, seed=5, fitter="advantage",
+    )  # fmt: skip
+    run(settings, out)
+    script = runpy.run_path(str(ROOT / "experiments/learn_fit_variance.py"))
+    assert script["main"]([str(out), "--games", "4", "--alphas", "1"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["decisions"], r["half"]) for r in rows] == [
+        ("gen1", None), ("gen1", "A"), ("gen1", "B"),
+        ("gen2", None), ("gen2", "A"), ("gen2", "B"), ("all", None),
+    ]  # fmt: skip
+    for k in (0, 3):
+        assert rows[k]["rows"] == rows[k + 1]["rows"] + rows[k + 2]["rows"]
+    assert rows[6]["rows"] == rows[0]["rows"] + rows[3]["rows"]
+    assert all(0 <= r["old_ones_win"] <= 1 for r in rows)
+    assert script["main"]([str(out), "--fresh", "3", "--fresh-games", "4"]) == 0
+    fresh = json.loads(capsys.readouterr().out)
+    assert fresh["games"] == 4 and fresh["ci95"][0] <= fresh["diff"] <= fresh["ci95"][1]
