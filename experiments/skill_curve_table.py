@@ -7,9 +7,10 @@ experiments/skill_curve_revenge.py:
 OUT holds one lake per (arm, budget). Printed (Markdown): the Old One player's win rate per
 arm x difficulty x budget with its Wilson 95% interval and games; the paired step of each
 doubling (budget 2R minus R on the games both played, Agresti-Min 95% interval for paired
-proportions); and where each arm converges: the first budget R from which every measured
-doubling moves the win rate by less than 2 points with its whole interval inside +-0.02.
-Where no budget does, it says "not shown at this sample size".
+proportions); the paired step of each difficulty level over the one below at every arm and
+budget (whether Hard is harder at that play); and where each arm converges: the first budget R
+from which every measured doubling moves the win rate by less than 2 points with its whole
+interval inside +-0.02. Where no budget does, it says "not shown at this sample size".
 """
 
 from __future__ import annotations
@@ -84,12 +85,32 @@ def rates(games: pl.DataFrame) -> pl.DataFrame:
     return analysis.win_rates(games, by=["arm", "difficulty", "budget"], metric="old_ones_win")
 
 
+def paired_step(lo: pl.DataFrame, hi: pl.DataFrame) -> dict:
+    """The OOP's win in ``hi`` minus ``lo`` on the games (KEYS) both played: diff = (b - c) / n
+    over n pairs, b the games only hi's OOP won, c those only lo's won; the 95% interval is
+    Agresti and Min's (2005) adjusted Wald (half a game added to each cell of the 2 x 2
+    table), which stays wide when few games disagree (the plain normal interval shrinks to
+    nothing when no pair differs, whatever the sample size)."""
+    pair = lo.select(*KEYS, lo_win=pl.col("old_ones_win").cast(pl.Int64)).join(
+        hi.select(*KEYS, hi_win=pl.col("old_ones_win").cast(pl.Int64)), on=KEYS
+    )
+    n = pair.height
+    b = int(((pair["hi_win"] == 1) & (pair["lo_win"] == 0)).sum())
+    c = int(((pair["hi_win"] == 0) & (pair["lo_win"] == 1)).sum())
+    b1, c1, n1 = b + 0.5, c + 0.5, n + 2.0
+    mid = (b1 - c1) / n1
+    half = Z95 * np.sqrt(max(b1 + c1 - (b1 - c1) ** 2 / n1, 0.0)) / n1
+    return {
+        "games": n,
+        "diff": (b - c) / n if n else float("nan"),
+        "ci_low": mid - half,
+        "ci_high": mid + half,
+    }
+
+
 def steps(games: pl.DataFrame) -> pl.DataFrame:
-    """Each doubling R -> 2R per arm and difficulty, paired on the games both budgets played:
-    diff = (b - c) / n over n pairs, b the games only 2R's OOP won, c those only R's won; the
-    95% interval is Agresti and Min's (2005) adjusted Wald (half a game added to each cell of
-    the 2 x 2 table), which stays wide when few games disagree (the plain normal interval
-    shrinks to nothing when no pair differs, whatever the sample size)."""
+    """Each doubling R -> 2R per arm and difficulty, paired on the games both budgets played
+    (:func:`paired_step`)."""
     out = []
     played = games.filter(pl.col("arm") != "none")
     for (arm, diff), part in played.group_by(["arm", "difficulty"]):
@@ -97,36 +118,31 @@ def steps(games: pl.DataFrame) -> pl.DataFrame:
         for lo in budgets:
             if 2 * lo not in budgets:
                 continue
-            pair = (
-                part.filter(pl.col("budget") == lo)
-                .select(*KEYS, lo_win=pl.col("old_ones_win").cast(pl.Int64))
-                .join(
-                    part.filter(pl.col("budget") == 2 * lo).select(
-                        *KEYS, hi_win=pl.col("old_ones_win").cast(pl.Int64)
-                    ),
-                    on=KEYS,
-                )
-            )
-            n = pair.height
-            b = int(((pair["hi_win"] == 1) & (pair["lo_win"] == 0)).sum())
-            c = int(((pair["hi_win"] == 0) & (pair["lo_win"] == 1)).sum())
-            b1, c1, n1 = b + 0.5, c + 0.5, n + 2.0
-            mid = (b1 - c1) / n1
-            half = Z95 * np.sqrt(max(b1 + c1 - (b1 - c1) ** 2 / n1, 0.0)) / n1
-            out.append(
-                {
-                    "arm": arm,
-                    "difficulty": diff,
-                    "budget": int(lo),
-                    "games": n,
-                    "diff": (b - c) / n if n else float("nan"),
-                    "ci_low": mid - half,
-                    "ci_high": mid + half,
-                }
-            )
+            at = {r: part.filter(pl.col("budget") == r) for r in (lo, 2 * lo)}
+            step = paired_step(at[lo], at[2 * lo])
+            out.append({"arm": arm, "difficulty": diff, "budget": int(lo), **step})
     if not out:
         return pl.DataFrame()
     return pl.DataFrame(out).sort("arm", "difficulty", "budget")
+
+
+def level_steps(games: pl.DataFrame) -> pl.DataFrame:
+    """Each step up in difficulty (Normal -> Hard, Hard -> Heroic) per arm and budget, paired
+    on the deals both levels played (:func:`paired_step`): whether a level is harder at that
+    play."""
+    out = []
+    for (arm, budget), part in games.group_by(["arm", "budget"]):
+        for k, (lo, hi) in enumerate(zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False)):
+            at = {d: part.filter(pl.col("difficulty") == d) for d in (lo, hi)}
+            if at[lo].height and at[hi].height:
+                step = paired_step(at[lo], at[hi])
+                row = {"arm": arm, "budget": int(budget), "k": k, "step": f"{lo} -> {hi}"}
+                out.append({**row, **step})
+    if not out:
+        return pl.DataFrame()
+    rank = {a: i for i, a in enumerate(["none", *ARM_TITLES])}
+    frame = pl.DataFrame(out).with_columns(_a=pl.col("arm").replace_strict(rank, default=9))
+    return frame.sort("_a", "budget", "k").drop("_a", "k")
 
 
 def converged(step_rows: list[dict]) -> int | None:
@@ -175,6 +191,18 @@ def markdown(games: pl.DataFrame, facts: dict, notes: list[str]) -> str:
             f"| {r['arm']} | {r['difficulty']} | {r['budget']} -> {2 * r['budget']} | "
             f"{r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] | {r['games']} |"
         )
+    ls = level_steps(games)
+    if ls.height:
+        lines += [
+            "",
+            "| arm | budget (rollouts) | difficulty step | paired step [95% CI] | games (pairs) |",
+            "|---|---|---|---|---|",
+        ]
+        for r in ls.to_dicts():
+            lines.append(
+                f"| {r['arm']} | {r['budget']} | {r['step']} | "
+                f"{r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] | {r['games']} |"
+            )
     lines += ["", "| arm | difficulty | converges at (every later doubling < 2 points) |"]
     lines += ["|---|---|---|"]
     for arm in ARM_TITLES:

@@ -675,3 +675,22 @@ def test_learn_fit_variance_refits_each_generation_its_halves_and_all(tmp_path, 
     assert script["main"]([str(out), "--fresh", "3", "--fresh-games", "4"]) == 0
     fresh = json.loads(capsys.readouterr().out)
     assert fresh["games"] == 4 and fresh["ci95"][0] <= fresh["diff"] <= fresh["ci95"][1]
+
+
+def test_skill_curve_pairs_each_difficulty_step_on_the_same_deals():
+    """The level step (Hard minus Normal) is counted on the deals both levels played: a deal
+    only one level played does not count, and a level no game reached makes no step."""
+    table = runpy.run_path(str(ROOT / "experiments/skill_curve_table.py"))
+    wins = {"normal": [1, 0, 0, 1, 1], "hard": [1, 1, 0, 1]}  # deal 4 at Normal only
+    games = pl.DataFrame(
+        [
+            {"arm": "both", "budget": 8, "difficulty": d, "root_seed": 1, "chunk_id": 0,
+             "game_index": i, "old_ones_win": bool(w)}
+            for d, ws in wins.items()
+            for i, w in enumerate(ws)
+        ]
+    )  # fmt: skip
+    rows = table["level_steps"](games).to_dicts()
+    assert len(rows) == 1 and rows[0]["step"] == "normal -> hard"
+    assert rows[0]["games"] == 4 and rows[0]["diff"] == 0.25
+    assert rows[0]["ci_low"] < 0.25 < rows[0]["ci_high"]
