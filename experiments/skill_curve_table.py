@@ -181,11 +181,12 @@ def markdown(games: pl.DataFrame, facts: dict, notes: list[str]) -> str:
             f"{r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {r['games']} |"
         )
     st = steps(games)
-    lines += [
-        "",
-        "| arm | difficulty | doubling | paired step [95% CI] | games (pairs) |",
-        "|---|---|---|---|---|",
-    ]
+    if st.height:  # (a folder of one budget a curve has no doubling)
+        lines += [
+            "",
+            "| arm | difficulty | doubling | paired step [95% CI] | games (pairs) |",
+            "|---|---|---|---|---|",
+        ]
     for r in order(st).to_dicts() if st.height else []:
         lines.append(
             f"| {r['arm']} | {r['difficulty']} | {r['budget']} -> {2 * r['budget']} | "
@@ -203,9 +204,10 @@ def markdown(games: pl.DataFrame, facts: dict, notes: list[str]) -> str:
                 f"| {r['arm']} | {r['budget']} | {r['step']} | "
                 f"{r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] | {r['games']} |"
             )
-    lines += ["", "| arm | difficulty | converges at (every later doubling < 2 points) |"]
-    lines += ["|---|---|---|"]
-    for arm in ARM_TITLES:
+    if st.height:
+        lines += ["", "| arm | difficulty | converges at (every later doubling < 2 points) |"]
+        lines += ["|---|---|---|"]
+    for arm in ARM_TITLES if st.height else ():
         for diff in DIFFICULTIES:
             rows = st.filter((pl.col("arm") == arm) & (pl.col("difficulty") == diff)).to_dicts()
             if not rows:

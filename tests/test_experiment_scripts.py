@@ -679,7 +679,8 @@ def test_learn_fit_variance_refits_each_generation_its_halves_and_all(tmp_path, 
 
 def test_skill_curve_pairs_each_difficulty_step_on_the_same_deals():
     """The level step (Hard minus Normal) is counted on the deals both levels played: a deal
-    only one level played does not count, and a level no game reached makes no step."""
+    only one level played does not count, and a level no game reached makes no step; a
+    folder of one budget tabulates (no doubling, no convergence row)."""
     table = runpy.run_path(str(ROOT / "experiments/skill_curve_table.py"))
     wins = {"normal": [1, 0, 0, 1, 1], "hard": [1, 1, 0, 1]}  # deal 4 at Normal only
     games = pl.DataFrame(
@@ -694,3 +695,5 @@ def test_skill_curve_pairs_each_difficulty_step_on_the_same_deals():
     assert len(rows) == 1 and rows[0]["step"] == "normal -> hard"
     assert rows[0]["games"] == 4 and rows[0]["diff"] == 0.25
     assert rows[0]["ci_low"] < 0.25 < rows[0]["ci_high"]
+    text = table["markdown"](games, {"players": {}}, [])  # one budget: no doubling to show
+    assert "| both | 8 | normal -> hard | +0.250 [" in text
