@@ -485,7 +485,7 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
             out, rollout_generation(out, generation, settings), settings
         ).replace(str(out), "."),
         "settings": asdict(settings),
-        "fitter": fitter.name.replace("alpha=1.0", f"alpha={settings.ridge_alpha:g}"),
+        "fitter": fitter.name.format(alpha=repr(settings.ridge_alpha)),
     }
     if settings.opponent_model or settings.objective != "win":  # else as written before
         meta["search"] = search_spec(out, generation, settings).replace(str(out), ".")
@@ -559,7 +559,7 @@ def _advantage(x, y, legal, values, alpha: float = 1.0) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Fitter:
-    name: str  # written to the file's [learned.fit] table
+    name: str  # written to the file's [learned.fit] table ({alpha}: the ridge penalty)
     weights: Callable[..., np.ndarray]  # (x, y, legal, values) -> choices x (1 + features)
 
 
@@ -568,7 +568,7 @@ FIT = {
         "sklearn LogisticRegression(C=1.0), multinomial, weighted by the value gap", _logistic
     ),
     "advantage": Fitter(
-        "sklearn Ridge(alpha=1.0) per choice on the search's advantage (its value minus the "
+        "sklearn Ridge(alpha={alpha}) per choice on the search's advantage (its value minus the "
         "legal choices' mean)",
         _advantage,
     ),

@@ -112,7 +112,7 @@ class Lookahead:
         box = self._search(seat_rng, p, player, boxes)
         if self.recorder is not None and self.last_scores.size > 1:
             self.recorder(eng, p, boxes, self.last_scores, box)
-        if self.roll_in is not None and boxes.size > 1:
+        if self.roll_in is not None and self.last_scores.size > 1:  # (a recorded decision)
             box = self.roll_in(eng, p, boxes, box)
         return box
 
@@ -141,7 +141,7 @@ class Lookahead:
         elif self.recorder is not None and self.last_scores.size > 1:
             # (simkit learn records actions: its searches keep mythos=0)
             self.recorder(eng, OLD_ONES, actions, self.last_scores, choice)
-        if not player.mythos and self.roll_in is not None and actions.size > 1:
+        if not player.mythos and self.roll_in is not None and self.last_scores.size > 1:
             choice = self.roll_in(eng, OLD_ONES, actions, choice)
         if player.sites and choice in (L.OOP_PLACE, L.OOP_REVEAL):
             self._search_sites(rng, player, choice)
