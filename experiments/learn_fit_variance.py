@@ -36,11 +36,13 @@ import polars as pl
 from simkit.learn import (
     LearnSettings,
     _advantage,
-    old_ones_wins,
+    decision_arrays,
     opponents,
     side_of,
     weighted_difference,
+    weighted_rate,
     weights_text,
+    wins_against_each,
 )
 
 
@@ -78,10 +80,7 @@ def together(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
 
 def refit(settings: LearnSettings, frame: pl.DataFrame, alpha: float) -> np.ndarray:
     """The advantage fitter's weights on every row of ``frame``."""
-    side = side_of(settings.side)
-    x = frame.select([f"f_{n}" for n in side.features[1:]]).to_numpy()
-    legal = frame.select([f"legal_{n}" for n in side.choices]).to_numpy()
-    values = frame.select([f"value_{n}" for n in side.choices]).to_numpy()
+    x, legal, values = decision_arrays(frame, side_of(settings.side))
     return _advantage(x, None, legal, values, alpha)
 
 
@@ -90,10 +89,7 @@ def played(eng, settings: LearnSettings, weights: np.ndarray, games: int, folder
     learned side's seats."""
     path = folder / "refit.toml"
     path.write_text(weights_text(side_of(settings.side), weights, {"refit": True}))
-    return [
-        old_ones_wins(eng, settings, f"learned:{path}", games, opponent=them)
-        for them, _ in opponents(settings)
-    ]
+    return wins_against_each(eng, settings, f"learned:{path}", games)
 
 
 def main(argv: list[str]) -> int:
@@ -114,17 +110,14 @@ def main(argv: list[str]) -> int:
             fresh = dataclasses.replace(settings, seed=a.fresh)
             weights_all = refit(settings, together(frames), a.fresh_alpha)
             mine = played(eng, fresh, weights_all, a.fresh_games, Path(tmp))
-            first = [
-                old_ones_wins(eng, fresh, settings.first, a.fresh_games, opponent=them)
-                for them, _ in opponents(settings)
-            ]
+            first = wins_against_each(eng, fresh, settings.first, a.fresh_games)
             diff, low, high = weighted_difference(mine, first, weights)
             row = {
                 "fresh_seed": a.fresh,
                 "games": a.fresh_games,
                 "alpha": a.fresh_alpha,
-                "refit": sum(w * m.mean() for w, m in zip(weights, mine, strict=True)),
-                "first_policy": sum(w * f.mean() for w, f in zip(weights, first, strict=True)),
+                "refit": weighted_rate(mine, settings),
+                "first_policy": weighted_rate(first, settings),
                 "diff": diff,
                 "ci95": [low, high],
             }
@@ -133,7 +126,7 @@ def main(argv: list[str]) -> int:
         for name, half, frame in subsets(frames):
             for alpha in a.alphas:
                 wins = played(eng, settings, refit(settings, frame, alpha), a.games, Path(tmp))
-                win = sum(w * m.mean() for w, m in zip(weights, wins, strict=True))
+                win = weighted_rate(wins, settings)
                 row = {"decisions": name, "half": half, "rows": frame.height, "alpha": alpha}
                 print(json.dumps({**row, "old_ones_win": round(float(win), 4)}), flush=True)
     return 0

@@ -458,9 +458,8 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
             f"learn: generation {generation}: the search made no decision with a choice; "
             "record more games (--games)"
         )
-    x = data.select(wanted).to_numpy()
+    x, legal, values = decision_arrays(data, side)
     y = data["chosen"].to_numpy()
-    legal = data.select([f"legal_{n}" for n in side.choices]).to_numpy()
     rng = np.random.default_rng([settings.seed, generation, 7])
     held = rng.random(y.size) < 0.2
     if len(np.unique(y[~held])) < 2:
@@ -468,7 +467,6 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
             f"learn: generation {generation}: the search took one box only in "
             f"{int((~held).sum())} decisions; record more games (--games)"
         )
-    values = data.select([f"value_{n}" for n in side.choices]).to_numpy()
     fitter = FIT[settings.fitter]
     kw = {"alpha": settings.ridge_alpha} if settings.fitter == "advantage" else {}
     weights = fitter.weights(x[~held], y[~held], legal[~held], values[~held], **kw)
@@ -494,6 +492,15 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
 
     _atomic_write(path, lambda tmp: tmp.write_text(weights_text(side, weights, meta)))
     return path
+
+
+def decision_arrays(data, side: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features without the constant, legal, the search's values) of recorded decisions:
+    what a fitter reads besides the choice taken."""
+    x = data.select([f"f_{n}" for n in side.features[1:]]).to_numpy()
+    legal = data.select([f"legal_{n}" for n in side.choices]).to_numpy()
+    values = data.select([f"value_{n}" for n in side.choices]).to_numpy()
+    return x, legal, values
 
 
 def weights_text(side: Side, weights: np.ndarray, meta: dict) -> str:
@@ -587,6 +594,19 @@ def old_ones_wins(
     return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float)
 
 
+def wins_against_each(eng, settings: LearnSettings, strategy: str, games: int) -> list:
+    """``old_ones_wins`` of the held-out games against each of ``opponents``, in order."""
+    return [
+        old_ones_wins(eng, settings, strategy, games, opponent=them)
+        for them, _ in opponents(settings)
+    ]
+
+
+def weighted_rate(wins: list[np.ndarray], settings: LearnSettings) -> float:
+    """The Old Ones' win rate of ``wins_against_each``, weighted by the mixture."""
+    return sum(w * m.mean() for (_, w), m in zip(opponents(settings), wins, strict=True))
+
+
 def timed_wins(settings: LearnSettings, strategy: str, games: int, start: int = 0):
     """(old_ones_wins of games ``start ..`` on a fresh engine, the CPU seconds they took):
     what one process plays."""
@@ -645,11 +665,10 @@ def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
     faced = opponents(settings)
 
     def wins(k: int) -> list[np.ndarray]:  # generation k against each opponent
-        spec = policy_spec(out, k, settings)
-        return [old_ones_wins(eng, settings, spec, n, opponent=them) for them, _ in faced]
+        return wins_against_each(eng, settings, policy_spec(out, k, settings), n)
 
     mine = wins(generation)
-    win = sum(w * m.mean() for (_, w), m in zip(faced, mine, strict=True))
+    win = weighted_rate(mine, settings)
     result = {"generation": generation, "games": n, "old_ones_win": win, "against": []}
     if settings.mixture:
         result["faces"] = [{"spec": them, "weight": w} for them, w in faced]
@@ -662,7 +681,7 @@ def rate(settings: LearnSettings, out: Path, generation: int) -> dict:
             {
                 "generation": other,
                 "name": f"{settings.first} (first rollout policy)" if other == 0 else f"gen{other}",
-                "old_ones_win": sum(w * t.mean() for (_, w), t in zip(faced, theirs, strict=True)),
+                "old_ones_win": weighted_rate(theirs, settings),
                 "diff": diff,
                 "ci_low": low,
                 "ci_high": high,
