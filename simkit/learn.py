@@ -32,7 +32,11 @@ One generation k = 1, 2, ...:
    box from the features to the search's *advantage* for that box (its mean result minus
    the legal boxes' mean), fitted on the decisions where the box was legal, so the
    learned score ranks boxes by how much the search gained from each, not only by which
-   one won. The coefficients are the learned player's box weights, written to
+   one won. With ``candidates`` > 1 the fit is chosen by play: the fit on every
+   training row and ``candidates`` - 1 fits on bootstrap resamples of its games each play
+   ``select_games`` selection games (their own root seed), and the best for its side is
+   kept (a linear fit's play swings with its sample far more than its loss does,
+   docs/strong-play.md). The coefficients are the learned player's box weights, written to
    ``genK.toml`` (played as
    ``learned:DIR/genK.toml``), with the fit's agreement with the search on held-out
    decisions (illegal boxes masked, as in play);
@@ -62,6 +66,9 @@ from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
 
 RATE_ROOT_OFFSET = 1_000_003  # held-out seeds: a root seed no recording uses
+# selection seeds (--candidates): another root no recording or rating of any seed uses
+# (seed + 2,000,029 is never some seed's seed + 1,000,003 below 1,000,026)
+SELECT_ROOT_OFFSET = 2_000_029
 SIDES = ("human", "oop")
 FACED = "faced"  # opponent_model: the player each recorded game drew from the mixture
 ROLLOUT_POLICIES = ("last", "best")  # LearnSettings.rollout_policy
@@ -142,6 +149,12 @@ class LearnSettings:
     # option) lets a fit's play swing with the sample; ~1e4 (on ~1e4 decisions of VP-margin
     # values) keeps it steady (docs/strong-play.md, "What stops the learner")
     ridge_alpha: float = 1.0
+    # choose the fit by play: fit ``candidates`` weight sets on the same labels (the fit on
+    # every training row and bootstrap resamples of the training games), play each on
+    # ``select_games`` selection games (root seed + SELECT_ROOT_OFFSET, not the rating
+    # games) and keep the one whose side does best. 1: the one fit, as before the option
+    candidates: int = 1
+    select_games: int = 1000
 
     @property
     def first(self) -> str:
@@ -178,7 +191,15 @@ class LearnSettings:
         if (self.opponent_model or self.mixture) and self.mode != "revenge":
             what = "--opponent-model models" if self.opponent_model else "--opponent-mixture is"
             raise UserError(f"learn: {what} the other side of --mode revenge")
-        for name, low in (("generations", 1), ("games", 1), ("rollouts", 1), ("rate_games", 2)):
+        numbers = (
+            ("generations", 1),
+            ("games", 1),
+            ("rollouts", 1),
+            ("rate_games", 2),
+            ("candidates", 1),
+            ("select_games", 1),
+        )
+        for name, low in numbers:
             value = getattr(self, name)
             if not isinstance(value, int) or value < low:
                 raise UserError(f"learn: --{name.replace('_', '-')} must be >= {low}, got {value}")
@@ -442,7 +463,12 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
         pl.read_parquet(out / f"gen{k}" / "decisions.parquet") for k in range(1, generation + 1)
     ]
     wanted = [f"f_{n}" for n in side.features[1:]]
-    used = ["chosen", *wanted, *(f"{k}_{n}" for k in ("legal", "value") for n in side.choices)]
+    used = [
+        "game",
+        "chosen",
+        *wanted,
+        *(f"{k}_{n}" for k in ("legal", "value") for n in side.choices),
+    ]
     for k, frame in enumerate(frames, start=1):
         missing = next((c for c in wanted if c not in frame.columns), None)
         if missing:
@@ -452,7 +478,9 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
             )
     # every generation's decisions so far (the aggregate of DAgger; the columns the fit
     # uses: a file recorded before a column was added still joins)
-    data = pl.concat([f.select(used) for f in frames])
+    data = pl.concat(
+        [f.select(used).with_columns(pl.lit(k).alias("gen")) for k, f in enumerate(frames)]
+    )
     if data.height == 0:
         raise UserError(
             f"learn: generation {generation}: the search made no decision with a choice; "
@@ -470,6 +498,15 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
     fitter = FIT[settings.fitter]
     kw = {"alpha": settings.ridge_alpha} if settings.fitter == "advantage" else {}
     weights = fitter.weights(x[~held], y[~held], legal[~held], values[~held], **kw)
+    chosen = {}
+    if settings.candidates > 1:
+        games = (data["gen"] * 1_000_000 + data["game"]).to_numpy()  # a game of a generation
+        fits = [weights]
+        for rows in bootstrap_rows(
+            games, ~held, settings.candidates - 1, (settings.seed, generation)
+        ):
+            fits.append(fitter.weights(x[rows], y[rows], legal[rows], values[rows], **kw))
+        weights, chosen = select_by_play(settings, out, generation, fits)
     full = np.column_stack([np.ones(len(x)), x])
     scores = full @ weights.T
     scores[~legal] = -np.inf
@@ -484,6 +521,7 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
         ).replace(str(out), "."),
         "settings": asdict(settings),
         "fitter": fitter.name.format(alpha=repr(settings.ridge_alpha)),
+        **chosen,
     }
     if settings.opponent_model or settings.objective != "win":  # else as written before
         meta["search"] = search_spec(out, generation, settings).replace(str(out), ".")
@@ -492,6 +530,53 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
 
     _atomic_write(path, lambda tmp: tmp.write_text(weights_text(side, weights, meta)))
     return path
+
+
+def bootstrap_rows(games: np.ndarray, train: np.ndarray, count: int, seed: tuple) -> list:
+    """``count`` bootstrap resamples of the training rows by game: each draws as many of the
+    training games as there are, with replacement, and takes every training row of each
+    (a game's decisions are not independent; the game is the unit of the sample)."""
+    rows = np.flatnonzero(train)
+    order = rows[np.argsort(games[rows], kind="stable")]
+    _, starts, counts = np.unique(games[order], return_index=True, return_counts=True)
+    rng = np.random.default_rng([*seed, 17])
+    out = []
+    for _ in range(count):
+        drawn = rng.integers(0, len(starts), len(starts))
+        out.append(np.concatenate([order[starts[g] : starts[g] + counts[g]] for g in drawn]))
+    return out
+
+
+def select_by_play(
+    settings: LearnSettings, out: Path, generation: int, fits: list[np.ndarray]
+) -> tuple[np.ndarray, dict]:
+    """The candidate fit whose side plays best on the selection games (``select_games`` a
+    player faced, root seed + SELECT_ROOT_OFFSET: neither a recording's nor the rating's),
+    and the [learned.fit] lines that say so. Each candidate is written to
+    ``genK/candidates/cI.toml`` and the rates to ``genK/selection.json``."""
+    from simkit.game.engine import Engine
+
+    side = side_of(settings.side)
+    folder = out / f"gen{generation}" / "candidates"
+    folder.mkdir(parents=True, exist_ok=True)
+    root = settings.seed + SELECT_ROOT_OFFSET
+    eng, rates = Engine(), []
+    for i, weights in enumerate(fits):
+        path = folder / f"c{i}.toml"
+        text = weights_text(side, weights, {"generation": generation, "candidate": i})
+        _atomic_write(path, lambda tmp, text=text: tmp.write_text(text))
+        wins = wins_against_each(eng, settings, f"learned:{path}", settings.select_games, root)
+        rates.append(weighted_rate(wins, settings))
+    best = int(np.argmin(rates) if settings.side == "human" else np.argmax(rates))
+    what = (
+        f"candidate {best} of {len(fits)} (0: the fit on every training row; the others: "
+        f"bootstrap resamples of its games), the best Old Ones' win for its side on "
+        f"{settings.select_games} selection games a player faced (root seed {root})"
+    )
+    result = {"root": root, "games": settings.select_games, "old_ones_win": rates, "chosen": best}
+    text = json.dumps(result, indent=1) + "\n"
+    _atomic_write(folder.parent / "selection.json", lambda tmp: tmp.write_text(text))
+    return fits[best], {"selected": what, "selection_old_ones_win": round(rates[best], 4)}
 
 
 def decision_arrays(data, side: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -583,21 +668,31 @@ FIT = {
 
 
 def old_ones_wins(
-    eng, settings: LearnSettings, strategy: str, games: int, start: int = 0, opponent=None
+    eng,
+    settings: LearnSettings,
+    strategy: str,
+    games: int,
+    start: int = 0,
+    opponent=None,
+    root: int | None = None,
 ) -> np.ndarray:
     """The Old Ones' win (0/1) in each of held-out rating games ``start .. start + games - 1``
     with ``strategy`` in the learned side's seats facing ``opponent`` (default: the first of
-    ``opponents``; root seed ``settings.seed + RATE_ROOT_OFFSET``; game i is the same deal
-    whatever ``start`` a call begins at)."""
+    ``opponents``; root seed ``root``, default ``settings.seed + RATE_ROOT_OFFSET``; game i
+    is the same deal whatever ``start`` a call begins at)."""
     spec = _spec(settings, strategy, opponent)
-    rows, _ = eng.play_many(spec, settings.seed + RATE_ROOT_OFFSET, 0, games, first_game=start)
+    root = settings.seed + RATE_ROOT_OFFSET if root is None else root
+    rows, _ = eng.play_many(spec, root, 0, games, first_game=start)
     return rows[:, L.SUMMARY_COLUMNS.index("old_ones_win")].astype(float)
 
 
-def wins_against_each(eng, settings: LearnSettings, strategy: str, games: int) -> list:
-    """``old_ones_wins`` of the held-out games against each of ``opponents``, in order."""
+def wins_against_each(
+    eng, settings: LearnSettings, strategy: str, games: int, root: int | None = None
+) -> list:
+    """``old_ones_wins`` of the held-out games (or those of ``root``) against each of
+    ``opponents``, in order."""
     return [
-        old_ones_wins(eng, settings, strategy, games, opponent=them)
+        old_ones_wins(eng, settings, strategy, games, opponent=them, root=root)
         for them, _ in opponents(settings)
     ]
 

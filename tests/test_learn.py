@@ -519,6 +519,8 @@ def test_learn_against_a_named_opponent_model_records_that_search_and_says_so(tm
         (["--rollout-policy", "newest"], "--rollout-policy must be last or best"),
         (["--roll-in", "1.5"], "--roll-in must be between 0 and 1"),
         (["--ridge-alpha", "0"], "--ridge-alpha must be > 0"),
+        (["--candidates", "0"], "--candidates must be >= 1"),
+        (["--select-games", "0"], "--select-games must be >= 1"),
     ],
 )
 def test_a_bad_opponent_model_or_first_policy_is_one_line(tmp_path, extra, words):
@@ -742,3 +744,56 @@ def test_a_larger_ridge_alpha_shrinks_the_advantage_weights():
     assert np.abs(loose[:, 1:]).min() > 0.4 and np.abs(tight).max() < 0.2 * np.abs(loose).max()
     # box 0's advantage over the mean of the two is x @ [2, -1, 0.5]
     assert np.allclose(loose[0, 1:], [2.0, -1.0, 0.5], atol=0.02)
+
+
+def test_bootstrap_rows_draw_whole_training_games_with_replacement():
+    """A resample is as many training games as there are, drawn with replacement, each with
+    every one of its training rows and none of its held-out rows; the seed fixes it."""
+    from simkit.learn import bootstrap_rows
+
+    games = np.repeat(np.arange(10), 5)  # 10 games of 5 decisions
+    train = np.ones(50, dtype=bool)
+    train[::5] = False  # each game's first decision is held out
+    a = bootstrap_rows(games, train, 3, (1, 2))
+    assert len(a) == 3
+    for rows in a:
+        assert train[rows].all() and len(rows) == 10 * 4
+        drawn, counts = np.unique(games[rows], return_counts=True)
+        assert (counts % 4 == 0).all()  # a drawn game comes whole, once or more
+        assert len(drawn) < 10 or any(counts > 4)  # with replacement: not every game once
+    again = bootstrap_rows(games, train, 3, (1, 2))
+    assert all(np.array_equal(x, y) for x, y in zip(a, again, strict=True))
+    assert not np.array_equal(a[0], bootstrap_rows(games, train, 1, (1, 3))[0])
+
+
+def test_learn_with_candidates_keeps_the_fit_that_plays_best_on_selection_games(tmp_path):
+    """--candidates 3: three fits of the same labels each play the selection games (their
+    own root seed, not the rating's); the generation's file is the one with the best Old
+    Ones' win for its side (here the Old One player's: the highest), replaying it on those
+    seeds gives its rate, and the file says how it was chosen."""
+    import tomllib
+
+    from simkit.learn import RATE_ROOT_OFFSET, SELECT_ROOT_OFFSET, LearnSettings, old_ones_wins
+
+    argv = [*LEARN_OOP, "--fitter", "advantage", "--candidates", "3", "--select-games", "24"]
+    code, _, err = run_learn(tmp_path / "a", argv=argv)
+    assert code == 0, err
+    gen = tmp_path / "a" / "gen1"
+    sel = json.loads((gen / "selection.json").read_text())
+    assert sel["root"] == 3 + SELECT_ROOT_OFFSET != 3 + RATE_ROOT_OFFSET
+    rates = sel["old_ones_win"]
+    assert len(rates) == 3 and sel["chosen"] == int(np.argmax(rates))
+    doc = tomllib.loads((tmp_path / "a" / "gen1.toml").read_text())["learned"]
+    chosen = tomllib.loads((gen / "candidates" / f"c{sel['chosen']}.toml").read_text())
+    assert doc["weights"] == chosen["learned"]["weights"]
+    assert doc["fit"]["selected"].startswith(f"candidate {sel['chosen']} of 3")
+    assert doc["fit"]["selection_old_ones_win"] == round(max(rates), 4)
+    settings = LearnSettings(mode="revenge", side="oop", difficulty="normal", seed=3)
+    for i, rate in enumerate(rates):  # every candidate's rate is its play on those seeds
+        path = gen / "candidates" / f"c{i}.toml"
+        wins = old_ones_wins(Engine(), settings, f"learned:{path}", 24, root=sel["root"])
+        assert wins.mean() == pytest.approx(rate)
+    fits = {
+        str(tomllib.loads(p.read_text())["learned"]["weights"]) for p in gen.glob("candidates/*")
+    }
+    assert len(fits) > 1  # a resample is another fit (of two games, one may draw both)

@@ -140,6 +140,22 @@ def learn(
             "fit's play steady from sample to sample, docs/strong-play.md).",
         ),
     ] = 1.0,
+    candidates: Annotated[
+        int,
+        typer.Option(
+            "--candidates",
+            help="Choose each generation's fit by play: fit this many weight sets on the "
+            "same labels (the fit on every training row and bootstrap resamples of its "
+            "games), play each on --select-games selection games (seeds neither recorded "
+            "nor rated on) and keep the best (1: the one fit).",
+        ),
+    ] = 1,
+    select_games: Annotated[
+        int,
+        typer.Option(
+            "--select-games", help="Selection games a candidate plays against each opponent."
+        ),
+    ] = 1000,
     json_out: JsonOption = False,
 ) -> None:
     """Expert iteration (``--help``: the decorator's help text)."""
@@ -178,6 +194,8 @@ def learn(
         rollout_policy=rollout_policy.strip(),
         roll_in=roll_in,
         ridge_alpha=ridge_alpha,
+        candidates=candidates,
+        select_games=select_games,
         mixture=read_mixture(opponent_mixture, side) if opponent_mixture else "",
     )
     settings.check()  # every setting and strategy named: one line now, not mid-run
