@@ -66,8 +66,8 @@ from simkit.errors import UserError
 from simkit.kernels.low import game_layout as L
 
 RATE_ROOT_OFFSET = 1_000_003  # held-out seeds: a root seed no recording uses
-# selection seeds (--candidates): another root no recording or rating of any seed uses
-# (seed + 2,000,029 is never some seed's seed + 1,000,003 below 1,000,026)
+# selection seeds (--candidates): a root no recording uses, nor the rating of any seed below
+# 1,000,026 (seed s selects on s + 2,000,029, which is seed s + 1,000,026's rating root)
 SELECT_ROOT_OFFSET = 2_000_029
 SIDES = ("human", "oop")
 FACED = "faced"  # opponent_model: the player each recorded game drew from the mixture
@@ -452,7 +452,8 @@ def record(settings: LearnSettings, out: Path, generation: int, progress=None) -
 
 
 def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
-    """Step 2: the box weights from the search's decisions (``settings.fitter``)."""
+    """Step 2: the box weights from the search's decisions (``settings.fitter``; with
+    ``settings.candidates`` > 1, the candidate fit that plays best, ``select_by_play``)."""
     import polars as pl
 
     path = out / f"gen{generation}.toml"
