@@ -36,7 +36,9 @@ One generation k = 1, 2, ...:
    training row and ``candidates`` - 1 fits on bootstrap resamples of its games each play
    ``select_games`` selection games (their own root seed), and the best for its side is
    kept (a linear fit's play swings with its sample far more than its loss does,
-   docs/strong-play.md). The coefficients are the learned player's box weights, written to
+   docs/strong-play.md); with ``incumbent`` the previous generation's player is a
+   candidate too, so a generation that plays worse on its selection games is never kept
+   (gating by play). The coefficients are the learned player's box weights, written to
    ``genK.toml`` (played as
    ``learned:DIR/genK.toml``), with the fit's agreement with the search on held-out
    decisions (illegal boxes masked, as in play);
@@ -155,6 +157,10 @@ class LearnSettings:
     # games) and keep the one whose side does best. 1: the one fit, as before the option
     candidates: int = 1
     select_games: int = 1000
+    # keep the incumbent: from generation 2 on the previous generation's player is one more
+    # candidate, and generation k selects on its own games (k-1)N .. kN-1 of the selection
+    # root: the incumbent was not chosen on them, so its rate there carries no winner's curse
+    incumbent: bool = False
 
     @property
     def first(self) -> str:
@@ -361,6 +367,12 @@ def roll_in_weights(settings: LearnSettings, out: Path, generation: int) -> np.n
     spec = policy_spec(out, rollout_generation(out, generation, settings), settings)
     if settings.roll_in <= 0 or not spec.startswith("learned:"):
         return None
+    return player_weights(settings, spec)
+
+
+def player_weights(settings: LearnSettings, spec: str) -> np.ndarray:
+    """The (choices x (1 + features)) weights of the learned side's player ``spec`` (a
+    ``learned:PATH`` file), over every feature of this engine."""
     from strategies.old_ones import parse_oop
     from strategies.registry import parse_one
 
@@ -500,13 +512,15 @@ def fit(settings: LearnSettings, out: Path, generation: int) -> Path:
     kw = {"alpha": settings.ridge_alpha} if settings.fitter == "advantage" else {}
     weights = fitter.weights(x[~held], y[~held], legal[~held], values[~held], **kw)
     chosen = {}
-    if settings.candidates > 1:
+    if settings.candidates > 1 or settings.incumbent and generation > 1:
         games = (data["gen"] * 1_000_000 + data["game"]).to_numpy()  # a game of a generation
         fits = [weights]
         for rows in bootstrap_rows(
             games, ~held, settings.candidates - 1, (settings.seed, generation)
         ):
             fits.append(fitter.weights(x[rows], y[rows], legal[rows], values[rows], **kw))
+        if settings.incumbent and generation > 1:
+            fits.append(player_weights(settings, policy_spec(out, generation - 1, settings)))
         weights, chosen = select_by_play(settings, out, generation, fits)
     full = np.column_stack([np.ones(len(x)), x])
     scores = full @ weights.T
@@ -552,21 +566,26 @@ def select_by_play(
     settings: LearnSettings, out: Path, generation: int, fits: list[np.ndarray]
 ) -> tuple[np.ndarray, dict]:
     """The candidate fit whose side plays best on the selection games (``select_games`` a
-    player faced, root seed + SELECT_ROOT_OFFSET: neither a recording's nor the rating's),
-    and the [learned.fit] lines that say so. Each candidate is written to
-    ``genK/candidates/cI.toml`` and the rates to ``genK/selection.json``."""
+    player faced, root seed + SELECT_ROOT_OFFSET: neither a recording's nor the rating's;
+    with ``settings.incumbent`` the generation's own games of that root, and the last of
+    ``fits`` is the previous generation's player), and the [learned.fit] lines that say so.
+    Each candidate is written to ``genK/candidates/cI.toml`` and the rates to
+    ``genK/selection.json``."""
     from simkit.game.engine import Engine
 
     side = side_of(settings.side)
     folder = out / f"gen{generation}" / "candidates"
     folder.mkdir(parents=True, exist_ok=True)
     root = settings.seed + SELECT_ROOT_OFFSET
+    start = (generation - 1) * settings.select_games if settings.incumbent else 0
+    incumbent = len(fits) - 1 if settings.incumbent and generation > 1 else None
     eng, rates = Engine(), []
     for i, weights in enumerate(fits):
         path = folder / f"c{i}.toml"
         text = weights_text(side, weights, {"generation": generation, "candidate": i})
         _atomic_write(path, lambda tmp, text=text: tmp.write_text(text))
-        wins = wins_against_each(eng, settings, f"learned:{path}", settings.select_games, root)
+        n = settings.select_games
+        wins = wins_against_each(eng, settings, f"learned:{path}", n, root, start)
         rates.append(weighted_rate(wins, settings))
     best = int(np.argmin(rates) if settings.side == "human" else np.argmax(rates))
     what = (
@@ -575,6 +594,18 @@ def select_by_play(
         f"{settings.select_games} selection games a player faced (root seed {root})"
     )
     result = {"root": root, "games": settings.select_games, "old_ones_win": rates, "chosen": best}
+    if settings.incumbent:  # (without it, the text and file of runs made before the option)
+        kind = "the fit on every training row" if best == 0 else "a bootstrap resample"
+        if best == incumbent:
+            kind = f"the incumbent, generation {generation - 1}'s player"
+        what = (
+            f"candidate {best} of {len(fits)} ({kind}; "
+            + ("the last is the incumbent; " if incumbent is not None else "")
+            + f"0 is the fit on every training row, the others bootstrap resamples of its "
+            f"games), the best Old Ones' win for its side on selection games {start} to "
+            f"{start + settings.select_games - 1} a player faced (root seed {root})"
+        )
+        result.update(first_game=start, incumbent=incumbent)
     text = json.dumps(result, indent=1) + "\n"
     _atomic_write(folder.parent / "selection.json", lambda tmp: tmp.write_text(text))
     return fits[best], {"selected": what, "selection_old_ones_win": round(rates[best], 4)}
@@ -688,12 +719,17 @@ def old_ones_wins(
 
 
 def wins_against_each(
-    eng, settings: LearnSettings, strategy: str, games: int, root: int | None = None
+    eng,
+    settings: LearnSettings,
+    strategy: str,
+    games: int,
+    root: int | None = None,
+    start: int = 0,
 ) -> list:
-    """``old_ones_wins`` of the held-out games (or those of ``root``) against each of
-    ``opponents``, in order."""
+    """``old_ones_wins`` of the held-out games (or those of ``root``; games ``start ..``)
+    against each of ``opponents``, in order."""
     return [
-        old_ones_wins(eng, settings, strategy, games, opponent=them, root=root)
+        old_ones_wins(eng, settings, strategy, games, start, opponent=them, root=root)
         for them, _ in opponents(settings)
     ]
 

@@ -23,6 +23,9 @@ from strategies.registry import parse_one
 
 NF, NB = L.LEARN_NUM_FEATURES, L.NUM_BOXES
 NA, NFO = L.NUM_OOP_ACTIONS, L.OOP_LEARN_NUM_FEATURES
+SHIPPED_SEL_OOP = (
+    Path(__file__).parents[1] / "experiments/strategies/learned_sel_oop_revenge_2h_normal.toml"
+)
 
 
 def write_weights(path, weights, base=None, features=None, choices=None, side="human", fmt=None):
@@ -797,3 +800,55 @@ def test_learn_with_candidates_keeps_the_fit_that_plays_best_on_selection_games(
         str(tomllib.loads(p.read_text())["learned"]["weights"]) for p in gen.glob("candidates/*")
     }
     assert len(fits) > 1  # a resample is another fit (of two games, one may draw both)
+
+
+def test_keeping_the_incumbent_adds_the_last_generation_and_selects_on_new_games(tmp_path):
+    """--keep-incumbent: generation 1 selects among its fits on selection games 0..N-1;
+    generation 2 adds generation 1's player as its last candidate and selects on games
+    N..2N-1 (not those generation 1 was chosen on); every rate is that candidate's replay
+    there and the kept file is the best one."""
+    from simkit.learn import SELECT_ROOT_OFFSET, LearnSettings, old_ones_wins
+
+    argv = [a if a != "1" else "2" for a in LEARN_OOP]  # --generations 2
+    assert argv[argv.index("--generations") + 1] == "2"
+    argv += ["--fitter", "advantage", "--candidates", "2", "--select-games", "16"]
+    code, _, err = run_learn(tmp_path / "a", argv=[*argv, "--keep-incumbent"])
+    assert code == 0, err
+    first = json.loads((tmp_path / "a" / "gen1" / "selection.json").read_text())
+    assert first["first_game"] == 0 and first["incumbent"] is None
+    assert len(first["old_ones_win"]) == 2
+    gen = tmp_path / "a" / "gen2"
+    sel = json.loads((gen / "selection.json").read_text())
+    assert sel["root"] == 3 + SELECT_ROOT_OFFSET and sel["first_game"] == 16
+    rates = sel["old_ones_win"]
+    assert sel["incumbent"] == 2 and len(rates) == 3 and sel["chosen"] == int(np.argmax(rates))
+    weights = {  # the incumbent candidate is generation 1's player
+        p.name: tomllib.loads(p.read_text())["learned"]["weights"]
+        for p in (tmp_path / "a" / "gen1.toml", tmp_path / "a" / "gen2.toml", *gen.glob("c*/*"))
+    }
+    assert weights["c2.toml"] == weights["gen1.toml"]
+    assert weights["gen2.toml"] == weights[f"c{sel['chosen']}.toml"]
+    settings = LearnSettings(mode="revenge", side="oop", difficulty="normal", seed=3)
+    for i, rate in enumerate(rates):
+        spec = f"learned:{gen / 'candidates' / f'c{i}.toml'}"
+        wins = old_ones_wins(Engine(), settings, spec, 16, 16, root=sel["root"])
+        assert wins.mean() == pytest.approx(rate)
+
+
+def test_the_incumbent_is_kept_when_no_new_fit_plays_better(tmp_path):
+    """A new fit that always reveals (it wins 0.375 of these 40 games, the shipped learned
+    Old One player 0.925): generation 2 keeps the incumbent's weights and says so."""
+    from simkit.learn import LearnSettings, player_weights, select_by_play
+
+    settings = LearnSettings(
+        mode="revenge", side="oop", difficulty="normal", seed=3, incumbent=True, select_games=40
+    )
+    good = player_weights(settings, f"learned:{SHIPPED_SEL_OOP}")
+    reveal = np.zeros_like(good)
+    reveal[L.OOP_ACTION_NAMES.index("reveal"), 0] = 1.0
+    kept, meta = select_by_play(settings, tmp_path, 2, [reveal, good])
+    sel = json.loads((tmp_path / "gen2" / "selection.json").read_text())
+    assert sel["chosen"] == sel["incumbent"] == 1 and sel["first_game"] == 40
+    assert sel["old_ones_win"][1] > sel["old_ones_win"][0]
+    assert np.array_equal(kept, good)
+    assert meta["selected"].startswith("candidate 1 of 2 (the incumbent, generation 1's player")

@@ -156,6 +156,15 @@ def learn(
             "--select-games", help="Selection games a candidate plays against each opponent."
         ),
     ] = 1000,
+    keep_incumbent: Annotated[
+        bool,
+        typer.Option(
+            "--keep-incumbent",
+            help="From generation 2 on, the previous generation's player is one more "
+            "candidate (gating by play: a generation that plays worse is not kept); each "
+            "generation then selects on its own selection games.",
+        ),
+    ] = False,
     json_out: JsonOption = False,
 ) -> None:
     """Expert iteration (``--help``: the decorator's help text)."""
@@ -196,6 +205,7 @@ def learn(
         ridge_alpha=ridge_alpha,
         candidates=candidates,
         select_games=select_games,
+        incumbent=keep_incumbent,
         mixture=read_mixture(opponent_mixture, side) if opponent_mixture else "",
     )
     settings.check()  # every setting and strategy named: one line now, not mid-run
