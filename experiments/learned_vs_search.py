@@ -12,7 +12,12 @@ rollout policy (the learned file itself, say: the search of the loop's next gene
 rollout policy rusher), against ``--humans`` (default balanced). Prints the Old One
 player's win rate of each and the paired difference (learned - search) with its normal 95%
 interval: the issue's "within ±0.03" test; ``sum_diff`` and ``sum_diff_sq`` let batches
-(``--first-game``) be added up exactly.
+(``--first-game``) be added up exactly:
+
+    .venv/bin/python experiments/learned_vs_search.py --combine a.json b.json
+
+prints the result of the games of every batch (the same players and cell, game ranges
+that meet without overlap) as one run of them would.
 Seeds and specs: simkit.learn.old_ones_wins, the learn loop's held-out rating games (seed 1).
 """
 
@@ -20,12 +25,70 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import sys
+from pathlib import Path
 
+from simkit.core.stats import Z95
 from simkit.learn import LearnSettings, held_out_wins
 from simkit.tune.games import paired
 
+SAME = ("side", "learned", "search", "against", "difficulty", "players")  # of every batch
+
+
+def combine(parts: list[dict]) -> dict:
+    """One result of the batches ``parts`` (this script's output each): the same players and
+    cell, game ranges that meet without overlap; the rates and the paired interval of all
+    their games, as one run of them prints (the CPU seconds summed). A mismatch raises
+    ValueError naming the field."""
+    if not parts:
+        raise ValueError("no batch to combine")
+    parts = sorted(parts, key=lambda p: p["first_game"])
+    for p in parts[1:]:
+        bad = next((k for k in SAME if p[k] != parts[0][k]), None)
+        if bad:
+            raise ValueError(f"{bad}: {p[bad]!r} is not {parts[0][bad]!r}")
+    for a, b in zip(parts, parts[1:], strict=False):
+        if a["first_game"] + a["games"] != b["first_game"]:
+            raise ValueError(
+                f"first_game: games {a['first_game']}-{a['first_game'] + a['games'] - 1} and "
+                f"{b['first_game']}-{b['first_game'] + b['games'] - 1} do not meet"
+            )
+    n = sum(p["games"] for p in parts)
+    s = sum(p["sum_diff"] for p in parts)
+    ss = sum(p["sum_diff_sq"] for p in parts)
+    mean = s / n
+    half = Z95 * math.sqrt((ss - s * s / n) / (n - 1) / n) if n > 1 else math.inf
+
+    def rate(key: str) -> float:  # wins are whole: a 4-place rate of < 5,000 games is exact
+        return round(sum(round(p[key] * p["games"]) for p in parts) / n, 4)
+
+    return {
+        **{k: parts[0][k] for k in SAME},
+        "games": n,
+        "first_game": parts[0]["first_game"],
+        "sum_diff": s,
+        "sum_diff_sq": ss,
+        "oop_win_learned": rate("oop_win_learned"),
+        "oop_win_search": rate("oop_win_search"),
+        "diff": round(mean, 4),
+        "ci_low": round(mean - half, 4),
+        "ci_high": round(mean + half, 4),
+        "cpu_s_learned": round(sum(p["cpu_s_learned"] for p in parts), 1),
+        "cpu_s_search": round(sum(p["cpu_s_search"] for p in parts), 1),
+    }
+
 
 def main(argv: list[str] | None = None) -> dict:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--combine"]:
+        try:
+            out = combine([json.loads(Path(f).read_text()) for f in argv[1:]])
+        except (OSError, ValueError, KeyError) as exc:  # a missing file, field or range
+            print(f"learned_vs_search.py --combine: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        print(json.dumps(out))
+        return out
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--side", choices=("human", "oop"), required=True)
     ap.add_argument("--learned", required=True)

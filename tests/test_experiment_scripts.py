@@ -375,6 +375,29 @@ def test_learned_vs_search_gives_the_same_games_on_two_processes():
     assert 3 * head["oop_win_search"] + 2 * tail["oop_win_search"] == pytest.approx(
         5 * one["oop_win_search"], abs=1e-3
     )  # (the rates are rounded to 4 places)
+    both = script["combine"]([tail, head])  # --combine: the two batches are the one run
+    for key in ("games", "first_game", "oop_win_learned", "oop_win_search", "diff", "ci_low"):
+        assert both[key] == one[key], key
+    assert both["ci_high"] == one["ci_high"]
+    with pytest.raises(ValueError, match="first_game: games 0-2 and 4-5 do not meet"):
+        script["combine"]([head, {**tail, "first_game": 4}])
+    with pytest.raises(ValueError, match="difficulty: 'hard'"):
+        script["combine"]([head, {**tail, "difficulty": "hard"}])
+
+
+def test_combining_batches_that_do_not_meet_exits_2_with_one_line(tmp_path, capsys):
+    script = runpy.run_path(str(ROOT / "experiments/learned_vs_search.py"))
+    batch = {"side": "oop", "learned": "x", "search": "s", "against": "balanced"}
+    batch |= {"difficulty": "normal", "players": 2, "sum_diff": 1, "sum_diff_sq": 1}
+    batch |= {"oop_win_learned": 0.5, "oop_win_search": 0.5, "cpu_s_learned": 1}
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({**batch, "games": 10, "first_game": 0, "cpu_s_search": 1}))
+    b.write_text(json.dumps({**batch, "games": 10, "first_game": 5, "cpu_s_search": 1}))
+    with pytest.raises(SystemExit) as exit_:
+        script["main"](["--combine", str(a), str(b)])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1
+    assert "games 0-9 and 5-14 do not meet" in err
 
 
 @pytest.mark.parametrize(
