@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 from simkit.board import load_map, load_survey_tiles, place_ports, setup_board  # noqa: E402
 from simkit.datapack import load_pack  # noqa: E402
 from simkit.kernels.low import movement as M  # noqa: E402
-from simkit.kernels.low.board import distance_field  # noqa: E402
+from simkit.kernels.low.board import all_pairs_distances, distance_field, nearest_field  # noqa: E402
 from simkit.names import OLD_ONES, TEMPLE  # noqa: E402
 
 
@@ -35,6 +35,14 @@ def _fields(neighbors, target, dist, queue, reps):
     total = 0
     for _ in range(reps):
         total += distance_field(neighbors, target, dist, queue)
+    return total
+
+
+@nb.njit
+def _table_fields(hex_dist, target, dist, reps):
+    total = 0
+    for _ in range(reps):
+        total += nearest_field(hex_dist, target, dist)
     return total
 
 
@@ -83,6 +91,7 @@ def main() -> None:
     dist = np.zeros(n, dtype=np.int32)
     port_dist = np.zeros(n, dtype=np.int32)
     queue = np.zeros(n, dtype=np.int32)
+    hex_dist = all_pairs_distances(board.neighbors)
 
     # -- compile (empty cache) ---------------------------------------------------------
     with Timer() as t:
@@ -99,7 +108,6 @@ def main() -> None:
         mover_face_up=face_up,
         dist=dist,
         port_dist=port_dist,
-        queue=queue,
     )
 
     def phase(cards, policy, stop_at_farm):
@@ -119,6 +127,7 @@ def main() -> None:
     )
     with Timer() as t:
         _fields(board.neighbors, target, dist, queue, 1)
+        _table_fields(hex_dist, target, dist, 1)
         loop_kit = M.new_kit(board.neighbors, target.copy(), farm.copy(), movers.copy(), **tables)
         _phases(1, loop_kit, cards2, M.CHOOSE_COMPASS, rng, False, target, farm, movers)
     emit("board_compile_bench_loops", t.seconds, "s", note="the benchmark's own numba loops")
@@ -136,6 +145,18 @@ def main() -> None:
         reps=reps,
         where="numba loop",
         target_us=5.0,
+    )
+    # the same field read from the all-pairs table (what the engine uses since 2026-12-07)
+    with Timer() as t:
+        _table_fields(hex_dist, target, dist, reps)
+    emit(
+        "board_distance_field_eastern_table",
+        t.seconds / reps * 1e6,
+        "us",
+        hexes=n,
+        targets=int(target.sum()),
+        reps=reps,
+        where="numba loop, nearest_field over all_pairs_distances",
     )
     calls = reps // 10
     start = time.perf_counter()

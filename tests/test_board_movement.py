@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from simkit.board import distances, make_board, move_card
 from simkit.board.fixtures import column, hexagon, hexagon_coords, single_hex, two_islands
 from simkit.kernels.low import movement as M
+from simkit.kernels.low.board import FAR, all_pairs_distances, distance_field, nearest_field
 from simkit.names import OLD_ONES, SHOGGOTH, TEMPLE, ZOMBIE
 
 CW, CCW = 1, -1
@@ -165,6 +166,26 @@ def test_distance_field_equals_brute_force_bfs(case):
         ds = [brute_force_distance(coords, t, h) for t in np.flatnonzero(targets)]
         ds = [d for d in ds if d >= 0]
         assert dist[h] == (min(ds) if ds else -1)
+
+
+@FAST
+@given(small_maps())
+def test_the_table_field_equals_the_breadth_first_field(case):
+    # the engine reads its fields from the all-pairs table (nearest_field); the numbers and
+    # the count of hexes reached must be the search's, islands and no targets included
+    coords, targets = case
+    board = make_board(coords)
+    n = len(coords)
+    bfs, table = np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
+    reached = distance_field(board.neighbors, targets, bfs, np.zeros(n, dtype=np.int32))
+    hex_dist = all_pairs_distances(board.neighbors)
+    assert nearest_field(hex_dist, targets, table) == reached
+    assert table.tolist() == bfs.tolist()
+
+
+def test_the_all_pairs_table_marks_other_islands_far():
+    hex_dist = all_pairs_distances(two_islands().neighbors)
+    assert hex_dist[0, 0] == 0 and (hex_dist[0, 7:] == FAR).all() and (hex_dist[0, :7] < FAR).all()
 
 
 @FAST

@@ -13,6 +13,7 @@ from simkit.game.config import GameRules
 from simkit.game.readings import load_readings, reading_vector
 from simkit.kernels.low import combat_layout as C
 from simkit.kernels.low import game_layout as L
+from simkit.kernels.low.board import all_pairs_distances
 
 LOG_CAPACITY = 8192
 
@@ -61,6 +62,7 @@ def build_static(board: Board, tiles: SurveyTiles, data: AuzData, rules: GameRul
             level_harm[lv] = harm_rate[kind[real]].mean(axis=0)
     return L.Static(
         neighbors=board.neighbors.astype(np.int32),
+        hex_dist=all_pairs_distances(board.neighbors.astype(np.int32)),
         hex_terrain=board.hex_terrain.astype(np.int64),
         hex_level=board.hex_level.astype(np.int64),
         hex_port=board.hex_port.astype(bool),

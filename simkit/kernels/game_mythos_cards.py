@@ -18,7 +18,7 @@ from simkit.kernels.game_combat import oop_unit_vp
 from simkit.kernels.game_defence import count_in_hex, resolve_revenge_fights
 from simkit.kernels.game_old_ones import movers_exist
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.board import OUTBACK, distance_field
+from simkit.kernels.low.board import OUTBACK, nearest_field
 from simkit.kernels.low.game_common import flip_tile, log_event, now, occupy, refresh_blocked
 from simkit.kernels.low.jit import kernel
 
@@ -177,7 +177,7 @@ def blight_candidate(S, X):
 def dist2_to_mask(S, W):
     """W.dist2 = steps to the nearest hex of W.mask (the strategies' memo of W.dist2,
     CTX_S_DIST2, is stale after it)."""
-    distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+    nearest_field(S.hex_dist, W.mask, W.dist2)
     W.ctx[L.CTX_S_DIST2] = 0
 
 

@@ -17,7 +17,7 @@ from simkit.kernels.low import game_layout as L
 from simkit.kernels.low.board import (
     PORT_RANDOM,
     SurveyKit,
-    distance_field,
+    nearest_field,
     place_ports,
     random_survey_setup,
     shuffle_prefix,
@@ -248,7 +248,7 @@ def setup_game(rngs, S, X, W, setup):
         X.hex_target[h] = True
         for m in range(n):
             W.mask[m] = m == h
-        distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+        nearest_field(S.hex_dist, W.mask, W.dist2)
         for m in range(n):
             X.port_dist[p, m] = W.dist2[m]
     for p in range(num_players - 1, -1, -1):

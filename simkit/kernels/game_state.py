@@ -76,6 +76,7 @@ def to_refs(S: L.Static, X: L.State, W: L.Work):
         X.hex_target,
         X.hex_farm,
         X.tile_hex,
+        hex_dist=S.hex_dist,
         card_moves=S.card_moves,
         card_compass=S.card_compass,
         card_rotation=S.card_rotation,
@@ -86,7 +87,6 @@ def to_refs(S: L.Static, X: L.State, W: L.Work):
         mover_stopped=W.stopped,
         dist=W.dist,
         port_dist=W.dist2,
-        queue=W.queue,
         before=W.before,
         cand=W.cand6,
     )

@@ -9,7 +9,7 @@ W.vals, W.choice, W.force). Face-down tiles are judged by level only (no peeking
 """
 
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.board import distance_field
+from simkit.kernels.low.board import nearest_field
 from simkit.kernels.low.game_common import (
     ensure_dist,
     joined_by_rail,
@@ -447,7 +447,7 @@ def pick_track_toward(rng, S, X, W, p, n):
         for h in range(W.mask.size):
             W.mask[h] = False
         W.mask[goal] = True
-        distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+        nearest_field(S.hex_dist, W.mask, W.dist2)
         W.ctx[L.CTX_S_DIST2] = L.DIST2_GOAL
         W.ctx[L.CTX_S_GOAL] = goal
     best = 0
@@ -472,7 +472,7 @@ def pick_farm_heuristic(S, X, W, p, n):
                 any_oo |= X.hex_blocked[h]
             if not any_oo:
                 return 0
-            distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+            nearest_field(S.hex_dist, W.mask, W.dist2)
             W.ctx[L.CTX_S_DIST2] = L.DIST2_OLD_ONES
         best = 0
         best_v = -1

@@ -9,7 +9,7 @@ state; ``rng`` is the Old One player's stream (game_layout.RNG_OOP).
 """
 
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.board import distance_field
+from simkit.kernels.low.board import nearest_field
 from simkit.kernels.low.jit import kernel
 from simkit.kernels.low.rand import uniform
 from strategies.old_ones.learned import KIND_LEARNED, best_action, oop_features, port_defence
@@ -146,7 +146,7 @@ def pick_site(rng, S, X, W, n, target_p):
             W.mask[h] = X.hex_farm[h] == 1
             any_farm = any_farm or W.mask[h]
         if any_farm:
-            distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+            nearest_field(S.hex_dist, W.mask, W.dist2)
             W.ctx[L.CTX_S_DIST2] = 0  # the engine's memo of dist2 is stale now
         else:
             farm_bias = False

@@ -12,11 +12,15 @@ Layout shared with simkit/kernels/low/movement.py and the full-game engine (plai
                                           always equal to edge_owner[neighbors[h, k], (k+3)%6]
     hex_blocked         bool  [n_hex]     an Old One tile (face up or down) is in the hex
     dist, queue         int32 [n_hex]     caller-owned scratch (no allocation in hot loops)
+    hex_dist[a, b]      int32 [n_hex, n_hex] steps from a to b, every hex crossable, FAR if
+                                          none (all_pairs_distances; nearest_field reads it)
 
 Hex indices run 0..n_hex-1 in ascending printed hex number, so "lowest-numbered hex"
 is "lowest index". Chance is separate from resolution: the survey and port kernels take
 pre-drawn arrays or an explicit ``np.random.Generator`` and use only ``uniform(rng)``.
 """
+
+import numpy as np
 
 from simkit.kernels.low.jit import define_kit, kernel
 from simkit.kernels.low.rand import uniform
@@ -41,6 +45,66 @@ def distance_field(neighbors, target_mask, dist, queue):
     hexes reached. ``dist`` and ``queue`` are int32 scratch of length n_hex.
     """
     return spread(neighbors, dist, queue, sources(neighbors, target_mask, dist, queue), None)
+
+
+FAR = 1 << 30  # hex_dist's "no path" (larger than any sum of steps, so min() passes over it)
+
+
+def all_pairs_distances(neighbors):
+    """hex_dist[a, b] = steps from a to b over the whole map (every hex may be crossed, as
+    for distance_field), ``FAR`` when b cannot be reached from a. int32 [n_hex, n_hex]."""
+    n = neighbors.shape[0]
+    out = np.empty((n, n), dtype=np.int32)
+    mask = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int32)
+    for a in range(n):
+        mask[a] = True
+        distance_field(neighbors, mask, out[a], queue)
+        mask[a] = False
+    out[out < 0] = FAR
+    return out
+
+
+@kernel(nrt=False)
+def nearest_field(hex_dist, target_mask, dist):
+    """distance_field's result read from the map's all-pairs table: dist[h] = steps from h
+    to the nearest target, -1 if none is reachable. Returns the number of hexes reached.
+
+    The same numbers as the breadth-first search (a shortest path is a shortest path), at
+    a fraction of its cost: a row minimum per target, which LLVM vectorises, instead of a
+    queue walk with a branch per side. Old One movement and the strategies' fields ask this
+    many times a game; the attack distances (which may not cross Old Ones) still search.
+    """
+    open_field(dist)
+    for t in range(dist.size):
+        if target_mask[t]:
+            add_target(hex_dist, t, dist)
+    return close_field(dist)
+
+
+@kernel(inline="always")
+def open_field(dist):
+    """Start a table field: no target yet (every hex FAR)."""
+    for h in range(dist.size):
+        dist[h] = FAR
+
+
+@kernel(inline="always")
+def add_target(hex_dist, t, dist):
+    """Let hex t be a target of the field being built."""
+    for h in range(dist.size):
+        dist[h] = min(dist[h], hex_dist[t, h])  # no branch: LLVM vectorises it
+
+
+@kernel(inline="always")
+def close_field(dist):
+    """Finish a table field: FAR becomes -1 (unreachable). Returns the hexes reached."""
+    unreached = 0
+    for h in range(dist.size):
+        far = dist[h] >= FAR
+        unreached += far
+        dist[h] = -1 if far else dist[h]  # a select, not a branch
+    return dist.size - unreached
 
 
 @kernel(inline="always")

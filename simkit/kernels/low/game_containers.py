@@ -12,6 +12,7 @@ Static = namedtuple(
     "Static",
     (
         "neighbors",  # int32 [n, 6]
+        "hex_dist",  # int32 [n, n] steps between hexes (board.all_pairs_distances)
         "hex_terrain",  # int64 [n]
         "hex_level",  # int64 [n]
         "hex_port",  # bool  [n] port symbol

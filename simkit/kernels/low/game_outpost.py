@@ -10,7 +10,7 @@ Strategies ask :func:`outpost_site` (where one would go); the engine places it w
 """
 
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.board import clear_network, distance_field
+from simkit.kernels.low.board import clear_network, nearest_field
 from simkit.kernels.low.game_common import is_revenge_like, log_event
 from simkit.kernels.low.jit import kernel
 
@@ -49,7 +49,7 @@ def outpost_site(S, X, W, p, reach):
     if not any_ and reach >= 0:
         return -1
     if any_:
-        distance_field(S.neighbors, W.mask, W.dist2, W.queue)
+        nearest_field(S.hex_dist, W.mask, W.dist2)
     W.ctx[L.CTX_S_DIST2] = 0
     clear_network(S.neighbors, X.edge_owner, p, X.pl[p, L.P_PORT], X.hex_old_ones, W.clear, W.queue)
     W.ctx[L.CTX_DIST_OK] = 0

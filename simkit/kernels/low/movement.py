@@ -13,7 +13,8 @@ fields use the layout of simkit/kernels/low/board.py, plus:
     mover_type   int64 [m]      Old One type of tile i; mover_face_up bool [m]
     card_moves   bool [cards, types]  the types a movement card circles; card_compass,
                                 card_rotation int64 [cards]; type_moves bool [types]
-    dist, port_dist, queue int32 [n_hex], before int64 [m], cand int64 [6]: scratch
+    hex_dist     int32 [n_hex, n_hex]  the map's all-pairs steps (board.all_pairs_distances)
+    dist, port_dist int32 [n_hex], before int64 [m], cand int64 [6]: scratch
 
 A card's compass number is 1..6 (direction index compass-1) and its rotation +1
 (clockwise) or -1 (anticlockwise). Scalars (a card's compass, the policy, the rng) are
@@ -31,7 +32,14 @@ policy dispatched inside numba (one compiled kernel for every policy), see
 
 import numpy as np
 
-from simkit.kernels.low.board import NUM_DIRS, distance_field, spread
+from simkit.kernels.low.board import (
+    NUM_DIRS,
+    add_target,
+    all_pairs_distances,
+    close_field,
+    nearest_field,
+    open_field,
+)
 from simkit.kernels.low.jit import define_kit, kernel
 from simkit.kernels.low.rand import uniform
 from simkit.names import TEMPLE
@@ -44,6 +52,7 @@ CHOOSE_LOWEST = 3  # the eligible hex with the lowest number
 
 KIT_FIELDS = (
     "neighbors",
+    "hex_dist",
     "card_moves",
     "card_compass",
     "card_rotation",
@@ -57,7 +66,6 @@ KIT_FIELDS = (
     "mover_stopped",
     "dist",
     "port_dist",
-    "queue",
     "before",
     "cand",
 )
@@ -81,9 +89,9 @@ def new_kit(neighbors, hex_target, hex_farm, mover_hex, **arrays) -> MoveKit:
         "mover_face_up": np.ones(m, dtype=np.bool_),
         "mover_moves": np.ones(m, dtype=np.bool_),
         "mover_stopped": np.zeros(m, dtype=np.bool_),
+        "hex_dist": None,  # all_pairs_distances(neighbors) unless given
         "dist": np.zeros(n, dtype=np.int32),
         "port_dist": np.zeros(n, dtype=np.int32),
-        "queue": np.zeros(n, dtype=np.int32),
         "before": np.zeros(m, dtype=np.int64),
         "cand": np.zeros(NUM_DIRS, dtype=np.int64),
     }
@@ -92,6 +100,8 @@ def new_kit(neighbors, hex_target, hex_farm, mover_hex, **arrays) -> MoveKit:
     if unknown:
         raise TypeError(f"not a MoveKit field: {', '.join(sorted(unknown))}")
     fields = {**made, **arrays, **given}
+    if fields["hex_dist"] is None:
+        fields["hex_dist"] = all_pairs_distances(neighbors)
     return _kit(tuple(fields[name] for name in KIT_FIELDS))
 
 
@@ -208,9 +218,9 @@ def movement_card(kit, compass, rotation, policy, rng, stop_at_farm):
     False in the base game.
     """
     neighbors, dist, mover_hex = kit.neighbors, kit.dist, kit.mover_hex
-    distance_field(neighbors, kit.hex_target, dist, kit.queue)
+    nearest_field(kit.hex_dist, kit.hex_target, dist)
     if policy == CHOOSE_PORTS:
-        _port_field(neighbors, kit.hex_target, kit.hex_farm, kit.port_dist, kit.queue)
+        _port_field(kit.hex_dist, kit.hex_target, kit.hex_farm, kit.port_dist)
     for i in range(mover_hex.size):
         kit.before[i] = mover_hex[i]
     for i in range(mover_hex.size):
@@ -228,18 +238,14 @@ def movement_card(kit, compass, rotation, policy, rng, stop_at_farm):
     return _blight(kit)
 
 
-@kernel
-def _port_field(neighbors, hex_target, hex_farm, port_dist, queue):
+@kernel(nrt=False)
+def _port_field(hex_dist, hex_target, hex_farm, port_dist):
     """port_dist = distance field to the targets that are not farms (Ports, Outposts)."""
-    tail = 0
-    for h in range(neighbors.shape[0]):
-        if hex_target[h] and hex_farm[h] != 1:
-            port_dist[h] = 0
-            queue[tail] = h
-            tail += 1
-        else:
-            port_dist[h] = -1
-    spread(neighbors, port_dist, queue, tail, None)
+    open_field(port_dist)
+    for t in range(port_dist.size):
+        if hex_target[t] and hex_farm[t] != 1:
+            add_target(hex_dist, t, port_dist)
+    close_field(port_dist)
 
 
 @kernel
