@@ -1,0 +1,129 @@
+"""Two checkouts' engine speed, taking turns: the ratio survives a noisy host.
+
+    .venv/bin/python tools/ab_speed.py OLD_DIR NEW_DIR [--rounds 12] [--cases rev,base,solo,roll]
+
+One persistent worker process per checkout (``PYTHONPATH`` = its directory, its own numba
+cache; the first start compiles). Each round asks both workers for the same batch, in
+alternating order, and reads their CPU time (``time.process_time``), so a neighbour on the
+other core or a slow minute hits both alike. Prints one JSON line per case: each side's
+median rate and the median and quartiles of NEW/OLD per round.
+
+Cases: ``rev`` 1,500 2-human Revenge games (balanced, rusher), ``base`` 1,500 2-player base
+games (economist, hunter), ``solo`` 1,500 Mythos Solo games, ``roll`` 4,000 rollouts from
+``benchmarks/bench_search.py``'s mid-game position. docs/engine-speed.md has what it found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+GAMES = {
+    "rev": ("revenge", 2, "balanced", {"difficulty": "normal", "oop": "rusher"}),
+    "base": ("base", 2, "economist,hunter", {}),
+    "solo": ("mythos-solo", 1, "balanced", {"difficulty": "normal"}),
+}
+
+
+def worker() -> None:
+    """Answer each case name on stdin with a rate per CPU-second on stdout."""
+    sys.path.insert(0, str(Path.cwd() / "benchmarks"))
+    from bench_search import mid_game
+
+    from simkit.game.engine import Engine, make_spec
+    from simkit.game.search import Lookahead
+    from simkit.game.streams import single_stream
+
+    eng = Engine()
+    specs = {k: make_spec(m, n, s, **kw) for k, (m, n, s, kw) in GAMES.items()}
+    for spec in specs.values():
+        eng.play_many(spec, 1, 0, 50)
+    # the rollouts' position lives in an engine of its own: play_many overwrites the state
+    roller = Engine()
+    search = make_spec("base", 2, ["search:rollouts=1", "balanced"])
+    roller.play((99, 0, 0), search)
+    p, player = mid_game(roller, search, 3, 10)
+    look = Lookahead(roller)
+    look.decide(single_stream(0), p, player)
+    print("ready", flush=True)
+    rep = decision = 0
+    for line in sys.stdin:
+        case = line.strip()
+        rep += 1
+        t = time.process_time()
+        if case == "roll":
+            start = look.rollouts_played
+            while look.rollouts_played - start < 4000:
+                decision += 1
+                look.decide(single_stream(decision), p, player)
+            done = look.rollouts_played - start
+        else:
+            eng.play_many(specs[case], 5, rep, 1500)
+            done = 1500
+        print(done / (time.process_time() - t), flush=True)
+
+
+def start(checkout: str) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=checkout)
+    proc = subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve()), "--worker"],
+        cwd=checkout,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    if proc.stdout.readline().strip() != "ready":
+        raise SystemExit(f"the worker in {checkout} did not start")
+    return proc
+
+
+def ask(proc: subprocess.Popen, case: str) -> float:
+    proc.stdin.write(case + "\n")
+    proc.stdin.flush()
+    return float(proc.stdout.readline())
+
+
+def main() -> None:
+    if "--worker" in sys.argv:
+        worker()
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old")
+    parser.add_argument("new")
+    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--cases", default="rev,base,solo,roll")
+    args = parser.parse_args()
+    cases = args.cases.split(",")
+    old, new = start(args.old), start(args.new)
+    rates: dict[str, dict[str, list[float]]] = {c: {"old": [], "new": []} for c in cases}
+    for r in range(args.rounds):
+        for case in cases:
+            order = (("old", old), ("new", new)) if r % 2 == 0 else (("new", new), ("old", old))
+            for side, proc in order:
+                rates[case][side].append(ask(proc, case))
+    for case, got in rates.items():
+        ratios = [n / o for n, o in zip(got["new"], got["old"], strict=True)]
+        quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
+        line = {
+            "name": f"ab_{case}_new_over_old",
+            "value": round(statistics.median(ratios), 3),
+            "unit": "ratio",
+            "quartiles": [round(q, 3) for q in quartiles],
+            "old_median_per_cpu_s": round(statistics.median(got["old"])),
+            "new_median_per_cpu_s": round(statistics.median(got["new"])),
+            "rounds": args.rounds,
+            "old": args.old,
+            "new": args.new,
+        }
+        print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":
+    main()
