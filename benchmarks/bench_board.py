@@ -91,15 +91,16 @@ def main() -> None:
     dist = np.zeros(n, dtype=np.int32)
     port_dist = np.zeros(n, dtype=np.int32)
     queue = np.zeros(n, dtype=np.int32)
-    hex_dist = all_pairs_distances(board.neighbors)
 
     # -- compile (empty cache) ---------------------------------------------------------
     with Timer() as t:
         distance_field(board.neighbors, target, dist, queue)
     emit("board_compile_distance_field", t.seconds, "s", note="first call, empty numba cache")
+    hex_dist = all_pairs_distances(board.neighbors)  # after the compile above: it calls the search
     face_up = np.ones(m, dtype=bool)
     cards2 = np.array([0, 1], dtype=np.int64)
     tables = dict(
+        hex_dist=hex_dist,
         card_moves=data.card_moves,
         card_compass=data.card_compass,
         card_rotation=data.card_rotation,
