@@ -3,14 +3,12 @@ simkit/kernels/low/movement.py."""
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from simkit.board.model import Board
 from simkit.errors import UserError
 from simkit.kernels.low import movement as M
-from simkit.kernels.low.board import all_pairs_distances, distance_field
+from simkit.kernels.low.board import distance_field
 
 POLICIES = {
     "compass": M.CHOOSE_COMPASS,
@@ -75,15 +73,7 @@ def move_card(
     )
     if policy != "compass" and rng is None:
         raise UserError(f"movement policy '{policy}' needs an rng")
-    kit = M.new_kit(
-        neighbors,
-        target,
-        farm,
-        movers,
-        hex_dist=_all_pairs(neighbors.astype(np.int32).tobytes(), n),
-        mover_moves=moves,
-        mover_stopped=stopped,
-    )
+    kit = M.new_kit(neighbors, target, farm, movers, mover_moves=moves, mover_stopped=stopped)
     blighted = M.movement_card(
         kit,
         compass,
@@ -93,10 +83,3 @@ def move_card(
         stop_at_farm,
     )
     return movers, farm, int(blighted)
-
-
-@functools.lru_cache(maxsize=8)
-def _all_pairs(neighbors: bytes, n: int) -> np.ndarray:
-    """The map's all-pairs table, made once per neighbour table and shared (the kernels
-    only read it; a read-only flag would make numba compile the movement kernels again)."""
-    return all_pairs_distances(np.frombuffer(neighbors, dtype=np.int32).reshape(n, 6).copy())

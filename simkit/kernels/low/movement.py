@@ -30,6 +30,8 @@ policy dispatched inside numba (one compiled kernel for every policy), see
 :func:`choose_step`. An engine that wants its own rule calls :func:`step_candidates`.
 """
 
+import functools
+
 import numpy as np
 
 from simkit.kernels.low.board import (
@@ -89,20 +91,25 @@ def new_kit(neighbors, hex_target, hex_farm, mover_hex, **arrays) -> MoveKit:
         "mover_face_up": np.ones(m, dtype=np.bool_),
         "mover_moves": np.ones(m, dtype=np.bool_),
         "mover_stopped": np.zeros(m, dtype=np.bool_),
-        "hex_dist": None,  # all_pairs_distances(neighbors) unless given
         "dist": np.zeros(n, dtype=np.int32),
         "port_dist": np.zeros(n, dtype=np.int32),
         "before": np.zeros(m, dtype=np.int64),
         "cand": np.zeros(NUM_DIRS, dtype=np.int64),
+        "hex_dist": _map_distances(np.asarray(neighbors, dtype=np.int32).tobytes(), n),
     }
     given = dict(neighbors=neighbors, hex_target=hex_target, hex_farm=hex_farm, mover_hex=mover_hex)
     unknown = set(arrays) - set(made)
     if unknown:
         raise TypeError(f"not a MoveKit field: {', '.join(sorted(unknown))}")
     fields = {**made, **arrays, **given}
-    if fields["hex_dist"] is None:
-        fields["hex_dist"] = all_pairs_distances(neighbors)
     return _kit(tuple(fields[name] for name in KIT_FIELDS))
+
+
+@functools.lru_cache(maxsize=8)
+def _map_distances(neighbors: bytes, n: int) -> np.ndarray:
+    """A map's all-pairs table, made once per neighbour table and shared by its kits (the
+    kernels only read it; a read-only flag would make numba compile them again)."""
+    return all_pairs_distances(np.frombuffer(neighbors, dtype=np.int32).reshape(n, 6).copy())
 
 
 @kernel
