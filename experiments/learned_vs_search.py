@@ -11,8 +11,10 @@ rollout policy (the learned file itself, say: the search of the loop's next gene
 ``--side oop``: the Old One seat plays the learned file, then ``search`` (public model,
 rollout policy rusher), against ``--humans`` (default balanced). Prints the Old One
 player's win rate of each and the paired difference (learned - search) with its normal 95%
-interval: the issue's "within ±0.03" test; ``sum_diff`` and ``sum_diff_sq`` let batches
-(``--first-game``) be added up exactly:
+interval: the issue's "within ±0.03" test; and ``elo`` (with ``elo_ci_low``, ``elo_ci_high``):
+the learned player's rating minus the search's in Elo points, the issue's other test ("within
+50 rating points"), a bootstrap 95% interval over the paired deals. ``sum_diff`` and
+``sum_diff_sq`` let batches (``--first-game``) be added up exactly:
 
     .venv/bin/python experiments/learned_vs_search.py --combine a.json b.json
 
@@ -29,11 +31,29 @@ import math
 import sys
 from pathlib import Path
 
-from simkit.core.stats import Z95
+from simkit.core.stats import Z95, paired_elo_difference
 from simkit.learn import LearnSettings, held_out_wins
 from simkit.tune.games import paired
 
 SAME = ("side", "learned", "search", "against", "difficulty", "players")  # of every batch
+
+
+def elo_fields(side: str, games: int, sum_diff: int, sum_diff_sq: int, oop_wins: int) -> dict:
+    """The learned player's Elo rating minus the search's, with its bootstrap 95% interval,
+    from a head-to-head's sums (``oop_wins``: the Old Ones' wins against the learned
+    player). Each game's difference (learned minus search, in Old One wins) is -1, 0 or +1,
+    so the sums give the deals only one of them won; a player's own win is the Old Ones'
+    win for the Old One seat, their loss for the humans."""
+    oop_only_learned, oop_only_search = (sum_diff_sq + sum_diff) // 2, (sum_diff_sq - sum_diff) // 2
+    if side == "oop":
+        wins, first_only, second_only = oop_wins, oop_only_learned, oop_only_search
+    else:
+        wins, first_only, second_only = games - oop_wins, oop_only_search, oop_only_learned
+    both = wins - first_only
+    point, lo, hi = paired_elo_difference(
+        both, first_only, second_only, games - both - first_only - second_only
+    )
+    return {"elo": round(point, 1), "elo_ci_low": round(lo, 1), "elo_ci_high": round(hi, 1)}
 
 
 def combine(parts: list[dict]) -> dict:
@@ -74,6 +94,9 @@ def combine(parts: list[dict]) -> dict:
         "diff": round(mean, 4),
         "ci_low": round(mean - half, 4),
         "ci_high": round(mean + half, 4),
+        **elo_fields(
+            parts[0]["side"], n, s, ss, sum(round(p["oop_win_learned"] * p["games"]) for p in parts)
+        ),
         "cpu_s_learned": round(sum(p["cpu_s_learned"] for p in parts), 1),
         "cpu_s_search": round(sum(p["cpu_s_search"] for p in parts), 1),
     }
@@ -148,6 +171,13 @@ def main(argv: list[str] | None = None) -> dict:
         "diff": round(diff["diff"], 4),
         "ci_low": round(diff["ci_low"], 4),
         "ci_high": round(diff["ci_high"], 4),
+        **elo_fields(
+            args.side,
+            args.games,
+            int((mine - theirs).sum()),
+            int(((mine - theirs) ** 2).sum()),
+            int(mine.sum()),
+        ),
         "cpu_s_learned": round(t_mine, 1),
         "cpu_s_search": round(t_theirs, 1),
     }

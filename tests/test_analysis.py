@@ -376,3 +376,34 @@ def test_bradley_terry_sides_reference_gives_each_difference_its_own_interval():
     assert 0 < by["Old One: s"]["ci_low"] and width < side_by_side
     with pytest.raises(UserError, match="reference 'Old One: z'"):
         bradley_terry_sides(frame, reference="Old One: z")
+
+
+def test_paired_elo_difference_is_what_bradley_terry_rates_the_same_games():
+    """Two human tables on the same 3,000 deals against one Old One player: the paired Elo
+    difference is the Bradley-Terry fit's difference of the two tables, and its paired
+    interval (resampling deals) is narrower than the sides fit's (resampling games)."""
+    from simkit.analysis import bradley_terry_sides
+    from simkit.core.stats import paired_elo_difference
+
+    # deals: both tables hold the Old Ones 1,700, only x 500, only y 300, neither 500
+    counts = {(1, 1): 1700, (1, 0): 500, (0, 1): 300, (0, 0): 500}
+    rows = []
+    for (x_holds, y_holds), k in counts.items():
+        for _ in range(k):
+            rows.append({"oop": "o", "strategies": "x", "old_ones_win": 1 - x_holds})
+            rows.append({"oop": "o", "strategies": "y", "old_ones_win": 1 - y_holds})
+    point, lo, hi = paired_elo_difference(1700, 500, 300, 500)
+    # x holds 2,200 of 3,000, y 2,000: 400/ln 10 x (logit 0.7333 - logit 0.6667)
+    assert point == pytest.approx(400 / np.log(10) * np.log((2200 / 800) / (2000 / 1000)), abs=0.1)
+    bt = bradley_terry_sides(pl.DataFrame(rows), resamples=100, scale="elo", reference="humans: y")
+    x = bt.filter(pl.col("strategy") == "humans: x").to_dicts()[0]
+    assert x["rating"] == pytest.approx(point, abs=1.0)
+    assert lo < point < hi and hi - lo < x["ci_high"] - x["ci_low"]
+    # the players' order is the sign; equal wins read 0; a bad count is refused
+    assert paired_elo_difference(1700, 300, 500, 500)[0] == pytest.approx(-point)
+    assert paired_elo_difference(10, 4, 4, 10)[0] == 0.0
+    with pytest.raises(ValueError, match="counts"):
+        paired_elo_difference(1, -1, 0, 0)
+    # a player who won every deal rates finitely above one who lost some (not inf or nan)
+    point, lo, hi = paired_elo_difference(4, 2, 0, 0)
+    assert 0 <= lo < point < hi < 1e3

@@ -720,3 +720,29 @@ def test_skill_curve_pairs_each_difficulty_step_on_the_same_deals():
     assert rows[0]["ci_low"] < 0.25 < rows[0]["ci_high"]
     text = table["markdown"](games, {"players": {}}, [])  # one budget: no doubling to show
     assert "| both | 8 | normal -> hard | +0.250 [" in text
+
+
+@pytest.mark.parametrize(
+    ("side", "sign"),
+    [("oop", 1), ("human", -1)],
+)
+def test_learned_vs_search_rates_the_learned_player_in_elo_from_its_own_wins(side, sign):
+    """The Elo field is the learned player's rating minus the search's: more Old One wins
+    for the learned Old One player rate it above its search; more Old One wins against
+    learned humans rate them below theirs. Batches combine to the one run's reading."""
+    script = runpy.run_path(str(ROOT / "experiments/learned_vs_search.py"))
+    # 1,000 deals, the Old Ones' wins learned minus search +1 on 100 and -1 on 50 (sums 50
+    # and 150): they win 300 against the learned player, 250 against the search
+    got = script["elo_fields"](side, 1000, 50, 150, 300)
+    logit_gap = np.log(0.3 / 0.7) - np.log(0.25 / 0.75)
+    assert got["elo"] == pytest.approx(sign * 400 / np.log(10) * logit_gap, abs=0.5)
+    assert got["elo_ci_low"] < got["elo"] < got["elo_ci_high"]
+    batch = {"side": side, "learned": "x", "search": "s", "against": "a", "difficulty": "hard"}
+    batch |= {"players": 2, "cpu_s_learned": 1, "cpu_s_search": 1}
+    a = {**batch, "games": 600, "first_game": 0, "sum_diff": 30, "sum_diff_sq": 90}
+    b = {**batch, "games": 400, "first_game": 600, "sum_diff": 20, "sum_diff_sq": 60}
+    a |= {"oop_win_learned": 0.3, "oop_win_search": 0.25}
+    b |= {"oop_win_learned": 0.3, "oop_win_search": 0.25}
+    both = script["combine"]([a, b])
+    for key in ("elo", "elo_ci_low", "elo_ci_high"):
+        assert both[key] == got[key], key

@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 
 from simkit.analysis.lakes import _OPENED, Lake, open_lake, opened_lakes  # noqa: F401
-from simkit.core.stats import Z95, wilson_interval
+from simkit.core.stats import ELO_POINTS, Z95, wilson_interval
 from simkit.errors import UserError
 from simkit.lake import (  # noqa: F401  (re-exported: simkit.analysis.X)
     Coverage,
@@ -440,7 +440,7 @@ def difficulty_steps(
 
 
 # a Bradley-Terry log-strength in each scale's units (Elo: odds 10**(diff / 400))
-BT_SCALES = {"log": 1.0, "elo": 400.0 / float(np.log(10.0))}
+BT_SCALES = {"log": 1.0, "elo": ELO_POINTS}
 
 
 def bradley_terry(
