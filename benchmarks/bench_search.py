@@ -44,6 +44,28 @@ def mid_game(eng: Engine, spec, seed: int, decisions: int):
     return p, seats[p]
 
 
+def rollout_position(eng: Engine):
+    """The position of the rollout figure (base, 2 players, the search seat's 10th decision
+    of deal 3) with a Lookahead that has made one decision there (warm): (look, seat, player).
+    Shared by tools/profile_rollouts.py and tools/ab_speed.py, so all three time the same."""
+    spec = make_spec("base", 2, ["search:rollouts=1", "balanced"])
+    eng.play((99, 0, 0), spec)
+    p, player = mid_game(eng, spec, 3, 10)
+    look = Lookahead(eng)
+    look.decide(single_stream(0), p, player)
+    return look, p, player
+
+
+def play_rollouts(look: Lookahead, seat: int, player, rollouts: int, decision: int = 0):
+    """Decide at the position again and again (decision k draws single_stream(k), k after
+    ``decision``) until ``rollouts`` rollouts are played: (rollouts played, last decision)."""
+    start = look.rollouts_played
+    while look.rollouts_played - start < rollouts:
+        decision += 1
+        look.decide(single_stream(decision), seat, player)
+    return look.rollouts_played - start, decision
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=12)
@@ -91,17 +113,9 @@ def main() -> None:
             rollouts_per_game=round((eng.lookahead.rollouts_played - before) / (args.games * 4), 1),
             load=round(os.getloadavg()[0], 2),
         )
-    spec = make_spec("base", 2, ["search:rollouts=1", "balanced"])
-    p, player = mid_game(eng, spec, 3, 10)
-    look = Lookahead(eng)
-    look.decide(single_stream(0), p, player)  # warm
-    start = look.rollouts_played
-    k = 0
+    look, p, player = rollout_position(eng)
     with Timer() as t:
-        while look.rollouts_played - start < args.rollouts:
-            k += 1
-            look.decide(single_stream(k), p, player)
-    n = look.rollouts_played - start
+        n, _ = play_rollouts(look, p, player, args.rollouts)
     emit(
         "search_rollouts_per_second",
         n / t.seconds,

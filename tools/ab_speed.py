@@ -34,23 +34,16 @@ GAMES = {
 def worker() -> None:
     """Answer each case name on stdin with a rate per CPU-second on stdout."""
     sys.path.insert(0, str(Path.cwd() / "benchmarks"))
-    from bench_search import mid_game
+    from bench_search import play_rollouts, rollout_position
 
     from simkit.game.engine import Engine, make_spec
-    from simkit.game.search import Lookahead
-    from simkit.game.streams import single_stream
 
     eng = Engine()
     specs = {k: make_spec(m, n, s, **kw) for k, (m, n, s, kw) in GAMES.items()}
     for spec in specs.values():
         eng.play_many(spec, 1, 0, 50)
     # the rollouts' position lives in an engine of its own: play_many overwrites the state
-    roller = Engine()
-    search = make_spec("base", 2, ["search:rollouts=1", "balanced"])
-    roller.play((99, 0, 0), search)
-    p, player = mid_game(roller, search, 3, 10)
-    look = Lookahead(roller)
-    look.decide(single_stream(0), p, player)
+    look, p, player = rollout_position(Engine())
     print("ready", flush=True)
     rep = decision = 0
     for line in sys.stdin:
@@ -58,11 +51,7 @@ def worker() -> None:
         rep += 1
         t = time.process_time()
         if case == "roll":
-            start = look.rollouts_played
-            while look.rollouts_played - start < 4000:
-                decision += 1
-                look.decide(single_stream(decision), p, player)
-            done = look.rollouts_played - start
+            done, decision = play_rollouts(look, p, player, 4000, decision)
         else:
             eng.play_many(specs[case], 5, rep, 1500)
             done = 1500

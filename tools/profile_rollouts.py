@@ -24,13 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_search import mid_game  # noqa: E402
+from bench_search import play_rollouts, rollout_position  # noqa: E402
 
 import simkit.kernels  # noqa: E402
 import strategies  # noqa: E402
-from simkit.game.engine import Engine, make_spec  # noqa: E402
-from simkit.game.search import Lookahead  # noqa: E402
-from simkit.game.streams import single_stream  # noqa: E402
+from simkit.game.engine import Engine  # noqa: E402
 
 
 def short_name(symbol: str) -> str:
@@ -83,21 +81,13 @@ def write_perf_map(path: Path) -> int:
 
 def main() -> None:
     rollouts = int(sys.argv[1]) if len(sys.argv) > 1 else 30000
-    eng = Engine()
-    spec = make_spec("base", 2, ["search:rollouts=1", "balanced"])
-    eng.play((99, 0, 0), spec)
-    p, player = mid_game(eng, spec, 3, 10)  # the position of bench_search's rollout figure
-    look = Lookahead(eng)
-    look.decide(single_stream(0), p, player)
+    look, p, player = rollout_position(Engine())  # bench_search's rollout figure's position
     n = write_perf_map(Path(f"/tmp/perf-{os.getpid()}.map"))
     print("PID", os.getpid(), f"({n} symbols mapped)", flush=True)
     time.sleep(float(os.environ.get("PAUSE", "3")))
-    start, k, t = look.rollouts_played, 0, time.perf_counter()
-    while look.rollouts_played - start < rollouts:
-        k += 1
-        look.decide(single_stream(k), p, player)
-    seconds = time.perf_counter() - t
-    print(f"{(look.rollouts_played - start) / seconds:.0f} rollouts/s", flush=True)
+    t = time.perf_counter()
+    played, _ = play_rollouts(look, p, player, rollouts)
+    print(f"{played / (time.perf_counter() - t):.0f} rollouts/s", flush=True)
 
 
 if __name__ == "__main__":
