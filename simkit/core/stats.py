@@ -41,9 +41,9 @@ def paired_elo_difference(
     the counts of deals both won, only 1 won, only 2 won, neither won. The point is
     ELO_POINTS x (logit p1 - logit p2), what a Bradley-Terry fit of these games rates the
     two (the opponent's rating cancels), each rate with half a win and half a loss added
-    (Haldane's correction: a player who won every game rates high, not infinite; 1/n of a
-    rate's change). The interval is the percentile bootstrap 95% over the deals, resampled
-    as pairs (the pairing narrows it as in a paired difference). Returns (point, low, high)."""
+    (Haldane's correction: a clean sweep rates high, not infinite; a rate moves by less than
+    1/n). The interval is the percentile bootstrap 95% over the deals, resampled as pairs
+    (the pairing narrows it as in a paired difference). Returns (point, low, high)."""
     counts = np.array([both, first_only, second_only, neither], dtype=np.int64)
     n = int(counts.sum())
     if n == 0 or (counts < 0).any():
