@@ -95,13 +95,15 @@ def new_kit(neighbors, hex_target, hex_farm, mover_hex, **arrays) -> MoveKit:
         "port_dist": np.zeros(n, dtype=np.int32),
         "before": np.zeros(m, dtype=np.int64),
         "cand": np.zeros(NUM_DIRS, dtype=np.int64),
-        "hex_dist": _map_distances(np.asarray(neighbors, dtype=np.int32).tobytes(), n),
+        "hex_dist": None,  # the map's all-pairs table (one per map) unless given
     }
     given = dict(neighbors=neighbors, hex_target=hex_target, hex_farm=hex_farm, mover_hex=mover_hex)
     unknown = set(arrays) - set(made)
     if unknown:
         raise TypeError(f"not a MoveKit field: {', '.join(sorted(unknown))}")
     fields = {**made, **arrays, **given}
+    if fields["hex_dist"] is None:  # the engine passes its own: no table made for it here
+        fields["hex_dist"] = _map_distances(np.asarray(neighbors, dtype=np.int32).tobytes(), n)
     return _kit(tuple(fields[name] for name in KIT_FIELDS))
 
 
@@ -109,7 +111,7 @@ def new_kit(neighbors, hex_target, hex_farm, mover_hex, **arrays) -> MoveKit:
 def _map_distances(neighbors: bytes, n: int) -> np.ndarray:
     """A map's all-pairs table, made once per neighbour table and shared by its kits (the
     kernels only read it; a read-only flag would make numba compile them again)."""
-    return all_pairs_distances(np.frombuffer(neighbors, dtype=np.int32).reshape(n, 6).copy())
+    return all_pairs_distances(np.frombuffer(neighbors, dtype=np.int32).reshape(n, NUM_DIRS).copy())
 
 
 @kernel
