@@ -80,8 +80,8 @@ def combine(parts: list[dict]) -> dict:
     mean = s / n
     half = Z95 * math.sqrt((ss - s * s / n) / (n - 1) / n) if n > 1 else math.inf
 
-    def rate(key: str) -> float:  # wins are whole: a 4-place rate of < 5,000 games is exact
-        return round(sum(round(p[key] * p["games"]) for p in parts) / n, 4)
+    def wins(key: str) -> int:  # wins are whole: a 4-place rate of < 5,000 games is exact
+        return sum(round(p[key] * p["games"]) for p in parts)
 
     return {
         **{k: parts[0][k] for k in SAME},
@@ -89,14 +89,12 @@ def combine(parts: list[dict]) -> dict:
         "first_game": parts[0]["first_game"],
         "sum_diff": s,
         "sum_diff_sq": ss,
-        "oop_win_learned": rate("oop_win_learned"),
-        "oop_win_search": rate("oop_win_search"),
+        "oop_win_learned": round(wins("oop_win_learned") / n, 4),
+        "oop_win_search": round(wins("oop_win_search") / n, 4),
         "diff": round(mean, 4),
         "ci_low": round(mean - half, 4),
         "ci_high": round(mean + half, 4),
-        **elo_fields(
-            parts[0]["side"], n, s, ss, sum(round(p["oop_win_learned"] * p["games"]) for p in parts)
-        ),
+        **elo_fields(parts[0]["side"], n, s, ss, wins("oop_win_learned")),
         "cpu_s_learned": round(sum(p["cpu_s_learned"] for p in parts), 1),
         "cpu_s_search": round(sum(p["cpu_s_search"] for p in parts), 1),
     }
