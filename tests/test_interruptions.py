@@ -301,6 +301,31 @@ def test_a_dropped_ctrl_c_still_stops_a_tune_before_its_next_block(monkeypatch):
     assert played == []
 
 
+def test_a_ctrl_c_that_breaks_optuna_bookkeeping_is_still_one_line_and_exit_130(
+    tmp_path, monkeypatch, capsys
+):
+    """Ctrl-C landing in optuna's own code between trials (CI saw it in `_tell_with_warning`)
+    makes optuna 4 raise an UnboundLocalError from its `finally`; the user pressed Ctrl-C,
+    so the command says so: one line, exit code 130, no traceback."""
+    import optuna
+
+    import simkit.cli as cli
+
+    def interrupted_in_tell(self, *args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        finally:  # what optuna's _run_trial does with an unset local
+            raise UnboundLocalError("cannot access local variable 'updated_state'")
+
+    monkeypatch.setattr(optuna.study.Study, "optimize", interrupted_in_tell)
+    argv = ["tune", "--mode", "base", "--strategy", "balanced", "--opponents", "balanced"]
+    argv += ["--trials", "3", "--games-per-trial", "10", "--out", str(tmp_path / "t")]
+    assert cli.main(argv) == 130
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "interrupted" in lines[0] and "Traceback" not in err, err
+
+
 @pytest.mark.slow  # plays games
 def test_tune_ctrl_c_is_one_line_and_exit_130(tmp_path):
     out = tmp_path / "t"

@@ -183,6 +183,37 @@ def _seeded_per_trial(sampler, seed: int):
     return sampler
 
 
+def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C (or SIGTERM) an error was raised while handling, if any.
+
+    A signal that lands in optuna's own bookkeeping rather than in a trial can surface as
+    another error: optuna 4's `_run_trial` reads a local its `try` never set in its `finally`
+    (an UnboundLocalError whose context is the KeyboardInterrupt). The user pressed Ctrl-C;
+    that is what gets reported."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _study_step(step: Callable[[], Any], out: Path) -> Any:
+    """Run one optuna call, reporting a stop as the stop and a storage error in one line."""
+    try:
+        return step()
+    except _Stopped as stop:
+        raise stop.cause from None
+    except Exception as exc:
+        interrupt = _interrupt_behind(exc)
+        if interrupt is not None:
+            raise interrupt from None
+        if isinstance(exc, study_errors()):
+            raise study_error(out, exc) from None
+        raise
+
+
 class _Stopped(BaseException):
     """Ctrl-C or SIGTERM inside a trial, carried past optuna (which would mark the trial
     FAIL, shifting every later trial's number): the trial stays RUNNING in study.db and the
@@ -360,23 +391,14 @@ def _tune_study(study, spec, out, jobs, data_path, on_trial, default) -> dict[st
                 on_trial(trial.number + 1, spec.trials, value)
             return value
 
-        try:
-            done = resume(study, first, objective)
-        except _Stopped as stop:
-            raise stop.cause from None
-        except study_errors() as exc:
-            raise study_error(out, exc) from None
+        done = _study_step(lambda: resume(study, first, objective), out)
 
         left = spec.trials - len(done)
         if left > 0:
             # optuna logs a stopped trial's traceback at WARNING; the stop is reported once
             optuna.logging.set_verbosity(optuna.logging.ERROR)
             try:
-                study.optimize(objective, n_trials=left, catch=())
-            except _Stopped as stop:
-                raise stop.cause from None
-            except study_errors() as exc:
-                raise study_error(out, exc) from None
+                _study_step(lambda: study.optimize(objective, n_trials=left, catch=()), out)
             finally:
                 optuna.logging.set_verbosity(optuna.logging.WARNING)
         complete = sorted(
