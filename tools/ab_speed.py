@@ -8,8 +8,9 @@ alternating order, and reads their CPU time (``time.process_time``), so a neighb
 other core or a slow minute hits both alike. Prints one JSON line per case: each side's
 median rate and the median and quartiles of NEW/OLD per round.
 
-Cases: ``rev`` 1,500 2-human Revenge games (balanced, rusher), ``base`` 1,500 2-player base
-games (economist, hunter), ``solo`` 1,500 Mythos Solo games, ``roll`` 4,000 rollouts from
+Cases: ``rev`` 1,500 2-human Revenge games (balanced, rusher; ``rev_random``: against
+``random``), ``base`` 1,500 2-player base games (economist, hunter), ``solo`` 1,500 Mythos
+Solo games (the games of ``tools/speed_at_commit.py``), ``roll`` 4,000 rollouts from
 ``benchmarks/bench_search.py``'s mid-game position. docs/engine-speed.md has what it found.
 """
 
@@ -24,22 +25,17 @@ import sys
 import time
 from pathlib import Path
 
-GAMES = {
-    "rev": ("revenge", 2, "balanced", {"difficulty": "normal", "oop": "rusher"}),
-    "base": ("base", 2, "economist,hunter", {}),
-    "solo": ("mythos-solo", 1, "balanced", {"difficulty": "normal"}),
-}
-
 
 def worker() -> None:
     """Answer each case name on stdin with a rate per CPU-second on stdout."""
     sys.path.insert(0, str(Path.cwd() / "benchmarks"))
     from bench_search import play_rollouts, rollout_position
+    from speed_at_commit import CASES_BY_NAME  # the same games, beside this file
 
     from simkit.game.engine import Engine, make_spec
 
     eng = Engine()
-    specs = {k: make_spec(m, n, s, **kw) for k, (m, n, s, kw) in GAMES.items()}
+    specs = {k: make_spec(m, n, s, **kw) for k, (m, n, s, kw) in CASES_BY_NAME.items()}
     for spec in specs.values():
         eng.play_many(spec, 1, 0, 50)
     # the rollouts' position lives in an engine of its own: play_many overwrites the state

@@ -15,12 +15,14 @@ import time
 
 from simkit.game.engine import Engine, make_spec
 
-CASES = [
-    ("base", 2, "economist,hunter", {}),
-    ("revenge", 2, "balanced", {"difficulty": "normal", "oop": "rusher"}),
-    ("revenge", 2, "balanced", {"difficulty": "normal", "oop": "random"}),
-    ("mythos-solo", 1, "balanced", {"difficulty": "normal"}),
-]
+# (mode, players, strategies, options) by the name tools/ab_speed.py gives each case
+CASES_BY_NAME = {
+    "base": ("base", 2, "economist,hunter", {}),
+    "rev": ("revenge", 2, "balanced", {"difficulty": "normal", "oop": "rusher"}),
+    "rev_random": ("revenge", 2, "balanced", {"difficulty": "normal", "oop": "random"}),
+    "solo": ("mythos-solo", 1, "balanced", {"difficulty": "normal"}),
+}
+CASES = list(CASES_BY_NAME.values())
 
 
 def main(label: str) -> None:
