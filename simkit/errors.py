@@ -56,6 +56,22 @@ def stop_if_interrupted() -> None:
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
+def interrupt_behind(exc: BaseException | None) -> KeyboardInterrupt | None:
+    """The Ctrl-C (or SIGTERM's Terminated) that ``exc`` was raised while unwinding, if any.
+
+    A signal landing in a library's own bookkeeping can surface as another error: optuna 4's
+    ``_run_trial`` reads a local its ``try`` never set in its ``finally`` (an
+    UnboundLocalError whose context is the KeyboardInterrupt). The user pressed Ctrl-C; the
+    command line reports that."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
 def first_control_char(text: str) -> tuple[int, str] | None:
     """(line number, character) of the first control character in ``text``, or None.
 

@@ -22,13 +22,12 @@ CASES_BY_NAME = {
     "rev_random": ("revenge", 2, "balanced", {"difficulty": "normal", "oop": "random"}),
     "solo": ("mythos-solo", 1, "balanced", {"difficulty": "normal"}),
 }
-CASES = list(CASES_BY_NAME.values())
 
 
 def main(label: str) -> None:
     t = time.perf_counter()
     eng = Engine()
-    for k, (mode, n, strategies, kw) in enumerate(CASES):
+    for k, (mode, n, strategies, kw) in enumerate(CASES_BY_NAME.values()):
         spec = make_spec(mode, n, strategies, **kw)
         eng.play_many(spec, 1, 0, 20)
         if k == 0:

@@ -195,6 +195,11 @@ def _main(argv: list[str] | None = None) -> int:
         where = f"{exc.ctx.command_path}: " if getattr(exc, "ctx", None) is not None else ""
         return fail(f"{where}{one_line(exc.format_message())}", exc.exit_code)
     except Exception as exc:
+        from simkit.errors import interrupt_behind
+
+        stop = interrupt_behind(exc)  # a library broke while a Ctrl-C unwound it
+        if stop is not None:
+            return _stopped(stop, fail)
         line = damaged_file_line(exc)
         if line is None:
             raise

@@ -183,35 +183,15 @@ def _seeded_per_trial(sampler, seed: int):
     return sampler
 
 
-def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
-    """The Ctrl-C (or SIGTERM) an error was raised while handling, if any.
-
-    A signal that lands in optuna's own bookkeeping rather than in a trial can surface as
-    another error: optuna 4's `_run_trial` reads a local its `try` never set in its `finally`
-    (an UnboundLocalError whose context is the KeyboardInterrupt). The user pressed Ctrl-C;
-    that is what gets reported."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return None
-
-
 def _study_step(step: Callable[[], Any], out: Path) -> Any:
-    """Run one optuna call, reporting a stop as the stop and a storage error in one line."""
+    """Run one optuna call, a stop in a trial re-raised as the stop, a storage error as one
+    line (a Ctrl-C that breaks optuna itself: simkit.errors.interrupt_behind, in the CLI)."""
     try:
         return step()
     except _Stopped as stop:
         raise stop.cause from None
-    except Exception as exc:
-        interrupt = _interrupt_behind(exc)
-        if interrupt is not None:
-            raise interrupt from None
-        if isinstance(exc, study_errors()):
-            raise study_error(out, exc) from None
-        raise
+    except study_errors() as exc:
+        raise study_error(out, exc) from None
 
 
 class _Stopped(BaseException):
