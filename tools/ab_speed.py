@@ -11,7 +11,8 @@ median rate and the median and quartiles of NEW/OLD per round.
 Cases: ``rev`` 1,500 2-human Revenge games (balanced, rusher; ``rev_random``: against
 ``random``), ``base`` 1,500 2-player base games (economist, hunter), ``solo`` 1,500 Mythos
 Solo games (the games of ``tools/speed_at_commit.py``), ``roll`` 4,000 rollouts from
-``benchmarks/bench_search.py``'s mid-game position. docs/engine-speed.md has what it found.
+``benchmarks/bench_search.py``'s mid-game position, ``search`` 4 2-player base games of the
+8-rollout search against balanced (bench_search's games). docs/engine-speed.md has what it found.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ def worker() -> None:
     specs = {k: make_spec(m, n, s, **kw) for k, (m, n, s, kw) in CASES_BY_NAME.items()}
     for spec in specs.values():
         eng.play_many(spec, 1, 0, 50)
+    search = make_spec("base", 2, ["search:rollouts=8", "balanced"])
+    eng.play_many(search, 1, 0, 1)
     # the rollouts' position lives in an engine of its own: play_many overwrites the state
     look, p, player = rollout_position(Engine())
     print("ready", flush=True)
@@ -48,6 +51,9 @@ def worker() -> None:
         t = time.process_time()
         if case == "roll":
             done, decision = play_rollouts(look, p, player, 4000, decision)
+        elif case == "search":
+            eng.play_many(search, 5, rep, 4)
+            done = 4
         else:
             eng.play_many(specs[case], 5, rep, 1500)
             done = 1500
@@ -73,6 +79,11 @@ def ask(proc: subprocess.Popen, case: str) -> float:
     proc.stdin.write(case + "\n")
     proc.stdin.flush()
     return float(proc.stdout.readline())
+
+
+def _rate(x: float) -> float:
+    """A rate to three significant figures (search games run a few a second)."""
+    return float(f"{x:.3g}") if x < 100 else round(x)
 
 
 def main() -> None:
@@ -101,8 +112,8 @@ def main() -> None:
             "value": round(statistics.median(ratios), 3),
             "unit": "ratio",
             "quartiles": [round(q, 3) for q in quartiles],
-            "old_median_per_cpu_s": round(statistics.median(got["old"])),
-            "new_median_per_cpu_s": round(statistics.median(got["new"])),
+            "old_median_per_cpu_s": _rate(statistics.median(got["old"])),
+            "new_median_per_cpu_s": _rate(statistics.median(got["new"])),
             "rounds": args.rounds,
             "old": args.old,
             "new": args.new,

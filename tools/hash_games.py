@@ -36,6 +36,21 @@ CASES = [  # (mode, players, strategies, options, games)
     ("base", 2, "search:rollouts=2:halving=1,balanced", {}, 3),
     ("revenge", 2, "balanced", {"difficulty": "normal", "oop": "search:rollouts=2"}, 4),
     ("revenge", 2, "search:rollouts=2", {"difficulty": "hard", "oop": "rusher"}, 2),
+    ("base", 2, "search:rollouts=2:objective=margin,balanced", {}, 3),
+    (
+        "revenge",
+        2,
+        "balanced",
+        {"difficulty": "hard", "oop": "search:rollouts=2:mythos=1:sites=1"},
+        2,
+    ),
+    (
+        "revenge",
+        2,
+        "balanced",
+        {"difficulty": "normal", "oop": "search:rollouts=3:halving=1:objective=margin"},
+        2,
+    ),
 ]
 
 

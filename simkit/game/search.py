@@ -13,7 +13,8 @@ mean result is taken in the real game.
 the same way (advance stops before its turns; its own stream RNG_OOP draws the re-deals).
 
 The driver is Python because the jitted loop cannot call itself (numba has no recursion
-through the engine); each rollout is a handful of kernel calls on preallocated copies.
+through the engine); the rollouts of a decision (or of a halving round) are one kernel
+call on preallocated copies (simkit.kernels.game_rollout.play_rollouts).
 What the seat draws for its search comes from its own stream (RNG_SEAT + seat), so a
 game with search seats is reproducible from its seed like any other.
 """
@@ -78,28 +79,6 @@ class Lookahead:
         # choice played instead (simkit learn's DAgger roll-in plays its learned player's
         # pick at some decisions); None: the search's own choice is played
         self.roll_in = None
-
-    def score(self, p: int, objective: str) -> float:
-        row = self.row
-        base = L.S_PLAYER0 + p * L.S_PLAYER_STRIDE
-        vp = row[base + L.SUM_P_VP]
-        rivals = [row[L.S_OO_VP]]
-        for q in range(int(row[L.S_NUM_PLAYERS])):
-            if q != p:
-                rivals.append(row[L.S_PLAYER0 + q * L.S_PLAYER_STRIDE + L.SUM_P_VP])
-        margin = float(vp - max(rivals))
-        if objective == "margin":
-            return margin
-        mask = int(row[L.S_WINNERS_MASK])
-        win = 1.0 / bin(mask).count("1") if (mask >> p) & 1 else 0.0
-        return win + 1e-3 * margin  # the margin only breaks ties between equal win shares
-
-    def score_oop(self, objective: str) -> float:
-        row = self.row
-        margin = float(row[L.S_OO_VP] - row[L.S_BEST_PLAYER_VP])
-        if objective == "margin":
-            return margin
-        return float(row[L.S_OLD_ONES_WIN]) + 1e-3 * margin
 
     def decide(self, seat_rng: np.ndarray, p: int, player: SearchPlayer) -> int:
         """The action box seat p takes now (the engine state is not changed)."""
@@ -219,21 +198,32 @@ class Lookahead:
         total = np.zeros(n)
         played = np.zeros(n, dtype=np.int64)
         model = self._public_model(p, player) if player.model == "public" else _NO_MODEL
+        codes = self._codes(p, choices, plan)
         if not halving:
+            # rollout j of every choice, j ascending: each choice's sum adds in that order
+            scores = self._rollouts(
+                p,
+                player,
+                model,
+                np.tile(codes, (player.rollouts, 1)),
+                np.repeat(seeds[: player.rollouts], n, axis=0),
+            )
             for j in range(player.rollouts):
-                for a in range(n):
-                    total[a] += self._rollout(p, player, model, seeds[j], choices[a], plan)
+                total += scores[j * n : (j + 1) * n]
             played[:] = player.rollouts
         else:
             alive = np.arange(n)
             rounds = int(np.ceil(np.log2(n)))
             for r in range(rounds):
                 per = max(1, budget // (alive.size * rounds))
-                for _ in range(per):
-                    for a in alive:
-                        j = played[a]
-                        total[a] += self._rollout(p, player, model, seeds[j], choices[a], plan)
-                        played[a] += 1
+                # the round's k-th rollout of each live choice a is its rollout played[a] + k
+                index = (played[alive][None, :] + np.arange(per)[:, None]).reshape(-1)
+                scores = self._rollouts(
+                    p, player, model, np.tile(codes[alive], (per, 1)), seeds[index]
+                )
+                for k in range(per):
+                    total[alive] += scores[k * alive.size : (k + 1) * alive.size]
+                played[alive] += per
                 if r < rounds - 1:
                     mean = total[alive] / played[alive]
                     keep = max(1, (alive.size + 1) // 2)
@@ -246,21 +236,29 @@ class Lookahead:
         self.last_played = played
         return int(choices[int(np.argmax(total))])
 
-    def _rollout(self, p, player, model, seed_pair, choice, plan_of=None) -> float:
-        """One rollout of ``choice`` on the re-deal and chance of ``seed_pair``."""
+    @staticmethod
+    def _codes(p: int, choices: np.ndarray, plan_of=None) -> np.ndarray:
+        """One row of R.CODE_* per choice: what its rollouts play."""
+        codes = np.zeros((choices.size, R.CODE_SIZE), dtype=np.int64)
+        for a, choice in enumerate(choices.tolist()):
+            if p != OLD_ONES:
+                codes[a, R.CODE_CHOICE] = choice
+            elif plan_of is None:
+                codes[a, R.CODE_MYTHOS], codes[a, R.CODE_CHOICE] = divmod(choice, JOINT)
+            else:
+                codes[a] = plan_of(choice)
+        return codes
+
+    def _rollouts(self, p, player, model, codes, seeds) -> np.ndarray:
+        """Rollout i plays codes[i] on the re-deal and chance of seeds[i] (one kernel call
+        for the batch); returns each one's result for p (R.rollout_score)."""
         plan = self.plan
         plan[R.PLAN_SEAT] = p
-        if p != OLD_ONES:
-            codes = (0, choice, 0, 0)
-        elif plan_of is None:
-            codes = (*divmod(int(choice), JOINT), 0, 0)
-        else:
-            codes = plan_of(int(choice))
-        plan[R.PLAN_MYTHOS], plan[R.PLAN_CHOICE], plan[R.PLAN_PLACE], plan[R.PLAN_REVEAL] = codes
         plan[R.PLAN_MODEL_SID] = model[0]
         plan[R.PLAN_PEEK] = 1 if player.peek else 0
+        scores = np.empty(codes.shape[0])
         eng = self.eng
-        R.play_rollout(
+        R.play_rollouts(
             self.rngs,
             self.S,
             self.X,
@@ -268,15 +266,16 @@ class Lookahead:
             eng.X,
             eng.W,
             plan,
+            codes,
+            seeds,
             model[1],
             model[2],
-            seed_pair,
+            player.objective == "margin",
             self.row,
+            scores,
         )
-        self.rollouts_played += 1
-        if p == OLD_ONES:
-            return self.score_oop(player.objective)
-        return self.score(p, player.objective)
+        self.rollouts_played += codes.shape[0]
+        return scores
 
 
 def search_seats(spec, seat_perm: np.ndarray) -> dict[int, SearchPlayer]:
