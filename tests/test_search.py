@@ -10,7 +10,8 @@ from simkit.errors import UserError
 from simkit.game.engine import Engine, make_spec
 from simkit.game.search import Lookahead, search_seats
 from simkit.game.streams import game_streams, single_stream
-from simkit.kernels.game_loop import NOBODY, advance, step_seat
+from simkit.kernels import game_rollout as R
+from simkit.kernels.game_loop import NOBODY, OLD_ONES, advance, step_seat
 from simkit.kernels.game_search import determinize, legal_boxes, start_rollout
 from simkit.kernels.low import game_layout as L
 from strategies.registry import parse_one
@@ -387,3 +388,40 @@ def test_the_public_model_cache_is_not_fooled_by_a_reused_object_id(eng):
     assert reused or alive() is not None
     for other in reused:
         assert look._public_model(0, other)[0] == hunter.human_model.sid
+
+
+def test_a_rollout_scores_the_win_share_plus_a_thousandth_of_the_margin():
+    """objective=win: 1/k of a k-way tie for the win, plus the VP margin over the best rival
+    (Old Ones included) / 1000; objective=margin: the margin alone; the Old One player's
+    margin is over the best human."""
+    row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
+    row[L.S_NUM_PLAYERS] = 3
+    for q, vp in enumerate((10, 10, 7)):
+        row[L.S_PLAYER0 + q * L.S_PLAYER_STRIDE + L.SUM_P_VP] = vp
+    row[L.S_OO_VP], row[L.S_BEST_PLAYER_VP], row[L.S_WINNERS_MASK] = 8, 10, 0b011
+    assert R.rollout_score(row, 0, False) == 0.5  # tied with seat 1: half a win, margin 0
+    assert R.rollout_score(row, 2, False) == pytest.approx(-0.003)
+    assert R.rollout_score(row, 2, True) == -3.0
+    assert R.rollout_score(row, OLD_ONES, False) == pytest.approx(-0.002)
+    row[L.S_OLD_ONES_WIN], row[L.S_OO_VP], row[L.S_WINNERS_MASK] = 1, 12, 0
+    assert R.rollout_score(row, OLD_ONES, False) == pytest.approx(1.002)
+    assert R.rollout_score(row, 0, False) == pytest.approx(-0.002)  # 10 against the Old Ones' 12
+
+
+def test_a_batch_of_rollouts_plays_each_one_as_if_alone(eng):
+    """Rollout i of a batch depends on its own choice and seeds only: the same rollout
+    scores the same first and last in a batch, with another choice played between."""
+    spec = make_spec("base", 2, ["search:rollouts=2", "balanced"])
+    _, p, player = _position(eng, spec, 3, 6)
+    look = Lookahead(eng)
+    legal = np.zeros(L.NUM_BOXES, dtype=bool)
+    legal_boxes(eng.S, eng.X, eng.W, p, legal)
+    boxes = np.flatnonzero(legal)
+    assert boxes.size >= 2
+    codes = look._codes(p, boxes[[0, 1, 0]])
+    seeds = np.array([[1, 2], [3, 4], [1, 2]], dtype=np.uint64)
+    model = look._public_model(p, player)
+    scores = look._rollouts(p, player, model, codes, seeds)
+    alone = look._rollouts(p, player, model, codes[1:2], seeds[1:2])
+    assert scores[0] == scores[2] and scores[1] == alone[0]
+    assert look.rollouts_played == 4
