@@ -418,10 +418,10 @@ def test_a_batch_of_rollouts_plays_each_one_as_if_alone(eng):
     legal_boxes(eng.S, eng.X, eng.W, p, legal)
     boxes = np.flatnonzero(legal)
     assert boxes.size >= 2
-    codes = look._codes(p, boxes[[0, 1, 0]])
     seeds = np.array([[1, 2], [3, 4], [1, 2]], dtype=np.uint64)
     model = look._public_model(p, player)
-    scores = look._rollouts(p, player, model, codes, seeds)
-    alone = look._rollouts(p, player, model, codes[1:2], seeds[1:2])
+    plans = look._plans(p, player, model, boxes[[0, 1, 0]])
+    scores = look._rollouts(player, model, plans, seeds)
+    alone = look._rollouts(player, model, plans[1:2], seeds[1:2])
     assert scores[0] == scores[2] and scores[1] == alone[0]
     assert look.rollouts_played == 4

@@ -60,7 +60,6 @@ class Lookahead:
         self.S, self.X, self.W = to_refs(engine.arrays, self.state, self.work)
         self.row = np.zeros(L.SUMMARY_SIZE, dtype=np.int64)
         self.rngs = new_streams()  # a rollout's chance: every stream seeded per re-deal
-        self.plan = np.zeros(R.PLAN_SIZE, dtype=np.int64)  # which rollout (game_rollout)
         self.legal = np.zeros(L.NUM_BOXES, dtype=np.bool_)
         self.oop_legal = np.zeros(4, dtype=np.bool_)
         self.rollouts_played = 0
@@ -198,14 +197,13 @@ class Lookahead:
         total = np.zeros(n)
         played = np.zeros(n, dtype=np.int64)
         model = self._public_model(p, player) if player.model == "public" else _NO_MODEL
-        codes = self._codes(p, choices, plan)
+        plans = self._plans(p, player, model, choices, plan)
         if not halving:
             # rollout j of every choice, j ascending: each choice's sum adds in that order
             scores = self._rollouts(
-                p,
                 player,
                 model,
-                np.tile(codes, (player.rollouts, 1)),
+                np.tile(plans, (player.rollouts, 1)),
                 np.repeat(seeds[: player.rollouts], n, axis=0),
             )
             for j in range(player.rollouts):
@@ -219,7 +217,7 @@ class Lookahead:
                 # the round's k-th rollout of each live choice a is its rollout played[a] + k
                 index = (played[alive][None, :] + np.arange(per)[:, None]).reshape(-1)
                 scores = self._rollouts(
-                    p, player, model, np.tile(codes[alive], (per, 1)), seeds[index]
+                    player, model, np.tile(plans[alive], (per, 1)), seeds[index]
                 )
                 for k in range(per):
                     total[alive] += scores[k * alive.size : (k + 1) * alive.size]
@@ -237,26 +235,26 @@ class Lookahead:
         return int(choices[int(np.argmax(total))])
 
     @staticmethod
-    def _codes(p: int, choices: np.ndarray, plan_of=None) -> np.ndarray:
-        """One row of R.CODE_* per choice: what its rollouts play."""
-        codes = np.zeros((choices.size, R.CODE_SIZE), dtype=np.int64)
+    def _plans(p: int, player, model, choices: np.ndarray, plan_of=None) -> np.ndarray:
+        """One R.PLAN_* row per choice: the rollouts that test it."""
+        plans = np.zeros((choices.size, R.PLAN_SIZE), dtype=np.int64)
+        plans[:, R.PLAN_SEAT] = p
+        plans[:, R.PLAN_MODEL_SID] = model[0]
+        plans[:, R.PLAN_PEEK] = 1 if player.peek else 0
+        varying = [R.PLAN_MYTHOS, R.PLAN_CHOICE, R.PLAN_PLACE, R.PLAN_REVEAL]
         for a, choice in enumerate(choices.tolist()):
             if p != OLD_ONES:
-                codes[a, R.CODE_CHOICE] = choice
+                plans[a, R.PLAN_CHOICE] = choice
             elif plan_of is None:
-                codes[a, R.CODE_MYTHOS], codes[a, R.CODE_CHOICE] = divmod(choice, JOINT)
+                plans[a, R.PLAN_MYTHOS], plans[a, R.PLAN_CHOICE] = divmod(choice, JOINT)
             else:
-                codes[a] = plan_of(choice)
-        return codes
+                plans[a, varying] = plan_of(choice)
+        return plans
 
-    def _rollouts(self, p, player, model, codes, seeds) -> np.ndarray:
-        """Rollout i plays codes[i] on the re-deal and chance of seeds[i] (one kernel call
-        for the batch); returns each one's result for p (R.rollout_score)."""
-        plan = self.plan
-        plan[R.PLAN_SEAT] = p
-        plan[R.PLAN_MODEL_SID] = model[0]
-        plan[R.PLAN_PEEK] = 1 if player.peek else 0
-        scores = np.empty(codes.shape[0])
+    def _rollouts(self, player, model, plans, seeds) -> np.ndarray:
+        """Rollout i plays plans[i] on the re-deal and chance of seeds[i] (one kernel call
+        for the batch); returns each one's result for its seat (R.rollout_score)."""
+        scores = np.empty(plans.shape[0])
         eng = self.eng
         R.play_rollouts(
             self.rngs,
@@ -265,8 +263,7 @@ class Lookahead:
             self.W,
             eng.X,
             eng.W,
-            plan,
-            codes,
+            plans,
             seeds,
             model[1],
             model[2],
@@ -274,7 +271,7 @@ class Lookahead:
             self.row,
             scores,
         )
-        self.rollouts_played += codes.shape[0]
+        self.rollouts_played += plans.shape[0]
         return scores
 
 

@@ -32,10 +32,6 @@ PLAN_PLACE = 5  # OLD_ONES: G_FORCED_PLACE for its turn (1 + level * PLACE_CODE 
 PLAN_REVEAL = 6  # OLD_ONES: G_FORCED_REVEAL for its turn (tile + 1, 0 its policy's)
 PLAN_SIZE = 7
 
-# codes: one row per rollout of a batch (play_rollouts), the plan entries that vary
-CODE_MYTHOS, CODE_CHOICE, CODE_PLACE, CODE_REVEAL = 0, 1, 2, 3
-CODE_SIZE = 4
-
 
 @kernel
 def play_rollout(rngs, S, X, W, live_X, live_W, plan, model_params, oop_params, seeds, row):
@@ -65,19 +61,15 @@ def play_rollout(rngs, S, X, W, live_X, live_W, plan, model_params, oop_params, 
 
 @kernel
 def play_rollouts(
-    rngs, S, X, W, live_X, live_W, plan, codes, seeds, model_params, oop_params, margin, row, scores
+    rngs, S, X, W, live_X, live_W, plans, seeds, model_params, oop_params, margin, row, scores
 ):
-    """Rollout i of the batch plays ``plan`` with codes[i] (CODE_*) in place of its mythos,
-    choice, place and reveal entries on the seed pair seeds[i] (as ``play_rollout``);
-    scores[i] = its result for the searching side (``rollout_score``)."""
-    p = plan[PLAN_SEAT]
-    for i in range(codes.shape[0]):
-        plan[PLAN_MYTHOS] = codes[i, CODE_MYTHOS]
-        plan[PLAN_CHOICE] = codes[i, CODE_CHOICE]
-        plan[PLAN_PLACE] = codes[i, CODE_PLACE]
-        plan[PLAN_REVEAL] = codes[i, CODE_REVEAL]
-        play_rollout(rngs, S, X, W, live_X, live_W, plan, model_params, oop_params, seeds[i], row)
-        scores[i] = rollout_score(row, p, margin)
+    """Rollout i of the batch plays plans[i] (PLAN_*) on the seed pair seeds[i], as
+    ``play_rollout``; scores[i] = its result for plans[i]'s seat (``rollout_score``)."""
+    for i in range(plans.shape[0]):
+        play_rollout(
+            rngs, S, X, W, live_X, live_W, plans[i], model_params, oop_params, seeds[i], row
+        )
+        scores[i] = rollout_score(row, plans[i, PLAN_SEAT], margin)
 
 
 @kernel
