@@ -19,8 +19,10 @@ from simkit.kernels.low.game_common import (
     in_range,
     is_revenge_like,
     log_event,
+    range_bonus,
     tiles_in_hex,
     unit_reach,
+    within_reach,
 )
 from simkit.kernels.low.jit import kernel
 from strategies.human.policy import plan_attack, withdraw_after_flip
@@ -33,17 +35,31 @@ def find_attack_witness(S, X, W, p):
     count = 0
     W.ctx[L.CTX_FALLBACK_UNIT] = -1
     W.ctx[L.CTX_FALLBACK_HEX] = -1
-    air = X.pl[p, L.P_UNITS + L.AIRSHIP] > 0
-    for h in range(X.hex_blocked.size):
-        if not X.hex_blocked[h]:
+    pl = X.pl
+    air = pl[p, L.P_UNITS + L.AIRSHIP] > 0
+    # the loop's arrays and the range bonus, read once: in_range and unit_reach took S, X and
+    # W (two reference counts a field read) for every Old One hex and unit type
+    hex_blocked, neighbors, edge_owner, clear, dist = (
+        X.hex_blocked,
+        S.neighbors,
+        X.edge_owner,
+        W.clear,
+        W.dist,
+    )
+    unit_range = S.unit_range
+    bonus = range_bonus(S, X, p)
+    for h in range(hex_blocked.size):
+        if not hex_blocked[h]:
             continue
         ok_u = -1
         for u in range(L.NUM_UNITS):
-            if X.pl[p, L.P_UNITS + u] > 0 and in_range(
-                S, X, W, p, h, unit_reach(S, X, p, u), False
-            ):
-                ok_u = u
-                break
+            if pl[p, L.P_UNITS + u] > 0:
+                reach = unit_range[u]
+                if reach > 0:
+                    reach += bonus  # unit_reach
+                if within_reach(neighbors, edge_owner, clear, hex_blocked, dist, p, h, reach):
+                    ok_u = u
+                    break
         if ok_u >= 0:
             W.ctx[L.CTX_FALLBACK_UNIT] = ok_u
             W.ctx[L.CTX_FALLBACK_HEX] = h

@@ -13,7 +13,7 @@ from simkit.kernels.low.board import nearest_field
 from simkit.kernels.low.game_common import (
     ensure_dist,
     joined_by_rail,
-    owned_effect,
+    range_bonus,
     unit_capacity,
 )
 from simkit.kernels.low.game_outpost import can_buy_outpost, outpost_site
@@ -249,22 +249,10 @@ def hex_estimate(S, X, p, h, force_bits, out):
 
 
 @kernel(nrt=False)  # its caller reads the fields once for every hex it asks about
-def usable_force(
-    unit_range,
-    pers_effect,
-    pers_amount,
-    pl,
-    neighbors,
-    edge_owner,
-    clear,
-    hex_blocked,
-    dist,
-    p,
-    h,
-):
+def usable_force(unit_range, bonus, pl, neighbors, edge_owner, clear, hex_blocked, dist, p, h):
     """Unit-type bits of player p's Barracks that can reach hex h together (the force's
-    range is its lowest: Trains only join when h is on the rail network); ``dist``: W.dist,
-    ``clear``: W.clear of p's turn."""
+    range is its lowest: Trains only join when h is on the rail network); ``bonus``: p's
+    range bonus (range_bonus), ``dist``: W.dist, ``clear``: W.clear of p's turn."""
     bits = 0
     rail = joined_by_rail(neighbors, edge_owner, clear, p, h)
     for u in range(L.NUM_UNITS):
@@ -272,7 +260,7 @@ def usable_force(
             continue
         reach = unit_range[u]
         if reach > 0:
-            reach += owned_effect(pers_effect, pers_amount, pl[p, L.P_PERS], L.EFF_RANGE_BONUS)
+            reach += bonus
         if reach == 0 and not rail:
             continue
         if hex_blocked[h] and (rail if reach <= 0 else (dist[h] >= 0) & (dist[h] <= reach)):
@@ -315,34 +303,27 @@ def plan_attack_heuristic(S, X, W, p):
     # the loop's arrays, read once: a field read inside it costs two reference counts a hex
     # (usable_force's eleven reads a hex were a sixth of a rollout's reference counts)
     hex_blocked, port_dist, tile_hex, tile_up = X.hex_blocked, X.port_dist, X.tile_hex, X.tile_up
-    unit_range, pers_effect, pers_amount = S.unit_range, S.pers_effect, S.pers_amount
-    pl, neighbors, edge_owner, clear, dist = X.pl, S.neighbors, X.edge_owner, W.clear, W.dist
+    unit_range, pl, neighbors, edge_owner = S.unit_range, X.pl, S.neighbors, X.edge_owner
+    clear, dist = W.clear, W.dist
+    bonus = range_bonus(S, X, p)
     for h in range(hex_blocked.size):
         if not hex_blocked[h]:
             continue
         if radius >= 0 and (port_dist[p, h] < 0 or port_dist[p, h] > radius):
             continue
-        down = False
-        for i in range(tile_hex.size):
-            if tile_hex[i] == h and not tile_up[i]:
-                down = True
-        if down and not facedown:
-            continue
         bits = usable_force(
-            unit_range,
-            pers_effect,
-            pers_amount,
-            pl,
-            neighbors,
-            edge_owner,
-            clear,
-            hex_blocked,
-            dist,
-            p,
-            h,
+            unit_range, bonus, pl, neighbors, edge_owner, clear, hex_blocked, dist, p, h
         )
         if bits == 0:
             continue
+        if not facedown:  # the scan of every tile only where face-down hexes are skipped
+            down = False
+            for i in range(tile_hex.size):
+                if tile_hex[i] == h and not tile_up[i]:
+                    down = True
+                    break
+            if down:
+                continue
         score = fight_score(S, X, W, p, h, bits, ratio)
         if score > best_score:
             best, best_score, best_bits = h, score, bits

@@ -234,6 +234,13 @@ def _unit_reach(unit_range, pers_effect, pers_amount, owned, u):
 
 
 @kernel
+def range_bonus(S, X, p):
+    """What player p's Personalities add to the range of every unit that has one (unit_reach
+    is unit_range[u] plus this where unit_range[u] > 0): read once for a loop over hexes."""
+    return owned_effect(S.pers_effect, S.pers_amount, X.pl[p, L.P_PERS], L.EFF_RANGE_BONUS)
+
+
+@kernel
 def on_rail(S, X, W, p, h):
     """Hex h is joined by p's own track to a hex of the clear network (Armoured Trains)."""
     return joined_by_rail(S.neighbors, X.edge_owner, W.clear, p, h)
@@ -254,11 +261,12 @@ def in_range(S, X, W, p, h, reach, airship_only):
     """Can a force of lowest range ``reach`` attack hex h? W.dist/W.clear must be current;
     an all-Airship force uses W.dist2 (filled by the caller with the fly-over field)."""
     dist = W.dist2 if airship_only else W.dist
-    return _in_range(S.neighbors, X.edge_owner, W.clear, X.hex_blocked, dist, p, h, reach)
+    return within_reach(S.neighbors, X.edge_owner, W.clear, X.hex_blocked, dist, p, h, reach)
 
 
 @kernel(nrt=False)
-def _in_range(neighbors, edge_owner, clear, hex_blocked, dist, p, h, reach):
+def within_reach(neighbors, edge_owner, clear, hex_blocked, dist, p, h, reach):
+    """in_range on arrays."""
     if not hex_blocked[h]:
         return False
     if reach <= 0:
