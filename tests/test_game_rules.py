@@ -13,6 +13,7 @@ from conftest import hits, put_old_one, scripted_engine
 
 from simkit.game.engine import Engine, make_spec
 from simkit.game.streams import game_streams
+from simkit.kernels.game_actions import turn_context
 from simkit.kernels.game_old_ones import assassinate, move_with_card, resolve_ports, temple_tiles
 from simkit.kernels.game_setup import setup_game, setup_row
 from simkit.kernels.low import combat_layout as C
@@ -219,7 +220,9 @@ def test_temples_get_a_level_three_tile_lowest_hex_first(eng):
     assert all(X.tile_up[i] or X.tile_state[i] == L.TILE_REMOVED for i in new)
 
 
-def test_attack_range_counts_from_the_clear_network(eng):
+def old_one_two_steps_off_the_network(eng):
+    """Seat 0 alone, one track from its Port, and a Zombie two steps off that network (on a
+    hex not next to it): (X, the Zombie's hex)."""
     X = fresh(eng, players=1)
     S = eng.arrays
     port = int(X.pl[0, L.P_PORT])
@@ -242,6 +245,11 @@ def test_attack_range_counts_from_the_clear_network(eng):
     far = next(int(m) for h in ring for m in nb[h] if m >= 0 and m not in seen)
     put(eng, L.ZOMBIE, far)
     eng.work.ctx[L.CTX_DIST_OK] = 0
+    return X, far
+
+
+def test_attack_range_counts_from_the_clear_network(eng):
+    X, far = old_one_two_steps_off_the_network(eng)
     ensure_dist(eng.S, eng.X, eng.W, 0)
     assert eng.work.dist[far] == 2
     assert not in_range(eng.S, eng.X, eng.W, 0, far, 1, False)
@@ -260,6 +268,23 @@ def test_personalities_change_capacity_and_range(eng):
     assert unit_reach(eng.S, eng.X, 0, L.INFANTRY) == 2
     assert unit_reach(eng.S, eng.X, 0, L.ARMOURED_TRAIN) == 0  # rail-bound stays rail-bound
     assert unit_capacity(eng.S, eng.X, 1, L.ARMOURED_CAR) == 2
+
+
+@pytest.mark.parametrize("kneebone", [False, True])
+def test_billy_kneebone_lets_infantry_attack_two_hexes_off_the_network(eng, kneebone):
+    # base rules, Action: Attack: Infantry have an off-rail range of one hex; Billy Kneebone
+    # (KNOWN-DATA, Personality cards): +1 off-rail range. The turn's legal Attack box and its
+    # fallback (unit, hex) follow.
+    X, far = old_one_two_steps_off_the_network(eng)
+    X.pl[0, L.P_UNITS : L.P_UNITS + L.NUM_UNITS] = 0
+    X.pl[0, L.P_UNITS + L.INFANTRY] = 1
+    X.pl[0, L.P_PERS] = (1 << eng.rules.pers_names.index("billy_kneebone")) if kneebone else 0
+    turn_context(eng.S, eng.X, eng.W, 0)
+    ctx = eng.work.ctx
+    assert bool(eng.work.legal[L.BOX_ATTACK]) == kneebone
+    assert ctx[L.CTX_ATTACK_TARGETS] == int(kneebone)
+    if kneebone:
+        assert (ctx[L.CTX_FALLBACK_UNIT], ctx[L.CTX_FALLBACK_HEX]) == (L.INFANTRY, far)
 
 
 def zombie_move_onto_farm(eng, castro: bool):
