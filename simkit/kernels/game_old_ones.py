@@ -173,12 +173,18 @@ def assassinate(S, X):
 def temple_tiles(S, X, W):
     """A level-3 tile (level 2 when they run out) face up on every face-up Temple,
     lowest-numbered hex first."""
+    # one pass over the tiles, then an insertion sort by (hex, tile): a Temple or two, where
+    # a scan of every tile for every hex cost 1.8% of a search game
+    tile_hex, tile_up, tile_type, tiles = X.tile_hex, X.tile_up, S.tile_type, W.tiles
     m = 0
-    for h in range(X.hex_farm.size):
-        for i in range(X.tile_hex.size):
-            if X.tile_hex[i] == h and X.tile_up[i] and S.tile_type[i] == L.TEMPLE:
-                W.tiles[m] = i
-                m += 1
+    for i in range(tile_hex.size):
+        if tile_hex[i] >= 0 and tile_up[i] and tile_type[i] == L.TEMPLE:
+            j = m
+            while j > 0 and tile_hex[tiles[j - 1]] > tile_hex[i]:
+                tiles[j] = tiles[j - 1]
+                j -= 1
+            tiles[j] = i
+            m += 1
     for j in range(m):
         h = X.tile_hex[W.tiles[j]]
         if h < 0:

@@ -98,13 +98,16 @@ def garrison_need(S, X, W, p):
     need = X.params[p, L.HP_ARMY_MIN] if X.pl[p, L.P_TIME] >= X.params[p, L.HP_ARMY_FROM] else 0.0
     rng_ = X.params[p, L.HP_THREAT_RANGE]
     hp = 0.0
-    for i in range(X.tile_hex.size):
-        h = X.tile_hex[i]
-        t = S.tile_type[i]
-        if h >= 0 and X.tile_up[i] and t >= 0 and t != L.TEMPLE and 0 <= X.port_dist[p, h] <= rng_:
-            left = S.tile_cap[i]
+    # the loop's arrays, read once (a field read inside it costs two reference counts a tile)
+    tile_hex, tile_up, tile_type, tile_cap = X.tile_hex, X.tile_up, S.tile_type, S.tile_cap
+    port_dist, tile_dmg = X.port_dist, X.tile_dmg
+    for i in range(tile_hex.size):
+        h = tile_hex[i]
+        t = tile_type[i]
+        if h >= 0 and tile_up[i] and t >= 0 and t != L.TEMPLE and 0 <= port_dist[p, h] <= rng_:
+            left = tile_cap[i]
             for q in range(L.MAX_PLAYERS):
-                left -= X.tile_dmg[i, q]
+                left -= tile_dmg[i, q]
             hp += left
     return need + X.params[p, L.HP_THREAT_W] * hp
 
