@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from simkit.board import (
     CHEAP_BOX,
@@ -16,6 +18,7 @@ from simkit.board import (
 )
 from simkit.board.fixtures import column, hexagon, single_hex
 from simkit.errors import UserError
+from simkit.kernels.low import board as K
 
 N, S = 0, 3  # direction indices of compass 1 (north) and 4 (south)
 ME, YOU = 0, 1
@@ -233,3 +236,36 @@ def test_single_hex_port_has_nowhere_to_build():
 def test_no_port_placed_means_no_network():
     board = column(3)
     assert not clear_hexes(board, empty_network(board), ME, -1).any()
+
+
+# -- the turn's attack field in two steps (game_common.ensure_reach, then ensure_dist) ---
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    depth=st.integers(0, 6),
+    share_track=st.floats(0.0, 0.9),
+    share_old_ones=st.floats(0.0, 0.4),
+)
+def test_attack_field_within_a_depth_then_finished_is_the_whole_field(
+    seed, depth, share_track, share_old_ones
+):
+    board = hexagon(5)
+    n, nb = board.num_hexes, board.neighbors.astype(np.int32)
+    rng = np.random.default_rng(seed)
+    edges = np.full((n, 6), -1, dtype=np.int64)
+    for h in range(n):  # each side once, both hexes, for ME or YOU
+        for k in range(3):
+            m = nb[h, k]
+            if m >= 0 and rng.random() < share_track:
+                edges[h, k] = edges[m, k + 3] = rng.integers(0, 2)
+    blocked = rng.random(n) < share_old_ones
+    port = int(rng.integers(0, n))
+    whole = attack_distances(board, edges, ME, port, blocked)
+    dist, queue, clear = np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, bool)
+    K.attack_distance_within(nb, edges, ME, port, blocked, depth, dist, queue, clear)
+    assert dist.tolist() == np.where(whole <= depth, whole, -1).tolist()
+    assert clear.tolist() == clear_hexes(board, edges, ME, port, blocked).tolist()
+    K.extend_attack_distance(nb, blocked, depth, dist, queue)
+    assert dist.tolist() == whole.tolist()

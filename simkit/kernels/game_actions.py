@@ -4,8 +4,9 @@ answer is counted (G_ILLEGAL, logged as EV_ILLEGAL) and replaced by a legal defa
 
 Turn context (written before the strategy is asked, see turn_context):
     W.clear   the player's clear rail network (joined to the Port, free of Old Ones)
-    W.dist    off-rail steps from it to every hex, not through Old Ones (-1 unreachable);
-              only valid after game_common.ensure_dist (done when the player has units)
+    W.dist    off-rail steps from it, not through Old Ones (-1 unreachable), when the player
+              has units: for every hex their longest range reaches (game_common.ensure_reach);
+              game_common.ensure_dist completes it to every hex
     W.legal   legal action boxes; W.ctx facts (what exists, an attack witness)
 Strategies may write W.dist2, W.mask, W.vals, W.choice and W.force only (and call
 ensure_dist).
@@ -27,7 +28,7 @@ from simkit.kernels.low.board import lay_track
 from simkit.kernels.low.game_common import (
     cycle_display,
     display_count,
-    ensure_dist,
+    ensure_reach,
     flip_tile,
     is_revenge_like,
     log_event,
@@ -90,7 +91,7 @@ def turn_context(S, X, W, p):
     for u in range(L.NUM_UNITS):
         units += pl[p, L.P_UNITS + u]
     if units > 0:
-        ensure_dist(S, X, W, p)
+        ensure_reach(S, X, W, p)
         ctx[L.CTX_ATTACK_TARGETS] = find_attack_witness(S, X, W, p)
     else:
         refresh_network(S, X, W, p)

@@ -144,6 +144,28 @@ def spread(neighbors, dist, queue, tail, blocked):
     return tail
 
 
+@kernel(inline="always")
+def spread_within(neighbors, dist, queue, tail, blocked, depth):
+    """spread, stopping at ``depth`` steps: every hex within it gets its distance, the hexes
+    farther stay -1 (extend_attack_distance finishes the field). Returns the queue's length."""
+    head = 0
+    while head < tail:
+        h = queue[head]
+        head += 1
+        d = dist[h] + 1
+        if d > depth:
+            break  # the queue holds the hexes in order of distance: the rest are as far
+        if blocked[h]:
+            continue
+        for k in range(NUM_DIRS):
+            m = neighbors[h, k]
+            if m >= 0 and dist[m] < 0:
+                dist[m] = d
+                queue[tail] = m
+                tail += 1
+    return tail
+
+
 @kernel
 def hex_distance(hex_q, hex_r, a, b):
     """Straight-line hex distance between hexes a and b (axial coordinates)."""
@@ -401,6 +423,29 @@ def attack_distance(
     tail = sources(neighbors, clear, dist, queue)
     if airship_only:
         return spread(neighbors, dist, queue, tail, None)
+    return spread(neighbors, dist, queue, tail, hex_blocked)
+
+
+@kernel(nrt=False)
+def attack_distance_within(
+    neighbors, edge_owner, player, port, hex_blocked, depth, dist, queue, clear
+):
+    """attack_distance for the hexes within ``depth`` off-rail steps (the others -1): what a
+    force whose longest range is ``depth`` can need. ``clear`` receives the whole network."""
+    clear_network(neighbors, edge_owner, player, port, hex_blocked, clear, queue)
+    tail = sources(neighbors, clear, dist, queue)
+    return spread_within(neighbors, dist, queue, tail, hex_blocked, depth)
+
+
+@kernel(nrt=False)
+def extend_attack_distance(neighbors, hex_blocked, depth, dist, queue):
+    """Finish a field attack_distance_within stopped at ``depth``: its hexes at that depth are
+    the next sources, so every hex gets the distance attack_distance gives it."""
+    tail = 0
+    for h in range(neighbors.shape[0]):
+        if dist[h] == depth:
+            queue[tail] = h
+            tail += 1
     return spread(neighbors, dist, queue, tail, hex_blocked)
 
 

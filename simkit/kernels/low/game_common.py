@@ -11,7 +11,11 @@ array-only ``@kernel(nrt=False)`` body does the work (simkit.kernels.low.jit say
 """
 
 from simkit.kernels.low import game_layout as L
-from simkit.kernels.low.board import attack_distance
+from simkit.kernels.low.board import (
+    attack_distance,
+    attack_distance_within,
+    extend_attack_distance,
+)
 from simkit.kernels.low.deck import draw_card, refill_full
 from simkit.kernels.low.jit import kernel
 
@@ -277,9 +281,15 @@ def within_reach(neighbors, edge_owner, clear, hex_blocked, dist, p, h, reach):
 
 @kernel
 def ensure_dist(S, X, W, p):
-    """W.dist = off-rail steps from p's clear network (not through Old Ones), computed at
-    most once per turn (and again after the network changed)."""
-    if W.ctx[L.CTX_DIST_OK] == 0:
+    """W.dist = off-rail steps from p's clear network (not through Old Ones) to every hex,
+    computed at most once per turn (and again after the network changed); a field
+    ensure_reach left at its depth is finished, not searched again."""
+    ok = W.ctx[L.CTX_DIST_OK]
+    if ok == 1:
+        return
+    if ok >= 2:
+        extend_attack_distance(S.neighbors, X.hex_old_ones, ok - 2, W.dist, W.queue)
+    else:
         attack_distance(
             S.neighbors,
             X.edge_owner,
@@ -291,7 +301,41 @@ def ensure_dist(S, X, W, p):
             W.queue,
             W.clear,
         )
-        W.ctx[L.CTX_DIST_OK] = 1
+    W.ctx[L.CTX_DIST_OK] = 1
+
+
+@kernel
+def reach_depth(S, X, p):
+    """The longest off-rail range among p's units (0: none, or Armoured Trains only)."""
+    bonus = range_bonus(S, X, p)
+    depth = 0
+    for u in range(L.NUM_UNITS):
+        if X.pl[p, L.P_UNITS + u] > 0 and S.unit_range[u] > 0:
+            depth = max(depth, S.unit_range[u] + bonus)
+    return depth
+
+
+@kernel
+def ensure_reach(S, X, W, p):
+    """W.dist (and W.clear) as ensure_dist leaves them for every hex p's units can reach
+    this turn, -1 beyond: what the turn's attack checks read (in_range with a unit's reach),
+    for less than the whole field, which only the railway goal wants (a turn in six)."""
+    ok = W.ctx[L.CTX_DIST_OK]
+    depth = reach_depth(S, X, p)
+    if ok == 1 or (ok >= 2 and ok - 2 >= depth):
+        return
+    attack_distance_within(
+        S.neighbors,
+        X.edge_owner,
+        p,
+        X.pl[p, L.P_PORT],
+        X.hex_old_ones,
+        depth,
+        W.dist,
+        W.queue,
+        W.clear,
+    )
+    W.ctx[L.CTX_DIST_OK] = 2 + depth
 
 
 @kernel

@@ -212,7 +212,7 @@ OOP_NUM_PARAMS = 68  # one past the last slot of oop_params
 
 # ctx (offsets from 0)
 CTX_PLAYER = 0
-CTX_DIST_OK = 1  # 1 once W.dist holds this turn's attack distances (ensure_dist)
+CTX_DIST_OK = 1  # 1: W.dist holds this turn's attack distances (ensure_dist); 2 + d: those within d
 CTX_FALLBACK_UNIT = 2  # a unit type that can attack something (legality witness), -1
 CTX_FALLBACK_HEX = 3  # a hex it can attack
 CTX_FARM_SITES = 4  # [3 slots] + kind: a legal farm hex now

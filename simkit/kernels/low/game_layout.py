@@ -454,7 +454,11 @@ CTX_LAYOUT = Layout(
     "ctx",
     (
         ("CTX_PLAYER", 1),
-        ("CTX_DIST_OK", 1, "1 once W.dist holds this turn's attack distances (ensure_dist)"),
+        (
+            "CTX_DIST_OK",
+            1,
+            "1: W.dist holds this turn's attack distances (ensure_dist); 2 + d: those within d",
+        ),
         ("CTX_FALLBACK_UNIT", 1, "a unit type that can attack something (legality witness), -1"),
         ("CTX_FALLBACK_HEX", 1, "a hex it can attack"),
         ("CTX_FARM_SITES", NUM_FARM_KINDS, "+ kind: a legal farm hex now"),
