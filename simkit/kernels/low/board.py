@@ -44,7 +44,8 @@ def distance_field(neighbors, target_mask, dist, queue):
     Every hex may be crossed (Old Ones ignore terrain and pieces). Returns the number of
     hexes reached. ``dist`` and ``queue`` are int32 scratch of length n_hex.
     """
-    return spread(neighbors, dist, queue, sources(neighbors, target_mask, dist, queue), None)
+    tail = sources(neighbors, target_mask, dist, queue)
+    return spread(neighbors, dist, queue, tail, None, ANY_DEPTH)
 
 
 FAR = 1 << 30  # hex_dist's "no path" (larger than any sum of steps, so min() passes over it)
@@ -122,41 +123,25 @@ def sources(neighbors, mask, dist, queue):
     return tail
 
 
+ANY_DEPTH = -1  # spread's depth: no limit
+
+
 @kernel(inline="always")
-def spread(neighbors, dist, queue, tail, blocked):
+def spread(neighbors, dist, queue, tail, blocked, depth):
     """Breadth-first from the ``tail`` sources in queue (dist 0; every other hex -1).
     A hex of ``blocked`` is reached but not crossed; ``None``: every hex may be crossed.
-    Returns the number of hexes reached."""
+    ``depth`` >= 0 stops at that many steps: the hexes farther stay -1
+    (extend_attack_distance finishes such a field). Returns the queue's length."""
     head = 0
     while head < tail:
         h = queue[head]
         head += 1
+        d = dist[h] + 1
+        if depth >= 0 and d > depth:
+            break  # the queue holds the hexes in order of distance: the rest are as far
         if blocked is not None:
             if blocked[h]:
                 continue
-        d = dist[h] + 1
-        for k in range(NUM_DIRS):
-            m = neighbors[h, k]
-            if m >= 0 and dist[m] < 0:
-                dist[m] = d
-                queue[tail] = m
-                tail += 1
-    return tail
-
-
-@kernel(inline="always")
-def spread_within(neighbors, dist, queue, tail, blocked, depth):
-    """spread, stopping at ``depth`` steps: every hex within it gets its distance, the hexes
-    farther stay -1 (extend_attack_distance finishes the field). Returns the queue's length."""
-    head = 0
-    while head < tail:
-        h = queue[head]
-        head += 1
-        d = dist[h] + 1
-        if d > depth:
-            break  # the queue holds the hexes in order of distance: the rest are as far
-        if blocked[h]:
-            continue
         for k in range(NUM_DIRS):
             m = neighbors[h, k]
             if m >= 0 and dist[m] < 0:
@@ -422,8 +407,8 @@ def attack_distance(
     clear_network(neighbors, edge_owner, player, port, hex_blocked, clear, queue)
     tail = sources(neighbors, clear, dist, queue)
     if airship_only:
-        return spread(neighbors, dist, queue, tail, None)
-    return spread(neighbors, dist, queue, tail, hex_blocked)
+        return spread(neighbors, dist, queue, tail, None, ANY_DEPTH)
+    return spread(neighbors, dist, queue, tail, hex_blocked, ANY_DEPTH)
 
 
 @kernel(nrt=False)
@@ -434,7 +419,7 @@ def attack_distance_within(
     force whose longest range is ``depth`` can need. ``clear`` receives the whole network."""
     clear_network(neighbors, edge_owner, player, port, hex_blocked, clear, queue)
     tail = sources(neighbors, clear, dist, queue)
-    return spread_within(neighbors, dist, queue, tail, hex_blocked, depth)
+    return spread(neighbors, dist, queue, tail, hex_blocked, depth)
 
 
 @kernel(nrt=False)
@@ -446,7 +431,7 @@ def extend_attack_distance(neighbors, hex_blocked, depth, dist, queue):
         if dist[h] == depth:
             queue[tail] = h
             tail += 1
-    return spread(neighbors, dist, queue, tail, hex_blocked)
+    return spread(neighbors, dist, queue, tail, hex_blocked, ANY_DEPTH)
 
 
 @kernel(nrt=False)
