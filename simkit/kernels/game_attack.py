@@ -20,6 +20,7 @@ from simkit.kernels.low.game_common import (
     is_revenge_like,
     log_event,
     range_bonus,
+    reach_of,
     tiles_in_hex,
     unit_reach,
     within_reach,
@@ -54,9 +55,7 @@ def find_attack_witness(S, X, W, p):
         ok_u = -1
         for u in range(L.NUM_UNITS):
             if pl[p, L.P_UNITS + u] > 0:
-                reach = unit_range[u]
-                if reach > 0:
-                    reach += bonus  # unit_reach
+                reach = reach_of(unit_range, bonus, u)
                 if within_reach(neighbors, edge_owner, clear, hex_blocked, dist, p, h, reach):
                     ok_u = u
                     break

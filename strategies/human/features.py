@@ -14,6 +14,7 @@ from simkit.kernels.low.game_common import (
     ensure_dist,
     joined_by_rail,
     range_bonus,
+    reach_of,
     unit_capacity,
 )
 from simkit.kernels.low.game_outpost import can_buy_outpost, outpost_site
@@ -261,9 +262,7 @@ def usable_force(unit_range, bonus, pl, neighbors, edge_owner, clear, hex_blocke
     for u in range(L.NUM_UNITS):
         if pl[p, L.P_UNITS + u] == 0:
             continue
-        reach = unit_range[u]
-        if reach > 0:
-            reach += bonus
+        reach = reach_of(unit_range, bonus, u)
         if reach == 0 and not rail:
             continue
         if hex_blocked[h] and (rail if reach <= 0 else (dist[h] >= 0) & (dist[h] <= reach)):

@@ -226,22 +226,24 @@ def unit_capacity(S, X, p, s):
 @kernel
 def unit_reach(S, X, p, u):
     """Off-rail range of unit u for player p (Billy Kneebone adds to units that have one)."""
-    return _unit_reach(S.unit_range, S.pers_effect, S.pers_amount, X.pl[p, L.P_PERS], u)
-
-
-@kernel(nrt=False)
-def _unit_reach(unit_range, pers_effect, pers_amount, owned, u):
-    reach = unit_range[u]
-    if reach > 0:
-        reach += owned_effect(pers_effect, pers_amount, owned, L.EFF_RANGE_BONUS)
-    return reach
+    return reach_of(S.unit_range, range_bonus(S, X, p), u)
 
 
 @kernel
 def range_bonus(S, X, p):
-    """What player p's Personalities add to the range of every unit that has one (unit_reach
-    is unit_range[u] plus this where unit_range[u] > 0): read once for a loop over hexes."""
+    """What player p's Personalities add to the range of every unit that has one (see
+    reach_of): read once for a loop over hexes or units."""
     return owned_effect(S.pers_effect, S.pers_amount, X.pl[p, L.P_PERS], L.EFF_RANGE_BONUS)
+
+
+@kernel(nrt=False)
+def reach_of(unit_range, bonus, u):
+    """Off-rail range of unit type u with the owner's range ``bonus`` (range_bonus), which
+    only units that have an off-rail range get: Armoured Trains (0) stay rail-bound."""
+    reach = unit_range[u]
+    if reach > 0:
+        reach += bonus
+    return reach
 
 
 @kernel
@@ -310,8 +312,8 @@ def reach_depth(S, X, p):
     bonus = range_bonus(S, X, p)
     depth = 0
     for u in range(L.NUM_UNITS):
-        if X.pl[p, L.P_UNITS + u] > 0 and S.unit_range[u] > 0:
-            depth = max(depth, S.unit_range[u] + bonus)
+        if X.pl[p, L.P_UNITS + u] > 0:
+            depth = max(depth, reach_of(S.unit_range, bonus, u))
     return depth
 
 
