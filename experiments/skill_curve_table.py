@@ -4,6 +4,8 @@ experiments/skill_curve_revenge.py:
     .venv/bin/python experiments/skill_curve_table.py results/skill_curve_revenge \
         --figure docs/skill-curve.png
 
+Several OUT folders (one run per level, say) read as one curve.
+
 OUT holds one lake per (arm, budget). Printed (Markdown): the Old One player's win rate per
 arm x difficulty x budget with its Wilson 95% interval and games; the paired step of each
 doubling (budget 2R minus R on the games both played, Agresti-Min 95% interval for paired
@@ -37,6 +39,10 @@ ARM_TITLES = {
 TOLERANCE = 0.02  # a doubling that moves less than this (interval included) has converged
 
 
+class NotACurve(ValueError):
+    """The folders given do not make one curve (main: one line, exit 2)."""
+
+
 def budget_of(player: str) -> int:
     """Rollouts of a search player's spec (0: not a search player)."""
     if not player.strip().lower().startswith("search"):
@@ -56,11 +62,16 @@ def arm_of(strategies: str, oop: str) -> str:
     return {(True, True): "both", (True, False): "humans", (False, True): "oop"}.get((h, o), "none")
 
 
-def read(root: Path) -> tuple[pl.DataFrame, dict, list[str]]:
-    """Every game of every lake under ``root`` with its arm and budget; the run facts (players,
-    data hash, content, ruleset); and a note per lake that is incomplete."""
+def read(*roots: Path) -> tuple[pl.DataFrame, dict, list[str]]:
+    """Every game of every lake under each of ``roots`` with its arm and budget; the run facts
+    (players, data hash, content, ruleset); and a note per lake that is incomplete. Folders
+    run at different levels read as one curve (their level steps paired on the shared
+    deals); a cell (arm, level, budget) in two lakes is refused, as its games would pair
+    twice."""
     frames, facts, notes = [], {"players": {}, "data": set(), "content": set()}, []
-    for manifest in sorted(root.glob("*/manifest.json")):
+    seen: dict[tuple, Path] = {}
+    manifests = [m for root in roots for m in sorted(root.glob("*/manifest.json"))]
+    for manifest in manifests:
         lake = analysis.open_lake(manifest.parent, allow_incomplete=True)
         if not lake.complete:
             notes.append(lake.missing_note())
@@ -75,9 +86,18 @@ def read(root: Path) -> tuple[pl.DataFrame, dict, list[str]]:
         facts["content"] |= {f"content {c}" for c in df["content"]} | {
             f"ruleset {r}" for r in df["ruleset"]
         }
+        for level in df["difficulty"].unique().sort():
+            cell = (arm, level, budget)
+            if cell in seen:
+                raise NotACurve(
+                    f"{manifest.parent}: {arm} at {level}, R = {budget} is also in "
+                    f"{seen[cell]}; give each cell's folder once"
+                )
+            seen[cell] = manifest.parent
         frames.append(df.with_columns(arm=pl.lit(arm), budget=pl.lit(budget, pl.Int64)))
     if not frames:
-        raise SystemExit(f"{root}: no skill curve lakes (OUT/<spec name>/manifest.json)")
+        where = ", ".join(str(r) for r in roots)
+        raise NotACurve(f"{where}: no skill curve lakes (OUT/<spec name>/manifest.json)")
     return pl.concat(frames, how="vertical_relaxed"), facts, notes
 
 
@@ -286,10 +306,19 @@ def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("out", type=Path, help="the folder experiments/skill_curve_revenge.py ran into")
+    ap.add_argument(
+        "out",
+        type=Path,
+        nargs="+",
+        help="the folder(s) experiments/skill_curve_revenge.py ran into (several: one curve)",
+    )
     ap.add_argument("--figure", type=Path, default=None, help="write the figure (PNG) here")
     a = ap.parse_args(argv)
-    games, facts, notes = read(a.out)
+    try:
+        games, facts, notes = read(*a.out)
+    except NotACurve as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(markdown(games, facts, notes))
     if a.figure is not None:
         figure(games, facts, a.figure)

@@ -722,6 +722,30 @@ def test_skill_curve_pairs_each_difficulty_step_on_the_same_deals():
     assert "| both | 8 | normal -> hard | +0.250 [" in text
 
 
+def test_skill_curve_table_reads_one_folder_a_level_as_one_curve(tmp_path, capsys):
+    """A run per level (Normal in one folder, Hard in another, the same deals) tabulates as
+    one curve with the level step paired on those deals; a folder given twice is refused
+    with a line naming the cell, as its games would pair with themselves."""
+    curve = runpy.run_path(str(ROOT / "experiments/skill_curve_revenge.py"))
+    table = runpy.run_path(str(ROOT / "experiments/skill_curve_table.py"))
+    for level in ("normal", "hard"):
+        assert curve["run"](
+            tmp_path / level, plan={("both", 1): 2}, budgets=(1,), difficulties=(level,),
+            rounds=1, log=lambda m: None,
+        )  # fmt: skip
+    games, _, notes = table["read"](tmp_path / "normal", tmp_path / "hard")
+    assert notes == [] and sorted(games["difficulty"].unique()) == ["hard", "normal"]
+    (row,) = table["level_steps"](games).to_dicts()
+    assert (row["step"], row["games"]) == ("normal -> hard", 2)
+    assert table["main"]([str(tmp_path / "normal"), str(tmp_path / "hard")]) == 0
+    assert "| both | 1 | normal -> hard |" in capsys.readouterr().out
+    with pytest.raises(table["NotACurve"], match=r"both at normal, R = 1 is also in .*normal"):
+        table["read"](tmp_path / "normal", tmp_path / "normal")
+    assert table["main"]([str(tmp_path / "hard"), str(tmp_path / "hard")]) == 2
+    assert "is also in" in capsys.readouterr().err
+    assert table["main"]([str(tmp_path / "nothing")]) == 2
+
+
 @pytest.mark.parametrize(
     ("side", "sign"),
     [("oop", 1), ("human", -1)],
