@@ -245,6 +245,11 @@ def markdown(games: pl.DataFrame, facts: dict, notes: list[str]) -> str:
     lines += ["", "Players:"]
     for (arm, budget), (s, o) in sorted(facts["players"].items(), key=lambda x: (x[0][1], x[0][0])):
         lines.append(f"- {arm}, budget {budget}: humans `{s}`, Old One player `{o}`")
+    if facts.get("data"):  # what produced the games, as the figure's title says it
+        made = ", ".join(sorted(facts["content"]))
+        lines.append(
+            f"- games: Revenge, 2 humans, {made}, data pack {', '.join(sorted(facts['data']))}"
+        )
     return "\n".join(lines)
 
 

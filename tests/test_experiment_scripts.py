@@ -121,6 +121,7 @@ def test_skill_curve_runs_its_specs_and_tabulates_a_tiny_curve(tmp_path, capsys)
         assert f"| {arm} | normal | 1 -> 2 |" in out, out
         assert f"| {arm} | normal | not shown at this sample size" in out, out
     assert "| none | normal | 0 (no search) |" in out
+    assert "- games: Revenge, 2 humans, content assumed, ruleset revenge, data pack " in out
     assert (tmp_path / "c.png").stat().st_size > 10_000
 
 
