@@ -265,6 +265,10 @@ def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
     fig, axes = plt.subplots(1, len(arms), figsize=(width, 4.6), sharey=True, squeeze=False)
     colors = dict(zip(DIFFICULTIES, ("tab:blue", "tab:orange", "tab:red"), strict=True))
     base = r.filter(pl.col("arm") == "none")
+    # the whole 0-1 scale unless every interval lies in a band: then the band, so that steps
+    # of a few points (the equal-budget curve's) can be seen
+    lo, hi = float(r["ci_low"].min()), float(r["ci_high"].max())
+    ylim = (0.0, 1.0) if hi - lo > 0.5 else (max(0.0, lo - 0.1), min(1.0, hi + 0.1))
     for ax, arm in zip(axes[0], arms, strict=True):
         for k, diff in enumerate(DIFFICULTIES):
             d = r.filter((pl.col("arm") == arm) & (pl.col("difficulty") == diff)).sort("budget")
@@ -282,7 +286,7 @@ def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
         ax.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
         ax.set_xlabel("search budget (rollouts per legal action)")
         ax.set_title(ARM_TITLES[arm], fontsize=10)
-        ax.set_ylim(0, 1)
+        ax.set_ylim(*ylim)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("Old One player win rate (Wilson 95%)")
     axes[0][0].legend(title="difficulty", loc="best")
@@ -296,15 +300,16 @@ def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
     note = textwrap.fill(
         "Humans search: search:rollouts=R:policy=balanced_tuned_base_2p.toml:model=public; "
         "OOP search: search:rollouts=R:policy=rusher:model=public; the side that does not "
-        "search plays the default (balanced humans, rusher OOP). Dotted: balanced vs rusher, "
-        f"no search. Every point on the same deals (root seed 2512), at least {n} games a point; "
+        "search plays the default (balanced humans, rusher OOP). "
+        + ("Dotted: balanced vs rusher, no search. " if base.height else "")
+        + f"Every point on the same deals (root seed 2512), at least {n} games a point; "
         "experiments/skill_curve_revenge.py.",
         int(width * 17),
     )
     fig.suptitle(title, fontsize=11)
     fig.text(0.01, 0.01, note, fontsize=7.5)
     lines_title, lines_note = title.count("\n") + 1, note.count("\n") + 1
-    fig.tight_layout(rect=(0, 0.02 + 0.028 * lines_note, 1, 1 - 0.045 * lines_title))
+    fig.tight_layout(rect=(0, 0.02 + 0.028 * lines_note, 1, 1 - 0.03 * lines_title))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
