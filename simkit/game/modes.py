@@ -91,50 +91,57 @@ class StrategyParam(Param):
 
 
 @dataclass(frozen=True)
-class GameMode(Mode):
-    """A Mode whose cells are also checked as a whole (strategies per player)."""
+class SpecShape:
+    """How a game mode's parameters make its GameSpec: make_spec(kind, the players, the
+    strategies, the named options, and the content switches every game mode has)."""
 
-    def validate(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        out = super().validate(params)
-        spec_of(self.name, out)
-        return out
+    kind: str  # make_spec's mode, also the runner mode's name
+    players: str | int  # the parameter that counts the humans, or a fixed count
+    strategies: str  # the parameter naming the humans' strategies
+    options: tuple[str, ...] = ()  # parameters passed to make_spec by their own names
 
-
-def spec_of(mode: str, params: Mapping[str, Any]) -> GameSpec:
-    try:
-        if mode == "solo":
+    def spec(self, params: Mapping[str, Any]) -> GameSpec:
+        n = params[self.players] if isinstance(self.players, str) else self.players
+        try:
             return make_spec(
-                "solo",
-                1,
-                params["strategy"],
-                difficulty=params["difficulty"],
+                self.kind,
+                n,
+                params[self.strategies],
+                **{k: params[k] for k in self.options},
                 content=params.get("content", "assumed"),
                 unknown=params.get("unknown", "blank"),
                 world=params.get("world", 0),
             )
-        return make_spec(
-            "base",
-            params["players"],
-            params["strategies"],
-            shuffle_seats=params["shuffle_seats"],
-            content=params.get("content", "assumed"),
-            unknown=params.get("unknown", "blank"),
-            world=params.get("world", 0),
-        )
-    except UserError as exc:
-        raise UserError(f"mode '{mode}': {exc}") from None
+        except UserError as exc:
+            raise UserError(f"mode '{self.kind}': {exc}") from None
 
 
-def run_chunk(
-    mode: str,
-    params: Mapping[str, Any],
-    data: AuzData,
-    root_seed: int,
-    chunk_id: int,
-    n_games: int,
-    outputs: frozenset,
-) -> dict[str, dict[str, np.ndarray]]:
-    return play_chunk(spec_of(mode, params), params, data, root_seed, chunk_id, n_games, outputs)
+@dataclass(frozen=True)
+class ChunkRunner:
+    """A game mode's run_chunk: its games made by ``shape``, played by play_chunk with the
+    mode's ``extra`` summary columns (a module-level class: workers unpickle it)."""
+
+    shape: SpecShape
+    extra: tuple[tuple[str, int], ...] = ()
+
+    def __call__(self, params, data, root_seed, chunk_id, n_games, outputs):
+        spec = self.shape.spec(params)
+        return play_chunk(spec, params, data, root_seed, chunk_id, n_games, outputs, self.extra)
+
+
+@dataclass(frozen=True)
+class GameMode(Mode):
+    """A Mode whose cells are also checked as a whole: its run_chunk's GameSpec is made from
+    them (strategies per player, levels, rulesets)."""
+
+    def validate(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        out = super().validate(params)
+        self.run_chunk.shape.spec(out)
+        return out
+
+
+BASE_SHAPE = SpecShape("base", "players", "strategies", ("shuffle_seats",))
+SOLO_SHAPE = SpecShape("solo", 1, "strategy", ("difficulty",))
 
 
 def play_chunk(
@@ -179,14 +186,6 @@ def play_chunk(
     return out
 
 
-def _base_chunk(params, data, root_seed, chunk_id, n_games, outputs):
-    return run_chunk("base", params, data, root_seed, chunk_id, n_games, outputs)
-
-
-def _solo_chunk(params, data, root_seed, chunk_id, n_games, outputs):
-    return run_chunk("solo", params, data, root_seed, chunk_id, n_games, outputs)
-
-
 # summary columns of every game mode read from the final game state (see play_chunk)
 COMMON_EXTRA = (("stalemates", L.G_STALEMATES),)
 
@@ -220,6 +219,21 @@ COMMON_PARAMS = {
     "checked": Param(bool, False, help="check invariants after every turn (violations column)"),
 }
 
+
+def solo_params(difficulty_help: str) -> dict[str, Param]:
+    """The parameters of a one-player mode (solo, mythos-solo): its strategy and level."""
+    return {
+        "strategy": StrategyParam(str, "balanced", help="the solo player's strategy"),
+        "difficulty": Param(
+            str,
+            rules_for(None).solo_default,
+            choices=tuple(rules_for(None).solo_levels),
+            help=difficulty_help,
+        ),
+        **COMMON_PARAMS,
+    }
+
+
 BASE = register(
     GameMode(
         name="base",
@@ -231,7 +245,7 @@ BASE = register(
             "shuffle_seats": Param(bool, True, help="random seating (first player) per game"),
             **COMMON_PARAMS,
         },
-        run_chunk=_base_chunk,
+        run_chunk=ChunkRunner(BASE_SHAPE),
         key_metric="old_ones_win",
         outputs=frozenset(TABLES),
         description="AuZtralia base game: 1-4 players against the Old Ones",
@@ -242,17 +256,8 @@ BASE = register(
 SOLO = register(
     GameMode(
         name="solo",
-        params={
-            "strategy": StrategyParam(str, "balanced", help="the solo player's strategy"),
-            "difficulty": Param(
-                str,
-                rules_for(None).solo_default,
-                choices=tuple(rules_for(None).solo_levels),
-                help="solo difficulty (solo.toml)",
-            ),
-            **COMMON_PARAMS,
-        },
-        run_chunk=_solo_chunk,
+        params=solo_params("solo difficulty (solo.toml)"),
+        run_chunk=ChunkRunner(SOLO_SHAPE),
         key_metric="humans_win",
         outputs=frozenset(TABLES),
         description="AuZtralia solo: one player against the Old Ones, difficulty levels as data",

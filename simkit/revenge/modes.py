@@ -15,27 +15,24 @@ Game g of chunk c is addressed (root, c, g) (simkit.game.streams).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from simkit.datapack import AuzData
 from simkit.errors import UserError
-from simkit.game.engine import GameSpec, make_spec
 from simkit.game.modes import (
     COMMON_PARAMS,
     DEFAULT_CHUNK,
     STRATEGY_NAMES,
+    ChunkRunner,
+    GameMode,
+    SpecShape,
     StrategyParam,
     canonical_spec,
-    play_chunk,
-    rules_for,
+    solo_params,
 )
 from simkit.game.tables import TABLES
 from simkit.kernels.low import game_layout as L
-from simkit.modes import Mode, Param, register
+from simkit.modes import Param, register
 from strategies.old_ones import OOP_REGISTRY, parse_oop
 
 # extra summary columns (int64) read from the game state after each game
@@ -79,81 +76,16 @@ class OOPParam(Param):
         return canonical_spec(value)
 
 
-def spec_of(params: Mapping[str, Any]) -> GameSpec:
-    try:
-        return make_spec(
-            "revenge",
-            params["humans"],
-            params["strategies"],
-            difficulty=params["difficulty"],
-            shuffle_seats=params["shuffle_seats"],
-            ruleset=params["ruleset"],
-            oop=params["oop"],
-            content=params.get("content", "assumed"),
-            unknown=params.get("unknown", "blank"),
-            world=params.get("world", 0),
-        )
-    except UserError as exc:
-        raise UserError(f"mode 'revenge': {exc}") from None
-
-
-@dataclass(frozen=True)
-class RevengeMode(Mode):
-    def validate(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        out = super().validate(params)
-        spec_of(out)
-        return out
-
-
-def solo_spec_of(params: Mapping[str, Any]) -> GameSpec:
-    try:
-        return make_spec(
-            "mythos-solo",
-            1,
-            params["strategy"],
-            difficulty=params["difficulty"],
-            content=params.get("content", "assumed"),
-            unknown=params.get("unknown", "blank"),
-            world=params.get("world", 0),
-        )
-    except UserError as exc:
-        raise UserError(f"mode 'mythos-solo': {exc}") from None
-
-
-@dataclass(frozen=True)
-class MythosSoloMode(Mode):
-    def validate(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        out = super().validate(params)
-        solo_spec_of(out)
-        return out
-
-
-def run_chunk(
-    params: Mapping[str, Any],
-    data: AuzData,
-    root_seed: int,
-    chunk_id: int,
-    n_games: int,
-    outputs: frozenset,
-) -> dict[str, dict[str, np.ndarray]]:
-    return play_chunk(spec_of(params), params, data, root_seed, chunk_id, n_games, outputs, EXTRA)
-
-
-def run_solo_chunk(
-    params: Mapping[str, Any],
-    data: AuzData,
-    root_seed: int,
-    chunk_id: int,
-    n_games: int,
-    outputs: frozenset,
-) -> dict[str, dict[str, np.ndarray]]:
-    return play_chunk(
-        solo_spec_of(params), params, data, root_seed, chunk_id, n_games, outputs, EXTRA_SOLO
-    )
+REVENGE_SHAPE = SpecShape(
+    "revenge", "humans", "strategies", ("difficulty", "shuffle_seats", "ruleset", "oop")
+)
+MYTHOS_SOLO_SHAPE = SpecShape("mythos-solo", 1, "strategy", ("difficulty",))
+run_chunk = ChunkRunner(REVENGE_SHAPE, EXTRA)
+run_solo_chunk = ChunkRunner(MYTHOS_SOLO_SHAPE, EXTRA_SOLO)
 
 
 REVENGE = register(
-    RevengeMode(
+    GameMode(
         name="revenge",
         params={
             "humans": Param(int, 2, minimum=1, maximum=L.MAX_PLAYERS, help="human players (1-4)"),
@@ -194,18 +126,9 @@ REVENGE = register(
 )
 
 MYTHOS_SOLO = register(
-    MythosSoloMode(
+    GameMode(
         name="mythos-solo",
-        params={
-            "strategy": StrategyParam(str, "balanced", help="the solo player's strategy"),
-            "difficulty": Param(
-                str,
-                rules_for(None).solo_default,
-                choices=tuple(rules_for(None).solo_levels),
-                help="solo difficulty (solo.toml: starting resources)",
-            ),
-            **COMMON_PARAMS,
-        },
+        params=solo_params("solo difficulty (solo.toml: starting resources)"),
         run_chunk=run_solo_chunk,
         key_metric="humans_win",
         outputs=frozenset(TABLES),
