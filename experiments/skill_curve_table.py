@@ -246,11 +246,13 @@ def markdown(games: pl.DataFrame, facts: dict, notes: list[str]) -> str:
     for (arm, budget), (s, o) in sorted(facts["players"].items(), key=lambda x: (x[0][1], x[0][0])):
         lines.append(f"- {arm}, budget {budget}: humans `{s}`, Old One player `{o}`")
     if facts.get("data"):  # what produced the games, as the figure's title says it
-        made = ", ".join(sorted(facts["content"]))
-        lines.append(
-            f"- games: Revenge, 2 humans, {made}, data pack {', '.join(sorted(facts['data']))}"
-        )
+        lines.append(f"- games: Revenge, 2 humans, {made_by(facts)}")
     return "\n".join(lines)
+
+
+def made_by(facts: dict) -> str:
+    """What produced the games (content, ruleset, data pack): the table's and figure's line."""
+    return f"{', '.join(sorted(facts['content']))}, data pack {', '.join(sorted(facts['data']))}"
 
 
 def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
@@ -293,8 +295,7 @@ def figure(games: pl.DataFrame, facts: dict, path: Path) -> None:
     n = int(r["games"].min())
     # the texts wrap to the figure's width (characters an inch at their font size)
     title = textwrap.fill(
-        "Revenge, 2 humans: OOP win rate against search budget "
-        f"({', '.join(sorted(facts['content']))}; data pack {', '.join(sorted(facts['data']))})",
+        f"Revenge, 2 humans: OOP win rate against search budget ({made_by(facts)})",
         int(width * 11),
     )
     note = textwrap.fill(
