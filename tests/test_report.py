@@ -1374,3 +1374,133 @@ def test_a_meta_game_grown_by_a_lake_of_added_players_is_solved_as_one_cross(
     build(grown, tmp_path, capsys)
     summary = visible_text((tmp_path / "report.html").read_text())
     assert f"difficulty normal | 3 x 2 | 30 | {one['value']:.3f} [" in summary
+
+
+# ---- issue #25: the skill curve leads the summary (a run per level, several folders)
+
+
+@pytest.fixture(scope="module")
+def curve_folders(tmp_path_factory) -> dict[str, Path]:
+    """A tiny skill curve as experiments/skill_curve_revenge.py plays it: both sides searching
+    at 1 and 2 rollouts, Normal in one folder and Hard in another, on the same 2 deals."""
+    import runpy
+
+    script = runpy.run_path(str(Path(__file__).parents[1] / "experiments/skill_curve_revenge.py"))
+    root = tmp_path_factory.mktemp("curve")
+    for level in ("normal", "hard"):
+        assert script["run"](
+            root / level, plan={("both", 1): 2, ("both", 2): 2}, budgets=(1, 2),
+            difficulties=(level,), rounds=1, log=lambda m: None,
+        )  # fmt: skip
+    return {"normal": root / "normal", "hard": root / "hard"}
+
+
+def test_a_skill_curve_over_folders_leads_the_summary_with_equal_play_at_its_top_budget(
+    curve_folders, tmp_path, capsys
+):
+    """Two folders (a level each) make one curve: its section comes first, the summary opens
+    with both sides at the largest budget (each level's rate, Hard minus Normal paired, and
+    that two games cannot show the curve settled), and no curve lake gets a line of its own
+    there. The rates table equals the lakes' own Wilson rates."""
+    import re
+
+    from simkit import analysis
+    from simkit.core.stats import wilson_interval
+
+    out = tmp_path / "report.html"
+    folders = [str(curve_folders["normal"]), str(curve_folders["hard"])]
+    assert main(["report", *folders, "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {out} (skill-curve, lake0")
+    html = out.read_text()
+    assert_plain_words(html)
+    assert_one_interval_notation(html)
+    assert_unique_svg_ids(html)
+    summary = re.search(r'<section class="summary".*?</section>', html, re.S).group(0)
+    lead = visible_text(summary.split('<ul id="summary-facts">')[0])
+    assert lead.index("Strong, equal play: both sides searching") < 20, lead[:200]
+    assert "2 rollouts | " in lead and "Hard − Normal" in lead, lead
+    # two games a level: neither the order nor a settled curve can be shown
+    assert "the order of the levels is not shown at this sample size" in lead
+    assert "Whether the curve has settled at 2 is not shown" in lead
+    assert "over 2 games" not in lead  # the curve speaks for its four lakes
+    page = Collect()
+    page.feed(html)
+    rows = {r[0]: r[1:] for r in page.tables["table-skill-curve-rates"][1:]}  # one arm: none
+    for level in ("normal", "hard"):
+        for k, budget in enumerate((1, 2)):
+            lake = analysis.open_lake(curve_folders[level] / f"skill_curve_revenge_both_r{budget}")
+            wins = lake.scan().select("old_ones_win").collect()["old_ones_win"]
+            lo, hi = wilson_interval(int(wins.sum()), wins.len())
+            cell = f"{interval(wins.mean(), lo, hi)} (2)"
+            assert rows[level.title()][k] == cell
+    steps = page.tables["table-skill-curve-levels"][1:]
+    assert [r[:2] for r in steps] == [["1", "Hard − Normal"], ["2", "Hard − Normal"]]
+    assert "<h3>Doublings (both sides search at R)</h3>" in html
+
+
+def test_only_lakes_with_a_searching_arm_at_two_budgets_make_a_curve(curve_folders):
+    from simkit import analysis
+    from simkit.analysis.skill_curve import curve_lakes
+
+    def lake(level, r):
+        return analysis.open_lake(curve_folders[level] / f"skill_curve_revenge_both_r{r}")
+
+    assert curve_lakes([lake("normal", 1), lake("hard", 1)]) == []  # one budget: no curve
+    four = [lake(level, r) for level in ("normal", "hard") for r in (1, 2)]
+    assert curve_lakes(four) == four
+
+
+def test_report_refuses_a_curve_cell_in_two_folders_and_a_missing_one(
+    curve_folders, tmp_path, capsys
+):
+    """The same cell (arm, level, budget) from two folders would pair its games with
+    themselves: exit 2 with one line naming the cell, no report written. A folder named twice
+    reads once; a missing folder is exit 2 naming it."""
+    import shutil
+
+    copy = tmp_path / "normal_again"
+    shutil.copytree(curve_folders["normal"], copy)
+    out = tmp_path / "report.html"
+    assert main(["report", str(curve_folders["normal"]), str(copy), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "both at normal, R = 1 is also in" in err[0], err
+    assert not out.exists()
+    twice = [str(curve_folders["normal"])] * 2
+    assert main(["report", *twice, "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["report", str(curve_folders["hard"]), str(tmp_path / "nope"), "--out",
+                 str(tmp_path / "r2.html")]) == 2  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "nope" in err[0], err
+
+
+@pytest.mark.parametrize(
+    ("flip", "said"),
+    [
+        (0, "The curve has settled: the doubling 2 → 4 reads"),
+        (400, "The curve is still moving at 4: the doubling 2 → 4 reads"),
+    ],
+)
+def test_the_curve_lead_says_settled_only_when_every_doubling_is_within_two_points(flip, said):
+    """4,000 deals at 1, 2 and 4 rollouts: the same results at every budget read as settled
+    (convergence shown at 1); 400 Old One wins lost at 4 (-0.10) read as still moving and
+    call the rates the budget's, not strong play's."""
+    import polars as pl
+
+    from simkit.report.curve import Curve, summary
+
+    n = 4000
+    won = [i % 2 == 0 for i in range(n)]
+    rows = [
+        {"arm": "both", "budget": r, "difficulty": level, "humans": 2, "root_seed": 1,
+         "chunk_id": i // 10, "game_index": i % 10,
+         "old_ones_win": won[i] and not (r == 4 and i < 2 * flip)}
+        for level in ("normal", "hard") for r in (1, 2, 4) for i in range(n)
+    ]  # fmt: skip
+    facts = {"players": {("both", 1): ("search:rollouts=1", "search:rollouts=1")},
+             "data": {"x"}, "content": {"content assumed"}}  # fmt: skip
+    text = visible_text(summary(Curve([], pl.DataFrame(rows), facts)))
+    assert said in text, text
+    assert ("stronger search may read lower or higher" in text) == bool(flip)
+    assert ("convergence (every later doubling under 2 points, its interval within 2 points "
+            "of 0) is " + ("not shown" if flip else "shown at Normal, Hard")) in text  # fmt: skip

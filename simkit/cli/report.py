@@ -18,7 +18,14 @@ from simkit.errors import UserError
     "report", epilog="Example: simkit report results/revenge --out results/revenge/report.html"
 )
 def report_cmd(
-    source: Annotated[Path, typer.Argument(help="A results folder (or one odds table).")],
+    source: Annotated[
+        list[Path],
+        typer.Argument(
+            help="A results folder (or one odds table); several make one report (a skill "
+            "curve run a level per folder, say).",
+            show_default=False,
+        ),
+    ],
     out: Annotated[Path, typer.Option(help="HTML file to write.")] = Path("report.html"),
     title: Annotated[str | None, typer.Option(help="Report title.")] = None,
     allow_incomplete: Annotated[
@@ -56,8 +63,9 @@ def report_cmd(
     validate.out_file(out, (".html", ".htm"))
     if out.suffix.lower() not in (".html", ".htm"):
         raise UserError(f"--out must be an .html file, got {out}")
-    if not source.exists():
-        raise UserError(f"{source}: no such results folder or odds table")
+    for src in source:
+        if not src.exists():
+            raise UserError(f"{src}: no such results folder or odds table")
     check_replace(out, force)  # before any work: never over a file simkit did not write
     report = build_report(
         source, title, allow_incomplete, forces=my_force, data_path=str(data) if data else None
@@ -67,7 +75,7 @@ def report_cmd(
         emit(
             "report",
             {
-                "source": source,
+                "source": source[0] if len(source) == 1 else source,
                 "out": out,
                 "title": title,
                 "allow_incomplete": allow_incomplete,

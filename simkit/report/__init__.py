@@ -8,6 +8,7 @@ sections as those engines land. Every report carries a provenance banner.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,13 +76,14 @@ def _lake_meta(lake) -> dict:
 
 
 def build_report(
-    source: Path,
+    source: Path | Sequence[Path],
     title: str | None = None,
     allow_incomplete: bool = False,
     forces: list[str] | None = None,
     data_path: str | None = None,
 ) -> Report:
-    """Build the report for a results folder (or a single odds table file). ``forces`` are
+    """Build the report for a results folder (or a single odds table file; several folders
+    make one report, a skill curve run a level per folder, say). ``forces`` are
     the user's own forces ('infantry=2,artillery=1', the parser of ``simkit combat
     --force``): each odds table's heatmaps get a row for each, marked, computed the way the
     table was (same seed, games and exact/Monte Carlo choice) on the pack in ``data_path``
@@ -90,16 +92,21 @@ def build_report(
     from simkit.odds import read_table
     from simkit.report import combat, worlds
 
-    source = Path(source)
-    if not source.exists():
-        raise UserError(f"{source}: no such file or folder")
-    files = [source] if source.is_file() else sorted(source.glob("**/odds*.parquet"))
-    lakes = [] if source.is_file() else sorted({p.parent for p in source.glob("**/manifest.json")})
+    sources = [Path(source)] if isinstance(source, str | Path) else [Path(s) for s in source]
+    for src in sources:
+        if not src.exists():
+            raise UserError(f"{src}: no such file or folder")
+    files, lakes = [], []
+    for src in dict.fromkeys(s.resolve() for s in sources):  # a folder given twice reads once
+        files += [src] if src.is_file() else sorted(src.glob("**/odds*.parquet"))
+        if src.is_dir():
+            lakes += sorted({p.parent for p in src.glob("**/manifest.json")} - set(lakes))
+    name = ", ".join(s.name for s in sources)
     sections, metas, names, tables, game_lakes = [], [], [], [], []
     missing: list[str] = []
     mixes = parse_forces(forces or [])
     if mixes and not files:
-        raise UserError(f"{source}: --my-force needs an odds table (odds*.parquet) to add to")
+        raise UserError(f"{name}: --my-force needs an odds table (odds*.parquet) to add to")
     for i, path in enumerate(files):
         table, meta = read_table(path)
         metas.append(meta)
@@ -140,15 +147,26 @@ def build_report(
         sections.append(sensitivity.section(sweeps))
         names.append("sensitivity")
     if not sections:
-        raise UserError(f"{source}: nothing to report (no odds table, no game results)")
+        raise UserError(f"{name}: nothing to report (no odds table, no game results)")
+    from simkit.analysis.skill_curve import curve_lakes
+    from simkit.report import curve as skill_curve
     from simkit.report.summary import summary_html
 
     plain = [
         lk for lk in game_lakes if not sensitivity.is_sensitivity(lk) and not worlds.applies(lk)
     ]
-    summary = summary_html(plain or game_lakes, tables, metas)
+    curve = None
+    if on_curve := curve_lakes(plain):  # before the lakes' own sections: the balance answer
+        curve = skill_curve.Curve(on_curve)
+        html = skill_curve.section(curve)
+        if short := [lk.missing_note() for lk in on_curve if not lk.complete]:
+            warn = "; ".join(short) + ": the curve uses the games present only"
+            html = f'<p style="color:#b00;font-weight:bold">{esc(warn)}</p>' + html
+        sections.insert(len(files), html)
+        names.insert(len(files), "skill-curve")
+    summary = summary_html(plain or game_lakes, tables, metas, curve)
     html = page(
-        title or f"simkit report: {source.name}",
+        title or f"simkit report: {name}",
         _banner(metas, files + lakes, missing),
         sections,
         summary,

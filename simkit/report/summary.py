@@ -7,7 +7,7 @@ designer or publisher asks first.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import polars as pl
@@ -17,6 +17,9 @@ from simkit.names import OLD_ONE_TEXT, label, value_label
 from simkit.report.games import cell_label
 from simkit.report.html import esc, table_html
 from simkit.report.skill import short_spec
+
+if TYPE_CHECKING:
+    from simkit.report.curve import Curve
 from simkit.views import interval
 
 LEVEL_ORDER = analysis.LEVEL_ORDER
@@ -248,14 +251,28 @@ def assumed_share(metas: list[dict]) -> str:
     return ", ".join(f"{s:.0%}" for s in shares)
 
 
-def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: list[dict]) -> str:
+def summary_html(
+    lakes: list[analysis.Lake],
+    odds: list[pd.DataFrame],
+    metas: list[dict],
+    curve: Curve | None = None,
+) -> str:
+    """The summary: strong, equal play first (both sides searching at the curve's largest
+    budget, then the meta-game's equilibrium), then every other lake's difficulty answer or
+    range, then the facts (combat headline, assumed data, content, bots)."""
+    from simkit.report.curve import summary as curve_summary
     from simkit.report.metagame import summary_table
 
     parts = [
         '<section class="summary" id="summary"><h2 id="summary-head" class="first">Summary</h2>'
     ]
+    on_curve = {id(lk) for lk in curve.lakes} if curve else set()
+    if curve is not None:
+        parts.append(curve_summary(curve))
     # strong, equal play leads when a lake crosses every human player with every Old One one
     parts.append(summary_table(lakes))
+    lakes_in = lakes
+    lakes = [lk for lk in lakes if id(lk) not in on_curve]  # the curve speaks for its lakes
     # every lake read, not only the first; the difficulty tables lead (the designer's question)
     first = [i for i, lk in enumerate(lakes) if "difficulty" in lk.grid_keys]
     rest = [i for i, lk in enumerate(lakes) if "difficulty" not in lk.grid_keys]
@@ -290,7 +307,7 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
                 f"({esc(cell_label(hi, keys))}) over {r.height} cell(s).</p>"
             )
     items = []
-    for line in combat_headline(odds, lakes):
+    for line in combat_headline(odds, lakes_in):
         items.append(f"<li><b>Combat.</b> {esc(line)}</li>")
     items.append(
         f"<li><b>Assumed data.</b> {esc(assumed_share(metas))} of the data pack's values are "
@@ -301,5 +318,11 @@ def summary_html(lakes: list[analysis.Lake], odds: list[pd.DataFrame], metas: li
         items.append(f"<li><b>Content.</b> {esc(line)}</li>")
     for line in pools(lakes):
         items.append(f"<li><b>Bots.</b> {esc(line)}</li>")
+    if curve is not None:
+        n = curve.games.height
+        items.append(
+            f"<li><b>Bots.</b> the skill curve ({len(curve.lakes)} lakes, {n:,} games): "
+            f"{esc(curve.players_line())}</li>"
+        )
     parts.append(f'<ul id="summary-facts">{"".join(items)}</ul></section>')
     return "".join(parts)
