@@ -1504,3 +1504,30 @@ def test_the_curve_lead_says_settled_only_when_every_doubling_is_within_two_poin
     assert ("stronger search may read lower or higher" in text) == bool(flip)
     assert ("convergence (every later doubling under 2 points, its interval within 2 points "
             "of 0) is " + ("not shown" if flip else "shown at Normal, Hard")) in text  # fmt: skip
+
+
+def test_a_curve_with_an_unfinished_lake_is_refused_or_shown_with_what_is_missing(
+    curve_folders, tmp_path, capsys
+):
+    """A curve lake with a chunk missing (a run still playing, say): refused (exit 2, one
+    line) unless --allow-incomplete, and then the curve section opens with the missing note;
+    lakes of the same name in two folders are told apart by their folder in the headings."""
+    import shutil
+
+    for level in ("normal", "hard"):
+        shutil.copytree(curve_folders[level], tmp_path / level)
+    (chunk,) = (tmp_path / "hard/skill_curve_revenge_both_r2").glob("summary/*.parquet")
+    chunk.unlink()
+    out = tmp_path / "report.html"
+    folders = [str(tmp_path / "normal"), str(tmp_path / "hard")]
+    assert main(["report", *folders, "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "skill_curve_revenge_both_r2" in err[0], err
+    assert main(["report", *folders, "--out", str(out), "--allow-incomplete"]) == 0
+    html = out.read_text()
+    curve = html[html.index('<section id="skill-curve">') - 400 :]
+    warn = curve[: curve.index('<section id="skill-curve">')]
+    assert "skill_curve_revenge_both_r2" in warn and "the curve uses the games present only" in warn
+    text = visible_text(html)
+    assert "skill_curve_revenge_both_r1 (normal)" in text
+    assert "skill_curve_revenge_both_r1 (hard)" in text

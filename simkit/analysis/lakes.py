@@ -24,6 +24,7 @@ class Lake:
         allow_incomplete: bool = False,
     ):
         self.root = Path(root)
+        self.where = ""  # set by a reader of several folders whose lakes share a name
         self.manifest = Manifest.load(self.root)
         if not self.manifest.exists():
             raise LakeError(f"{self.root}: not a simkit lake (no manifest.json)")
@@ -72,8 +73,10 @@ class Lake:
     @property
     def name(self) -> str:
         """The experiment's name as its spec gives it (the id without its hash suffix), for
-        headings; the id itself stays in reports' identifiers lines."""
-        return str(self.record.get("name") or self.experiment)
+        headings; the id itself stays in reports' identifiers lines. With ``where`` set (a
+        report of several folders each holding a lake of this name): 'name (where)'."""
+        name = str(self.record.get("name") or self.experiment)
+        return f"{name} ({self.where})" if self.where else name
 
     @property
     def key_metric(self) -> str:

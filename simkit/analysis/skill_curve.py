@@ -82,9 +82,8 @@ def curve_lakes(lakes: Sequence[Lake]) -> list[Lake]:
     reference of the same seed joins them). The largest such group; [] when there is none."""
     groups: dict[tuple, list[Lake]] = {}
     for lake in lakes:
-        pair = players_of(lake)
-        if pair is None or not lake.files():
-            continue
+        if players_of(lake) is None:
+            continue  # (a lake whose run has no file yet still joins: its note must show)
         humans = {c["params"].get("humans") for c in lake.cells.values()}
         groups.setdefault(
             (lake.record.get("root_seed"), tuple(sorted(map(str, humans)))), []

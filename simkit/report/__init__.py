@@ -123,10 +123,14 @@ def build_report(
         manifest = analysis.Manifest.load(root)
         for experiment in sorted(manifest.experiments):
             lake = analysis.open_lake(root, experiment, allow_incomplete=allow_incomplete)
+            if sum(other.name == root.name for other in lakes) > 1:  # a run per level, say
+                lake.where = root.parent.name
             if not lake.complete:
                 missing.append(f"{root.name}: {lake.missing_note()}")
             metas.append(_lake_meta(lake))
             game_lakes.append(lake)
+            if not lake.files():  # (only read with --allow-incomplete) nothing to show yet
+                continue
             if sensitivity.is_sensitivity(lake):
                 sweeps.append(lake)
                 continue
@@ -156,6 +160,7 @@ def build_report(
         lk for lk in game_lakes if not sensitivity.is_sensitivity(lk) and not worlds.applies(lk)
     ]
     curve = None
+    # a curve lake with no games yet still joins its curve (whose warning names it)
     if on_curve := curve_lakes(plain):  # before the lakes' own sections: the balance answer
         curve = skill_curve.Curve(on_curve)
         html = skill_curve.section(curve)
@@ -164,7 +169,8 @@ def build_report(
             html = f'<p style="color:#b00;font-weight:bold">{esc(warn)}</p>' + html
         sections.insert(len(files), html)
         names.insert(len(files), "skill-curve")
-    summary = summary_html(plain or game_lakes, tables, metas, curve)
+    read = [lk for lk in plain or game_lakes if lk.files()]
+    summary = summary_html(read, tables, metas, curve)
     html = page(
         title or f"simkit report: {name}",
         _banner(metas, files + lakes, missing),
