@@ -325,8 +325,9 @@ def figure(games: pl.DataFrame, facts: dict, hashes: bool = True):
     )
     fig.suptitle(title, fontsize=11)
     fig.text(0.01, 0.01, note, fontsize=7.5)
-    lines_title, lines_note = title.count("\n") + 1, note.count("\n") + 1
-    fig.tight_layout(rect=(0, 0.02 + 0.028 * lines_note, 1, 1 - 0.03 * lines_title))
+    lines_note = note.count("\n") + 1
+    # (tight_layout makes room for the suptitle itself: only the note needs a margin)
+    fig.tight_layout(rect=(0, 0.02 + 0.028 * lines_note, 1, 1))
     return fig
 
 
