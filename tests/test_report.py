@@ -1531,3 +1531,23 @@ def test_a_curve_with_an_unfinished_lake_is_refused_or_shown_with_what_is_missin
     text = visible_text(html)
     assert "skill_curve_revenge_both_r1 (normal)" in text
     assert "skill_curve_revenge_both_r1 (hard)" in text
+
+
+def test_a_curve_without_both_sides_searching_does_not_speak_for_equal_play():
+    """An Old-One-only curve (the humans play their policy) gets a pointer in the summary that
+    says it does not compare the levels at equal play, never the equal-play lead."""
+    import polars as pl
+
+    from simkit.report.curve import Curve, summary
+
+    rows = [
+        {"arm": "oop", "budget": r, "difficulty": level, "humans": 2, "root_seed": 1,
+         "chunk_id": 0, "game_index": i, "old_ones_win": i % 3 == 0}
+        for level in ("normal", "hard") for r in (1, 2) for i in range(10)
+    ]  # fmt: skip
+    facts = {"players": {("oop", 1): ("balanced", "search:rollouts=1")}, "data": {"x"},
+             "content": {"content assumed"}}  # fmt: skip
+    text = visible_text(summary(Curve([], pl.DataFrame(rows), facts)))
+    assert "OOP searches at R vs balanced humans" in text
+    assert "does not say how the levels compare at equal play" in text
+    assert "Strong, equal play" not in text

@@ -94,8 +94,13 @@ def summary(curve: Curve) -> str:
     """The summary's lead: equal play at the largest budget both sides searched ('' without a
     'both' arm)."""
     lead = curve.lead()
-    if lead is None:
-        return ""
+    if lead is None:  # one side searching only: the curve is not equal play
+        arms = ", ".join(sc.ARM_TITLES.get(a, "no search") for a in curve.arms)
+        return (
+            f'<p id="summary-skill-curve">A skill curve ({esc(arms)}) is in its section below; '
+            "no arm has both sides searching at two levels, so it does not say how the levels "
+            "compare at equal play.</p>"
+        )
     top = lead["budget"]
     rates = "; ".join(
         f"{LEVEL_TEXT.get(r['difficulty'], r['difficulty'])} {_rate(r)}" for r in lead["rates"]
@@ -108,11 +113,7 @@ def summary(curve: Curve) -> str:
         if ordered
         else "the order of the levels is not shown at this sample size"
     )
-    moving = [
-        f"{LEVEL_TEXT.get(d, d)} {_step(r)}"
-        for d, r in lead["last"].items()
-        if r["ci_low"] > 0 or r["ci_high"] < 0
-    ]
+    moving = [d for d, r in lead["last"].items() if r["ci_low"] > 0 or r["ci_high"] < 0]
     flat = [d for d, at in lead["converged"].items() if at is not None and at <= top // 2]
     if lead["last"]:
         doubling = "; ".join(
