@@ -94,9 +94,8 @@ def curve_lakes(lakes: Sequence[Lake]) -> list[Lake]:
         for lake in group:
             s, o = players_of(lake)
             budgets.setdefault(arm_of(s, o), set()).add(max(budget_of(s), budget_of(o)))
-        if any(len(b) > 1 for arm, b in budgets.items() if arm != "none") and len(group) > len(
-            best
-        ):
+        searched = any(len(b) > 1 for arm, b in budgets.items() if arm != "none")
+        if searched and len(group) > len(best):
             best = group
     return best
 
