@@ -13,6 +13,8 @@ proportions); the paired step of each difficulty level over the one below at eve
 budget (whether Hard is harder at that play); and where each arm converges: the first budget R
 from which every measured doubling moves the win rate by less than 2 points with its whole
 interval inside +-0.02. Where no budget does, it says "not shown at this sample size".
+The reading itself is simkit.analysis.skill_curve's; `simkit report` on the same folders
+gives it as a report section and leads the summary with it.
 """
 
 from __future__ import annotations
