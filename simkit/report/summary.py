@@ -17,10 +17,10 @@ from simkit.names import OLD_ONE_TEXT, label, value_label
 from simkit.report.games import cell_label
 from simkit.report.html import esc, table_html
 from simkit.report.skill import short_spec
+from simkit.views import interval
 
 if TYPE_CHECKING:
     from simkit.report.curve import Curve
-from simkit.views import interval
 
 LEVEL_ORDER = analysis.LEVEL_ORDER
 POOL_PARAMS = ("strategies", "strategy", "oop", "allocate", "withdraw")
@@ -271,7 +271,6 @@ def summary_html(
         parts.append(curve_summary(curve))
     # strong, equal play leads when a lake crosses every human player with every Old One one
     parts.append(summary_table(lakes))
-    lakes_in = lakes
     lakes = [lk for lk in lakes if id(lk) not in on_curve]  # the curve speaks for its lakes
     # every lake read, not only the first; the difficulty tables lead (the designer's question)
     first = [i for i, lk in enumerate(lakes) if "difficulty" in lk.grid_keys]
@@ -307,7 +306,7 @@ def summary_html(
                 f"({esc(cell_label(hi, keys))}) over {r.height} cell(s).</p>"
             )
     items = []
-    for line in combat_headline(odds, lakes_in):
+    for line in combat_headline(odds, lakes):
         items.append(f"<li><b>Combat.</b> {esc(line)}</li>")
     items.append(
         f"<li><b>Assumed data.</b> {esc(assumed_share(metas))} of the data pack's values are "
